@@ -1,0 +1,17 @@
+// Lint rules: typescript-eslint's recommended set, plus the few rules that catch
+// money-handling mistakes early (floating promises would let a failed request pass silently).
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", ".pulumi-state/**", ".sandbox-data/**", "**/*.js"] },
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+);
