@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { TOTAL_WEIGHT_BPS } from "./common.ts";
+
+/**
+ * One position of a requested allocation. Only `positionKey` and `targetWeightBps` are used;
+ * extra fields (such as a quote option's `currentApy` or `maxProcessingTime`) are accepted and
+ * ignored (spec 4.4), so a quote option's positions can be passed as they are.
+ */
+export const PositionInputSchema = z.looseObject({
+  positionKey: z
+    .string({ error: "must be a yield-source positionKey string, for example tbills" })
+    .min(1, "must not be empty; use a positionKey from GET /v2/portfolio-wallets/strategies"),
+  targetWeightBps: z
+    .number({ error: "must be a number of basis points (10000 = 100%)" })
+    .int("must be a whole number of basis points")
+    .positive("must be greater than 0; remove the position instead of giving it weight 0")
+    .max(TOTAL_WEIGHT_BPS, `must be at most ${TOTAL_WEIGHT_BPS}`),
+});
+export type PositionInput = z.infer<typeof PositionInputSchema>;
+
+/**
+ * A whole target allocation, with the rules that span positions: weights sum to exactly
+ * 10000 bps and each positionKey appears once. Every problem is reported, not just the first.
+ */
+export const AllocationSchema = z
+  .array(PositionInputSchema, { error: "must be an array of { positionKey, targetWeightBps }" })
+  .min(1, "must hold at least one position")
+  .superRefine((positions, ctx) => {
+    const seen = new Map<string, number>();
+    positions.forEach((position, index) => {
+      const first = seen.get(position.positionKey);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "positionKey"],
+          message: `duplicate positionKey "${position.positionKey}" (also at positions[${first}]); list each yield source once`,
+        });
+      } else {
+        seen.set(position.positionKey, index);
+      }
+    });
+    const total = positions.reduce((sum, p) => sum + p.targetWeightBps, 0);
+    if (total !== TOTAL_WEIGHT_BPS) {
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: `target weights sum to ${total} bps; they must sum to exactly ${TOTAL_WEIGHT_BPS} (100%)`,
+      });
+    }
+  });
+export type Allocation = z.infer<typeof AllocationSchema>;
+
+/**
+ * The canonical form of an allocation: only the fields the service uses, sorted by positionKey.
+ * Two allocations are the same target exactly when their canonical forms are equal.
+ */
+export function canonicalAllocation(
+  positions: readonly { positionKey: string; targetWeightBps: number }[],
+): { positionKey: string; targetWeightBps: number }[] {
+  return positions
+    .map((p) => ({ positionKey: p.positionKey, targetWeightBps: p.targetWeightBps }))
+    .sort((a, b) => (a.positionKey < b.positionKey ? -1 : a.positionKey > b.positionKey ? 1 : 0));
+}
+
+export function sameAllocation(
+  a: readonly { positionKey: string; targetWeightBps: number }[],
+  b: readonly { positionKey: string; targetWeightBps: number }[],
+): boolean {
+  return JSON.stringify(canonicalAllocation(a)) === JSON.stringify(canonicalAllocation(b));
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/** 10000 bps = 100%. Every allocation the service accepts sums to exactly this. */
+export const TOTAL_WEIGHT_BPS = 10_000;
+
+export const UuidSchema = z.uuid({ error: "must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70" });
+export type Uuid = z.infer<typeof UuidSchema>;
+
+export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
+export type DateTime = z.infer<typeof DateTimeSchema>;
+
+/** ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day). */
+export const DurationSchema = z.iso.duration({ error: "must be an ISO 8601 duration such as PT0H or PT24H" });
+export type Duration = z.infer<typeof DurationSchema>;
+
+/**
+ * A string field whose known values are listed, but which the service may extend.
+ * Readers accept any string so that a new status or type never breaks a client;
+ * the known values stay available for narrowing and documentation.
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(_known: T) {
+  return z.string() as unknown as z.ZodType<T[number] | (string & {})>;
+}
+
+/** Query string of every cursor-paginated list (spec 4.5, 4.9, 4.11). */
+export const PageQuerySchema = z.object({
+  cursor: z.string().min(1, "must not be empty; omit it to start from the first page").optional(),
+  pageSize: z.coerce
+    .number({ error: "must be a whole number from 1 to 100" })
+    .int("must be a whole number from 1 to 100")
+    .min(1, "must be at least 1")
+    .max(100, "must be at most 100")
+    .optional(),
+});
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export const DEFAULT_PAGE_SIZE = 25;
+
+/**
+ * Every list response has the withdrawals list's shape (spec 4.9):
+ * `{ data, pageSize, nextCursor }`, with `nextCursor` null on the last page.
+ */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    data: z.array(item),
+    pageSize: z.number().int(),
+    nextCursor: z.string().nullable(),
+  });
+}
+export type Page<T> = { data: T[]; pageSize: number; nextCursor: string | null };

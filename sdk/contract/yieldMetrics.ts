@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { DateTimeSchema, UuidSchema } from "./common.ts";
+
+/** POST /v2/portfolio-wallets/yield body (spec 4.12); all optional. */
+export const YieldMetricsRequestSchema = z.looseObject({
+  periodStartIso: DateTimeSchema.optional(),
+  periodEndIso: DateTimeSchema.optional(),
+  portfolioWalletIds: z.array(UuidSchema).optional(),
+});
+export type YieldMetricsRequest = z.infer<typeof YieldMetricsRequestSchema>;
+
+export const YieldFiguresSchema = z.looseObject({
+  generated: z.number(),
+  withdrawn: z.number(),
+  accruedDelta: z.number(),
+});
+export type YieldFigures = z.infer<typeof YieldFiguresSchema>;
+
+/** Yield metrics (spec 2.9). */
+export const YieldMetricsSchema = z.looseObject({
+  period: z.looseObject({ start: DateTimeSchema.nullable(), end: DateTimeSchema }),
+  global: YieldFiguresSchema,
+  portfolioWallets: z.record(z.string(), YieldFiguresSchema),
+});
+export type YieldMetrics = z.infer<typeof YieldMetricsSchema>;
