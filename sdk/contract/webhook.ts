@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTimeSchema, openEnum, pageOf } from "./common.ts";
+import { DateTimeSchema, UuidSchema, openEnum, pageOf } from "./common.ts";
 import { EventTypeSchema } from "./events.ts";
 
 export const WEBHOOK_STATUSES = ["active", "disabled"] as const;
@@ -30,8 +30,12 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL, for example https://example.com/hooks" })
   .max(2048, "must be at most 2048 characters");
 
-/** POST /webhooks/registrations body (spec 4.13). */
+/**
+ * POST /webhooks/registrations body (spec 4.13). `requestId` is optional and, when given, makes
+ * the creation idempotent like a wallet's (a documented choice; see docs/spec-gaps.md).
+ */
 export const CreateWebhookRegistrationRequestSchema = z.looseObject({
+  requestId: UuidSchema.optional(),
   url: httpUrl,
   eventTypes: z
     .array(EventTypeSchema, { error: "must be an array of event types" })
