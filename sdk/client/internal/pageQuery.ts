@@ -1,0 +1,9 @@
+import type { PageQuery } from "../../contract/index.ts";
+
+/** The query of one page: the caller's filters plus the cursor of that page. */
+export function pageQuery(
+  query: PageQuery | undefined,
+  cursor: string | undefined,
+): Record<string, string | number | undefined> {
+  return { pageSize: query?.pageSize, cursor: cursor ?? query?.cursor };
+}

@@ -1,0 +1,21 @@
+import { QuoteResponseSchema, type QuoteOption, type QuoteRequest } from "../../contract/index.ts";
+import type { RequestOptions } from "../core/requester.ts";
+import { ApiResource } from "../core/resource.ts";
+
+/** Allocation quotes (spec 4.1). */
+export class Quotes extends ApiResource {
+  /**
+   * Returns Pareto-optimal allocations for the constraints (POST /v2/portfolio-wallets/quote);
+   * always 200, check `constraintsSatisfied` on each option. Being a POST, it is retried only
+   * when `body.requestId` is set.
+   */
+  async create(body: QuoteRequest = {}, options?: RequestOptions): Promise<QuoteOption[]> {
+    return this.requester.request({
+      method: "POST",
+      path: "/v2/portfolio-wallets/quote",
+      body,
+      schema: QuoteResponseSchema,
+      options,
+    });
+  }
+}
