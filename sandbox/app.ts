@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import type { SandboxContext } from "./context.ts";
+import type { SandboxEnv } from "./http/env.ts";
+import { HttpError, toErrorResponse } from "./http/errors.ts";
+import {
+  ADMIN_PREFIX,
+  authMiddleware,
+  faultMiddleware,
+  requestCounterMiddleware,
+  requestIdMiddleware,
+  settleMiddleware,
+} from "./http/middleware.ts";
+import { adminRoutes } from "./routes/admin.ts";
+import { catalogRoutes } from "./routes/catalog.ts";
+import { quoteRoutes } from "./routes/quotes.ts";
+import { strategyRoutes } from "./routes/strategy.ts";
+import { walletRoutes } from "./routes/wallets.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+import { mountSigningProvider } from "./signing/index.ts";
+
+export const WALLETS_BASE = "/v2/portfolio-wallets";
+
+/**
+ * The sandbox's HTTP application. Middleware order matters: the request id first (so even a 401
+ * carries one), then authentication, counting, fault injection, and settling of due work.
+ */
+export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  app.use("*", requestIdMiddleware());
+  mountSigningProvider(app, ctx); // before bearer auth: Turnkey requests are authenticated by their X-Stamp
+  app.use("*", authMiddleware(ctx));
+  app.use("*", requestCounterMiddleware(ctx));
+  app.use("*", faultMiddleware(ctx));
+  app.use(`${WALLETS_BASE}/*`, settleMiddleware(ctx));
+  app.use(WALLETS_BASE, settleMiddleware(ctx));
+
+  // Catalog and quote routes come before `/:id` so that `/strategies` is not read as a wallet id.
+  app.route(WALLETS_BASE, catalogRoutes(ctx));
+  app.route(WALLETS_BASE, quoteRoutes(ctx));
+  app.route(WALLETS_BASE, walletRoutes(ctx));
+  app.route(WALLETS_BASE, strategyRoutes(ctx));
+  app.route("/webhooks/registrations", webhookRoutes(ctx));
+  app.route(ADMIN_PREFIX, adminRoutes(ctx));
+
+  app.notFound(() => {
+    throw new HttpError(404, "not_found", "no such endpoint; see docs/sandbox.md for the sandbox's routes");
+  });
+  app.onError((error, c) => toErrorResponse(c, error));
+  return app;
+}

@@ -1,0 +1,21 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { YieldSource } from "../sdk/contract/index.ts";
+import type { SandboxClock } from "./clock.ts";
+import type { ApprovalDeps } from "./domain/approvals.ts";
+import type { FaultRegistry } from "./domain/faults.ts";
+import type { RequestCounter } from "./domain/requestCounter.ts";
+import type { StrategyUpdates } from "./domain/strategyUpdates.ts";
+
+/** Everything a route needs, built once per sandbox instance (no module-level state). */
+export interface SandboxContext {
+  db: DatabaseSync;
+  clock: SandboxClock;
+  /** Bearer token → organization id. */
+  tokens: ReadonlyMap<string, string>;
+  /** The current catalog (rates may change between calls). */
+  catalog(): YieldSource[];
+  approvals: ApprovalDeps;
+  strategyUpdates: StrategyUpdates;
+  faults: FaultRegistry;
+  requestCounter: RequestCounter;
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+
+/**
+ * Fault injection for tests of retry and recovery logic. Faults live in memory (a restart clears
+ * them) and belong to the organization that registered them, so tests sharing a sandbox with
+ * different tokens cannot disturb one another.
+ */
+
+/** What to do to a matching request. */
+export const HttpFaultActionSchema = z.discriminatedUnion(
+  "kind",
+  [
+    z.object({
+      /** Answer with this status instead of running the handler (nothing is applied). */
+      kind: z.literal("status"),
+      status: z.number().int().min(429, "must be 429 or a 5xx status").max(599, "must be 429 or a 5xx status")
+        .refine((s) => s === 429 || s >= 500, "must be 429 or a 5xx status"),
+      /** Sent as `Retry-After` (seconds) on a 429 or 503. */
+      retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+    }),
+    z.object({
+      /** Wait this long (real time) before running the handler. */
+      kind: z.literal("delay"),
+      delayMs: z.number().int().min(0).max(60_000, "must be at most 60000 ms"),
+    }),
+    z.object({
+      /** Run the handler (the request IS applied), then destroy the socket instead of answering. */
+      kind: z.literal("drop"),
+    }),
+  ],
+  { error: 'kind must be "status", "delay" or "drop"' },
+);
+export type HttpFaultAction = z.infer<typeof HttpFaultActionSchema>;
+
+export const HttpFaultRequestSchema = z.intersection(
+  z.object({
+    /** HTTP method, or `*` for any. */
+    method: z.string().min(1).default("*"),
+    /**
+     * Path pattern: a route pattern such as `/v2/portfolio-wallets/:id/strategy` (`:name` matches
+     * one segment) and/or `*` wildcards (any characters).
+     */
+    path: z.string().startsWith("/", "must start with /"),
+    /** How many matching requests the fault applies to. */
+    times: z.number().int().min(1).max(1000).default(1),
+  }),
+  HttpFaultActionSchema,
+);
+export type HttpFaultRequest = z.infer<typeof HttpFaultRequestSchema>;
+
+export type HttpFault = HttpFaultRequest & { id: string; organizationId: string; remaining: number };
+
+function pathPatternToRegExp(pattern: string): RegExp {
+  const source = pattern
+    .split(/(\*|:[A-Za-z_][A-Za-z0-9_]*)/)
+    .map((part) => (part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${source}/?$`);
+}
+
+export interface FaultRegistry {
+  addHttpFault(organizationId: string, request: HttpFaultRequest): HttpFault;
+  /** The first registered fault matching the request, with one use consumed; null if none. */
+  takeHttpFault(organizationId: string, method: string, path: string): HttpFault | null;
+  listHttpFaults(organizationId: string): HttpFault[];
+  /** Makes the next strategy update of `walletId` fail with `reason` instead of completing. */
+  planStrategyFailure(organizationId: string, walletId: string, reason: string): void;
+  takeStrategyFailure(organizationId: string, walletId: string): string | null;
+  clear(organizationId: string): void;
+}
+
+export function createFaultRegistry(): FaultRegistry {
+  let httpFaults: HttpFault[] = [];
+  const strategyFailures = new Map<string, string[]>();
+  const strategyKey = (organizationId: string, walletId: string) => `${organizationId}\u0000${walletId}`;
+  return {
+    addHttpFault(organizationId, request) {
+      const fault: HttpFault = { ...request, id: randomUUID(), organizationId, remaining: request.times };
+      httpFaults.push(fault);
+      return fault;
+    },
+    takeHttpFault(organizationId, method, path) {
+      const fault = httpFaults.find(
+        (f) =>
+          f.organizationId === organizationId &&
+          (f.method === "*" || f.method.toUpperCase() === method.toUpperCase()) &&
+          pathPatternToRegExp(f.path).test(path),
+      );
+      if (fault === undefined) return null;
+      fault.remaining -= 1;
+      if (fault.remaining <= 0) httpFaults = httpFaults.filter((f) => f !== fault);
+      return fault;
+    },
+    listHttpFaults: (organizationId) => httpFaults.filter((f) => f.organizationId === organizationId),
+    planStrategyFailure(organizationId, walletId, reason) {
+      const key = strategyKey(organizationId, walletId);
+      strategyFailures.set(key, [...(strategyFailures.get(key) ?? []), reason]);
+    },
+    takeStrategyFailure(organizationId, walletId) {
+      const key = strategyKey(organizationId, walletId);
+      const [next, ...rest] = strategyFailures.get(key) ?? [];
+      if (rest.length === 0) strategyFailures.delete(key);
+      else strategyFailures.set(key, rest);
+      return next ?? null;
+    },
+    clear(organizationId) {
+      httpFaults = httpFaults.filter((f) => f.organizationId !== organizationId);
+      for (const key of strategyFailures.keys()) {
+        if (key.startsWith(`${organizationId}\u0000`)) strategyFailures.delete(key);
+      }
+    },
+  };
+}

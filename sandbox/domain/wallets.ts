@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import {
+  canonicalAllocation,
+  type CreateWalletRequest,
+  type Page,
+  type PortfolioWallet,
+  type YieldSource,
+} from "../../sdk/contract/index.ts";
+import type { SandboxClock } from "../clock.ts";
+import { pageFrom, type Cursor } from "../http/cursor.ts";
+import { HttpError } from "../http/errors.ts";
+import { findWallet, insertWallet, listWallets } from "../store/walletStore.ts";
+import { unknownPositionKeyProblems } from "./catalog.ts";
+import { depositAddressesFor } from "./depositAddresses.ts";
+import { runIdempotent } from "./idempotency.ts";
+import { walletView } from "./walletView.ts";
+
+/** Idempotency scope of wallet creation. */
+export const CREATE_WALLET_ENDPOINT = "POST /v2/portfolio-wallets";
+
+export interface WalletDeps {
+  db: DatabaseSync;
+  clock: SandboxClock;
+  catalog: () => YieldSource[];
+}
+
+/**
+ * Creates a wallet, or answers the one created earlier with the same requestId and body.
+ * The canonical body holds only what the service uses (spec 4.4: extra position fields are
+ * ignored), so resending a quote option's positions with other decorations is still a replay.
+ */
+export function createWallet(
+  deps: WalletDeps,
+  organizationId: string,
+  body: CreateWalletRequest,
+): { wallet: PortfolioWallet; replayed: boolean } {
+  const catalog = deps.catalog();
+  const unknown = unknownPositionKeyProblems(body.positions, catalog);
+  if (unknown.length > 0) throw HttpError.validation(unknown);
+  const at = deps.clock.now().toISOString();
+  const positions = canonicalAllocation(body.positions);
+  const outcome = runIdempotent(
+    deps.db,
+    {
+      organizationId,
+      endpoint: CREATE_WALLET_ENDPOINT,
+      requestId: body.requestId,
+      canonicalBody: { positions, label: body.label ?? null },
+    },
+    () => {
+      const id = randomUUID();
+      const targets = body.positions.map((position) => {
+        const entry = catalog.find((e) => e.positionKey === position.positionKey);
+        // Unknown keys were rejected above, so the entry exists.
+        return {
+          positionKey: position.positionKey,
+          targetWeightBps: position.targetWeightBps,
+          asset: entry?.asset ?? position.positionKey,
+          maxProcessingTime: entry?.maxProcessingTime ?? "PT0H",
+        };
+      });
+      insertWallet(
+        deps.db,
+        {
+          id,
+          organizationId,
+          requestId: body.requestId,
+          label: body.label ?? null,
+          status: "active",
+          pendingAllocationsUsd: 0,
+          createdAt: at,
+          updatedAt: at,
+        },
+        targets,
+        depositAddressesFor(id),
+      );
+      return id;
+    },
+    at,
+  );
+  const wallet = findWallet(deps.db, organizationId, outcome.resourceId);
+  if (wallet === null) throw new Error(`wallet ${outcome.resourceId} vanished after creation`);
+  return { wallet: walletView(deps.db, wallet, catalog, { includeRequestId: true }), replayed: outcome.replayed };
+}
+
+/** The wallet as spec 4.6 shows it (no requestId: the retrieval example has none). */
+export function getWallet(deps: WalletDeps, organizationId: string, walletId: string): PortfolioWallet {
+  const wallet = findWallet(deps.db, organizationId, walletId);
+  if (wallet === null) throw HttpError.notFound(`portfolio wallet ${walletId}`);
+  return walletView(deps.db, wallet, deps.catalog(), { includeRequestId: false });
+}
+
+export function listWalletPage(
+  deps: WalletDeps,
+  organizationId: string,
+  page: { pageSize: number; cursor: Cursor | null },
+): Page<PortfolioWallet> {
+  const catalog = deps.catalog();
+  const rows = listWallets(deps.db, organizationId, page.cursor, page.pageSize + 1);
+  const { data, nextCursor } = pageFrom(rows, page.pageSize);
+  return {
+    data: data.map((wallet) => walletView(deps.db, wallet, catalog, { includeRequestId: false })),
+    pageSize: page.pageSize,
+    nextCursor,
+  };
+}

@@ -1,0 +1,134 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import type {
+  CreatedWebhookRegistration,
+  CreateWebhookRegistrationRequest,
+  Page,
+  WebhookRegistration,
+  WebhookStatusUpdateRequest,
+} from "../../sdk/contract/index.ts";
+import type { SandboxClock } from "../clock.ts";
+import { pageFrom, type Cursor } from "../http/cursor.ts";
+import { HttpError } from "../http/errors.ts";
+import { inTransaction } from "../store/db.ts";
+import {
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  updateWebhookStatus,
+  type WebhookRecord,
+} from "../store/webhookStore.ts";
+import { runIdempotent } from "./idempotency.ts";
+
+export const CREATE_WEBHOOK_ENDPOINT = "POST /webhooks/registrations";
+
+export interface WebhookDeps {
+  db: DatabaseSync;
+  clock: SandboxClock;
+}
+
+function view(record: WebhookRecord): WebhookRegistration {
+  return {
+    id: record.id,
+    url: record.url,
+    status: record.status,
+    eventTypes: record.eventTypes,
+    description: record.description,
+    createdAt: record.createdAt,
+    disabledAt: record.disabledAt,
+    disabledReason: record.disabledReason,
+  };
+}
+
+function load(deps: WebhookDeps, organizationId: string, id: string): WebhookRecord {
+  const record = findWebhook(deps.db, organizationId, id);
+  if (record === null) throw HttpError.notFound(`webhook registration ${id}`);
+  return record;
+}
+
+/**
+ * Registers a webhook. The secret (32 random bytes) is answered by the creation call only; an
+ * idempotent replay (same requestId and body) answers it again, since a client whose first answer
+ * was lost has no other way to learn it.
+ */
+export function createWebhook(
+  deps: WebhookDeps,
+  organizationId: string,
+  body: CreateWebhookRegistrationRequest,
+): { registration: CreatedWebhookRegistration; replayed: boolean } {
+  const at = deps.clock.now().toISOString();
+  const create = () => {
+    const id = randomUUID();
+    insertWebhook(deps.db, {
+      id,
+      organizationId,
+      url: body.url,
+      status: "active",
+      eventTypes: body.eventTypes,
+      description: body.description ?? null,
+      secret: `whsec_${randomBytes(32).toString("base64url")}`,
+      createdAt: at,
+      updatedAt: at,
+      disabledAt: null,
+      disabledReason: null,
+    });
+    return id;
+  };
+  const outcome =
+    body.requestId === undefined
+      ? { resourceId: inTransaction(deps.db, create), replayed: false }
+      : runIdempotent(
+          deps.db,
+          {
+            organizationId,
+            endpoint: CREATE_WEBHOOK_ENDPOINT,
+            requestId: body.requestId,
+            canonicalBody: { url: body.url, eventTypes: [...body.eventTypes].sort(), description: body.description ?? null },
+          },
+          create,
+          at,
+        );
+  const record = load(deps, organizationId, outcome.resourceId);
+  return { registration: { ...view(record), secret: record.secret }, replayed: outcome.replayed };
+}
+
+export function getWebhook(deps: WebhookDeps, organizationId: string, id: string): WebhookRegistration {
+  return view(load(deps, organizationId, id));
+}
+
+export function listWebhookPage(
+  deps: WebhookDeps,
+  organizationId: string,
+  page: { pageSize: number; cursor: Cursor | null },
+): Page<WebhookRegistration> {
+  const rows = listWebhooks(deps.db, organizationId, page.cursor, page.pageSize + 1);
+  const { data, nextCursor } = pageFrom(rows, page.pageSize);
+  return { data: data.map(view), pageSize: page.pageSize, nextCursor };
+}
+
+/** Spec 3.5: disabling records when and why; re-activating clears both. */
+export function setWebhookStatus(
+  deps: WebhookDeps,
+  organizationId: string,
+  id: string,
+  body: WebhookStatusUpdateRequest,
+): WebhookRegistration {
+  const record = load(deps, organizationId, id);
+  const at = deps.clock.now().toISOString();
+  const change =
+    body.status === "disabled"
+      ? {
+          status: "disabled",
+          // Disabling an already disabled registration keeps its original disabledAt.
+          disabledAt: record.status === "disabled" ? (record.disabledAt ?? at) : at,
+          disabledReason: body.disabledReason ?? (record.status === "disabled" ? record.disabledReason : null),
+        }
+      : { status: "active", disabledAt: null, disabledReason: null };
+  updateWebhookStatus(deps.db, id, change, at);
+  return view(load(deps, organizationId, id));
+}
+
+export function removeWebhook(deps: WebhookDeps, organizationId: string, id: string): void {
+  if (!deleteWebhook(deps.db, organizationId, id)) throw HttpError.notFound(`webhook registration ${id}`);
+}

@@ -1,0 +1,12 @@
+import type { HttpBindings } from "@hono/node-server";
+
+/** Per-request values set by the middleware and read by handlers. */
+export type SandboxVariables = {
+  /** The service's id for this request, echoed as `x-request-id` and in error bodies. */
+  requestId: string;
+  /** The organization the bearer token belongs to; every query is scoped to it. */
+  organizationId: string;
+};
+
+/** Hono environment of the sandbox: node bindings give the raw socket (fault injection drops it). */
+export type SandboxEnv = { Bindings: HttpBindings; Variables: SandboxVariables };

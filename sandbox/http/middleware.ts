@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { SandboxContext } from "../context.ts";
+import type { SandboxEnv } from "./env.ts";
+import { HttpError } from "./errors.ts";
+
+/** Admin calls are not counted and never faulted: tests use them to set faults up. */
+export const ADMIN_PREFIX = "/_sandbox";
+const isAdmin = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+
+/** Gives every request an id, answered as `x-request-id` on success and error alike. */
+export function requestIdMiddleware(): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    const requestId = randomUUID();
+    c.set("requestId", requestId);
+    await next();
+    c.res.headers.set("x-request-id", requestId);
+  };
+}
+
+/** `Authorization: Bearer <token>`; the token's organization scopes everything after this. */
+export function authMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match === null) {
+      throw new HttpError(401, "unauthorized", "send an API token as Authorization: Bearer <token>");
+    }
+    const organizationId = ctx.tokens.get(match[1] ?? "");
+    if (organizationId === undefined) {
+      throw new HttpError(401, "unauthorized", "the API token is not valid for this sandbox; check SANDBOX_TOKENS");
+    }
+    c.set("organizationId", organizationId);
+    await next();
+  };
+}
+
+/**
+ * Counts the request under its method and route pattern. The pattern is the first matched
+ * non-middleware route, known before the handler runs, so faulted requests are counted too.
+ */
+export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    if (!isAdmin(c.req.path)) {
+      const route = matchedRoutes(c).find((r) => r.method !== "ALL");
+      ctx.requestCounter.record(c.get("organizationId"), `${c.req.method} ${route?.path ?? c.req.path}`);
+    }
+    await next();
+  };
+}
+
+const statusCodeOf = (status: number) => (status === 429 ? "rate_limited" : status >= 502 ? "unavailable" : "internal_error");
+
+/** Applies the first registered fault matching the request (domain/faults.ts). */
+export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    if (isAdmin(c.req.path)) return next();
+    const fault = ctx.faults.takeHttpFault(c.get("organizationId"), c.req.method, c.req.path);
+    if (fault === null) return next();
+    switch (fault.kind) {
+      case "status": {
+        const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 1 : undefined);
+        throw new HttpError(fault.status, statusCodeOf(fault.status), `injected fault: the sandbox answered ${fault.status} without applying the request`, {
+          headers: retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) },
+        });
+      }
+      case "delay":
+        await sleep(fault.delayMs);
+        return next();
+      case "drop":
+        // The request is applied, then the client sees the connection close with no answer: the
+        // case an idempotent retry must survive.
+        await next();
+        c.env.incoming.socket.destroy();
+        return;
+    }
+  };
+}
+
+/** Moves time-driven work (rebalances) forward before any API request reads state. */
+export function settleMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (_c, next) => {
+    ctx.strategyUpdates.settleDue();
+    await next();
+  };
+}

@@ -1,0 +1,88 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import {
+  DEFAULT_PAGE_SIZE,
+  PageQuerySchema,
+  UuidSchema,
+  fieldProblemsOf,
+  type FieldProblem,
+} from "../../sdk/contract/index.ts";
+import type { SandboxEnv } from "./env.ts";
+import { HttpError } from "./errors.ts";
+import { decodeCursor, type Cursor } from "./cursor.ts";
+
+/**
+ * Reads the request body as JSON. A missing or non-JSON content type, an empty body and
+ * unparsable JSON are all 400 `malformed_json`: the body never reaches a schema.
+ */
+export async function readJsonBody(c: Context<SandboxEnv>): Promise<unknown> {
+  const contentType = c.req.header("content-type") ?? "";
+  const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (mediaType !== "application/json" && !mediaType.endsWith("+json")) {
+    throw new HttpError(
+      400,
+      "malformed_json",
+      `the body must be JSON sent with Content-Type: application/json (got ${contentType === "" ? "no Content-Type" : JSON.stringify(contentType)})`,
+    );
+  }
+  const text = await c.req.text();
+  if (text.trim() === "") throw new HttpError(400, "malformed_json", "the request body is empty; send a JSON object");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, "malformed_json", `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Parses with a contract schema; on failure a 400 names every bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix: readonly PropertyKey[] = []): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw HttpError.validation(fieldProblemsOf(result.error, prefix));
+  return result.data;
+}
+
+/**
+ * Reads a JSON body and parses it with `schema`. `moreChecks` sees the raw body and adds problems
+ * the schema cannot know (for example positionKeys missing from the catalog); they are reported
+ * together with the schema's, so one answer names every bad field.
+ */
+export async function readBody<S extends z.ZodType>(
+  c: Context<SandboxEnv>,
+  schema: S,
+  moreChecks: (raw: unknown) => FieldProblem[] = () => [],
+): Promise<z.infer<S>> {
+  const raw = await readJsonBody(c);
+  const result = schema.safeParse(raw);
+  const problems = [...(result.success ? [] : fieldProblemsOf(result.error)), ...moreChecks(raw)];
+  if (problems.length > 0 || !result.success) throw HttpError.validation(problems);
+  return result.data;
+}
+
+/** A uuid path parameter; a non-uuid is a 400 naming the parameter (never a 404 or 500). */
+export function uuidParam(c: Context<SandboxEnv>, name: string): string {
+  const value = c.req.param(name) ?? "";
+  const result = UuidSchema.safeParse(value);
+  if (!result.success) {
+    throw HttpError.validation(
+      [{ field: name, reason: `path parameter ${name} must be a UUID (got ${JSON.stringify(value)})` }],
+      "invalid path parameter",
+    );
+  }
+  return result.data;
+}
+
+/** `cursor` and `pageSize` of a list request, validated; pageSize defaults to 25. */
+export function pageQuery(c: Context<SandboxEnv>): { pageSize: number; cursor: Cursor | null } {
+  const query = parseWith(PageQuerySchema, {
+    cursor: c.req.query("cursor"),
+    pageSize: c.req.query("pageSize"),
+  });
+  const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  if (query.cursor !== undefined && cursor === null) {
+    throw HttpError.validation(
+      [{ field: "cursor", reason: "is not a cursor from a previous page's nextCursor; omit it to start from the first page" }],
+      "invalid query parameter",
+    );
+  }
+  return { pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE, cursor };
+}

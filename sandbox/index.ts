@@ -1,0 +1,105 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Hono } from "hono";
+import { createApp } from "./app.ts";
+import { createWallClock, type SandboxClock } from "./clock.ts";
+import type { SandboxContext } from "./context.ts";
+import { createApprovalDeps } from "./domain/approvals.ts";
+import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
+import { createFaultRegistry } from "./domain/faults.ts";
+import { createRequestCounter } from "./domain/requestCounter.ts";
+import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
+import type { SandboxEnv } from "./http/env.ts";
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_PORT,
+  DEFAULT_REBALANCE_DELAY_MS,
+  DEFAULT_TOKENS,
+  type SandboxOptions,
+} from "./options.ts";
+import { countCatalog, listCatalog, replaceCatalog } from "./store/catalogStore.ts";
+import { openDatabase } from "./store/db.ts";
+import { DEFAULT_POLICY, getPolicy, setPolicy } from "./store/policyStore.ts";
+
+export type { SandboxOptions } from "./options.ts";
+export type { SandboxClock } from "./clock.ts";
+export { createWallClock } from "./clock.ts";
+export { DEFAULT_CATALOG } from "./domain/catalog.ts";
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base URL, for example `http://127.0.0.1:54321` (no trailing slash). */
+  url: string;
+  port: number;
+  /** The sandbox clock (tests can advance it directly instead of through the admin API). */
+  clock: SandboxClock;
+  /** The Hono app, for in-process `app.request(...)` calls without a socket. */
+  app: Hono<SandboxEnv>;
+  /** Stops listening, cuts open connections, stops timers and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the store, seeds catalog and policies, wires the domain and starts listening on 127.0.0.1. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? createWallClock();
+  const db = openDatabase(options.dataDir ?? DEFAULT_DATA_DIR);
+  const nowIso = clock.now().toISOString();
+  if (options.catalog !== undefined) replaceCatalog(db, completeCatalog(options.catalog, nowIso));
+  else if (countCatalog(db) === 0) replaceCatalog(db, completeCatalog(DEFAULT_CATALOG, nowIso));
+  for (const [organizationId, policy] of Object.entries(options.policies ?? {})) {
+    setPolicy(db, organizationId, { ...DEFAULT_POLICY, ...getPolicy(db, organizationId), ...policy }, nowIso);
+  }
+
+  const approvals = createApprovalDeps(db, clock);
+  const faults = createFaultRegistry();
+  const catalog = () => listCatalog(db);
+  const strategyUpdates = createStrategyUpdates({
+    db,
+    clock,
+    catalog,
+    approvals,
+    faults,
+    rebalanceDelayMs: options.rebalanceDelayMs ?? DEFAULT_REBALANCE_DELAY_MS,
+  });
+  approvals.continuations.set("strategy_update", strategyUpdates.continuation);
+
+  const tokens = options.tokens ?? DEFAULT_TOKENS;
+  const ctx: SandboxContext = {
+    db,
+    clock,
+    tokens: tokens instanceof Map ? tokens : new Map(Object.entries(tokens)),
+    catalog,
+    approvals,
+    strategyUpdates,
+    faults,
+    requestCounter: createRequestCounter(),
+  };
+  const app = createApp(ctx);
+
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: "127.0.0.1" }, (info: AddressInfo) =>
+      resolve({ server, port: info.port }),
+    );
+    server.once("error", reject);
+  });
+
+  let closed: Promise<void> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    clock,
+    app,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        strategyUpdates.close();
+        server.close(() => {
+          db.close();
+          resolve();
+        });
+        // Keep-alive connections would hold close() open until they time out.
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { YieldSource } from "../sdk/contract/index.ts";
+import type { SandboxClock } from "./clock.ts";
+import type { OrgPolicy } from "./store/policyStore.ts";
+
+/** Options of `startSandbox`. Every field is optional; defaults suit a developer machine. */
+export interface SandboxOptions {
+  /** TCP port on 127.0.0.1; 0 picks a free one. Default 8787 (`--port`). */
+  port?: number;
+  /** Directory of the SQLite file, or `:memory:`. Default `.sandbox-data` (`--data`). */
+  dataDir?: string;
+  /** Bearer token → organization id. Default `{ "sandbox-token": "sandbox-org" }` (env `SANDBOX_TOKENS`). */
+  tokens?: Record<string, string> | ReadonlyMap<string, string>;
+  /** Replaces the stored catalog at startup (`--catalog <file.json>`). Default: keep the stored one, or the built-in one. */
+  catalog?: YieldSource[];
+  /** Approval policies per organization, written at startup (env `SANDBOX_POLICIES`). */
+  policies?: Record<string, Partial<OrgPolicy>>;
+  /** The sandbox clock. Default: wall clock with an offset the admin API can advance. */
+  clock?: SandboxClock;
+  /** How long a strategy update stays `processing`, in sandbox-clock ms. Default 300 (`--rebalance-delay-ms`). */
+  rebalanceDelayMs?: number;
+}
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_DATA_DIR = ".sandbox-data";
+export const DEFAULT_TOKENS: Readonly<Record<string, string>> = { "sandbox-token": "sandbox-org" };
+export const DEFAULT_REBALANCE_DELAY_MS = 300;
+
+/** Parses `token=org,token2=org2` (env `SANDBOX_TOKENS`). */
+export function parseTokens(text: string): Map<string, string> {
+  const tokens = new Map<string, string>();
+  for (const pair of text.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+    const separator = pair.indexOf("=");
+    const token = pair.slice(0, separator).trim();
+    const organizationId = pair.slice(separator + 1).trim();
+    if (separator <= 0 || token === "" || organizationId === "") {
+      throw new Error(`SANDBOX_TOKENS entry ${JSON.stringify(pair)} is not token=organization`);
+    }
+    tokens.set(token, organizationId);
+  }
+  if (tokens.size === 0) throw new Error("SANDBOX_TOKENS holds no token=organization pair");
+  return tokens;
+}
+
+/** Parses env `SANDBOX_POLICIES`: JSON `{ "<org>": { "strategyUpdateApprovals": 1, "withdrawalApprovals": 2 } }`. */
+export function parsePolicies(text: string): Record<string, Partial<OrgPolicy>> {
+  const value = JSON.parse(text) as unknown;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new Error("SANDBOX_POLICIES must be a JSON object keyed by organization id");
+  }
+  return value as Record<string, Partial<OrgPolicy>>;
+}

@@ -1,0 +1,114 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { SandboxContext } from "../context.ts";
+import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
+import { HttpFaultRequestSchema } from "../domain/faults.ts";
+import type { SandboxEnv } from "../http/env.ts";
+import { HttpError } from "../http/errors.ts";
+import { readBody, uuidParam } from "../http/validation.ts";
+import { listCatalog, updateCatalogRate } from "../store/catalogStore.ts";
+import { getPolicy, setPolicy } from "../store/policyStore.ts";
+import { findWallet } from "../store/walletStore.ts";
+
+const approvals = z.number().int("must be a whole number").min(0, "must be 0 (no approval) or more").max(10, "must be at most 10");
+const PolicySchema = z.object({ strategyUpdateApprovals: approvals.optional(), withdrawalApprovals: approvals.optional() });
+const RateSchema = z.object({ currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000) });
+const AdvanceSchema = z
+  .object({ ms: z.number().int().min(0).optional(), seconds: z.number().min(0).optional() })
+  .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");
+const StrategyFaultSchema = z.object({
+  walletId: z.uuid("must be a wallet id"),
+  reason: z.string().min(1).max(500).default("rebalance failed (injected fault)"),
+});
+const RejectSchema = z.object({ reason: z.string().min(1).max(500).optional() });
+
+/**
+ * The sandbox-only admin API (`/_sandbox/...`), documented in docs/sandbox.md. Same bearer tokens
+ * as the API; calls about organization data act on the caller's organization only. The catalog and
+ * the clock are shared by every organization of the sandbox.
+ */
+export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
+  const routes = new Hono<SandboxEnv>();
+  const now = () => ctx.clock.now().toISOString();
+
+  routes.get("/policy", (c) => c.json(getPolicy(ctx.db, c.get("organizationId"))));
+  routes.put("/policy", async (c) => {
+    const organizationId = c.get("organizationId");
+    const change = await readBody(c, PolicySchema);
+    const policy = { ...getPolicy(ctx.db, organizationId), ...change };
+    setPolicy(ctx.db, organizationId, policy, now());
+    return c.json(policy);
+  });
+
+  routes.put("/catalog/:positionKey/rate", async (c) => {
+    const positionKey = c.req.param("positionKey");
+    const { currentRateBps } = await readBody(c, RateSchema);
+    if (!updateCatalogRate(ctx.db, positionKey, currentRateBps, now())) {
+      throw HttpError.notFound(`yield source ${positionKey}`);
+    }
+    return c.json(listCatalog(ctx.db).find((e) => e.positionKey === positionKey));
+  });
+
+  routes.get("/clock", (c) => c.json({ now: now(), offsetMs: ctx.clock.offsetMs() }));
+  routes.post("/clock/advance", async (c) => {
+    const body = await readBody(c, AdvanceSchema);
+    ctx.clock.advance((body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000));
+    ctx.strategyUpdates.settleDue();
+    return c.json({ now: now(), offsetMs: ctx.clock.offsetMs() });
+  });
+
+  routes.get("/faults", (c) => c.json({ faults: ctx.faults.listHttpFaults(c.get("organizationId")) }));
+  routes.post("/faults", async (c) => {
+    const body = await readBody(c, HttpFaultRequestSchema);
+    return c.json(ctx.faults.addHttpFault(c.get("organizationId"), body), 201);
+  });
+  routes.post("/faults/strategy-update", async (c) => {
+    const organizationId = c.get("organizationId");
+    const body = await readBody(c, StrategyFaultSchema);
+    if (findWallet(ctx.db, organizationId, body.walletId) === null) throw HttpError.notFound(`portfolio wallet ${body.walletId}`);
+    ctx.faults.planStrategyFailure(organizationId, body.walletId, body.reason);
+    return c.json({ walletId: body.walletId, reason: body.reason }, 201);
+  });
+  routes.delete("/faults", (c) => {
+    ctx.faults.clear(c.get("organizationId"));
+    return c.body(null, 204);
+  });
+
+  routes.get("/request-counts", (c) => c.json({ counts: ctx.requestCounter.snapshot(c.get("organizationId")) }));
+  routes.delete("/request-counts", (c) => {
+    ctx.requestCounter.reset(c.get("organizationId"));
+    return c.body(null, 204);
+  });
+
+  routes.get("/signing-activities/:activityId", (c) =>
+    c.json(getSigningActivity(ctx.approvals, c.get("organizationId"), uuidParam(c, "activityId"))),
+  );
+  routes.post("/signing-activities/:activityId/approve", (c) =>
+    c.json(
+      resolveSigningActivity(ctx.approvals, {
+        organizationId: c.get("organizationId"),
+        activityId: uuidParam(c, "activityId"),
+        decision: "approved",
+      }),
+    ),
+  );
+  routes.post("/signing-activities/:activityId/reject", async (c) => {
+    const activityId = uuidParam(c, "activityId");
+    const hasBody = (c.req.header("content-length") ?? "0") !== "0";
+    const { reason } = hasBody ? await readBody(c, RejectSchema) : { reason: undefined };
+    return c.json(
+      resolveSigningActivity(ctx.approvals, {
+        organizationId: c.get("organizationId"),
+        activityId,
+        decision: "rejected",
+        ...(reason === undefined ? {} : { reason }),
+      }),
+    );
+  });
+
+  routes.get("/strategy-updates/:updateId", (c) => {
+    ctx.strategyUpdates.settleDue();
+    return c.json(ctx.strategyUpdates.get(c.get("organizationId"), uuidParam(c, "updateId")));
+  });
+  return routes;
+}

@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { QuoteRequestSchema, type FieldProblem, type QuoteRequest, type YieldSource } from "../../sdk/contract/index.ts";
+import type { SandboxContext } from "../context.ts";
+import { buildQuoteOptions, quoteRequestProblems } from "../domain/quoteEngine.ts";
+import type { SandboxEnv } from "../http/env.ts";
+import { HttpError } from "../http/errors.ts";
+import { readBody } from "../http/validation.ts";
+
+/**
+ * Exclusions must name something in the catalog: a typo would otherwise silently exclude nothing
+ * and the quote would include the source the caller meant to avoid.
+ */
+function unknownExclusionProblems(request: QuoteRequest, catalog: readonly YieldSource[]): FieldProblem[] {
+  const keysAndAssets = [...new Set(catalog.flatMap((e) => [e.positionKey, e.asset]))];
+  const types = [...new Set(catalog.map((e) => e.strategyType))];
+  const check = (field: string, values: readonly string[] | undefined, valid: string[], what: string) =>
+    (values ?? []).flatMap((value, index) =>
+      valid.includes(value)
+        ? []
+        : [{ field: `${field}[${index}]`, reason: `unknown ${what} ${JSON.stringify(value)}; valid values: ${valid.join(", ")}` }],
+    );
+  return [
+    ...check("yieldSourceExclusions", request.yieldSourceExclusions, keysAndAssets, "positionKey or asset"),
+    ...check("yieldSourceTypeExclusions", request.yieldSourceTypeExclusions, types, "strategyType"),
+  ];
+}
+
+/** POST /quote (spec 4.1): 200 with the engine's options, even when constraints cannot all be met. */
+export function quoteRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
+  const routes = new Hono<SandboxEnv>();
+  routes.post("/quote", async (c) => {
+    const request = await readBody(c, QuoteRequestSchema);
+    const catalog = ctx.catalog();
+    const unknown = unknownExclusionProblems(request, catalog);
+    if (unknown.length > 0) throw HttpError.validation(unknown);
+    const unanswerable = quoteRequestProblems(catalog, request);
+    if (unanswerable.length > 0) throw HttpError.validation(unanswerable);
+    return c.json(buildQuoteOptions(catalog, request));
+  });
+  return routes;
+}

@@ -1,0 +1,40 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { SCHEMA_STATEMENTS } from "./schema.ts";
+
+/** File name of the sandbox database inside `--data <dir>`. */
+export const DATABASE_FILE = "sandbox.sqlite";
+
+/**
+ * Opens (and creates if needed) the sandbox database. `:memory:` keeps everything in memory.
+ * node:sqlite is synchronous: a handler's read-check-write runs without yielding to another
+ * request, which is what makes idempotency and balance checks race-free without locks.
+ */
+export function openDatabase(dataDir: string): DatabaseSync {
+  const location = dataDir === ":memory:" ? ":memory:" : prepareDirectory(dataDir);
+  const db = new DatabaseSync(location);
+  db.exec("PRAGMA foreign_keys = ON");
+  if (location !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+  for (const statement of SCHEMA_STATEMENTS) db.exec(statement);
+  return db;
+}
+
+function prepareDirectory(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  return join(dataDir, DATABASE_FILE);
+}
+
+/** Runs `work` in one transaction: all of its writes land, or none do. */
+export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
+  if (db.isTransaction) return work();
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * SQLite schema of the sandbox. Statements are idempotent (`IF NOT EXISTS`) so opening an existing
+ * data directory is the same as opening a new one. Money columns are REAL because the service's
+ * amounts are JSON doubles (spec conventions).
+ */
+export const SCHEMA_STATEMENTS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS catalog_entries (
+     position_key TEXT PRIMARY KEY,
+     asset TEXT NOT NULL,
+     strategy_type TEXT NOT NULL,
+     max_processing_time TEXT NOT NULL,
+     current_rate_bps REAL NOT NULL,
+     rate_updated_at TEXT NOT NULL,
+     display_name TEXT,
+     sort_order INTEGER NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS org_policies (
+     organization_id TEXT PRIMARY KEY,
+     strategy_update_approvals INTEGER NOT NULL DEFAULT 0,
+     withdrawal_approvals INTEGER NOT NULL DEFAULT 0,
+     updated_at TEXT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS wallets (
+     id TEXT PRIMARY KEY,
+     organization_id TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     label TEXT,
+     status TEXT NOT NULL,
+     pending_allocations_usd REAL NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS wallets_by_org_created ON wallets (organization_id, created_at DESC, id DESC)`,
+  // Target allocation (strategyConfig). asset and maxProcessingTime are copied from the catalog at
+  // the time the target was set, so a wallet stays readable if its source leaves the catalog.
+  `CREATE TABLE IF NOT EXISTS wallet_targets (
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     position_key TEXT NOT NULL,
+     target_weight_bps INTEGER NOT NULL,
+     asset TEXT NOT NULL,
+     max_processing_time TEXT NOT NULL,
+     sort_order INTEGER NOT NULL,
+     PRIMARY KEY (wallet_id, position_key)
+   )`,
+  // What the wallet actually holds, per position. All zero until deposits exist (a later issue
+  // credits deposits, accrues yield and debits withdrawals here).
+  `CREATE TABLE IF NOT EXISTS wallet_balances (
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     position_key TEXT NOT NULL,
+     balance_units REAL NOT NULL DEFAULT 0,
+     value_usd REAL NOT NULL DEFAULT 0,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (wallet_id, position_key)
+   )`,
+  `CREATE TABLE IF NOT EXISTS deposit_addresses (
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     chain TEXT NOT NULL,
+     address TEXT NOT NULL,
+     total_balance_usd REAL NOT NULL DEFAULT 0,
+     pending_allocations_usd REAL NOT NULL DEFAULT 0,
+     PRIMARY KEY (wallet_id, chain),
+     UNIQUE (chain, address)
+   )`,
+  `CREATE TABLE IF NOT EXISTS strategy_updates (
+     id TEXT PRIMARY KEY,
+     organization_id TEXT NOT NULL,
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     request_id TEXT NOT NULL,
+     status TEXT NOT NULL,
+     positions_json TEXT NOT NULL,
+     signing_activity_id TEXT,
+     failure_reason TEXT,
+     planned_failure_reason TEXT,
+     due_at TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS strategy_updates_by_status ON strategy_updates (status, due_at)`,
+  `CREATE TABLE IF NOT EXISTS signing_activities (
+     id TEXT PRIMARY KEY,
+     organization_id TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     subject_id TEXT NOT NULL,
+     fingerprint TEXT NOT NULL UNIQUE,
+     required_approvals INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     failure_reason TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS idempotency_keys (
+     organization_id TEXT NOT NULL,
+     endpoint TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     body_fingerprint TEXT NOT NULL,
+     resource_id TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (organization_id, endpoint, request_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS webhook_registrations (
+     id TEXT PRIMARY KEY,
+     organization_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     status TEXT NOT NULL,
+     event_types_json TEXT NOT NULL,
+     description TEXT,
+     secret TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     disabled_at TEXT,
+     disabled_reason TEXT
+   )`,
+  `CREATE INDEX IF NOT EXISTS webhooks_by_org_created ON webhook_registrations (organization_id, created_at DESC, id DESC)`,
+];

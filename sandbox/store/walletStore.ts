@@ -1,0 +1,187 @@
+import type { DatabaseSync } from "node:sqlite";
+import { afterCursorSql, type Cursor } from "../http/cursor.ts";
+
+/** A wallet row as stored; the API view is computed from it by domain/walletView.ts. */
+export interface WalletRecord {
+  id: string;
+  organizationId: string;
+  requestId: string;
+  label: string | null;
+  status: string;
+  pendingAllocationsUsd: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One position of the target allocation, with the catalog meta copied when the target was set. */
+export interface TargetRecord {
+  positionKey: string;
+  targetWeightBps: number;
+  asset: string;
+  maxProcessingTime: string;
+}
+
+/** What the wallet holds of one position. */
+export interface BalanceRecord {
+  positionKey: string;
+  balanceUnits: number;
+  valueUsd: number;
+}
+
+export interface DepositAddressRecord {
+  chain: string;
+  address: string;
+  totalBalanceUsd: number;
+  pendingAllocationsUsd: number;
+}
+
+interface WalletRow {
+  id: string;
+  organization_id: string;
+  request_id: string;
+  label: string | null;
+  status: string;
+  pending_allocations_usd: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function toWallet(row: WalletRow): WalletRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    requestId: row.request_id,
+    label: row.label,
+    status: row.status,
+    pendingAllocationsUsd: row.pending_allocations_usd,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function insertWallet(
+  db: DatabaseSync,
+  wallet: WalletRecord,
+  targets: readonly TargetRecord[],
+  addresses: readonly { chain: string; address: string }[],
+): void {
+  db.prepare(
+    `INSERT INTO wallets (id, organization_id, request_id, label, status, pending_allocations_usd, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    wallet.id,
+    wallet.organizationId,
+    wallet.requestId,
+    wallet.label,
+    wallet.status,
+    wallet.pendingAllocationsUsd,
+    wallet.createdAt,
+    wallet.updatedAt,
+  );
+  replaceTargets(db, wallet.id, targets, wallet.createdAt);
+  const insertAddress = db.prepare("INSERT INTO deposit_addresses (wallet_id, chain, address) VALUES (?, ?, ?)");
+  for (const { chain, address } of addresses) insertAddress.run(wallet.id, chain, address);
+}
+
+/** Only the owner's wallet is found: another organization's wallet reads as missing (404). */
+export function findWallet(db: DatabaseSync, organizationId: string, walletId: string): WalletRecord | null {
+  const row = db
+    .prepare("SELECT * FROM wallets WHERE id = ? AND organization_id = ?")
+    .get(walletId, organizationId) as WalletRow | undefined;
+  return row === undefined ? null : toWallet(row);
+}
+
+/** Newest first; fetches one row more than asked so the caller knows whether a next page exists. */
+export function listWallets(
+  db: DatabaseSync,
+  organizationId: string,
+  cursor: Cursor | null,
+  limit: number,
+): WalletRecord[] {
+  const after = afterCursorSql(cursor);
+  const rows = db
+    .prepare(
+      `SELECT * FROM wallets WHERE organization_id = ? AND ${after.sql}
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .all(organizationId, ...after.params, limit) as unknown as WalletRow[];
+  return rows.map(toWallet);
+}
+
+export function touchWallet(db: DatabaseSync, walletId: string, at: string): void {
+  db.prepare("UPDATE wallets SET updated_at = ? WHERE id = ?").run(at, walletId);
+}
+
+export function listTargets(db: DatabaseSync, walletId: string): TargetRecord[] {
+  return (
+    db
+      .prepare("SELECT * FROM wallet_targets WHERE wallet_id = ? ORDER BY sort_order")
+      .all(walletId) as unknown as {
+      position_key: string;
+      target_weight_bps: number;
+      asset: string;
+      max_processing_time: string;
+    }[]
+  ).map((row) => ({
+    positionKey: row.position_key,
+    targetWeightBps: row.target_weight_bps,
+    asset: row.asset,
+    maxProcessingTime: row.max_processing_time,
+  }));
+}
+
+/**
+ * Sets the target allocation, and makes sure every targeted position has a balance row, so money
+ * added later always has a row to land in. Balance rows of dropped positions are kept (a
+ * rebalance moves their value; see domain/strategyUpdates.ts).
+ */
+export function replaceTargets(db: DatabaseSync, walletId: string, targets: readonly TargetRecord[], at: string): void {
+  db.prepare("DELETE FROM wallet_targets WHERE wallet_id = ?").run(walletId);
+  const insertTarget = db.prepare(
+    `INSERT INTO wallet_targets (wallet_id, position_key, target_weight_bps, asset, max_processing_time, sort_order)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const ensureBalance = db.prepare(
+    `INSERT OR IGNORE INTO wallet_balances (wallet_id, position_key, balance_units, value_usd, updated_at)
+     VALUES (?, ?, 0, 0, ?)`,
+  );
+  targets.forEach((target, index) => {
+    insertTarget.run(walletId, target.positionKey, target.targetWeightBps, target.asset, target.maxProcessingTime, index);
+    ensureBalance.run(walletId, target.positionKey, at);
+  });
+}
+
+export function listBalances(db: DatabaseSync, walletId: string): BalanceRecord[] {
+  return (
+    db
+      .prepare("SELECT position_key, balance_units, value_usd FROM wallet_balances WHERE wallet_id = ?")
+      .all(walletId) as unknown as { position_key: string; balance_units: number; value_usd: number }[]
+  ).map((row) => ({ positionKey: row.position_key, balanceUnits: row.balance_units, valueUsd: row.value_usd }));
+}
+
+export function setBalance(db: DatabaseSync, walletId: string, balance: BalanceRecord, at: string): void {
+  db.prepare(
+    `INSERT INTO wallet_balances (wallet_id, position_key, balance_units, value_usd, updated_at)
+     VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (wallet_id, position_key)
+     DO UPDATE SET balance_units = excluded.balance_units, value_usd = excluded.value_usd, updated_at = excluded.updated_at`,
+  ).run(walletId, balance.positionKey, balance.balanceUnits, balance.valueUsd, at);
+}
+
+export function listDepositAddresses(db: DatabaseSync, walletId: string): DepositAddressRecord[] {
+  return (
+    db
+      .prepare("SELECT * FROM deposit_addresses WHERE wallet_id = ? ORDER BY rowid")
+      .all(walletId) as unknown as {
+      chain: string;
+      address: string;
+      total_balance_usd: number;
+      pending_allocations_usd: number;
+    }[]
+  ).map((row) => ({
+    chain: row.chain,
+    address: row.address,
+    totalBalanceUsd: row.total_balance_usd,
+    pendingAllocationsUsd: row.pending_allocations_usd,
+  }));
+}
