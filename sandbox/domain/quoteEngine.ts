@@ -1,0 +1,308 @@
+// The sandbox's quote engine (spec 1.2, 2.6, 4.1): turns a minimum APY and liquidity constraints
+// into a small set of Pareto-optimal allocations across the yield-source catalog.
+//
+// Why no linear programming: liquidity constraints are nested ("at least m bps withdrawable within
+// t"), so once each source is reduced to (processing time, rate), only the sources on the
+// speed/rate frontier matter and the optimal allocations have closed greedy forms. See the proof
+// sketches in the JSDoc of `frontierOf` and `maxApyHonouringLiquidity`.
+import type { StrategyCatalogEntry } from "../../sdk/contract/catalog.ts";
+import { TOTAL_WEIGHT_BPS } from "../../sdk/contract/common.ts";
+import type { FieldProblem } from "../../sdk/contract/errors.ts";
+import type {
+  LiquidityConstraint,
+  QuoteOption,
+  QuotePosition,
+  QuoteRequest,
+} from "../../sdk/contract/quote.ts";
+
+const SECONDS_PER_DAY = 86_400;
+/** Calendar units have no fixed length; the engine only ranks speeds, so 365 and 30 days suffice. */
+const SECONDS_PER_UNIT = {
+  Y: 365 * SECONDS_PER_DAY,
+  M: 30 * SECONDS_PER_DAY,
+  W: 7 * SECONDS_PER_DAY,
+  D: SECONDS_PER_DAY,
+  H: 3_600,
+  Min: 60,
+  S: 1,
+} as const;
+
+const DURATION_PATTERN =
+  /^P(?:(\d+(?:[.,]\d+)?)Y)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)W)?(?:(\d+(?:[.,]\d+)?)D)?(?:T(?:(\d+(?:[.,]\d+)?)H)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/;
+
+/**
+ * Seconds in an ISO 8601 duration such as `PT0H`, `PT24H`, `P1D` or `P1W` (a year counts 365 days,
+ * a month 30), or `undefined` when the text is not such a duration. Everything `DurationSchema`
+ * accepts parses.
+ */
+export function parseIsoDurationSeconds(duration: string): number | undefined {
+  const match = DURATION_PATTERN.exec(duration);
+  if (match === null || duration === "P" || duration.endsWith("T")) return undefined;
+  const units = [
+    SECONDS_PER_UNIT.Y,
+    SECONDS_PER_UNIT.M,
+    SECONDS_PER_UNIT.W,
+    SECONDS_PER_UNIT.D,
+    SECONDS_PER_UNIT.H,
+    SECONDS_PER_UNIT.Min,
+    SECONDS_PER_UNIT.S,
+  ];
+  let seconds = 0;
+  units.forEach((unitSeconds, index) => {
+    const amount = match[index + 1];
+    if (amount !== undefined) seconds += Number(amount.replace(",", ".")) * unitSeconds;
+  });
+  return seconds;
+}
+
+/** A catalog entry reduced to what the engine ranks by. */
+type Source = {
+  entry: StrategyCatalogEntry;
+  /** Parsed `maxProcessingTime`; `Infinity` when unparseable, so it never counts as liquid. */
+  seconds: number;
+};
+
+/** Weight in bps per source; the engine only builds allocations summing to 10000. */
+type Allocation = ReadonlyMap<Source, number>;
+
+/**
+ * Whether the request excludes a catalog entry: by `strategyType` through `yieldSourceTypeExclusions`,
+ * or by `positionKey` or `asset` through `yieldSourceExclusions` (spec 4.1). Exact, case-sensitive
+ * match, since keys and assets are case-significant (`syrupUSDC`).
+ */
+export function isExcludedByRequest(entry: StrategyCatalogEntry, request: QuoteRequest): boolean {
+  const byType = request.yieldSourceTypeExclusions ?? [];
+  const byKeyOrAsset = request.yieldSourceExclusions ?? [];
+  return (
+    byType.includes(entry.strategyType) ||
+    byKeyOrAsset.includes(entry.positionKey) ||
+    byKeyOrAsset.includes(entry.asset)
+  );
+}
+
+/**
+ * The problems that make a quote request unanswerable for this catalog, for the route to answer
+ * 400 `validation_failed` with these as `details`. Today there is one: the exclusions remove every
+ * yield source (`buildQuoteOptions` then returns `[]`). An empty catalog is not the caller's fault
+ * and yields no problem.
+ */
+export function quoteRequestProblems(
+  catalog: readonly StrategyCatalogEntry[],
+  request: QuoteRequest,
+): FieldProblem[] {
+  if (catalog.length === 0 || catalog.some((entry) => !isExcludedByRequest(entry, request))) return [];
+  const reason =
+    "together with the other exclusions, removes every yield source in the catalog " +
+    `(${catalog.map((entry) => entry.positionKey).join(", ")}); leave at least one source eligible`;
+  const fields = (["yieldSourceTypeExclusions", "yieldSourceExclusions"] as const).filter(
+    (field) => (request[field] ?? []).length > 0,
+  );
+  return fields.map((field) => ({ field, reason }));
+}
+
+/**
+ * The sources worth allocating to, fastest first, with strictly increasing rates. A source is
+ * dropped when another is at least as fast and earns at least as much: moving weight to that one
+ * never lowers the APY nor the share withdrawable within any duration, so every optimal
+ * allocation (in APY or in liquidity) exists over this frontier. Ties keep the lowest positionKey,
+ * so the result does not depend on catalog order.
+ */
+function frontierOf(sources: readonly Source[]): Source[] {
+  const ranked = [...sources].sort(
+    (a, b) =>
+      a.seconds - b.seconds ||
+      b.entry.currentRateBps - a.entry.currentRateBps ||
+      compareText(a.entry.positionKey, b.entry.positionKey),
+  );
+  const frontier: Source[] = [];
+  for (const source of ranked) {
+    const last = frontier.at(-1);
+    if (last === undefined || source.entry.currentRateBps > last.entry.currentRateBps) frontier.push(source);
+  }
+  return frontier;
+}
+
+/**
+ * The highest-APY allocation that keeps every satisfiable liquidity constraint (a constraint is
+ * unsatisfiable only when no eligible source is fast enough and it asks for more than 0 bps).
+ * Over the frontier the constraints become lower bounds on prefix sums (weight in the j fastest
+ * sources); since rates rise with j, APY = r_k·10000 − Σ_{j<k} prefix_j·(r_{j+1} − r_j) is
+ * maximized by the smallest prefix sums the bounds allow, which are integers.
+ */
+function maxApyHonouringLiquidity(
+  frontier: readonly Source[],
+  constraints: readonly LiquidityConstraint[],
+): Allocation {
+  const minPrefix = frontier.map(() => 0);
+  for (const constraint of constraints) {
+    const limit = parseIsoDurationSeconds(constraint.maxProcessingTime) ?? -Infinity;
+    const covered = frontier.filter((source) => source.seconds <= limit).length;
+    if (covered > 0) minPrefix[covered - 1] = Math.max(minPrefix[covered - 1] ?? 0, constraint.minWeightBps);
+  }
+  const allocation = new Map<Source, number>();
+  let prefix = 0;
+  frontier.forEach((source, index) => {
+    const isLast = index === frontier.length - 1;
+    // Prefix sums never decrease, so a bound on a faster prefix carries over to every slower one.
+    const target = isLast
+      ? TOTAL_WEIGHT_BPS
+      : Math.min(TOTAL_WEIGHT_BPS, Math.max(prefix, minPrefix[index] ?? 0));
+    allocation.set(source, target - prefix);
+    prefix = target;
+  });
+  return allocation;
+}
+
+/**
+ * The most liquid allocation whose blended rate reaches `minApyBps`, or `undefined` when even the
+ * fastest-earning source falls short. "Most liquid" is lexicographic: the largest share in the
+ * fastest source, then in the two fastest, and so on. Starting from everything in the
+ * highest-rate source, each faster source in turn takes as much as the remaining APY slack pays for.
+ */
+function mostLiquidReachingApy(frontier: readonly Source[], minApyBps: number): Allocation | undefined {
+  const slowest = frontier.at(-1);
+  if (slowest === undefined || slowest.entry.currentRateBps < minApyBps) return undefined;
+  const allocation = new Map<Source, number>(frontier.map((source) => [source, 0]));
+  allocation.set(slowest, TOTAL_WEIGHT_BPS);
+  for (const source of frontier.slice(0, -1)) {
+    const costPerBps = slowest.entry.currentRateBps - source.entry.currentRateBps;
+    let moved = Math.min(
+      allocation.get(slowest) ?? 0,
+      Math.floor((weightedRateSum(allocation) - minApyBps * TOTAL_WEIGHT_BPS) / costPerBps),
+    );
+    // Floating-point rates may round the floor up by one; never trade below the target.
+    while (
+      moved > 0 &&
+      weightedRateSum(shift(allocation, slowest, source, moved)) < minApyBps * TOTAL_WEIGHT_BPS
+    ) {
+      moved -= 1;
+    }
+    if (moved > 0) allocation.set(slowest, (allocation.get(slowest) ?? 0) - moved).set(source, moved);
+  }
+  return allocation;
+}
+
+function shift(allocation: Allocation, from: Source, to: Source, bps: number): Allocation {
+  return new Map(allocation)
+    .set(from, (allocation.get(from) ?? 0) - bps)
+    .set(to, (allocation.get(to) ?? 0) + bps);
+}
+
+function weightedRateSum(allocation: Allocation): number {
+  let sum = 0;
+  for (const [source, weightBps] of allocation) sum += weightBps * source.entry.currentRateBps;
+  return sum;
+}
+
+function blendedRateBps(allocation: Allocation): number {
+  return weightedRateSum(allocation) / TOTAL_WEIGHT_BPS;
+}
+
+/** Checks an allocation against every requested constraint, exactly as a client would read it. */
+function meetsEveryConstraint(allocation: Allocation, request: QuoteRequest): boolean {
+  if (request.minApyTargetBps !== undefined && blendedRateBps(allocation) < request.minApyTargetBps)
+    return false;
+  return (request.liquidityConstraints ?? []).every((constraint) => {
+    const limit = parseIsoDurationSeconds(constraint.maxProcessingTime) ?? -Infinity;
+    let withinLimitBps = 0;
+    for (const [source, weightBps] of allocation) if (source.seconds <= limit) withinLimitBps += weightBps;
+    return withinLimitBps >= constraint.minWeightBps;
+  });
+}
+
+function toQuoteOption(
+  allocation: Allocation,
+  request: QuoteRequest,
+  optimizedFor?: "APY" | "LIQUIDITY" | "BALANCED",
+): QuoteOption {
+  const positions: QuotePosition[] = [...allocation]
+    .filter(([, weightBps]) => weightBps > 0)
+    .sort(([a], [b]) => a.seconds - b.seconds || compareText(a.entry.positionKey, b.entry.positionKey))
+    .map(([source, targetWeightBps]) => ({
+      positionKey: source.entry.positionKey,
+      targetWeightBps,
+      currentApy: source.entry.currentRateBps,
+      maxProcessingTime: source.entry.maxProcessingTime,
+    }));
+  const option: QuoteOption = {
+    strategyConfig: { positions },
+    blendedRateBps: blendedRateBps(allocation),
+    constraintsSatisfied: meetsEveryConstraint(allocation, request),
+  };
+  if (optimizedFor !== undefined) option.optimizedFor = optimizedFor;
+  return option;
+}
+
+function allocationKey(allocation: Allocation): string {
+  return [...allocation]
+    .filter(([, weightBps]) => weightBps > 0)
+    .map(([source, weightBps]) => `${source.entry.positionKey}=${weightBps}`)
+    .sort()
+    .join(",");
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Quote options for a request (spec 4.1), across the catalog entries the request does not exclude.
+ *
+ * Units: weights (`targetWeightBps`) are integer bps summing to exactly 10000, positions with
+ * weight 0 are omitted; `currentApy` of a position is that source's `currentRateBps`, in bps per
+ * year (500 = 5.00%); `blendedRateBps` is the weight-averaged `currentApy`, in the same unit, not
+ * rounded.
+ *
+ * Liquidity of an allocation is its withdrawal profile: for every duration t, the bps of weight in
+ * sources whose `maxProcessingTime` ≤ t. An option dominates another when its blended rate is at
+ * least as high and its share is at least as high for every t, one of them strictly. Every option
+ * returned uses only frontier sources (no other source is both at least as fast and as rewarding),
+ * which makes each one Pareto-optimal against every possible allocation, not just the others.
+ *
+ * - When some allocation meets `minApyTargetBps` and every liquidity constraint: one option, the
+ *   highest-APY one among them, `constraintsSatisfied: true`, no `optimizedFor`.
+ * - Otherwise, sorted by blended rate, highest first, duplicates removed, each with an honest
+ *   `constraintsSatisfied` (false here): `APY` (all in the highest-rate source), `BALANCED` the most
+ *   liquid allocation reaching `minApyTargetBps` (when any can), `BALANCED` the highest-APY
+ *   allocation keeping every satisfiable liquidity constraint, and `LIQUIDITY` (all in the fastest
+ *   source, the best rate among equally fast ones). When only one source is worth holding, these
+ *   collapse into a single `APY` option.
+ * - When the request excludes every source: `[]`. Use `quoteRequestProblems` to answer a 400 instead.
+ *
+ * Pure and deterministic; O(n log n + n·c) for n sources and c constraints.
+ */
+export function buildQuoteOptions(
+  catalog: readonly StrategyCatalogEntry[],
+  request: QuoteRequest,
+): QuoteOption[] {
+  const eligible: Source[] = catalog
+    .filter((entry) => !isExcludedByRequest(entry, request))
+    .map((entry) => ({ entry, seconds: parseIsoDurationSeconds(entry.maxProcessingTime) ?? Infinity }));
+  const frontier = frontierOf(eligible);
+  const fastest = frontier[0];
+  const highestRate = frontier.at(-1);
+  if (fastest === undefined || highestRate === undefined) return [];
+
+  const honouringLiquidity = maxApyHonouringLiquidity(frontier, request.liquidityConstraints ?? []);
+  if (meetsEveryConstraint(honouringLiquidity, request)) return [toQuoteOption(honouringLiquidity, request)];
+
+  const candidates: [Allocation, "APY" | "LIQUIDITY" | "BALANCED"][] = [
+    [new Map([[highestRate, TOTAL_WEIGHT_BPS]]), "APY"],
+    [new Map([[fastest, TOTAL_WEIGHT_BPS]]), "LIQUIDITY"],
+    [honouringLiquidity, "BALANCED"],
+  ];
+  if (request.minApyTargetBps !== undefined) {
+    const reachingApy = mostLiquidReachingApy(frontier, request.minApyTargetBps);
+    if (reachingApy !== undefined) candidates.push([reachingApy, "BALANCED"]);
+  }
+  const seen = new Set<string>();
+  const options: QuoteOption[] = [];
+  for (const [allocation, optimizedFor] of candidates) {
+    const key = allocationKey(allocation);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    options.push(toQuoteOption(allocation, request, optimizedFor));
+  }
+  // Stable sort: equal rates keep the candidate order above.
+  return options.sort((a, b) => b.blendedRateBps - a.blendedRateBps);
+}
