@@ -1,0 +1,174 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ErrorBodySchema } from "../../sdk/contract/index.ts";
+import { startTestSandbox, uuid, walletBody, type ApiResponse, type TestSandbox } from "./helpers.ts";
+
+let t: TestSandbox;
+let walletId: string;
+beforeAll(async () => {
+  t = await startTestSandbox();
+  walletId = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id;
+});
+afterAll(() => t.close());
+
+/** Asserts the error body of docs/spec-gaps.md and returns its details' fields. */
+function expectError(res: ApiResponse, status: number, code: string): string[] {
+  expect(res.status).toBe(status);
+  const body = ErrorBodySchema.parse(res.body);
+  expect(body.error.code).toBe(code);
+  expect(body.error.requestId).toBe(res.headers.get("x-request-id"));
+  return (body.error.details ?? []).map((d) => d.field);
+}
+
+const createWith = (positions: unknown) => t.api("POST", "/v2/portfolio-wallets", { body: { requestId: uuid(), positions } });
+
+describe("request body", () => {
+  test("malformed JSON is 400 malformed_json", async () => {
+    const res = await t.api("POST", "/v2/portfolio-wallets", { raw: '{"requestId": ', headers: { "content-type": "application/json" } });
+    expectError(res, 400, "malformed_json");
+  });
+
+  test("a non-JSON content type is 400 malformed_json", async () => {
+    const res = await t.api("POST", "/v2/portfolio-wallets", { raw: JSON.stringify(walletBody()), headers: { "content-type": "text/plain" } });
+    expectError(res, 400, "malformed_json");
+    expect(res.body.error.message).toMatch(/application\/json/);
+  });
+
+  test("an empty body is 400 malformed_json", async () => {
+    const res = await t.api("POST", "/v2/portfolio-wallets", { raw: "", headers: { "content-type": "application/json" } });
+    expectError(res, 400, "malformed_json");
+  });
+
+  test("JSON that is not an object is 400 validation_failed", async () => {
+    const res = await t.api("POST", "/v2/portfolio-wallets", { body: [1, 2] });
+    expect(expectError(res, 400, "validation_failed")).toEqual(["(body)"]);
+  });
+
+  test("weights not summing to 10000 are 400 naming positions", async () => {
+    const res = await createWith([
+      { positionKey: "tbills", targetWeightBps: 6000 },
+      { positionKey: "syrupUsdc", targetWeightBps: 3999 },
+    ]);
+    expect(expectError(res, 400, "validation_failed")).toEqual(["positions"]);
+    expect(res.body.error.message).toMatch(/9999/);
+  });
+
+  test("negative and non-numeric weights are each named", async () => {
+    const res = await createWith([
+      { positionKey: "tbills", targetWeightBps: -100 },
+      { positionKey: "syrupUsdc", targetWeightBps: "5000" },
+    ]);
+    expect(expectError(res, 400, "validation_failed")).toEqual(["positions[0].targetWeightBps", "positions[1].targetWeightBps"]);
+  });
+
+  test("a duplicate positionKey is 400 naming the second occurrence", async () => {
+    const res = await createWith([
+      { positionKey: "tbills", targetWeightBps: 5000 },
+      { positionKey: "tbills", targetWeightBps: 5000 },
+    ]);
+    expect(expectError(res, 400, "validation_failed")).toEqual(["positions[1].positionKey"]);
+    expect(res.body.error.details[0].reason).toMatch(/duplicate/);
+  });
+
+  test("an unknown positionKey is 400 listing the valid keys", async () => {
+    const res = await createWith([
+      { positionKey: "tbills", targetWeightBps: 5000 },
+      { positionKey: "bitcoin", targetWeightBps: 5000 },
+    ]);
+    expect(expectError(res, 400, "validation_failed")).toEqual(["positions[1].positionKey"]);
+    expect(res.body.error.details[0].reason).toMatch(/tbills, resolvRlp, syrupUsdc/);
+  });
+
+  test("every bad field is named at once, unknown keys included", async () => {
+    const res = await t.api("POST", "/v2/portfolio-wallets", {
+      body: { requestId: "not-a-uuid", positions: [{ positionKey: "bitcoin", targetWeightBps: -1 }], label: 7 },
+    });
+    expect(expectError(res, 400, "validation_failed").sort()).toEqual(
+      ["label", "positions", "positions[0].positionKey", "positions[0].targetWeightBps", "requestId"].sort(),
+    );
+  });
+
+  test("a strategy update gets the same checks", async () => {
+    const res = await t.api("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      body: { requestId: uuid(), positions: [{ positionKey: "nope", targetWeightBps: 10000 }] },
+    });
+    expect(expectError(res, 400, "validation_failed")).toEqual(["positions[0].positionKey"]);
+  });
+
+  test("no JSON body, however odd, yields a 5xx", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), fc.constantFrom("wallet", "strategy", "quote", "webhook"), async (body, target) => {
+        const path = {
+          wallet: ["POST", "/v2/portfolio-wallets"],
+          strategy: ["PATCH", `/v2/portfolio-wallets/${walletId}/strategy`],
+          quote: ["POST", "/v2/portfolio-wallets/quote"],
+          webhook: ["POST", "/webhooks/registrations"],
+        }[target] as [string, string];
+        const res = await t.api(path[0], path[1], { body });
+        expect(res.status).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("path parameters", () => {
+  test.each([
+    ["GET", "/v2/portfolio-wallets/not-a-uuid", "id"],
+    ["PATCH", "/v2/portfolio-wallets/123/strategy", "id"],
+    ["GET", "/webhooks/registrations/xyz", "registrationId"],
+    ["PATCH", "/webhooks/registrations/xyz/status", "registrationId"],
+    ["DELETE", "/webhooks/registrations/xyz", "registrationId"],
+  ])("%s %s is 400 naming %s", async (method, path, param) => {
+    const body = method === "GET" ? undefined : { requestId: uuid(), positions: [], status: "active" };
+    const res = await t.api(method, path, { body });
+    expect(expectError(res, 400, "validation_failed")).toEqual([param]);
+  });
+});
+
+describe("list query", () => {
+  test.each(["0", "101", "abc", "2.5"])("pageSize=%s is 400 naming pageSize", async (pageSize) => {
+    const res = await t.api("GET", `/v2/portfolio-wallets?pageSize=${pageSize}`);
+    expect(expectError(res, 400, "validation_failed")).toEqual(["pageSize"]);
+  });
+
+  test.each(["garbage", "2026-01-01T00:00:00.000Z", `2026-01-01T00:00:00.000Z|not-a-uuid`, `x|${uuid()}`])(
+    "cursor=%s is 400 naming cursor",
+    async (cursor) => {
+      const res = await t.api("GET", `/v2/portfolio-wallets?cursor=${encodeURIComponent(cursor)}`);
+      expect(expectError(res, 400, "validation_failed")).toEqual(["cursor"]);
+    },
+  );
+
+  test("webhook list checks pageSize too", async () => {
+    const res = await t.api("GET", "/webhooks/registrations?pageSize=1000");
+    expect(expectError(res, 400, "validation_failed")).toEqual(["pageSize"]);
+  });
+});
+
+describe("authentication", () => {
+  test("a missing token is 401 unauthorized with WWW-Authenticate", async () => {
+    const res = await t.api("GET", "/v2/portfolio-wallets/strategies", { token: null });
+    expectError(res, 401, "unauthorized");
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  test("an unknown token is 401", async () => {
+    expectError(await t.api("GET", "/v2/portfolio-wallets", { token: "wrong" }), 401, "unauthorized");
+  });
+
+  test("a non-Bearer scheme is 401", async () => {
+    const res = await t.api("GET", "/v2/portfolio-wallets", { token: null, headers: { authorization: "Basic dG9rZW4tYTo=" } });
+    expectError(res, 401, "unauthorized");
+  });
+
+  test("admin calls need a token as well", async () => {
+    expectError(await t.api("GET", "/_sandbox/request-counts", { token: null }), 401, "unauthorized");
+  });
+});
+
+describe("unknown routes", () => {
+  test("are 404 not_found in the error shape", async () => {
+    expectError(await t.api("GET", "/v3/nothing"), 404, "not_found");
+  });
+});
