@@ -85,6 +85,7 @@ export class PortfolioWalletClient {
 
   readonly #requester: Requester;
   readonly #ownedTransport: Transport | undefined;
+  #closing: Promise<void> | undefined;
 
   constructor(options: PortfolioWalletClientOptions = {}) {
     const env = options.env ?? process.env;
@@ -110,9 +111,10 @@ export class PortfolioWalletClient {
   }
 
   /** Refuses further calls and closes the client's own connection pool. Safe to call twice. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#requester.markClosed();
-    await this.#ownedTransport?.close?.();
+    this.#closing ??= this.#ownedTransport?.close?.() ?? Promise.resolve();
+    return this.#closing;
   }
 }
 

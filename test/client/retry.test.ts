@@ -1,0 +1,251 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  ApiConnectionError,
+  ApiTimeoutError,
+  InternalServerError,
+  NotFoundError,
+  RateLimitError,
+  type PortfolioWalletClient,
+} from "../../sdk/client/index.ts";
+import { withRetries, type RetryPolicy } from "../../sdk/client/core/retry.ts";
+import { createWalletBody, testClient, walletJson } from "./helpers/fixtures.ts";
+import { errorReply, startMockServer, type Handler, type MockServer } from "./helpers/mockServer.ts";
+
+let server: MockServer | undefined;
+let client: PortfolioWalletClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = server = undefined;
+});
+
+async function setup(handler: Handler, options: Parameters<typeof testClient>[1] = {}) {
+  server = await startMockServer(handler);
+  client = testClient(server.url, options);
+  return { server, client };
+}
+
+/** Fails the first `failures` requests with `reply`, then answers with a wallet. */
+function failThenWallet(failures: number, reply: ReturnType<typeof errorReply> | "drop"): Handler {
+  return (_request, index) => (index < failures ? reply : { status: 200, body: walletJson() });
+}
+
+describe("retry policy over HTTP", () => {
+  test("retries a GET after 503 and 500 and returns the third answer", async () => {
+    const { server, client } = await setup(
+      (_r, i) =>
+        [errorReply(503, "unavailable"), errorReply(500, "internal_error")][i] ?? {
+          status: 200,
+          body: walletJson(),
+        },
+    );
+    const wallet = await client.wallets.retrieve(randomUUID());
+    expect(wallet.status).toBe("active");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  test("retries a GET after a dropped connection", async () => {
+    const { server, client } = await setup(failThenWallet(1, "drop"));
+    await client.wallets.retrieve(randomUUID());
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test("retries on 408 and 429", async () => {
+    const { server, client } = await setup(
+      (_r, i) =>
+        [errorReply(408, "timeout"), errorReply(429, "rate_limited")][i] ?? {
+          status: 200,
+          body: walletJson(),
+        },
+    );
+    await client.wallets.retrieve(randomUUID());
+    expect(server.requests).toHaveLength(3);
+  });
+
+  test("gives up after maxRetries + 1 attempts with the last error", async () => {
+    const { server, client } = await setup(() => errorReply(503, "unavailable", "down for maintenance"));
+    const error = await client.wallets.retrieve(randomUUID()).catch((e: unknown) => e);
+    expect(InternalServerError.isInstance(error)).toBe(true);
+    expect((error as InternalServerError).status).toBe(503);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  test("maxRetries 0 sends exactly one attempt", async () => {
+    const { server, client } = await setup(() => errorReply(503, "unavailable"), { maxRetries: 0 });
+    await expect(client.wallets.retrieve(randomUUID())).rejects.toThrow(InternalServerError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("a per-call maxRetries overrides the client's", async () => {
+    const { server, client } = await setup(() => errorReply(503, "unavailable"));
+    await expect(client.wallets.retrieve(randomUUID(), { maxRetries: 4 })).rejects.toThrow(
+      InternalServerError,
+    );
+    expect(server.requests).toHaveLength(5);
+  });
+
+  test("does not retry a 4xx other than 408 and 429", async () => {
+    const { server, client } = await setup(() => errorReply(404, "not_found"));
+    await expect(client.wallets.retrieve(randomUUID())).rejects.toThrow(NotFoundError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("retries a create carrying a requestId and sends the same requestId and body on every attempt", async () => {
+    const { server, client } = await setup((_r, i) =>
+      i === 0 ? "drop" : i === 1 ? errorReply(503, "unavailable") : { status: 201, body: walletJson() },
+    );
+    const body = createWalletBody();
+    await client.wallets.create(body);
+    expect(server.requests).toHaveLength(3);
+    for (const seen of server.requests) {
+      expect(seen.method).toBe("POST");
+      expect((seen.json as { requestId: string }).requestId).toBe(body.requestId);
+      expect(seen.body).toBe(server.requests[0]?.body);
+    }
+  });
+
+  test("never retries a mutation without a requestId (yield metrics POST)", async () => {
+    const { server, client } = await setup(() => errorReply(503, "unavailable"));
+    await expect(client.yieldMetrics.retrieve({})).rejects.toThrow(InternalServerError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("never retries a quote without a requestId after a dropped connection", async () => {
+    const { server, client } = await setup(() => "drop");
+    await expect(client.quotes.create({ minApyTargetBps: 400 })).rejects.toThrow(ApiConnectionError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("never retries a webhook status PATCH (no requestId) or a DELETE", async () => {
+    const { server, client } = await setup(() => errorReply(502, "unavailable"));
+    await expect(client.webhookRegistrations.updateStatus("wh_1", { status: "disabled" })).rejects.toThrow(
+      InternalServerError,
+    );
+    await expect(client.webhookRegistrations.delete("wh_1")).rejects.toThrow(InternalServerError);
+    expect(server.requests.map((r) => r.method)).toEqual(["PATCH", "DELETE"]);
+  });
+
+  test("retries a quote that carries a requestId", async () => {
+    const { server, client } = await setup((_r, i) =>
+      i === 0 ? errorReply(503, "unavailable") : { status: 200, body: [] },
+    );
+    await client.quotes.create({ requestId: randomUUID() });
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("Retry-After", () => {
+  test("waits the delta-seconds the service asks for", async () => {
+    const { server, client } = await setup((_r, i) =>
+      i === 0
+        ? errorReply(429, "rate_limited", "slow down", { headers: { "retry-after": "1" } })
+        : { status: 200, body: walletJson() },
+    );
+    const started = performance.now();
+    await client.wallets.retrieve(randomUUID());
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test("waits until an HTTP date", async () => {
+    const { client } = await setup((_r, i) =>
+      i === 0
+        ? errorReply(503, "unavailable", "later", {
+            headers: { "retry-after": new Date(Date.now() + 1_500).toUTCString() },
+          })
+        : { status: 200, body: walletJson() },
+    );
+    const started = performance.now();
+    await client.wallets.retrieve(randomUUID());
+    // HTTP dates have whole-second precision, so the wait is between 0.5 s and 1.5 s.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+  });
+
+  test("caps a long Retry-After at maxRetryAfterMs", async () => {
+    const { client } = await setup(
+      (_r, i) =>
+        i === 0
+          ? errorReply(429, "rate_limited", "wait", { headers: { "retry-after": "3600" } })
+          : { status: 200, body: walletJson() },
+      { maxRetryAfterMs: 50 },
+    );
+    const started = performance.now();
+    await client.wallets.retrieve(randomUUID());
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  test("exposes Retry-After on the RateLimitError when retries run out", async () => {
+    const { client } = await setup(() =>
+      errorReply(429, "rate_limited", "wait", { headers: { "retry-after": "0" } }),
+    );
+    const error = await client.wallets.retrieve(randomUUID()).catch((e: unknown) => e);
+    expect(RateLimitError.isInstance(error)).toBe(true);
+    expect((error as RateLimitError).headers["retry-after"]).toBe("0");
+  });
+});
+
+describe("timeouts", () => {
+  test("times out each attempt and retries a GET, then throws ApiTimeoutError without a status", async () => {
+    const { server, client } = await setup(() => "hang", { timeoutMs: 50, maxRetries: 1 });
+    const error = await client.wallets.retrieve(randomUUID()).catch((e: unknown) => e);
+    expect(ApiTimeoutError.isInstance(error)).toBe(true);
+    expect(error).not.toHaveProperty("status");
+    expect((error as Error).message).toMatch(/within 50 ms/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test("a slow answer within the timeout succeeds", async () => {
+    const { client } = await setup(() => ({ status: 200, body: walletJson(), delayMs: 50 }), {
+      timeoutMs: 1_000,
+    });
+    await expect(client.wallets.retrieve(randomUUID())).resolves.toMatchObject({ status: "active" });
+  });
+
+  test("a per-call timeoutMs overrides the client's", async () => {
+    const { client } = await setup(() => ({ status: 200, body: walletJson(), delayMs: 300 }), {
+      timeoutMs: 5_000,
+      maxRetries: 0,
+    });
+    await expect(client.wallets.retrieve(randomUUID(), { timeoutMs: 30 })).rejects.toThrow(ApiTimeoutError);
+  });
+});
+
+describe("withRetries backoff", () => {
+  const policy = (random: () => number): RetryPolicy => ({
+    maxRetries: 4,
+    baseDelayMs: 40,
+    maxDelayMs: 100,
+    maxRetryAfterMs: 1_000,
+    random,
+  });
+
+  async function delaysBetweenAttempts(random: () => number): Promise<number[]> {
+    const times: number[] = [];
+    await withRetries(
+      policy(random),
+      { method: "GET", path: "/x", body: undefined, signal: undefined },
+      async (n) => {
+        times.push(performance.now());
+        if (n < 5) throw new ApiConnectionError("GET", "/x", new Error("reset"), n);
+        return "ok";
+      },
+    ).catch(() => undefined);
+    return times.slice(1).map((t, i) => t - (times[i] ?? 0));
+  }
+
+  test("the ceiling doubles per retry up to retryMaxDelayMs (jitter at its top)", async () => {
+    const delays = await delaysBetweenAttempts(() => 0.999);
+    // Ceilings 40, 80, 100 (capped), 100.
+    expect(delays).toHaveLength(4);
+    [40, 80, 100, 100].forEach((ceiling, i) => {
+      expect(delays[i]).toBeGreaterThanOrEqual(ceiling - 5);
+      expect(delays[i]).toBeLessThan(ceiling + 40);
+    });
+  });
+
+  test("full jitter can wait nothing at all", async () => {
+    const delays = await delaysBetweenAttempts(() => 0);
+    for (const delay of delays) expect(delay).toBeLessThan(20);
+  });
+});
