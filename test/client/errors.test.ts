@@ -15,6 +15,7 @@ import {
   ValidationError,
   type PortfolioWalletClient,
 } from "../../sdk/client/index.ts";
+import type * as ErrorsModule from "../../sdk/client/core/errors.ts";
 import { TEST_TOKEN, testClient } from "./helpers/fixtures.ts";
 import { errorReply, startMockServer, type Handler, type MockServer } from "./helpers/mockServer.ts";
 
@@ -116,9 +117,7 @@ describe("isInstance", () => {
   test("recognizes errors from another copy of the package and rejects other values", async () => {
     // A second module instance of errors.ts, as when two versions of the SDK are installed.
     const specifier = new URL("../../sdk/client/core/errors.ts?copy", import.meta.url).href;
-    const copy = (await import(
-      /* @vite-ignore */ specifier
-    )) as typeof import("../../sdk/client/core/errors.ts");
+    const copy = (await import(/* @vite-ignore */ specifier)) as typeof ErrorsModule;
     expect(copy.NotFoundError).not.toBe(NotFoundError);
     const foreign = copy.apiErrorFor({
       method: "GET",
