@@ -1,0 +1,221 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { startSandbox, type Sandbox } from "../../sandbox/index.ts";
+import {
+  AuthenticationError,
+  IdempotencyConflictError,
+  NotFoundError,
+  PortfolioWalletClient,
+  RateLimitError,
+  ValidationError,
+} from "../../sdk/client/index.ts";
+
+// The client against the in-process sandbox over real HTTP: every endpoint the sandbox serves,
+// parsed by the same contract schemas, plus the retry behaviour under the sandbox's faults.
+
+const TOKEN = "client-contract-token";
+let sandbox: Sandbox;
+let client: PortfolioWalletClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [TOKEN]: "client-contract-org" } });
+  client = new PortfolioWalletClient({
+    baseUrl: sandbox.url,
+    apiToken: TOKEN,
+    retryBaseDelayMs: 5,
+    retryMaxDelayMs: 20,
+    maxRetryAfterMs: 50,
+    env: {},
+  });
+});
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+});
+beforeEach(async () => {
+  await admin("DELETE", "/faults");
+  await admin("DELETE", "/request-counts");
+});
+
+/** A call to the sandbox's admin API (docs/sandbox.md), outside the client on purpose. */
+async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${sandbox.url}/_sandbox${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok)
+    throw new Error(`admin ${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response.status === 204 ? undefined : response.json();
+}
+
+async function requestCounts(): Promise<Record<string, number>> {
+  return ((await admin("GET", "/request-counts")) as { counts: Record<string, number> }).counts;
+}
+
+const ALLOCATION = [
+  { positionKey: "tbills", targetWeightBps: 6000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+];
+
+describe("catalog", () => {
+  test("listStrategies and listYieldSources return the catalog", async () => {
+    const { strategies } = await client.catalog.listStrategies();
+    expect(strategies.map((s) => s.positionKey)).toEqual(
+      expect.arrayContaining(["tbills", "resolvRlp", "syrupUsdc"]),
+    );
+    const { yieldSources } = await client.catalog.listYieldSources();
+    expect(yieldSources.map((s) => s.positionKey).sort()).toEqual(
+      strategies.map((s) => s.positionKey).sort(),
+    );
+  });
+});
+
+describe("quotes", () => {
+  test("create returns options whose weights sum to 10000", async () => {
+    const options = await client.quotes.create({
+      minApyTargetBps: 300,
+      liquidityConstraints: [{ maxProcessingTime: "PT0H", minWeightBps: 4000 }],
+    });
+    expect(options.length).toBeGreaterThan(0);
+    for (const option of options) {
+      const total = option.strategyConfig.positions.reduce((sum, p) => sum + p.targetWeightBps, 0);
+      expect(total).toBe(10_000);
+    }
+  });
+});
+
+describe("wallets", () => {
+  test("create, retrieve, list and update the strategy", async () => {
+    const requestId = randomUUID();
+    const created = await client.wallets.create({ requestId, positions: ALLOCATION, label: "contract" });
+    expect(created.requestId).toBe(requestId);
+    expect(Object.keys(created.depositAddresses).length).toBeGreaterThan(0);
+
+    const read = await client.wallets.retrieve(created.id);
+    expect(read.id).toBe(created.id);
+
+    const ids: string[] = [];
+    for await (const wallet of client.wallets.list({ pageSize: 1 })) ids.push(wallet.id);
+    expect(ids).toContain(created.id);
+
+    const update = await client.wallets.updateStrategy(created.id, {
+      requestId: randomUUID(),
+      positions: [{ positionKey: "tbills", targetWeightBps: 10_000 }],
+    });
+    expect(update.portfolioWalletId).toBe(created.id);
+    expect(["pending_approval", "processing", "completed"]).toContain(update.status);
+  });
+
+  test("a repeated create with the same requestId returns the same wallet", async () => {
+    const body = { requestId: randomUUID(), positions: ALLOCATION };
+    const first = await client.wallets.create(body);
+    const again = await client.wallets.create(body);
+    expect(again.id).toBe(first.id);
+  });
+
+  test("the same requestId with another body is an IdempotencyConflictError", async () => {
+    const requestId = randomUUID();
+    await client.wallets.create({ requestId, positions: ALLOCATION });
+    const error = await client.wallets
+      .create({ requestId, positions: [{ positionKey: "tbills", targetWeightBps: 10_000 }] })
+      .catch((e: unknown) => e);
+    expect(IdempotencyConflictError.isInstance(error)).toBe(true);
+    expect((error as IdempotencyConflictError).requestId).toBeTruthy();
+  });
+
+  test("weights not summing to 10000 are a ValidationError naming the field", async () => {
+    const error = await client.wallets
+      .create({ requestId: randomUUID(), positions: [{ positionKey: "tbills", targetWeightBps: 9999 }] })
+      .catch((e: unknown) => e);
+    expect(ValidationError.isInstance(error)).toBe(true);
+    expect((error as ValidationError).details.some((d) => d.field.startsWith("positions"))).toBe(true);
+  });
+
+  test("an unknown wallet is a NotFoundError", async () => {
+    await expect(client.wallets.retrieve(randomUUID())).rejects.toThrow(NotFoundError);
+  });
+
+  test("a wrong token is an AuthenticationError that does not contain the token", async () => {
+    const wrong = new PortfolioWalletClient({ baseUrl: sandbox.url, apiToken: "wrong-token-123", env: {} });
+    try {
+      const error = await wrong.catalog.listStrategies().catch((e: unknown) => e);
+      expect(AuthenticationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).not.toContain("wrong-token-123");
+    } finally {
+      await wrong.close();
+    }
+  });
+});
+
+describe("webhook registrations", () => {
+  test("create, retrieve, list, disable and delete", async () => {
+    const created = await client.webhookRegistrations.create({
+      url: "https://example.com/hooks",
+      eventTypes: ["portfolio_wallet.balance.updated"],
+      description: "contract test",
+    });
+    expect(created.secret).toBeTruthy();
+    expect((await client.webhookRegistrations.retrieve(created.id)).status).toBe("active");
+
+    const ids: string[] = [];
+    for await (const registration of client.webhookRegistrations.list()) ids.push(registration.id);
+    expect(ids).toContain(created.id);
+
+    const disabled = await client.webhookRegistrations.updateStatus(created.id, {
+      status: "disabled",
+      disabledReason: "maintenance",
+    });
+    expect(disabled).toMatchObject({ status: "disabled", disabledReason: "maintenance" });
+    expect(disabled.disabledAt).toBeTruthy();
+
+    await client.webhookRegistrations.delete(created.id);
+    await expect(client.webhookRegistrations.retrieve(created.id)).rejects.toThrow(NotFoundError);
+  });
+});
+
+describe("retries under injected faults", () => {
+  test("a create whose answer is dropped after it was applied is retried and yields one wallet", async () => {
+    await admin("POST", "/faults", { method: "POST", path: "/v2/portfolio-wallets", kind: "drop", times: 1 });
+    const before = await countWallets();
+    const body = { requestId: randomUUID(), positions: ALLOCATION, label: "dropped once" };
+
+    const wallet = await client.wallets.create(body);
+
+    expect(wallet.requestId).toBe(body.requestId);
+    expect((await requestCounts())["POST /v2/portfolio-wallets"]).toBe(2);
+    expect(await countWallets()).toBe(before + 1);
+  });
+
+  test("a GET answered 503 is retried", async () => {
+    await admin("POST", "/faults", {
+      method: "GET",
+      path: "/v2/portfolio-wallets/strategies",
+      kind: "status",
+      status: 503,
+      times: 2,
+    });
+    await client.catalog.listStrategies();
+    expect((await requestCounts())["GET /v2/portfolio-wallets/strategies"]).toBe(3);
+  });
+
+  test("a quote without requestId answered 429 is not retried", async () => {
+    await admin("POST", "/faults", {
+      method: "POST",
+      path: "/v2/portfolio-wallets/quote",
+      kind: "status",
+      status: 429,
+    });
+    await expect(client.quotes.create({ minApyTargetBps: 100 })).rejects.toThrow(RateLimitError);
+    expect((await requestCounts())["POST /v2/portfolio-wallets/quote"]).toBe(1);
+  });
+});
+
+async function countWallets(): Promise<number> {
+  let count = 0;
+  for await (const _ of client.wallets.list({ pageSize: 100 })) count++;
+  return count;
+}
