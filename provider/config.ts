@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { describeFieldProblems, fieldProblemsOf } from "../sdk/contract/errors.ts";
+
+/** The stack-config namespace of every provider setting: `pulumi config set portfolio-wallet:baseUrl ...`. */
+export const CONFIG_NAMESPACE = "portfolio-wallet";
+
+/**
+ * Every provider setting: its stack-config key (under `portfolio-wallet:`), its environment
+ * fallback, and whether it is a secret. This table is the one place the names are defined;
+ * docs/provider.md lists the same names.
+ */
+export const SETTINGS = {
+  baseUrl: { env: "PORTFOLIO_WALLET_BASE_URL", secret: false },
+  apiToken: { env: "PORTFOLIO_WALLET_API_TOKEN", secret: true },
+  turnkeyApiBaseUrl: { env: "TURNKEY_API_BASE_URL", secret: false },
+  turnkeyOrganizationId: { env: "TURNKEY_ORGANIZATION_ID", secret: false },
+  turnkeyApiPublicKey: { env: "TURNKEY_API_PUBLIC_KEY", secret: false },
+  turnkeyApiPrivateKey: { env: "TURNKEY_API_PRIVATE_KEY", secret: true },
+  approvalTimeoutSeconds: { env: "PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS", secret: false },
+} as const;
+export type SettingName = keyof typeof SETTINGS;
+
+/** Where settings come from: the dynamic provider's `configure` hook hands over an object with `get`. */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+/** Credentials for approving signing activities at the signing provider (Turnkey). */
+export interface ApproverSettings {
+  apiBaseUrl: string;
+  organizationId: string;
+  apiPublicKey: string;
+  apiPrivateKey: string;
+}
+
+export interface ProviderSettings {
+  baseUrl: string;
+  apiToken: string;
+  /** Present only when all four Turnkey settings are set: then pending approvals are approved during `up`. */
+  approver: ApproverSettings | undefined;
+  /** How long `up` waits for an approved strategy change to show on the wallet. */
+  approvalTimeoutMs: number;
+}
+
+const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
+
+/** Reads one setting: stack config first, then the environment. Empty strings count as unset. */
+function readSetting(name: SettingName, source: ConfigSource | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const fromConfig = source?.get(`${CONFIG_NAMESPACE}:${name}`);
+  if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
+  const fromEnv = env[SETTINGS[name].env];
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined;
+}
+
+/** Where to set a missing setting, for error messages. */
+export function howToSet(name: SettingName): string {
+  const secretFlag = SETTINGS[name].secret ? " --secret" : "";
+  return `set it with \`pulumi config set${secretFlag} ${CONFIG_NAMESPACE}:${name} <value>\` or the ${SETTINGS[name].env} environment variable`;
+}
+
+const UrlSchema = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
+
+/**
+ * Resolves the provider's settings at call time. Never cached in a module global and never
+ * captured by the serialized provider, so no secret reaches Pulumi state.
+ */
+export function resolveProviderSettings(
+  source: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderSettings {
+  const problems: string[] = [];
+  const baseUrl = readSetting("baseUrl", source, env);
+  const apiToken = readSetting("apiToken", source, env);
+  if (baseUrl === undefined) problems.push(`${CONFIG_NAMESPACE}:baseUrl is not set; ${howToSet("baseUrl")}`);
+  else {
+    const parsed = UrlSchema.safeParse(baseUrl);
+    if (!parsed.success)
+      problems.push(`${CONFIG_NAMESPACE}:baseUrl ${describeFieldProblems(fieldProblemsOf(parsed.error)).replace(/^\(body\): /, "")}`);
+  }
+  if (apiToken === undefined) problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
+
+  const approverSettingNames = {
+    apiBaseUrl: "turnkeyApiBaseUrl",
+    organizationId: "turnkeyOrganizationId",
+    apiPublicKey: "turnkeyApiPublicKey",
+    apiPrivateKey: "turnkeyApiPrivateKey",
+  } as const satisfies Record<keyof ApproverSettings, SettingName>;
+  const approverValues = Object.entries(approverSettingNames).map(
+    ([field, name]) => [field, name, readSetting(name, source, env)] as const,
+  );
+  const missingApproverSettings = approverValues.filter(([, , value]) => value === undefined);
+  let approver: ApproverSettings | undefined;
+  if (missingApproverSettings.length === 0) {
+    approver = Object.fromEntries(approverValues.map(([field, , value]) => [field, value])) as unknown as ApproverSettings;
+  } else if (missingApproverSettings.length < approverValues.length) {
+    // A half-configured approver would silently leave changes pending: say which settings are missing.
+    const missing = missingApproverSettings.map(([, name]) => `${CONFIG_NAMESPACE}:${name}`);
+    problems.push(`the Turnkey approver is partly configured; also set ${missing.join(", ")} (or unset the others)`);
+  }
+
+  const timeoutText = readSetting("approvalTimeoutSeconds", source, env);
+  let approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000;
+  if (timeoutText !== undefined) {
+    const seconds = Number(timeoutText);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      problems.push(`${CONFIG_NAMESPACE}:approvalTimeoutSeconds must be a positive number of seconds, got "${timeoutText}"`);
+    else approvalTimeoutMs = seconds * 1000;
+  }
+
+  if (problems.length > 0) throw new Error(`Portfolio wallet provider configuration: ${problems.join("; ")}`);
+  return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs };
+}

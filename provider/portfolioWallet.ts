@@ -1,0 +1,263 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
+import { sameAllocation, canonicalAllocation } from "../sdk/contract/allocation.ts";
+import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
+import { IdempotencyConflictError, NotFoundError } from "../sdk/client/index.ts";
+import {
+  immutableInputFailure,
+  unknownPositionKeyFailures,
+  validateInputs,
+  containsUnknown,
+  type CheckFailure,
+} from "./check.ts";
+import type { ConfigSource } from "./config.ts";
+import {
+  PortfolioWalletInputsSchema,
+  targetWeightsByKey,
+  type OnDelete,
+  type PortfolioWalletInputs,
+  type TargetPosition,
+} from "./inputs.ts";
+import { creationRequestId } from "./requestIds.ts";
+import { sessionFor, type ProviderSession } from "./session.ts";
+import { applyStrategyChange, type StrategyChangeState } from "./strategyChange.ts";
+import { appliedTarget, holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
+
+/** Inputs as kept in state: the allocation in canonical order, plus its map form for readable diffs. */
+export interface PortfolioWalletState {
+  resourceUrn: string;
+  positions: TargetPosition[];
+  targetWeightsBps: Record<string, number>;
+  label?: string;
+  onDelete: OnDelete;
+  adoptWalletId?: string;
+}
+
+export type PortfolioWalletOutputs = PortfolioWalletState &
+  LiveWalletOutputs & {
+    /** The requestId the wallet was created with (derived from the URN). */
+    creationRequestId: string | null;
+    /** The latest strategy change this resource started, or null. */
+    strategyChange: StrategyChangeState | null;
+    /** Shortcut to `strategyChange.status`: `completed`, `pending_approval`, `processing`, `failed`, or null. */
+    strategyChangeStatus: string | null;
+  };
+
+function stateOf(inputs: PortfolioWalletInputs): PortfolioWalletState {
+  const positions = canonicalAllocation(inputs.positions);
+  return {
+    resourceUrn: inputs.resourceUrn,
+    positions,
+    targetWeightsBps: targetWeightsByKey(positions),
+    ...(inputs.label !== undefined ? { label: inputs.label } : {}),
+    onDelete: inputs.onDelete ?? "fail-if-funded",
+    ...(inputs.adoptWalletId !== undefined ? { adoptWalletId: inputs.adoptWalletId } : {}),
+  };
+}
+
+function outputsOf(
+  state: PortfolioWalletState,
+  wallet: PortfolioWallet,
+  creationRequestIdValue: string | null,
+  change: StrategyChangeState | null,
+): PortfolioWalletOutputs {
+  return {
+    ...state,
+    ...liveWalletOutputs(wallet),
+    creationRequestId: creationRequestIdValue,
+    strategyChange: change,
+    strategyChangeStatus: change?.status ?? null,
+  };
+}
+
+const WHY_LABEL_IS_FIXED =
+  "the service has no endpoint to change a wallet's label, and replacing a wallet would move funds. " +
+  "Set label back to its current value (after a refresh, the value the service holds)";
+const WHY_ADOPTION_IS_FIXED =
+  "adoptWalletId only chooses which wallet a new resource manages. To manage another wallet, add a new resource " +
+  'and drop this one (with onDelete: "retain" if it holds funds)';
+
+/**
+ * The PortfolioWallet dynamic provider: create maps to POST /v2/portfolio-wallets (or adoption by
+ * id), a positions change to the strategy PATCH, refresh to GET. The service has no wallet delete,
+ * so delete only drops the wallet from the stack, and refuses to when it holds funds unless
+ * `onDelete: "retain"` says so.
+ */
+export const portfolioWalletProvider = {
+  async check(config: ConfigSource | undefined, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    const { inputs, failures, complete } = validateInputs(PortfolioWalletInputsSchema, news);
+    const allFailures: CheckFailure[] = [...failures];
+    const isUpdate = typeof olds["resourceUrn"] === "string";
+    if (isUpdate && !containsUnknown(news["label"]) && olds["label"] !== news["label"]) {
+      allFailures.push(immutableInputFailure("label", olds["label"] ?? null, WHY_LABEL_IS_FIXED));
+    }
+    if (isUpdate && !containsUnknown(news["adoptWalletId"]) && olds["adoptWalletId"] !== news["adoptWalletId"]) {
+      allFailures.push(immutableInputFailure("adoptWalletId", olds["adoptWalletId"] ?? null, WHY_ADOPTION_IS_FIXED));
+    }
+    // The catalog is consulted only once the inputs are well-formed: a bad input never costs a request.
+    if (inputs !== undefined && allFailures.length === 0) {
+      const catalog = await sessionFor(config).catalog();
+      allFailures.push(...unknownPositionKeyFailures(inputs.positions, catalog));
+    }
+    if (allFailures.length > 0) return { failures: allFailures };
+    if (inputs === undefined || !complete) return { inputs: news };
+    return { inputs: { ...news, ...stateOf(inputs) } };
+  },
+
+  async diff(_id: string, olds: PortfolioWalletOutputs, news: Record<string, unknown>): Promise<dynamic.DiffResult> {
+    const changed: string[] = [];
+    for (const key of ["label", "onDelete", "adoptWalletId"] as const) {
+      const newValue = key === "onDelete" ? (news[key] ?? "fail-if-funded") : news[key];
+      if (containsUnknown(newValue) || olds[key] !== newValue) changed.push(key);
+    }
+    const newPositions = news["positions"];
+    if (
+      containsUnknown(newPositions) ||
+      !Array.isArray(newPositions) ||
+      !sameAllocation(olds.positions ?? [], newPositions as TargetPosition[])
+    ) {
+      changed.push("positions");
+    }
+    // Label and adoptWalletId changes never get here: check() refuses them. Nothing is ever replaced.
+    return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+  },
+
+  async create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+    const inputs = PortfolioWalletInputsSchema.parse(news);
+    const state = stateOf(inputs);
+    const session = sessionFor(config);
+    const { wallet, requestId } =
+      inputs.adoptWalletId !== undefined
+        ? { wallet: await adoptWallet(session, inputs.adoptWalletId), requestId: null }
+        : await createWallet(session, state);
+    let change: StrategyChangeState | null = null;
+    let current = wallet;
+    if (!sameAllocation(appliedTarget(wallet), state.positions)) {
+      // An adopted wallet, or one created earlier under this URN, is reconciled to the code's allocation.
+      ({ change, wallet: current } = await applyStrategyChange({
+        session,
+        walletId: wallet.id,
+        urn: state.resourceUrn,
+        target: state.positions,
+        previous: null,
+      }));
+    }
+    return { id: wallet.id, outs: outputsOf(state, current, requestId, change) };
+  },
+
+  async read(config: ConfigSource | undefined, id: string, props: PortfolioWalletOutputs): Promise<dynamic.ReadResult> {
+    const session = sessionFor(config);
+    let wallet: PortfolioWallet;
+    try {
+      wallet = await session.client.wallets.retrieve(id);
+    } catch (error) {
+      if (NotFoundError.isInstance(error)) return { id: "", props: {} };
+      throw error;
+    }
+    const live = appliedTarget(wallet);
+    let change = props.strategyChange ?? null;
+    if (change && change.status !== "completed" && change.status !== "failed" && sameAllocation(live, change.targetPositions)) {
+      change = { ...change, status: "completed", approvalsStillNeeded: null };
+    }
+    const state: PortfolioWalletState = {
+      resourceUrn: props.resourceUrn,
+      positions: live,
+      targetWeightsBps: targetWeightsByKey(live),
+      ...(wallet.label != null ? { label: wallet.label } : {}),
+      onDelete: props.onDelete ?? "fail-if-funded",
+      ...(props.adoptWalletId !== undefined ? { adoptWalletId: props.adoptWalletId } : {}),
+    };
+    return {
+      id: wallet.id,
+      props: outputsOf(state, wallet, props.creationRequestId ?? null, change),
+      inputs: state,
+    };
+  },
+
+  async update(
+    config: ConfigSource | undefined,
+    id: string,
+    olds: PortfolioWalletOutputs,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.UpdateResult> {
+    const state = stateOf(PortfolioWalletInputsSchema.parse(news));
+    const session = sessionFor(config);
+    let change = olds.strategyChange ?? null;
+    let wallet: PortfolioWallet;
+    if (!sameAllocation(olds.positions, state.positions)) {
+      ({ change, wallet } = await applyStrategyChange({
+        session,
+        walletId: id,
+        urn: state.resourceUrn,
+        target: state.positions,
+        previous: change,
+      }));
+    } else {
+      // Only provider-side settings (onDelete) changed: no request changes anything at the service.
+      wallet = await session.client.wallets.retrieve(id);
+    }
+    return { outs: outputsOf(state, wallet, olds.creationRequestId ?? null, change) };
+  },
+
+  async delete(config: ConfigSource | undefined, id: string, props: PortfolioWalletOutputs): Promise<void> {
+    if (props.onDelete === "retain") return;
+    const session = sessionFor(config);
+    let wallet: PortfolioWallet;
+    try {
+      wallet = await session.client.wallets.retrieve(id);
+    } catch (error) {
+      if (NotFoundError.isInstance(error)) return;
+      throw error;
+    }
+    if (holdsFunds(wallet)) {
+      throw new Error(
+        `refusing to drop portfolio wallet ${id} from the stack: it holds ${wallet.totalBalanceUsd} USD` +
+          ` (${wallet.pendingAllocationsUsd} USD of it pending allocation). The service has no wallet delete, so the ` +
+          "wallet and its funds would stay at the service with nothing in this stack managing them. Either withdraw " +
+          'the funds first, or set onDelete: "retain" on the resource, run `pulumi up`, and then delete it: the ' +
+          "wallet and its funds stay at the service and can be adopted again with adoptWalletId.",
+      );
+    }
+    // An empty wallet leaves the stack; it stays at the service, empty, because there is no delete endpoint.
+  },
+};
+
+async function createWallet(
+  session: ProviderSession,
+  state: PortfolioWalletState,
+): Promise<{ wallet: PortfolioWallet; requestId: string }> {
+  const requestId = creationRequestId(state.resourceUrn);
+  try {
+    const wallet = await session.client.wallets.create({
+      requestId,
+      positions: state.positions,
+      ...(state.label !== undefined ? { label: state.label } : {}),
+    });
+    return { wallet, requestId };
+  } catch (error) {
+    if (IdempotencyConflictError.isInstance(error)) {
+      throw new Error(
+        `a wallet was already created for this resource (requestId ${requestId}, derived from ${state.resourceUrn}) ` +
+          "with a different allocation or label: the resource was destroyed and re-created under the same name. " +
+          "That wallet still exists at the service. Set adoptWalletId to its id to manage it again, use the " +
+          "allocation and label it was created with, or give the resource a new name to create a new wallet.",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+async function adoptWallet(session: ProviderSession, walletId: string): Promise<PortfolioWallet> {
+  try {
+    return await session.client.wallets.retrieve(walletId);
+  } catch (error) {
+    if (NotFoundError.isInstance(error)) {
+      throw new Error(
+        `adoptWalletId ${walletId}: no such wallet for this API token's organization. Check the id, and that ` +
+          "portfolio-wallet:apiToken belongs to the organization that owns the wallet.",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}

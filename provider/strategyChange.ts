@@ -1,0 +1,162 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sameAllocation } from "../sdk/contract/allocation.ts";
+import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
+import type { StrategyUpdate } from "../sdk/contract/strategy.ts";
+import { approveSigningActivity } from "../sdk/approval/index.ts";
+import type { TargetPosition } from "./inputs.ts";
+import { strategyUpdateRequestId } from "./requestIds.ts";
+import type { ProviderSession } from "./session.ts";
+
+/**
+ * The latest strategy change a resource started, as kept in its state. It is what lets a later
+ * `up` reuse the same requestId for the same pending change and pick a fresh one otherwise.
+ */
+export interface StrategyChangeState {
+  /** How many strategy changes this resource has started; folded into the requestId. */
+  revision: number;
+  requestId: string;
+  /** `pending_approval`, `processing`, `completed` or `failed`; other statuses may appear. */
+  status: string;
+  targetPositions: TargetPosition[];
+  signingActivityId: string | null;
+  signingActivityStatus: string | null;
+  /** Approvals still missing at the signing provider, when known. */
+  approvalsStillNeeded: number | null;
+  failureReason: string | null;
+}
+
+const STILL_OPEN = new Set(["pending_approval", "processing", "created"]);
+
+/** The requestId and revision for a target: the stored ones for the same open change, else the next revision's. */
+function keyFor(urn: string, target: TargetPosition[], previous: StrategyChangeState | null) {
+  if (previous && STILL_OPEN.has(previous.status) && sameAllocation(previous.targetPositions, target)) {
+    return { revision: previous.revision, requestId: previous.requestId };
+  }
+  const revision = (previous?.revision ?? 0) + 1;
+  return { revision, requestId: strategyUpdateRequestId(urn, revision, target) };
+}
+
+function stateOf(update: StrategyUpdate, revision: number, target: TargetPosition[]): StrategyChangeState {
+  return {
+    revision,
+    requestId: update.requestId,
+    status: update.status,
+    targetPositions: target,
+    signingActivityId: update.signingActivityId ?? null,
+    signingActivityStatus: update.signingActivityStatus ?? null,
+    approvalsStillNeeded: null,
+    failureReason: update.failureReason ?? null,
+  };
+}
+
+/** A failed replay means this requestId is spent: only this many fresh revisions are tried in one call. */
+const MAX_SPENT_KEYS_SKIPPED = 20;
+
+/**
+ * Moves a wallet to a target allocation through the strategy PATCH, with approval:
+ * - the requestId is stable (see requestIds.ts), so a retried or resumed `up` never makes a second update;
+ * - `pending_approval` is approved with the configured Turnkey key, then awaited;
+ *   without a key, the pending state is returned so that `up` succeeds and shows it;
+ * - `failed` throws with the service's failureReason.
+ * The one place where approval happens during `pulumi up`.
+ */
+export async function applyStrategyChange(params: {
+  session: ProviderSession;
+  walletId: string;
+  urn: string;
+  target: TargetPosition[];
+  previous: StrategyChangeState | null;
+}): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
+  const { session, walletId, urn, target } = params;
+  let previous = params.previous;
+  let key = keyFor(urn, target, previous);
+  let update = await session.client.wallets.updateStrategy(walletId, { requestId: key.requestId, positions: target });
+  // A brand-new request never answers `failed` at once (a bad body is a 4xx), so `failed` here is
+  // the replay of an earlier attempt with this key that failed: move on to the next revision.
+  for (let skipped = 0; update.status === "failed" && skipped < MAX_SPENT_KEYS_SKIPPED; skipped++) {
+    previous = stateOf(update, key.revision, target);
+    key = keyFor(urn, target, previous);
+    update = await session.client.wallets.updateStrategy(walletId, { requestId: key.requestId, positions: target });
+  }
+  let change = stateOf(update, key.revision, target);
+  throwIfFailed(change, walletId);
+
+  if (change.status === "pending_approval") {
+    const approver = session.settings.approver;
+    if (approver === undefined || change.signingActivityId === null) {
+      return { change, wallet: await session.client.wallets.retrieve(walletId) };
+    }
+    const outcome = await approveSigningActivity(approver, change.signingActivityId);
+    change = { ...change, signingActivityStatus: outcome.activityStatus };
+    if (outcome.kind === "rejected") {
+      throw new Error(
+        `strategy update ${change.requestId} of wallet ${walletId} was rejected at the signing provider` +
+          `${outcome.reason ? `: ${outcome.reason}` : ""}. Change the target allocation to request a new update.`,
+      );
+    }
+    if (outcome.kind === "failed") {
+      throw new Error(
+        `the signing activity ${change.signingActivityId} of strategy update ${change.requestId} failed` +
+          `${outcome.reason ? `: ${outcome.reason}` : ""}. Run \`pulumi up\` again to retry with the same requestId.`,
+      );
+    }
+    if (outcome.kind === "consensus_needed") {
+      // Our vote counted; other approvers must still vote. `up` succeeds and shows the pending state.
+      change = { ...change, approvalsStillNeeded: outcome.approvalsStillNeeded ?? null };
+      return { change, wallet: await session.client.wallets.retrieve(walletId) };
+    }
+  }
+  return waitUntilApplied({ session, walletId, change });
+}
+
+function throwIfFailed(change: StrategyChangeState, walletId: string): void {
+  if (change.status === "failed") {
+    throw new Error(
+      `strategy update ${change.requestId} of wallet ${walletId} failed: ${change.failureReason ?? "the service gave no reason"}. ` +
+        "The wallet keeps its previous allocation; fix the cause and run `pulumi up` again to request a new update.",
+    );
+  }
+}
+
+/**
+ * Waits until the wallet's strategyConfig shows the target. The spec offers no polling of strategy
+ * events, so this polls GET of the wallet, and replays the idempotent PATCH (same requestId, same
+ * body) to learn whether the update failed. Bounded backoff; the timeout is configurable.
+ */
+async function waitUntilApplied(params: {
+  session: ProviderSession;
+  walletId: string;
+  change: StrategyChangeState;
+}): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
+  const { session, walletId } = params;
+  let change = params.change;
+  const deadline = Date.now() + session.settings.approvalTimeoutMs;
+  let delayMs = 100;
+  for (;;) {
+    const wallet = await session.client.wallets.retrieve(walletId);
+    if (sameAllocation(wallet.strategyConfig.positions, change.targetPositions)) {
+      return { change: { ...change, status: "completed", approvalsStillNeeded: null }, wallet };
+    }
+    const replay = await session.client.wallets.updateStrategy(walletId, {
+      requestId: change.requestId,
+      positions: change.targetPositions,
+    });
+    change = { ...stateOf(replay, change.revision, change.targetPositions), signingActivityStatus: replay.signingActivityStatus ?? change.signingActivityStatus };
+    throwIfFailed(change, walletId);
+    if (replay.status === "completed") {
+      // Completed, yet the wallet shows another target: something else changed it since.
+      return { change, wallet: await session.client.wallets.retrieve(walletId) };
+    }
+    if (Date.now() + delayMs > deadline) {
+      throw new Error(
+        `strategy update ${change.requestId} of wallet ${walletId} is still "${change.status}" after ` +
+          `${Math.round(session.settings.approvalTimeoutMs / 1000)} s` +
+          (change.signingActivityId ? ` (signing activity ${change.signingActivityId})` : "") +
+          ". Check the update at the service (and its approval at the signing provider), then run `pulumi up` again: " +
+          "it resumes with the same requestId. Raise portfolio-wallet:approvalTimeoutSeconds to wait longer.",
+      );
+    }
+    await sleep(delayMs);
+    delayMs = Math.min(delayMs * 2, 5_000);
+  }
+}

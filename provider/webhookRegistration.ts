@@ -1,0 +1,157 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
+import type { WebhookRegistration } from "../sdk/contract/webhook.ts";
+import { NotFoundError } from "../sdk/client/index.ts";
+import { containsUnknown, validateInputs } from "./check.ts";
+import type { ConfigSource } from "./config.ts";
+import { WebhookRegistrationInputsSchema } from "./inputs.ts";
+import { webhookCreationRequestId } from "./requestIds.ts";
+import { sessionFor, type ProviderSession } from "./session.ts";
+
+export interface WebhookRegistrationState {
+  resourceUrn: string;
+  url: string;
+  /** Sorted: the order of event types carries no meaning and never causes a diff. */
+  eventTypes: string[];
+  description?: string;
+  enabled: boolean;
+  disabledReason?: string;
+}
+
+export type WebhookRegistrationOutputs = WebhookRegistrationState & {
+  registrationId: string;
+  status: string;
+  createdAt: string;
+  disabledAt: string | null;
+  /** The HMAC signing secret, returned by the service only at creation; a Pulumi secret output. */
+  secret: string | null;
+};
+
+function stateOf(news: Record<string, unknown>): WebhookRegistrationState {
+  const inputs = WebhookRegistrationInputsSchema.parse(news);
+  const enabled = inputs.enabled ?? true;
+  return {
+    resourceUrn: inputs.resourceUrn,
+    url: inputs.url,
+    eventTypes: [...inputs.eventTypes].sort(),
+    ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+    enabled,
+    ...(!enabled && inputs.disabledReason !== undefined ? { disabledReason: inputs.disabledReason } : {}),
+  };
+}
+
+function outputsOf(
+  state: WebhookRegistrationState,
+  registration: WebhookRegistration,
+  secret: string | null,
+): WebhookRegistrationOutputs {
+  return {
+    ...state,
+    registrationId: registration.id,
+    status: registration.status,
+    createdAt: registration.createdAt,
+    disabledAt: registration.disabledAt ?? null,
+    secret,
+  };
+}
+
+/** Properties with no update endpoint: changing one replaces the registration (a new one first, then the old deleted). */
+const REPLACED_ON_CHANGE = ["url", "eventTypes", "description"] as const;
+
+/**
+ * The WebhookRegistration dynamic provider: create maps to POST /webhooks/registrations, an
+ * `enabled`/`disabledReason` change to the status PATCH, delete to DELETE. A registration holds
+ * no funds, so a change the service cannot make in place is an honest, visible replacement.
+ */
+export const webhookRegistrationProvider = {
+  async check(_config: ConfigSource | undefined, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+    const { inputs, failures, complete } = validateInputs(WebhookRegistrationInputsSchema, news);
+    if (failures.length > 0) return { failures };
+    if (inputs === undefined || !complete) return { inputs: news };
+    return { inputs: { ...news, ...stateOf(news) } };
+  },
+
+  async diff(_id: string, olds: WebhookRegistrationOutputs, news: Record<string, unknown>): Promise<dynamic.DiffResult> {
+    const differs = (key: string, oldValue: unknown, newValue: unknown) =>
+      containsUnknown(newValue) || JSON.stringify(oldValue ?? null) !== JSON.stringify(newValue ?? null)
+        ? [key]
+        : [];
+    const newEventTypes = Array.isArray(news["eventTypes"]) ? [...(news["eventTypes"] as string[])].sort() : news["eventTypes"];
+    const replaces = [
+      ...differs("url", olds.url, news["url"]),
+      ...differs("eventTypes", olds.eventTypes, newEventTypes),
+      ...differs("description", olds.description, news["description"]),
+    ].filter((key) => (REPLACED_ON_CHANGE as readonly string[]).includes(key));
+    const newEnabled = news["enabled"] ?? true;
+    const updates = [
+      ...differs("enabled", olds.enabled, newEnabled),
+      ...(newEnabled === false ? differs("disabledReason", olds.disabledReason, news["disabledReason"]) : []),
+    ];
+    return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+  },
+
+  async create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+    const state = stateOf(news);
+    const session = sessionFor(config);
+    const created = await session.client.webhookRegistrations.create({
+      requestId: webhookCreationRequestId(state.resourceUrn),
+      url: state.url,
+      eventTypes: state.eventTypes as never,
+      ...(state.description !== undefined ? { description: state.description } : {}),
+    });
+    const registration = state.enabled ? created : await setStatus(session, created.id, state);
+    return { id: created.id, outs: outputsOf(state, registration, created.secret) };
+  },
+
+  async read(config: ConfigSource | undefined, id: string, props: WebhookRegistrationOutputs): Promise<dynamic.ReadResult> {
+    let registration: WebhookRegistration;
+    try {
+      registration = await sessionFor(config).client.webhookRegistrations.retrieve(id);
+    } catch (error) {
+      if (NotFoundError.isInstance(error)) return { id: "", props: {} };
+      throw error;
+    }
+    const enabled = registration.status === "active";
+    const state: WebhookRegistrationState = {
+      resourceUrn: props.resourceUrn,
+      url: registration.url,
+      eventTypes: [...registration.eventTypes].sort(),
+      ...(registration.description != null ? { description: registration.description } : {}),
+      enabled,
+      ...(!enabled && registration.disabledReason != null ? { disabledReason: registration.disabledReason } : {}),
+    };
+    // The secret is never returned again: keep the one from creation.
+    return { id, props: outputsOf(state, registration, props.secret ?? null), inputs: state };
+  },
+
+  async update(
+    config: ConfigSource | undefined,
+    id: string,
+    olds: WebhookRegistrationOutputs,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.UpdateResult> {
+    const state = stateOf(news);
+    const registration = await setStatus(sessionFor(config), id, state);
+    return { outs: outputsOf(state, registration, olds.secret ?? null) };
+  },
+
+  async delete(config: ConfigSource | undefined, id: string): Promise<void> {
+    try {
+      await sessionFor(config).client.webhookRegistrations.delete(id);
+    } catch (error) {
+      if (!NotFoundError.isInstance(error)) throw error;
+    }
+  },
+};
+
+async function setStatus(
+  session: ProviderSession,
+  id: string,
+  state: WebhookRegistrationState,
+): Promise<WebhookRegistration> {
+  return session.client.webhookRegistrations.updateStatus(
+    id,
+    state.enabled
+      ? { status: "active" }
+      : { status: "disabled", ...(state.disabledReason !== undefined ? { disabledReason: state.disabledReason } : {}) },
+  );
+}
