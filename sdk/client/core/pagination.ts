@@ -57,7 +57,8 @@ export class CursorPage<T> implements AsyncIterable<T> {
  * What a `list()` method returns: `await` it for the first page, or `for await` it for every
  * item across all pages. Nothing is fetched until one of the two happens.
  */
-export class PagePromise<T> implements PromiseLike<CursorPage<T>>, AsyncIterable<T> {
+export class PagePromise<T> implements Promise<CursorPage<T>>, AsyncIterable<T> {
+  readonly [Symbol.toStringTag] = "PagePromise";
   readonly #fetchPage: PageFetcher<T>;
   #firstPage: Promise<CursorPage<T>> | undefined;
 
@@ -65,12 +66,26 @@ export class PagePromise<T> implements PromiseLike<CursorPage<T>>, AsyncIterable
     this.#fetchPage = fetchPage;
   }
 
+  #first(): Promise<CursorPage<T>> {
+    this.#firstPage ??= this.#fetchPage(undefined).then((page) => new CursorPage(page, this.#fetchPage));
+    return this.#firstPage;
+  }
+
   then<R1 = CursorPage<T>, R2 = never>(
     onFulfilled?: ((page: CursorPage<T>) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    this.#firstPage ??= this.#fetchPage(undefined).then((page) => new CursorPage(page, this.#fetchPage));
-    return this.#firstPage.then(onFulfilled, onRejected);
+    return this.#first().then(onFulfilled, onRejected);
+  }
+
+  catch<R = never>(
+    onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null,
+  ): Promise<CursorPage<T> | R> {
+    return this.#first().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<CursorPage<T>> {
+    return this.#first().finally(onFinally);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
