@@ -76,12 +76,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const app = createApp(ctx);
 
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: "127.0.0.1" }, (info: AddressInfo) =>
-      resolve({ server, port: info.port }),
-    );
-    server.once("error", reject);
-  });
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
+    (resolve, reject) => {
+      const server = serve(
+        { fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: "127.0.0.1" },
+        (info: AddressInfo) => resolve({ server, port: info.port }),
+      );
+      server.once("error", reject);
+    },
+  );
 
   let closed: Promise<void> | null = null;
   return {

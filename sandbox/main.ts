@@ -10,7 +10,8 @@ env: SANDBOX_TOKENS="token=org,token2=org2"  SANDBOX_POLICIES='{"org":{"strategy
 function integerFlag(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a whole number >= 0 (got ${value})`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`--${name} must be a whole number >= 0 (got ${value})`);
   return parsed;
 }
 
@@ -35,7 +36,9 @@ async function main(): Promise<void> {
     dataDir: values.data ?? DEFAULT_DATA_DIR,
     tokens: env.SANDBOX_TOKENS === undefined ? DEFAULT_TOKENS : parseTokens(env.SANDBOX_TOKENS),
     ...(env.SANDBOX_POLICIES === undefined ? {} : { policies: parsePolicies(env.SANDBOX_POLICIES) }),
-    ...(values.catalog === undefined ? {} : { catalog: loadCatalogFile(values.catalog, new Date().toISOString()) }),
+    ...(values.catalog === undefined
+      ? {}
+      : { catalog: loadCatalogFile(values.catalog, new Date().toISOString()) }),
     rebalanceDelayMs: integerFlag("rebalance-delay-ms", values["rebalance-delay-ms"], 300),
   });
   console.log(`sandbox listening on ${sandbox.url}`);

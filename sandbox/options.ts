@@ -28,7 +28,10 @@ export const DEFAULT_REBALANCE_DELAY_MS = 300;
 /** Parses `token=org,token2=org2` (env `SANDBOX_TOKENS`). */
 export function parseTokens(text: string): Map<string, string> {
   const tokens = new Map<string, string>();
-  for (const pair of text.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const pair of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const separator = pair.indexOf("=");
     const token = pair.slice(0, separator).trim();
     const organizationId = pair.slice(separator + 1).trim();

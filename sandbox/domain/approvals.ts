@@ -79,7 +79,11 @@ export function createSigningActivity(
   return activity;
 }
 
-export function getSigningActivity(deps: ApprovalDeps, organizationId: string, activityId: string): SigningActivity {
+export function getSigningActivity(
+  deps: ApprovalDeps,
+  organizationId: string,
+  activityId: string,
+): SigningActivity {
   const activity = findSigningActivity(deps.db, organizationId, activityId);
   if (activity === null) throw HttpError.notFound(`signing activity ${activityId}`);
   return activity as SigningActivity;
@@ -98,14 +102,19 @@ export function resolveSigningActivity(
     const target = input.decision === "approved" ? ACTIVITY_STATUS.completed : ACTIVITY_STATUS.rejected;
     if (activity.status === target) return activity;
     if (activity.status !== ACTIVITY_STATUS.consensusNeeded) {
-      throw new HttpError(409, "conflict", `signing activity ${activity.id} is already ${activity.status}; it cannot be ${input.decision}`);
+      throw new HttpError(
+        409,
+        "conflict",
+        `signing activity ${activity.id} is already ${activity.status}; it cannot be ${input.decision}`,
+      );
     }
     const reason = input.decision === "rejected" ? (input.reason ?? "approval rejected") : null;
     const at = deps.clock.now().toISOString();
     updateSigningActivityStatus(deps.db, activity.id, target, reason, at);
     const decided: SigningActivity = { ...activity, status: target, failureReason: reason, updatedAt: at };
     const continuation = deps.continuations.get(activity.kind);
-    if (continuation === undefined) throw new Error(`no approval continuation registered for ${activity.kind}`);
+    if (continuation === undefined)
+      throw new Error(`no approval continuation registered for ${activity.kind}`);
     if (reason === null) continuation.onApproved(decided);
     else continuation.onRejected(decided, reason);
     return decided;
@@ -114,5 +123,11 @@ export function resolveSigningActivity(
 
 /** Marks an undecided activity failed without continuing its operation (the operation was dropped). */
 export function failSigningActivity(deps: ApprovalDeps, activityId: string, reason: string): void {
-  updateSigningActivityStatus(deps.db, activityId, ACTIVITY_STATUS.failed, reason, deps.clock.now().toISOString());
+  updateSigningActivityStatus(
+    deps.db,
+    activityId,
+    ACTIVITY_STATUS.failed,
+    reason,
+    deps.clock.now().toISOString(),
+  );
 }

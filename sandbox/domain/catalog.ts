@@ -77,7 +77,9 @@ export function loadCatalogFile(path: string, nowIso: string): YieldSource[] {
   }
   const parsed = CatalogFileSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`catalog file ${path} is invalid: ${describeFieldProblems(fieldProblemsOf(parsed.error))}`);
+    throw new Error(
+      `catalog file ${path} is invalid: ${describeFieldProblems(fieldProblemsOf(parsed.error))}`,
+    );
   }
   return completeCatalog(parsed.data, nowIso);
 }
@@ -109,10 +111,14 @@ export function unknownPositionKeyProblems(
  * string are checked, so an unknown key is reported alongside the schema's own problems.
  */
 export function unknownPositionKeysInRawBody(raw: unknown, catalog: readonly YieldSource[]): FieldProblem[] {
-  if (raw === null || typeof raw !== "object" || !("positions" in raw) || !Array.isArray(raw.positions)) return [];
+  if (raw === null || typeof raw !== "object" || !("positions" in raw) || !Array.isArray(raw.positions))
+    return [];
   const valid = new Set(catalog.map((entry) => entry.positionKey));
   return (raw.positions as unknown[]).flatMap((position, index) => {
-    const key = position !== null && typeof position === "object" && "positionKey" in position ? position.positionKey : undefined;
+    const key =
+      position !== null && typeof position === "object" && "positionKey" in position
+        ? position.positionKey
+        : undefined;
     if (typeof key !== "string" || key === "" || valid.has(key)) return [];
     return unknownPositionKeyProblems([{ positionKey: key }], catalog).map((problem) => ({
       ...problem,

@@ -14,7 +14,11 @@ export const HttpFaultActionSchema = z.discriminatedUnion(
     z.object({
       /** Answer with this status instead of running the handler (nothing is applied). */
       kind: z.literal("status"),
-      status: z.number().int().min(429, "must be 429 or a 5xx status").max(599, "must be 429 or a 5xx status")
+      status: z
+        .number()
+        .int()
+        .min(429, "must be 429 or a 5xx status")
+        .max(599, "must be 429 or a 5xx status")
         .refine((s) => s === 429 || s >= 500, "must be 429 or a 5xx status"),
       /** Sent as `Retry-After` (seconds) on a 429 or 503. */
       retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
@@ -54,7 +58,9 @@ export type HttpFault = HttpFaultRequest & { id: string; organizationId: string;
 function pathPatternToRegExp(pattern: string): RegExp {
   const source = pattern
     .split(/(\*|:[A-Za-z_][A-Za-z0-9_]*)/)
-    .map((part) => (part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((part) =>
+      part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
     .join("");
   return new RegExp(`^${source}/?$`);
 }

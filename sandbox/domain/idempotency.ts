@@ -52,7 +52,12 @@ export function bodyFingerprint(canonicalBody: unknown): string {
  * stands for. `create` returns the new resource's id; it runs inside the same transaction as the
  * key insert, so a failing create leaves no key behind and can be retried.
  */
-export function runIdempotent(db: DatabaseSync, request: IdempotentRequest, create: () => string, at: string): IdempotentOutcome {
+export function runIdempotent(
+  db: DatabaseSync,
+  request: IdempotentRequest,
+  create: () => string,
+  at: string,
+): IdempotentOutcome {
   const fingerprint = bodyFingerprint(request.canonicalBody);
   return inTransaction(db, () => {
     const existing = findIdempotencyKey(db, request.organizationId, request.endpoint, request.requestId);
@@ -69,11 +74,7 @@ export function runIdempotent(db: DatabaseSync, request: IdempotentRequest, crea
       return { resourceId: existing.resourceId, replayed: true };
     }
     const resourceId = create();
-    insertIdempotencyKey(
-      db,
-      { ...request, bodyFingerprint: fingerprint, resourceId },
-      at,
-    );
+    insertIdempotencyKey(db, { ...request, bodyFingerprint: fingerprint, resourceId }, at);
     return { resourceId, replayed: false };
   });
 }

@@ -18,7 +18,8 @@ export function createRequestCounter(): RequestCounter {
       forOrg.set(key, (forOrg.get(key) ?? 0) + 1);
       counts.set(organizationId, forOrg);
     },
-    snapshot: (organizationId) => Object.fromEntries([...(counts.get(organizationId) ?? new Map<string, number>())].sort()),
+    snapshot: (organizationId) =>
+      Object.fromEntries([...(counts.get(organizationId) ?? new Map<string, number>())].sort()),
     reset(organizationId) {
       counts.delete(organizationId);
     },

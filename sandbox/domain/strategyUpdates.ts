@@ -60,7 +60,11 @@ export interface StrategyUpdateDeps {
  * Due updates settle lazily on every API request and by a timer, so state moves without reads.
  */
 export interface StrategyUpdates {
-  request(organizationId: string, walletId: string, body: StrategyUpdateRequest): { update: StrategyUpdate; replayed: boolean };
+  request(
+    organizationId: string,
+    walletId: string,
+    body: StrategyUpdateRequest,
+  ): { update: StrategyUpdate; replayed: boolean };
   get(organizationId: string, updateId: string): StrategyUpdate;
   /** Completes every `processing` update that is due on the sandbox clock. */
   settleDue(): void;
@@ -77,7 +81,9 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
 
   function view(record: StrategyUpdateRecord): StrategyUpdate {
     const activity =
-      record.signingActivityId === null ? null : findSigningActivity(db, record.organizationId, record.signingActivityId);
+      record.signingActivityId === null
+        ? null
+        : findSigningActivity(db, record.organizationId, record.signingActivityId);
     return {
       id: record.id,
       requestId: record.requestId,
@@ -142,12 +148,22 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     replaceTargets(db, record.walletId, targets, at);
     for (const balance of balances) {
       if (!targets.some((t) => t.positionKey === balance.positionKey)) {
-        setBalance(db, record.walletId, { positionKey: balance.positionKey, balanceUnits: 0, valueUsd: 0 }, at);
+        setBalance(
+          db,
+          record.walletId,
+          { positionKey: balance.positionKey, balanceUnits: 0, valueUsd: 0 },
+          at,
+        );
       }
     }
     for (const target of targets) {
       const valueUsd = (totalUsd * target.targetWeightBps) / TOTAL_WEIGHT_BPS;
-      setBalance(db, record.walletId, { positionKey: target.positionKey, balanceUnits: valueUsd, valueUsd }, at);
+      setBalance(
+        db,
+        record.walletId,
+        { positionKey: target.positionKey, balanceUnits: valueUsd, valueUsd },
+        at,
+      );
     }
     touchWallet(db, record.walletId, at);
     updateStrategyUpdateState(db, record.id, { status: "completed", dueAt: null }, at);
@@ -173,7 +189,10 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     if (wallet === null) throw HttpError.notFound(`portfolio wallet ${walletId}`);
     const unknown = unknownPositionKeyProblems(body.positions, deps.catalog());
     if (unknown.length > 0) throw HttpError.validation(unknown);
-    const positions = body.positions.map((p) => ({ positionKey: p.positionKey, targetWeightBps: p.targetWeightBps }));
+    const positions = body.positions.map((p) => ({
+      positionKey: p.positionKey,
+      targetWeightBps: p.targetWeightBps,
+    }));
     const at = now();
     const outcome = runIdempotent(
       db,
@@ -212,7 +231,8 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     for (const stale of open) {
       const reason = `superseded by strategy update ${id}`;
       fail(stale.id, reason, at);
-      if (stale.signingActivityId !== null) failSigningActivity(deps.approvals, stale.signingActivityId, reason);
+      if (stale.signingActivityId !== null)
+        failSigningActivity(deps.approvals, stale.signingActivityId, reason);
     }
     const requiredApprovals = getPolicy(db, organizationId).strategyUpdateApprovals;
     insertStrategyUpdate(db, {
@@ -250,7 +270,8 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     },
     onRejected(activity, reason) {
       const record = findStrategyUpdate(db, activity.organizationId, activity.subjectId);
-      if (record?.status === "pending_approval") fail(record.id, `approval rejected: ${reason}`, activity.updatedAt);
+      if (record?.status === "pending_approval")
+        fail(record.id, `approval rejected: ${reason}`, activity.updatedAt);
     },
   };
 

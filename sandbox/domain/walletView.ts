@@ -79,9 +79,14 @@ function describingWeights(figures: readonly PositionFigures[], totalUsd: number
 }
 
 /** Share of the wallet per liquidity limit, fastest first; entries sum to 10000. */
-function liquidityProfile(figures: readonly PositionFigures[], weights: readonly number[]): LiquidityProfileEntry[] {
+function liquidityProfile(
+  figures: readonly PositionFigures[],
+  weights: readonly number[],
+): LiquidityProfileEntry[] {
   const byTime = new Map<string, number>();
-  figures.forEach((f, i) => byTime.set(f.maxProcessingTime, (byTime.get(f.maxProcessingTime) ?? 0) + (weights[i] ?? 0)));
+  figures.forEach((f, i) =>
+    byTime.set(f.maxProcessingTime, (byTime.get(f.maxProcessingTime) ?? 0) + (weights[i] ?? 0)),
+  );
   return [...byTime.entries()]
     .filter(([, weightBps]) => weightBps > 0)
     .sort(([a], [b]) => speedOf(a) - speedOf(b))

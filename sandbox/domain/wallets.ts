@@ -81,7 +81,10 @@ export function createWallet(
   );
   const wallet = findWallet(deps.db, organizationId, outcome.resourceId);
   if (wallet === null) throw new Error(`wallet ${outcome.resourceId} vanished after creation`);
-  return { wallet: walletView(deps.db, wallet, catalog, { includeRequestId: true }), replayed: outcome.replayed };
+  return {
+    wallet: walletView(deps.db, wallet, catalog, { includeRequestId: true }),
+    replayed: outcome.replayed,
+  };
 }
 
 /** The wallet as spec 4.6 shows it (no requestId: the retrieval example has none). */

@@ -84,7 +84,11 @@ export function createWebhook(
             organizationId,
             endpoint: CREATE_WEBHOOK_ENDPOINT,
             requestId: body.requestId,
-            canonicalBody: { url: body.url, eventTypes: [...body.eventTypes].sort(), description: body.description ?? null },
+            canonicalBody: {
+              url: body.url,
+              eventTypes: [...body.eventTypes].sort(),
+              description: body.description ?? null,
+            },
           },
           create,
           at,
@@ -122,7 +126,8 @@ export function setWebhookStatus(
           status: "disabled",
           // Disabling an already disabled registration keeps its original disabledAt.
           disabledAt: record.status === "disabled" ? (record.disabledAt ?? at) : at,
-          disabledReason: body.disabledReason ?? (record.status === "disabled" ? record.disabledReason : null),
+          disabledReason:
+            body.disabledReason ?? (record.status === "disabled" ? record.disabledReason : null),
         }
       : { status: "active", disabledAt: null, disabledReason: null };
   updateWebhookStatus(deps.db, id, change, at);

@@ -38,5 +38,9 @@ export function pageFrom<T extends { createdAt: string; id: string }>(
 ): { data: T[]; pageSize: number; nextCursor: string | null } {
   const data = rows.slice(0, pageSize);
   const last = data.at(-1);
-  return { data, pageSize, nextCursor: rows.length > pageSize && last !== undefined ? encodeCursor(last) : null };
+  return {
+    data,
+    pageSize,
+    nextCursor: rows.length > pageSize && last !== undefined ? encodeCursor(last) : null,
+  };
 }

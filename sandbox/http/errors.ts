@@ -39,7 +39,9 @@ export class HttpError extends Error {
 
   /** Works across two copies of this module (for example a test importing the built package). */
   static isInstance(value: unknown): value is HttpError {
-    return value instanceof HttpError || (value instanceof Error && value.name === "HttpError" && "code" in value);
+    return (
+      value instanceof HttpError || (value instanceof Error && value.name === "HttpError" && "code" in value)
+    );
   }
 }
 

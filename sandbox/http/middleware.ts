@@ -30,7 +30,11 @@ export function authMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEn
     }
     const organizationId = ctx.tokens.get(match[1] ?? "");
     if (organizationId === undefined) {
-      throw new HttpError(401, "unauthorized", "the API token is not valid for this sandbox; check SANDBOX_TOKENS");
+      throw new HttpError(
+        401,
+        "unauthorized",
+        "the API token is not valid for this sandbox; check SANDBOX_TOKENS",
+      );
     }
     c.set("organizationId", organizationId);
     await next();
@@ -51,7 +55,8 @@ export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler
   };
 }
 
-const statusCodeOf = (status: number) => (status === 429 ? "rate_limited" : status >= 502 ? "unavailable" : "internal_error");
+const statusCodeOf = (status: number) =>
+  status === 429 ? "rate_limited" : status >= 502 ? "unavailable" : "internal_error";
 
 /** Applies the first registered fault matching the request (domain/faults.ts). */
 export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
@@ -62,9 +67,14 @@ export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxE
     switch (fault.kind) {
       case "status": {
         const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 1 : undefined);
-        throw new HttpError(fault.status, statusCodeOf(fault.status), `injected fault: the sandbox answered ${fault.status} without applying the request`, {
-          headers: retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) },
-        });
+        throw new HttpError(
+          fault.status,
+          statusCodeOf(fault.status),
+          `injected fault: the sandbox answered ${fault.status} without applying the request`,
+          {
+            headers: retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) },
+          },
+        );
       }
       case "delay":
         await sleep(fault.delayMs);

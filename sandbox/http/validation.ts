@@ -26,16 +26,25 @@ export async function readJsonBody(c: Context<SandboxEnv>): Promise<unknown> {
     );
   }
   const text = await c.req.text();
-  if (text.trim() === "") throw new HttpError(400, "malformed_json", "the request body is empty; send a JSON object");
+  if (text.trim() === "")
+    throw new HttpError(400, "malformed_json", "the request body is empty; send a JSON object");
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new HttpError(400, "malformed_json", `the request body is not valid JSON: ${(error as Error).message}`);
+    throw new HttpError(
+      400,
+      "malformed_json",
+      `the request body is not valid JSON: ${(error as Error).message}`,
+    );
   }
 }
 
 /** Parses with a contract schema; on failure a 400 names every bad field. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix: readonly PropertyKey[] = []): z.infer<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix: readonly PropertyKey[] = [],
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw HttpError.validation(fieldProblemsOf(result.error, prefix));
   return result.data;
@@ -80,7 +89,12 @@ export function pageQuery(c: Context<SandboxEnv>): { pageSize: number; cursor: C
   const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
   if (query.cursor !== undefined && cursor === null) {
     throw HttpError.validation(
-      [{ field: "cursor", reason: "is not a cursor from a previous page's nextCursor; omit it to start from the first page" }],
+      [
+        {
+          field: "cursor",
+          reason: "is not a cursor from a previous page's nextCursor; omit it to start from the first page",
+        },
+      ],
       "invalid query parameter",
     );
   }

@@ -10,9 +10,18 @@ import { listCatalog, updateCatalogRate } from "../store/catalogStore.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
 import { findWallet } from "../store/walletStore.ts";
 
-const approvals = z.number().int("must be a whole number").min(0, "must be 0 (no approval) or more").max(10, "must be at most 10");
-const PolicySchema = z.object({ strategyUpdateApprovals: approvals.optional(), withdrawalApprovals: approvals.optional() });
-const RateSchema = z.object({ currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000) });
+const approvals = z
+  .number()
+  .int("must be a whole number")
+  .min(0, "must be 0 (no approval) or more")
+  .max(10, "must be at most 10");
+const PolicySchema = z.object({
+  strategyUpdateApprovals: approvals.optional(),
+  withdrawalApprovals: approvals.optional(),
+});
+const RateSchema = z.object({
+  currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
+});
 const AdvanceSchema = z
   .object({ ms: z.number().int().min(0).optional(), seconds: z.number().min(0).optional() })
   .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");
@@ -65,7 +74,8 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.post("/faults/strategy-update", async (c) => {
     const organizationId = c.get("organizationId");
     const body = await readBody(c, StrategyFaultSchema);
-    if (findWallet(ctx.db, organizationId, body.walletId) === null) throw HttpError.notFound(`portfolio wallet ${body.walletId}`);
+    if (findWallet(ctx.db, organizationId, body.walletId) === null)
+      throw HttpError.notFound(`portfolio wallet ${body.walletId}`);
     ctx.faults.planStrategyFailure(organizationId, body.walletId, body.reason);
     return c.json({ walletId: body.walletId, reason: body.reason }, 201);
   });
@@ -74,7 +84,9 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     return c.body(null, 204);
   });
 
-  routes.get("/request-counts", (c) => c.json({ counts: ctx.requestCounter.snapshot(c.get("organizationId")) }));
+  routes.get("/request-counts", (c) =>
+    c.json({ counts: ctx.requestCounter.snapshot(c.get("organizationId")) }),
+  );
   routes.delete("/request-counts", (c) => {
     ctx.requestCounter.reset(c.get("organizationId"));
     return c.body(null, 204);

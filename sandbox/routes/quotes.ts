@@ -1,5 +1,10 @@
 import { Hono } from "hono";
-import { QuoteRequestSchema, type FieldProblem, type QuoteRequest, type YieldSource } from "../../sdk/contract/index.ts";
+import {
+  QuoteRequestSchema,
+  type FieldProblem,
+  type QuoteRequest,
+  type YieldSource,
+} from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../context.ts";
 import { buildQuoteOptions, quoteRequestProblems } from "../domain/quoteEngine.ts";
 import type { SandboxEnv } from "../http/env.ts";
@@ -17,7 +22,12 @@ function unknownExclusionProblems(request: QuoteRequest, catalog: readonly Yield
     (values ?? []).flatMap((value, index) =>
       valid.includes(value)
         ? []
-        : [{ field: `${field}[${index}]`, reason: `unknown ${what} ${JSON.stringify(value)}; valid values: ${valid.join(", ")}` }],
+        : [
+            {
+              field: `${field}[${index}]`,
+              reason: `unknown ${what} ${JSON.stringify(value)}; valid values: ${valid.join(", ")}`,
+            },
+          ],
     );
   return [
     ...check("yieldSourceExclusions", request.yieldSourceExclusions, keysAndAssets, "positionKey or asset"),

@@ -10,7 +10,9 @@ export function strategyRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
   routes.patch("/:id/strategy", async (c) => {
     const walletId = uuidParam(c, "id");
-    const body = await readBody(c, StrategyUpdateRequestSchema, (raw) => unknownPositionKeysInRawBody(raw, ctx.catalog()));
+    const body = await readBody(c, StrategyUpdateRequestSchema, (raw) =>
+      unknownPositionKeysInRawBody(raw, ctx.catalog()),
+    );
     const { update } = ctx.strategyUpdates.request(c.get("organizationId"), walletId, body);
     return c.json(update);
   });

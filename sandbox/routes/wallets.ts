@@ -11,7 +11,9 @@ export function walletRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
   const deps = { db: ctx.db, clock: ctx.clock, catalog: ctx.catalog };
   routes.post("/", async (c) => {
-    const body = await readBody(c, CreateWalletRequestSchema, (raw) => unknownPositionKeysInRawBody(raw, ctx.catalog()));
+    const body = await readBody(c, CreateWalletRequestSchema, (raw) =>
+      unknownPositionKeysInRawBody(raw, ctx.catalog()),
+    );
     const { wallet, replayed } = createWallet(deps, c.get("organizationId"), body);
     return c.json(wallet, replayed ? 200 : 201);
   });

@@ -1,7 +1,16 @@
 import { Hono } from "hono";
-import { CreateWebhookRegistrationRequestSchema, WebhookStatusUpdateRequestSchema } from "../../sdk/contract/index.ts";
+import {
+  CreateWebhookRegistrationRequestSchema,
+  WebhookStatusUpdateRequestSchema,
+} from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../context.ts";
-import { createWebhook, getWebhook, listWebhookPage, removeWebhook, setWebhookStatus } from "../domain/webhooks.ts";
+import {
+  createWebhook,
+  getWebhook,
+  listWebhookPage,
+  removeWebhook,
+  setWebhookStatus,
+} from "../domain/webhooks.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { pageQuery, readBody, uuidParam } from "../http/validation.ts";
 

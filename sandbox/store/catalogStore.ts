@@ -26,7 +26,9 @@ function toYieldSource(row: CatalogRow): YieldSource {
 
 /** The catalog in its configured order. */
 export function listCatalog(db: DatabaseSync): YieldSource[] {
-  const rows = db.prepare("SELECT * FROM catalog_entries ORDER BY sort_order").all() as unknown as CatalogRow[];
+  const rows = db
+    .prepare("SELECT * FROM catalog_entries ORDER BY sort_order")
+    .all() as unknown as CatalogRow[];
   return rows.map(toYieldSource);
 }
 
@@ -60,7 +62,12 @@ export function replaceCatalog(db: DatabaseSync, entries: readonly YieldSource[]
 }
 
 /** Sets one source's rate; returns false when the positionKey is not in the catalog. */
-export function updateCatalogRate(db: DatabaseSync, positionKey: string, rateBps: number, at: string): boolean {
+export function updateCatalogRate(
+  db: DatabaseSync,
+  positionKey: string,
+  rateBps: number,
+  at: string,
+): boolean {
   const result = db
     .prepare("UPDATE catalog_entries SET current_rate_bps = ?, rate_updated_at = ? WHERE position_key = ?")
     .run(rateBps, at, positionKey);

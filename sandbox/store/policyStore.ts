@@ -13,11 +13,16 @@ export const DEFAULT_POLICY: OrgPolicy = { strategyUpdateApprovals: 0, withdrawa
 
 export function getPolicy(db: DatabaseSync, organizationId: string): OrgPolicy {
   const row = db
-    .prepare("SELECT strategy_update_approvals, withdrawal_approvals FROM org_policies WHERE organization_id = ?")
+    .prepare(
+      "SELECT strategy_update_approvals, withdrawal_approvals FROM org_policies WHERE organization_id = ?",
+    )
     .get(organizationId) as { strategy_update_approvals: number; withdrawal_approvals: number } | undefined;
   return row === undefined
     ? { ...DEFAULT_POLICY }
-    : { strategyUpdateApprovals: row.strategy_update_approvals, withdrawalApprovals: row.withdrawal_approvals };
+    : {
+        strategyUpdateApprovals: row.strategy_update_approvals,
+        withdrawalApprovals: row.withdrawal_approvals,
+      };
 }
 
 export function setPolicy(db: DatabaseSync, organizationId: string, policy: OrgPolicy, at: string): void {

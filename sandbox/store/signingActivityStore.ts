@@ -60,7 +60,11 @@ export function insertSigningActivity(db: DatabaseSync, activity: SigningActivit
 }
 
 /** Scoped to the organization: another organization's activity is not found. */
-export function findSigningActivity(db: DatabaseSync, organizationId: string, id: string): SigningActivityRecord | null {
+export function findSigningActivity(
+  db: DatabaseSync,
+  organizationId: string,
+  id: string,
+): SigningActivityRecord | null {
   const row = db
     .prepare("SELECT * FROM signing_activities WHERE id = ? AND organization_id = ?")
     .get(id, organizationId) as Row | undefined;

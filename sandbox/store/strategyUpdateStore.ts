@@ -70,7 +70,11 @@ export function insertStrategyUpdate(db: DatabaseSync, update: StrategyUpdateRec
   );
 }
 
-export function findStrategyUpdate(db: DatabaseSync, organizationId: string, id: string): StrategyUpdateRecord | null {
+export function findStrategyUpdate(
+  db: DatabaseSync,
+  organizationId: string,
+  id: string,
+): StrategyUpdateRecord | null {
   const row = db
     .prepare("SELECT * FROM strategy_updates WHERE id = ? AND organization_id = ?")
     .get(id, organizationId) as Row | undefined;
@@ -81,7 +85,9 @@ export function findStrategyUpdate(db: DatabaseSync, organizationId: string, id:
 export function listOpenStrategyUpdates(db: DatabaseSync, walletId: string): StrategyUpdateRecord[] {
   return (
     db
-      .prepare("SELECT * FROM strategy_updates WHERE wallet_id = ? AND status IN ('pending_approval', 'processing')")
+      .prepare(
+        "SELECT * FROM strategy_updates WHERE wallet_id = ? AND status IN ('pending_approval', 'processing')",
+      )
       .all(walletId) as unknown as Row[]
   ).map(toRecord);
 }
@@ -92,7 +98,9 @@ export function listProcessingStrategyUpdates(db: DatabaseSync, dueBy?: string):
     dueBy === undefined
       ? db.prepare("SELECT * FROM strategy_updates WHERE status = 'processing' ORDER BY due_at").all()
       : db
-          .prepare("SELECT * FROM strategy_updates WHERE status = 'processing' AND due_at <= ? ORDER BY due_at")
+          .prepare(
+            "SELECT * FROM strategy_updates WHERE status = 'processing' AND due_at <= ? ORDER BY due_at",
+          )
           .all(dueBy);
   return (rows as unknown as Row[]).map(toRecord);
 }
@@ -100,7 +108,12 @@ export function listProcessingStrategyUpdates(db: DatabaseSync, dueBy?: string):
 export function updateStrategyUpdateState(
   db: DatabaseSync,
   id: string,
-  change: { status: string; failureReason?: string | null; dueAt?: string | null; signingActivityId?: string | null },
+  change: {
+    status: string;
+    failureReason?: string | null;
+    dueAt?: string | null;
+    signingActivityId?: string | null;
+  },
   at: string,
 ): void {
   db.prepare(

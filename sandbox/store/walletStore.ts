@@ -79,7 +79,9 @@ export function insertWallet(
     wallet.updatedAt,
   );
   replaceTargets(db, wallet.id, targets, wallet.createdAt);
-  const insertAddress = db.prepare("INSERT INTO deposit_addresses (wallet_id, chain, address) VALUES (?, ?, ?)");
+  const insertAddress = db.prepare(
+    "INSERT INTO deposit_addresses (wallet_id, chain, address) VALUES (?, ?, ?)",
+  );
   for (const { chain, address } of addresses) insertAddress.run(wallet.id, chain, address);
 }
 
@@ -135,7 +137,12 @@ export function listTargets(db: DatabaseSync, walletId: string): TargetRecord[] 
  * added later always has a row to land in. Balance rows of dropped positions are kept (a
  * rebalance moves their value; see domain/strategyUpdates.ts).
  */
-export function replaceTargets(db: DatabaseSync, walletId: string, targets: readonly TargetRecord[], at: string): void {
+export function replaceTargets(
+  db: DatabaseSync,
+  walletId: string,
+  targets: readonly TargetRecord[],
+  at: string,
+): void {
   db.prepare("DELETE FROM wallet_targets WHERE wallet_id = ?").run(walletId);
   const insertTarget = db.prepare(
     `INSERT INTO wallet_targets (wallet_id, position_key, target_weight_bps, asset, max_processing_time, sort_order)
@@ -146,7 +153,14 @@ export function replaceTargets(db: DatabaseSync, walletId: string, targets: read
      VALUES (?, ?, 0, 0, ?)`,
   );
   targets.forEach((target, index) => {
-    insertTarget.run(walletId, target.positionKey, target.targetWeightBps, target.asset, target.maxProcessingTime, index);
+    insertTarget.run(
+      walletId,
+      target.positionKey,
+      target.targetWeightBps,
+      target.asset,
+      target.maxProcessingTime,
+      index,
+    );
     ensureBalance.run(walletId, target.positionKey, at);
   });
 }
@@ -156,7 +170,11 @@ export function listBalances(db: DatabaseSync, walletId: string): BalanceRecord[
     db
       .prepare("SELECT position_key, balance_units, value_usd FROM wallet_balances WHERE wallet_id = ?")
       .all(walletId) as unknown as { position_key: string; balance_units: number; value_usd: number }[]
-  ).map((row) => ({ positionKey: row.position_key, balanceUnits: row.balance_units, valueUsd: row.value_usd }));
+  ).map((row) => ({
+    positionKey: row.position_key,
+    balanceUnits: row.balance_units,
+    valueUsd: row.value_usd,
+  }));
 }
 
 export function setBalance(db: DatabaseSync, walletId: string, balance: BalanceRecord, at: string): void {

@@ -71,7 +71,12 @@ export function findWebhook(db: DatabaseSync, organizationId: string, id: string
   return row === undefined ? null : toRecord(row);
 }
 
-export function listWebhooks(db: DatabaseSync, organizationId: string, cursor: Cursor | null, limit: number): WebhookRecord[] {
+export function listWebhooks(
+  db: DatabaseSync,
+  organizationId: string,
+  cursor: Cursor | null,
+  limit: number,
+): WebhookRecord[] {
   const after = afterCursorSql(cursor);
   return (
     db
@@ -96,6 +101,8 @@ export function updateWebhookStatus(
 
 /** Returns false when nothing was deleted (unknown id or another organization's registration). */
 export function deleteWebhook(db: DatabaseSync, organizationId: string, id: string): boolean {
-  const result = db.prepare("DELETE FROM webhook_registrations WHERE id = ? AND organization_id = ?").run(id, organizationId);
+  const result = db
+    .prepare("DELETE FROM webhook_registrations WHERE id = ? AND organization_id = ?")
+    .run(id, organizationId);
   return Number(result.changes) > 0;
 }

@@ -15,7 +15,11 @@ describe("GET /v2/portfolio-wallets/strategies", () => {
     const body = StrategiesResponseSchema.parse(res.body);
     expect(body.strategies.map((s) => s.positionKey)).toEqual(["tbills", "resolvRlp", "syrupUsdc"]);
     const syrup = body.strategies.find((s) => s.positionKey === "syrupUsdc");
-    expect(syrup).toMatchObject({ asset: "syrupUSDC", strategyType: "overcollateralizedLending", maxProcessingTime: "PT0H" });
+    expect(syrup).toMatchObject({
+      asset: "syrupUSDC",
+      strategyType: "overcollateralizedLending",
+      maxProcessingTime: "PT0H",
+    });
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -52,7 +56,14 @@ describe("catalog option", () => {
   test("replaces the catalog at startup", async () => {
     const custom = await startTestSandbox({
       catalog: [
-        { positionKey: "aaveUsdc", asset: "aUSDC", strategyType: "overcollateralizedLending", maxProcessingTime: "PT0H", currentRateBps: 500, rateUpdatedAt: "2026-01-01T00:00:00.000Z" },
+        {
+          positionKey: "aaveUsdc",
+          asset: "aUSDC",
+          strategyType: "overcollateralizedLending",
+          maxProcessingTime: "PT0H",
+          currentRateBps: 500,
+          rateUpdatedAt: "2026-01-01T00:00:00.000Z",
+        },
       ],
     });
     try {

@@ -6,6 +6,9 @@ export const OTHER_TOKEN = "token-b";
 export const ORG = "org-a";
 export const OTHER_ORG = "org-b";
 
+// Tests read answers as loose JSON (and parse with the contract schemas where the shape is the point),
+// so the default body type is `any` on purpose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -16,6 +19,7 @@ export interface TestSandbox {
   sandbox: Sandbox;
   url: string;
   /** One real HTTP request; the body is sent as JSON unless `raw` is given. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   api<T = any>(
     method: string,
     path: string,
@@ -42,9 +46,17 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       body = JSON.stringify(options.body);
       headers["content-type"] ??= "application/json";
     }
-    const response = await fetch(`${sandbox.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === "" ? null : JSON.parse(text),
+    };
   };
   return { sandbox, url: sandbox.url, api, close: () => sandbox.close() };
 }

@@ -9,7 +9,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const listAll = async (token?: string) =>
-  (await t.api("GET", "/v2/portfolio-wallets?pageSize=100", token === undefined ? {} : { token })).body.data as { id: string }[];
+  (await t.api("GET", "/v2/portfolio-wallets?pageSize=100", token === undefined ? {} : { token })).body
+    .data as { id: string }[];
 
 describe("wallet creation requestId", () => {
   test("a replay with the same body answers 200 with the original wallet and creates nothing", async () => {
@@ -47,13 +48,17 @@ describe("wallet creation requestId", () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe("idempotency_conflict");
-    expect(res.body.error.details).toEqual([{ field: "requestId", reason: "already used with a different body" }]);
+    expect(res.body.error.details).toEqual([
+      { field: "requestId", reason: "already used with a different body" },
+    ]);
   });
 
   test("ten concurrent identical creates make exactly one wallet", async () => {
     const body = walletBody({ label: "concurrent" });
     const before = (await listAll()).length;
-    const answers = await Promise.all(Array.from({ length: 10 }, () => t.api("POST", "/v2/portfolio-wallets", { body })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => t.api("POST", "/v2/portfolio-wallets", { body })),
+    );
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(9);

@@ -12,7 +12,10 @@ afterEach(() => t.close());
 
 const ALL_RLP = [{ positionKey: "resolvRlp", targetWeightBps: 10000 }];
 const patch = (positions: unknown, requestId = uuid(), token?: string) =>
-  t.api("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, { body: { requestId, positions }, ...(token === undefined ? {} : { token }) });
+  t.api("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+    body: { requestId, positions },
+    ...(token === undefined ? {} : { token }),
+  });
 const wallet = async () => (await t.api("GET", `/v2/portfolio-wallets/${walletId}`)).body;
 const updateStatus = async (id: string) => (await t.api("GET", `/_sandbox/strategy-updates/${id}`)).body;
 
@@ -21,11 +24,21 @@ describe("PATCH /v2/portfolio-wallets/:id/strategy", () => {
     const res = await patch(ALL_RLP);
     expect(res.status).toBe(200);
     const update = StrategyUpdateSchema.parse(res.body);
-    expect(update).toMatchObject({ status: "processing", portfolioWalletId: walletId, positions: ALL_RLP, signingActivityId: null, failureReason: null });
-    expect((await wallet()).strategyConfig.positions.map((p: { positionKey: string }) => p.positionKey)).toEqual(["tbills", "syrupUsdc"]);
+    expect(update).toMatchObject({
+      status: "processing",
+      portfolioWalletId: walletId,
+      positions: ALL_RLP,
+      signingActivityId: null,
+      failureReason: null,
+    });
+    expect(
+      (await wallet()).strategyConfig.positions.map((p: { positionKey: string }) => p.positionKey),
+    ).toEqual(["tbills", "syrupUsdc"]);
     await eventually(async () => (await wallet()).strategyConfig.positions[0].positionKey === "resolvRlp");
     const after = await wallet();
-    expect(after.strategyConfig.positions).toEqual([{ positionKey: "resolvRlp", targetWeightBps: 10000, maxProcessingTime: "PT168H", asset: "rlp" }]);
+    expect(after.strategyConfig.positions).toEqual([
+      { positionKey: "resolvRlp", targetWeightBps: 10000, maxProcessingTime: "PT168H", asset: "rlp" },
+    ]);
     expect(after.blendedRateBps).toBe(1050);
     expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(after.createdAt));
   });
@@ -42,10 +55,16 @@ describe("PATCH /v2/portfolio-wallets/:id/strategy", () => {
     const slow = await startTestSandbox({ rebalanceDelayMs: 60_000 });
     try {
       const id = (await slow.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id;
-      const res = await slow.api("PATCH", `/v2/portfolio-wallets/${id}/strategy`, { body: { requestId: uuid(), positions: ALL_RLP } });
-      expect((await slow.api("GET", `/_sandbox/strategy-updates/${res.body.id}`)).body.status).toBe("processing");
+      const res = await slow.api("PATCH", `/v2/portfolio-wallets/${id}/strategy`, {
+        body: { requestId: uuid(), positions: ALL_RLP },
+      });
+      expect((await slow.api("GET", `/_sandbox/strategy-updates/${res.body.id}`)).body.status).toBe(
+        "processing",
+      );
       await slow.api("POST", "/_sandbox/clock/advance", { body: { seconds: 61 } });
-      expect((await slow.api("GET", `/_sandbox/strategy-updates/${res.body.id}`)).body.status).toBe("completed");
+      expect((await slow.api("GET", `/_sandbox/strategy-updates/${res.body.id}`)).body.status).toBe(
+        "completed",
+      );
     } finally {
       await slow.close();
     }
@@ -71,11 +90,16 @@ describe("PATCH /v2/portfolio-wallets/:id/strategy", () => {
   });
 
   test("an injected fault fails the next update with its reason and leaves strategyConfig alone", async () => {
-    const fault = await t.api("POST", "/_sandbox/faults/strategy-update", { body: { walletId, reason: "venue paused" } });
+    const fault = await t.api("POST", "/_sandbox/faults/strategy-update", {
+      body: { walletId, reason: "venue paused" },
+    });
     expect(fault.status).toBe(201);
     const res = await patch(ALL_RLP);
     await eventually(async () => (await updateStatus(res.body.id)).status === "failed");
-    expect(await updateStatus(res.body.id)).toMatchObject({ status: "failed", failureReason: "venue paused" });
+    expect(await updateStatus(res.body.id)).toMatchObject({
+      status: "failed",
+      failureReason: "venue paused",
+    });
     expect((await wallet()).strategyConfig.positions).toHaveLength(2);
     // Only the next update fails.
     const next = await patch(ALL_RLP);
@@ -110,14 +134,19 @@ describe("approval policy", () => {
   test("another organization cannot see the activity", async () => {
     await t.api("PUT", "/_sandbox/policy", { body: { strategyUpdateApprovals: 1 } });
     const res = await patch(ALL_RLP);
-    const other = await t.api("GET", `/_sandbox/signing-activities/${res.body.signingActivityId}`, { token: OTHER_TOKEN });
+    const other = await t.api("GET", `/_sandbox/signing-activities/${res.body.signingActivityId}`, {
+      token: OTHER_TOKEN,
+    });
     expect(other.status).toBe(404);
   });
 
   test("approval continues the update automatically to completed", async () => {
     await t.api("PUT", "/_sandbox/policy", { body: { strategyUpdateApprovals: 1 } });
     const res = await patch(ALL_RLP);
-    const approved = await t.api("POST", `/_sandbox/signing-activities/${res.body.signingActivityId}/approve`);
+    const approved = await t.api(
+      "POST",
+      `/_sandbox/signing-activities/${res.body.signingActivityId}/approve`,
+    );
     expect(approved.body.status).toBe("ACTIVITY_STATUS_COMPLETED");
     expect((await updateStatus(res.body.id)).status).toBe("processing");
     await eventually(async () => (await updateStatus(res.body.id)).status === "completed");
@@ -128,11 +157,18 @@ describe("approval policy", () => {
   test("rejection fails the update with a failureReason", async () => {
     await t.api("PUT", "/_sandbox/policy", { body: { strategyUpdateApprovals: 1 } });
     const res = await patch(ALL_RLP);
-    const rejected = await t.api("POST", `/_sandbox/signing-activities/${res.body.signingActivityId}/reject`, {
-      body: { reason: "not this quarter" },
-    });
+    const rejected = await t.api(
+      "POST",
+      `/_sandbox/signing-activities/${res.body.signingActivityId}/reject`,
+      {
+        body: { reason: "not this quarter" },
+      },
+    );
     expect(rejected.body.status).toBe("ACTIVITY_STATUS_REJECTED");
-    expect(await updateStatus(res.body.id)).toMatchObject({ status: "failed", failureReason: "approval rejected: not this quarter" });
+    expect(await updateStatus(res.body.id)).toMatchObject({
+      status: "failed",
+      failureReason: "approval rejected: not this quarter",
+    });
     const again = await t.api("POST", `/_sandbox/signing-activities/${res.body.signingActivityId}/approve`);
     expect(again.status).toBe(409);
   });
@@ -142,7 +178,10 @@ describe("approval policy", () => {
     const old = await patch(ALL_RLP);
     const newer = await patch([{ positionKey: "tbills", targetWeightBps: 10000 }]);
     expect(newer.body.status).toBe("pending_approval");
-    expect(await updateStatus(old.body.id)).toMatchObject({ status: "failed", signingActivityStatus: "ACTIVITY_STATUS_FAILED" });
+    expect(await updateStatus(old.body.id)).toMatchObject({
+      status: "failed",
+      signingActivityStatus: "ACTIVITY_STATUS_FAILED",
+    });
     expect((await updateStatus(old.body.id)).failureReason).toContain(newer.body.id);
   });
 });

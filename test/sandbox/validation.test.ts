@@ -20,22 +20,32 @@ function expectError(res: ApiResponse, status: number, code: string): string[] {
   return (body.error.details ?? []).map((d) => d.field);
 }
 
-const createWith = (positions: unknown) => t.api("POST", "/v2/portfolio-wallets", { body: { requestId: uuid(), positions } });
+const createWith = (positions: unknown) =>
+  t.api("POST", "/v2/portfolio-wallets", { body: { requestId: uuid(), positions } });
 
 describe("request body", () => {
   test("malformed JSON is 400 malformed_json", async () => {
-    const res = await t.api("POST", "/v2/portfolio-wallets", { raw: '{"requestId": ', headers: { "content-type": "application/json" } });
+    const res = await t.api("POST", "/v2/portfolio-wallets", {
+      raw: '{"requestId": ',
+      headers: { "content-type": "application/json" },
+    });
     expectError(res, 400, "malformed_json");
   });
 
   test("a non-JSON content type is 400 malformed_json", async () => {
-    const res = await t.api("POST", "/v2/portfolio-wallets", { raw: JSON.stringify(walletBody()), headers: { "content-type": "text/plain" } });
+    const res = await t.api("POST", "/v2/portfolio-wallets", {
+      raw: JSON.stringify(walletBody()),
+      headers: { "content-type": "text/plain" },
+    });
     expectError(res, 400, "malformed_json");
     expect(res.body.error.message).toMatch(/application\/json/);
   });
 
   test("an empty body is 400 malformed_json", async () => {
-    const res = await t.api("POST", "/v2/portfolio-wallets", { raw: "", headers: { "content-type": "application/json" } });
+    const res = await t.api("POST", "/v2/portfolio-wallets", {
+      raw: "",
+      headers: { "content-type": "application/json" },
+    });
     expectError(res, 400, "malformed_json");
   });
 
@@ -58,7 +68,10 @@ describe("request body", () => {
       { positionKey: "tbills", targetWeightBps: -100 },
       { positionKey: "syrupUsdc", targetWeightBps: "5000" },
     ]);
-    expect(expectError(res, 400, "validation_failed")).toEqual(["positions[0].targetWeightBps", "positions[1].targetWeightBps"]);
+    expect(expectError(res, 400, "validation_failed")).toEqual([
+      "positions[0].targetWeightBps",
+      "positions[1].targetWeightBps",
+    ]);
   });
 
   test("a duplicate positionKey is 400 naming the second occurrence", async () => {
@@ -81,7 +94,11 @@ describe("request body", () => {
 
   test("every bad field is named at once, unknown keys included", async () => {
     const res = await t.api("POST", "/v2/portfolio-wallets", {
-      body: { requestId: "not-a-uuid", positions: [{ positionKey: "bitcoin", targetWeightBps: -1 }], label: 7 },
+      body: {
+        requestId: "not-a-uuid",
+        positions: [{ positionKey: "bitcoin", targetWeightBps: -1 }],
+        label: 7,
+      },
     });
     expect(expectError(res, 400, "validation_failed").sort()).toEqual(
       ["label", "positions", "positions[0].positionKey", "positions[0].targetWeightBps", "requestId"].sort(),
@@ -95,18 +112,22 @@ describe("request body", () => {
     expect(expectError(res, 400, "validation_failed")).toEqual(["positions[0].positionKey"]);
   });
 
-  test("no JSON body, however odd, yields a 5xx", async () => {
+  test("never answers 5xx to any JSON body, however odd", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue(), fc.constantFrom("wallet", "strategy", "quote", "webhook"), async (body, target) => {
-        const path = {
-          wallet: ["POST", "/v2/portfolio-wallets"],
-          strategy: ["PATCH", `/v2/portfolio-wallets/${walletId}/strategy`],
-          quote: ["POST", "/v2/portfolio-wallets/quote"],
-          webhook: ["POST", "/webhooks/registrations"],
-        }[target] as [string, string];
-        const res = await t.api(path[0], path[1], { body });
-        expect(res.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.jsonValue(),
+        fc.constantFrom("wallet", "strategy", "quote", "webhook"),
+        async (body, target) => {
+          const path = {
+            wallet: ["POST", "/v2/portfolio-wallets"],
+            strategy: ["PATCH", `/v2/portfolio-wallets/${walletId}/strategy`],
+            quote: ["POST", "/v2/portfolio-wallets/quote"],
+            webhook: ["POST", "/webhooks/registrations"],
+          }[target] as [string, string];
+          const res = await t.api(path[0], path[1], { body });
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -158,7 +179,10 @@ describe("authentication", () => {
   });
 
   test("a non-Bearer scheme is 401", async () => {
-    const res = await t.api("GET", "/v2/portfolio-wallets", { token: null, headers: { authorization: "Basic dG9rZW4tYTo=" } });
+    const res = await t.api("GET", "/v2/portfolio-wallets", {
+      token: null,
+      headers: { authorization: "Basic dG9rZW4tYTo=" },
+    });
     expectError(res, 401, "unauthorized");
   });
 

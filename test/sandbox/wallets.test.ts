@@ -15,7 +15,13 @@ describe("POST /v2/portfolio-wallets", () => {
     expect(res.status).toBe(201);
     const wallet = PortfolioWalletSchema.parse(res.body);
     expect(wallet.requestId).toBe(body.requestId);
-    expect(wallet).toMatchObject({ label: "treasury", status: "active", totalBalanceUsd: 0, instantWithdrawableUsd: 0, pendingAllocationsUsd: 0 });
+    expect(wallet).toMatchObject({
+      label: "treasury",
+      status: "active",
+      totalBalanceUsd: 0,
+      instantWithdrawableUsd: 0,
+      pendingAllocationsUsd: 0,
+    });
     expect(wallet.strategyConfig.positions).toEqual([
       { positionKey: "tbills", targetWeightBps: 6000, maxProcessingTime: "PT24H", asset: "tbills" },
       { positionKey: "syrupUsdc", targetWeightBps: 4000, maxProcessingTime: "PT0H", asset: "syrupUSDC" },
@@ -25,8 +31,26 @@ describe("POST /v2/portfolio-wallets", () => {
   test("reports an empty wallet with weight 0, drift = weight - target, and target-based rate and liquidity", async () => {
     const wallet = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
     expect(wallet.positions).toEqual([
-      { positionKey: "tbills", meta: { asset: "tbills", maxProcessingTime: "PT24H" }, targetWeightBps: 6000, balanceUnits: 0, valueUsd: 0, weightBps: 0, currentApyBps: 430, driftBps: -6000 },
-      { positionKey: "syrupUsdc", meta: { asset: "syrupUSDC", maxProcessingTime: "PT0H" }, targetWeightBps: 4000, balanceUnits: 0, valueUsd: 0, weightBps: 0, currentApyBps: 650, driftBps: -4000 },
+      {
+        positionKey: "tbills",
+        meta: { asset: "tbills", maxProcessingTime: "PT24H" },
+        targetWeightBps: 6000,
+        balanceUnits: 0,
+        valueUsd: 0,
+        weightBps: 0,
+        currentApyBps: 430,
+        driftBps: -6000,
+      },
+      {
+        positionKey: "syrupUsdc",
+        meta: { asset: "syrupUSDC", maxProcessingTime: "PT0H" },
+        targetWeightBps: 4000,
+        balanceUnits: 0,
+        valueUsd: 0,
+        weightBps: 0,
+        currentApyBps: 650,
+        driftBps: -4000,
+      },
     ]);
     // 0.6 * 430 + 0.4 * 650 = 518
     expect(wallet.blendedRateBps).toBe(518);
@@ -48,13 +72,19 @@ describe("POST /v2/portfolio-wallets", () => {
         else expect(entry.address).toMatch(/^0x[0-9a-f]{40}$/);
       }
     }
-    const all = [a, b].flatMap((w) => Object.values(w.depositAddresses).map((e: any) => e.address));
+    const all = [a, b].flatMap((w) =>
+      Object.values(w.depositAddresses as Record<string, { address: string }>).map((e) => e.address),
+    );
     expect(new Set(all).size).toBe(all.length);
   });
 
   test("accepts and ignores extra position fields such as a quote option's", async () => {
     const res = await t.api("POST", "/v2/portfolio-wallets", {
-      body: walletBody({ positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10000, currentApy: 650, maxProcessingTime: "PT0H" }] }),
+      body: walletBody({
+        positions: [
+          { positionKey: "syrupUsdc", targetWeightBps: 10000, currentApy: 650, maxProcessingTime: "PT0H" },
+        ],
+      }),
     });
     expect(res.status).toBe(201);
     expect(res.body.strategyConfig.positions).toHaveLength(1);
@@ -82,17 +112,20 @@ describe("GET /v2/portfolio-wallets", () => {
     const own = await startTestSandbox();
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 7; i++) ids.push((await own.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id);
+      for (let i = 0; i < 7; i++)
+        ids.push((await own.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id);
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const query: string = cursor === null ? "?pageSize=3" : `?pageSize=3&cursor=${encodeURIComponent(cursor)}`;
+        const query: string =
+          cursor === null ? "?pageSize=3" : `?pageSize=3&cursor=${encodeURIComponent(cursor)}`;
         const res = await own.api("GET", `/v2/portfolio-wallets${query}`);
         expect(res.status).toBe(200);
         const page = WalletListSchema.parse(res.body);
         expect(page.pageSize).toBe(3);
-        if (page.nextCursor !== null) expect(page.nextCursor).toMatch(/^\d{4}-\d\d-\d\dT[^|]+\|[0-9a-f-]{36}$/);
+        if (page.nextCursor !== null)
+          expect(page.nextCursor).toMatch(/^\d{4}-\d\d-\d\dT[^|]+\|[0-9a-f-]{36}$/);
         seen.push(...page.data.map((w) => w.id));
         cursor = page.nextCursor;
         pages++;

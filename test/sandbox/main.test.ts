@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  }
+});
+
+/** Runs `node sandbox/main.ts` with the Node that runs the tests and resolves with its first stdout line. */
+async function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, ["sandbox/main.ts", ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    let stdout = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
+    });
+    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}: ${stderr}`)));
+  });
+  return { child, line };
+}
+
+describe("npm run sandbox (sandbox/main.ts)", () => {
+  test("prints exactly the listening line and serves with tokens from SANDBOX_TOKENS", async () => {
+    const { line } = await startCli(["--port", "0", "--data", ":memory:"], {
+      SANDBOX_TOKENS: "cli-token=cli-org,t2=o2",
+    });
+    expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const url = line.replace("sandbox listening on ", "");
+    const ok = await fetch(`${url}/v2/portfolio-wallets/strategies`, {
+      headers: { authorization: "Bearer cli-token" },
+    });
+    expect(ok.status).toBe(200);
+    const defaultToken = await fetch(`${url}/v2/portfolio-wallets/strategies`, {
+      headers: { authorization: "Bearer sandbox-token" },
+    });
+    expect(defaultToken.status).toBe(401);
+  });
+
+  test("accepts the default token when SANDBOX_TOKENS is unset and loads --catalog", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
+    try {
+      const file = join(dir, "catalog.json");
+      writeFileSync(
+        file,
+        JSON.stringify({
+          yieldSources: [
+            {
+              positionKey: "onlyOne",
+              asset: "x",
+              strategyType: "tbills",
+              maxProcessingTime: "PT1H",
+              currentRateBps: 100,
+            },
+          ],
+        }),
+      );
+      const env = { ...process.env };
+      delete env.SANDBOX_TOKENS;
+      const { line } = await startCli(
+        ["--port", "0", "--data", join(dir, "data"), "--catalog", file],
+        env as Record<string, string>,
+      );
+      const url = line.replace("sandbox listening on ", "");
+      const res = await fetch(`${url}/v2/portfolio-wallets/yield-sources`, {
+        headers: { authorization: "Bearer sandbox-token" },
+      });
+      const body = (await res.json()) as { yieldSources: { positionKey: string; rateUpdatedAt: string }[] };
+      expect(body.yieldSources.map((s) => s.positionKey)).toEqual(["onlyOne"]);
+      expect(body.yieldSources[0]?.rateUpdatedAt).toEqual(expect.any(String));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("exits non-zero with a message on an invalid catalog file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
+    try {
+      const file = join(dir, "catalog.json");
+      writeFileSync(file, JSON.stringify([{ positionKey: "x" }]));
+      await expect(startCli(["--port", "0", "--data", ":memory:", "--catalog", file])).rejects.toThrow(
+        /catalog file .* is invalid/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
