@@ -1,0 +1,69 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { StrategyCatalogEntry, YieldSource } from "../contract/catalog.ts";
+import type { QuoteOption, QuoteRequest } from "../contract/quote.ts";
+import type { PortfolioWallet } from "../contract/wallet.ts";
+import type { YieldMetrics, YieldMetricsRequest } from "../contract/yieldMetrics.ts";
+import { PortfolioWalletClient } from "../client/index.ts";
+import { resolveProviderSettings, type ConfigSource } from "../../provider/config.ts";
+
+/**
+ * Read-only functions for Pulumi programs. They read the same settings as the resources
+ * (stack config `portfolio-wallet:baseUrl` and `portfolio-wallet:apiToken`, or the environment)
+ * and make only read requests: safe in `pulumi preview`.
+ */
+
+/** Overrides for where a function's requests go; by default the stack config / environment decide. */
+export interface FunctionOptions {
+  baseUrl?: string;
+  apiToken?: string;
+}
+
+/** The program's stack configuration, read raw so a secret token is used without ever becoming an output. */
+const stackConfig: ConfigSource = {
+  get: (key) => pulumi.runtime.getConfig(key),
+};
+
+async function withClient<T>(options: FunctionOptions | undefined, call: (client: PortfolioWalletClient) => Promise<T>) {
+  const settings =
+    options?.baseUrl !== undefined && options.apiToken !== undefined
+      ? { baseUrl: options.baseUrl, apiToken: options.apiToken }
+      : resolveProviderSettings(stackConfig);
+  const client = new PortfolioWalletClient({
+    baseUrl: options?.baseUrl ?? settings.baseUrl,
+    apiToken: options?.apiToken ?? settings.apiToken,
+  });
+  try {
+    return await call(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The strategy catalog: yield sources with their liquidity limit and current rate (spec 4.3). */
+export function getStrategies(options?: FunctionOptions): Promise<StrategyCatalogEntry[]> {
+  return withClient(options, async (client) => (await client.catalog.listStrategies()).strategies);
+}
+
+/** The yield-source catalog from which positionKeys must be taken (spec 4.2). */
+export function getYieldSources(options?: FunctionOptions): Promise<YieldSource[]> {
+  return withClient(options, async (client) => (await client.catalog.listYieldSources()).yieldSources);
+}
+
+/**
+ * Pareto-optimal allocations for the constraints (spec 4.1). When they can be met, one option
+ * with `constraintsSatisfied: true`; otherwise several, labelled `optimizedFor: "APY"` or
+ * `"LIQUIDITY"`. An option's `strategyConfig.positions` can be passed to a wallet as they are.
+ */
+export function getQuote(request: QuoteRequest = {}, options?: FunctionOptions): Promise<QuoteOption[]> {
+  return withClient(options, (client) => client.quotes.create(request));
+}
+
+/** One wallet by id, with balances, positions, deposit addresses and blended rate (spec 4.6). */
+export function getWallet(walletId: string, options?: FunctionOptions): Promise<PortfolioWallet> {
+  return withClient(options, (client) => client.wallets.retrieve(walletId));
+}
+
+/** Yield generated, withdrawn and accrued over a period, globally and per wallet (spec 4.12). */
+export function getYieldMetrics(request: YieldMetricsRequest = {}, options?: FunctionOptions): Promise<YieldMetrics> {
+  return withClient(options, (client) => client.yieldMetrics.retrieve(request));
+}

@@ -1,0 +1,19 @@
+/**
+ * @portfolio-wallet/pulumi: the Pulumi provider for the Portfolio Wallet Yield Service.
+ *
+ * - Resources: PortfolioWallet, WalletStrategy, WebhookRegistration.
+ * - Read-only functions: getStrategies, getYieldSources, getQuote, getWallet, getYieldMetrics.
+ * - The typed client for non-declarative work: PortfolioWalletClient.
+ * - The service contract (zod schemas and types), approvals, and webhook verification.
+ */
+export { PortfolioWallet, PORTFOLIO_WALLET_TYPE, type PortfolioWalletArgs } from "./resources/portfolioWallet.ts";
+export { WalletStrategy, WALLET_STRATEGY_TYPE, type WalletStrategyArgs } from "./resources/walletStrategy.ts";
+export {
+  WebhookRegistration,
+  WEBHOOK_REGISTRATION_TYPE,
+  type WebhookRegistrationArgs,
+} from "./resources/webhookRegistration.ts";
+export * from "./functions/index.ts";
+export * from "./client/index.ts";
+export * as contract from "./contract/index.ts";
+export * from "./approval/index.ts";

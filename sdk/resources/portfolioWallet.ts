@@ -1,0 +1,129 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { PositionInput } from "../contract/allocation.ts";
+import type { DepositAddress, LiquidityProfileEntry, StrategyConfig, WalletPosition } from "../contract/wallet.ts";
+import type { OnDelete } from "../../provider/inputs.ts";
+import { serializableProvider } from "../../provider/serializableProvider.ts";
+import type { StrategyChangeState } from "../../provider/strategyChange.ts";
+import { noteManagedAllocation } from "./allocationOwnership.ts";
+import { dynamicTypeToken, resourceUrnOf } from "./resourceUrn.ts";
+
+export const PORTFOLIO_WALLET_TYPE = dynamicTypeToken("portfoliowallet", "PortfolioWallet");
+
+/** Inputs of a {@link PortfolioWallet}. */
+export interface PortfolioWalletArgs {
+  /**
+   * Target allocation: yield sources (`positionKey` from the strategy catalog) with weights in
+   * basis points that sum to exactly 10000. The positions of a quote option can be passed as they
+   * are; extra fields are ignored. Changing it rebalances the wallet through a strategy update,
+   * which may need an approval.
+   */
+  positions: pulumi.Input<pulumi.Input<PositionInput>[]>;
+  /** Free label. Fixed at creation: the service cannot rename a wallet. */
+  label?: pulumi.Input<string>;
+  /**
+   * What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
+   * - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
+   *   including pending allocations, makes the delete fail with its balance.
+   * - `"retain"`: the resource leaves the stack while the wallet and its funds stay at the service.
+   * Apply the change with `pulumi up` before destroying: delete reads the value from state.
+   */
+  onDelete?: pulumi.Input<OnDelete>;
+  /**
+   * Bring an existing wallet under management instead of creating one (dynamic resources cannot
+   * be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
+   * is then reconciled to `positions`. Fixed after creation.
+   */
+  adoptWalletId?: pulumi.Input<string>;
+}
+
+/**
+ * A portfolio wallet of the Portfolio Wallet Yield Service: stablecoin funds split across yield
+ * sources by target weight. Exposes deposit addresses per chain and the blended rate as outputs.
+ *
+ * @example
+ * const wallet = new PortfolioWallet("treasury", {
+ *   positions: [
+ *     { positionKey: "tbills", targetWeightBps: 6000 },
+ *     { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+ *   ],
+ * });
+ * export const ethereumDepositAddress = wallet.depositAddressByChain.apply((a) => a.ethereum);
+ */
+export class PortfolioWallet extends pulumi.dynamic.Resource {
+  /** The wallet id at the service (also the resource id). */
+  declare readonly walletId: pulumi.Output<string>;
+  /** Target allocation as applied by this resource, sorted by positionKey. */
+  declare readonly positions: pulumi.Output<{ positionKey: string; targetWeightBps: number }[]>;
+  /** The same target as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what allocation diffs show. */
+  declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
+  declare readonly label: pulumi.Output<string | undefined>;
+  declare readonly onDelete: pulumi.Output<OnDelete>;
+  /** `active`; other statuses may appear. */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+  /** Total balance in USD. Moves on its own; never causes a diff. */
+  declare readonly totalBalanceUsd: pulumi.Output<number>;
+  /** Part of the balance withdrawable at once, in USD. */
+  declare readonly instantWithdrawableUsd: pulumi.Output<number>;
+  /** Funds received but not yet allocated to positions, in USD. */
+  declare readonly pendingAllocationsUsd: pulumi.Output<number>;
+  /** Deposit address entries per chain (spec 2.2), including chains added after this package. */
+  declare readonly depositAddresses: pulumi.Output<Record<string, DepositAddress>>;
+  /** Deposit addresses per chain as plain strings, `{ ethereum: "0x…", solana: "…" }`. */
+  declare readonly depositAddressByChain: pulumi.Output<Record<string, string>>;
+  /** Blended rate of the wallet in basis points. */
+  declare readonly blendedRateBps: pulumi.Output<number>;
+  /** Share of the wallet (bps) withdrawable within each processing time. */
+  declare readonly liquidityProfile: pulumi.Output<LiquidityProfileEntry[]>;
+  /** The allocation the service applies now, with each source's asset and liquidity limit. */
+  declare readonly strategyConfig: pulumi.Output<StrategyConfig>;
+  /** Current positions with balances, actual weights and drift. */
+  declare readonly currentPositions: pulumi.Output<WalletPosition[]>;
+  /** The requestId the wallet was created with, derived from this resource's URN (null when adopted). */
+  declare readonly creationRequestId: pulumi.Output<string | null>;
+  /**
+   * The latest strategy change: its requestId, status, signingActivityId and, while it waits for
+   * approvers, how many approvals are still needed. Null when none was made.
+   */
+  declare readonly strategyChange: pulumi.Output<StrategyChangeState | null>;
+  /** `completed`, `pending_approval` (approve it at the signing provider), `processing`, or null. */
+  declare readonly strategyChangeStatus: pulumi.Output<string | null>;
+
+  constructor(name: string, args: PortfolioWalletArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      serializableProvider("portfolioWallet"),
+      name,
+      {
+        ...args,
+        resourceUrn: resourceUrnOf(name, PORTFOLIO_WALLET_TYPE, opts),
+        ...outputPlaceholders,
+      },
+      opts,
+      "portfoliowallet",
+      "PortfolioWallet",
+    );
+    noteManagedAllocation(this.walletId, `PortfolioWallet "${name}"`);
+  }
+}
+
+/** Output properties start unknown; the provider fills them in. */
+const outputPlaceholders = {
+  walletId: undefined,
+  targetWeightsBps: undefined,
+  status: undefined,
+  createdAt: undefined,
+  updatedAt: undefined,
+  totalBalanceUsd: undefined,
+  instantWithdrawableUsd: undefined,
+  pendingAllocationsUsd: undefined,
+  depositAddresses: undefined,
+  depositAddressByChain: undefined,
+  blendedRateBps: undefined,
+  liquidityProfile: undefined,
+  strategyConfig: undefined,
+  currentPositions: undefined,
+  creationRequestId: undefined,
+  strategyChange: undefined,
+  strategyChangeStatus: undefined,
+};

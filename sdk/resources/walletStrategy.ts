@@ -1,0 +1,61 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { PositionInput } from "../contract/allocation.ts";
+import type { StrategyConfig } from "../contract/wallet.ts";
+import { serializableProvider } from "../../provider/serializableProvider.ts";
+import type { StrategyChangeState } from "../../provider/strategyChange.ts";
+import { noteManagedAllocation } from "./allocationOwnership.ts";
+import { dynamicTypeToken, resourceUrnOf } from "./resourceUrn.ts";
+
+export const WALLET_STRATEGY_TYPE = dynamicTypeToken("walletstrategy", "WalletStrategy");
+
+/** Inputs of a {@link WalletStrategy}. */
+export interface WalletStrategyArgs {
+  /** Id of an existing wallet, for example from another stack's outputs through a `StackReference`. */
+  walletId: pulumi.Input<string>;
+  /**
+   * Target allocation: `positionKey`s from the catalog with weights in basis points summing to
+   * exactly 10000. Applied through a strategy update, which may need an approval.
+   */
+  positions: pulumi.Input<pulumi.Input<PositionInput>[]>;
+}
+
+/**
+ * The target allocation of a wallet this stack does not create. Deleting it stops managing the
+ * allocation and leaves the wallet's allocation as it is. Do not manage the same wallet's
+ * allocation with a PortfolioWallet as well.
+ */
+export class WalletStrategy extends pulumi.dynamic.Resource {
+  declare readonly walletId: pulumi.Output<string>;
+  /** Target allocation, sorted by positionKey. */
+  declare readonly positions: pulumi.Output<{ positionKey: string; targetWeightBps: number }[]>;
+  /** The same target as a map: what allocation diffs show. */
+  declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
+  /** The allocation the service applies now. */
+  declare readonly strategyConfig: pulumi.Output<StrategyConfig>;
+  /** Blended rate of the wallet in basis points. */
+  declare readonly blendedRateBps: pulumi.Output<number>;
+  /** The latest strategy change (requestId, status, signingActivityId, approvals still needed). */
+  declare readonly strategyChange: pulumi.Output<StrategyChangeState | null>;
+  /** `completed`, `pending_approval`, `processing`, or null. */
+  declare readonly strategyChangeStatus: pulumi.Output<string | null>;
+
+  constructor(name: string, args: WalletStrategyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      serializableProvider("walletStrategy"),
+      name,
+      {
+        ...args,
+        resourceUrn: resourceUrnOf(name, WALLET_STRATEGY_TYPE, opts),
+        targetWeightsBps: undefined,
+        strategyConfig: undefined,
+        blendedRateBps: undefined,
+        strategyChange: undefined,
+        strategyChangeStatus: undefined,
+      },
+      opts,
+      "walletstrategy",
+      "WalletStrategy",
+    );
+    noteManagedAllocation(args.walletId, `WalletStrategy "${name}"`);
+  }
+}

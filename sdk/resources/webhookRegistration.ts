@@ -1,0 +1,60 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { EventType } from "../contract/events.ts";
+import { serializableProvider } from "../../provider/serializableProvider.ts";
+import { dynamicTypeToken, resourceUrnOf } from "./resourceUrn.ts";
+
+export const WEBHOOK_REGISTRATION_TYPE = dynamicTypeToken("webhookregistration", "WebhookRegistration");
+
+/** Inputs of a {@link WebhookRegistration}. */
+export interface WebhookRegistrationArgs {
+  /** Absolute http(s) URL that receives the events. Changing it replaces the registration. */
+  url: pulumi.Input<string>;
+  /** Event types to receive (spec 6). Changing them replaces the registration. */
+  eventTypes: pulumi.Input<pulumi.Input<EventType>[]>;
+  /** Free description. Changing it replaces the registration. */
+  description?: pulumi.Input<string>;
+  /** False disables the registration (no events are delivered) without deleting it. Default true. */
+  enabled?: pulumi.Input<boolean>;
+  /** Why it is disabled; used only when `enabled` is false. */
+  disabledReason?: pulumi.Input<string>;
+}
+
+/**
+ * A webhook registration. The signing secret the service returns at creation is exposed as the
+ * Pulumi secret output `secret` (encrypted in state). The service cannot change the url, event
+ * types or description in place, so changing them replaces the registration (a new secret).
+ */
+export class WebhookRegistration extends pulumi.dynamic.Resource {
+  declare readonly registrationId: pulumi.Output<string>;
+  declare readonly url: pulumi.Output<string>;
+  /** Sorted event types. */
+  declare readonly eventTypes: pulumi.Output<string[]>;
+  declare readonly description: pulumi.Output<string | undefined>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  /** `active` or `disabled`. */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly disabledAt: pulumi.Output<string | null>;
+  declare readonly disabledReason: pulumi.Output<string | undefined>;
+  /** HMAC signing secret for verifying deliveries (see `verifyWebhookSignature`). A secret output. */
+  declare readonly secret: pulumi.Output<string | null>;
+
+  constructor(name: string, args: WebhookRegistrationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      serializableProvider("webhookRegistration"),
+      name,
+      {
+        ...args,
+        resourceUrn: resourceUrnOf(name, WEBHOOK_REGISTRATION_TYPE, opts),
+        registrationId: undefined,
+        status: undefined,
+        createdAt: undefined,
+        disabledAt: undefined,
+        secret: undefined,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
+      "webhookregistration",
+      "WebhookRegistration",
+    );
+  }
+}
