@@ -1,0 +1,226 @@
+import { randomUUID } from "node:crypto";
+import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
+import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
+import type { SandboxContext } from "../context.ts";
+import { ACTIVITY_STATUS, resolveSigningActivity } from "../domain/approvals.ts";
+import { inTransaction } from "../store/db.ts";
+import {
+  findSigningActivity,
+  findSigningActivityByFingerprint,
+  updateSigningActivityStatus,
+  type SigningActivityRecord,
+} from "../store/signingActivityStore.ts";
+import { turnkeyActivityView } from "./activityView.ts";
+import { authenticateStamp, STAMP_HEADER, StampError, type ApiKeyStamp } from "./stamp.ts";
+import {
+  findApproverKey,
+  insertVote,
+  listApproverKeys,
+  listVotes,
+  type ApproverKeyRecord,
+  type VoteSelection,
+} from "./store.ts";
+import { toTurnkeyErrorResponse, TurnkeyHttpError } from "./turnkeyErrors.ts";
+import { tallyVotes } from "./votes.ts";
+
+/** Where the signing provider's API lives, as the Turnkey SDK calls it (`apiBaseUrl` + this). */
+export const SIGNING_PROVIDER_PREFIX = "/public/v1";
+
+/** What the stamp check hands to the handlers: the verified caller and the body it signed. */
+type StampedVariables = {
+  signer: ApproverKeyRecord;
+  /** The body exactly as received and verified. */
+  stampedText: string;
+  stampedBody: unknown;
+  stampSignature: string;
+};
+type SigningEnv = { Variables: StampedVariables };
+
+const OrganizationSchema = z.looseObject({ organizationId: z.string().min(1, "must not be empty") });
+const GetActivityBodySchema = z.looseObject({
+  organizationId: z.string().min(1),
+  activityId: z.string().min(1, "must not be empty"),
+});
+const voteBodySchema = (type: string) =>
+  z.looseObject({
+    type: z.literal(type, `must be ${type}`),
+    timestampMs: z.string().regex(/^\d{1,16}$/, "must be a millisecond timestamp as a string of digits"),
+    organizationId: z.string().min(1),
+    parameters: z.looseObject({ fingerprint: z.string().min(1, "must not be empty") }),
+  });
+
+function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success)
+    throw new TurnkeyHttpError(
+      "invalidArgument",
+      `invalid request: ${describeFieldProblems(fieldProblemsOf(result.error))}`,
+    );
+  return result.data;
+}
+
+/**
+ * Verifies the `X-Stamp` of every request before anything else reads it: an ECDSA P-256/SHA-256
+ * signature, DER hex, over the raw body bytes, by an API key registered for the organization the
+ * body names. The raw bytes are read before JSON parsing, since re-serialized JSON need not match
+ * what was signed. Every refusal is a 401 with code 16, so a caller cannot tell an unknown
+ * organization from an unregistered key.
+ */
+function stampCheck(ctx: SandboxContext): MiddlewareHandler<SigningEnv> {
+  return async (c, next) => {
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    const text = new TextDecoder().decode(raw);
+    const organizationId = organizationIdIn(text);
+    let stamp: ApiKeyStamp;
+    try {
+      stamp = authenticateStamp(
+        c.req.header(STAMP_HEADER),
+        raw,
+        (publicKey) =>
+          organizationId !== undefined && findApproverKey(ctx.db, organizationId, publicKey) !== null,
+      );
+    } catch (error) {
+      if (error instanceof StampError)
+        throw new TurnkeyHttpError(
+          "unauthenticated",
+          `could not verify the request's stamp: ${error.message}`,
+        );
+      throw error;
+    }
+    const signer =
+      organizationId === undefined ? null : findApproverKey(ctx.db, organizationId, stamp.publicKey);
+    if (signer === null) throw new Error("a verified stamp must belong to a registered API key");
+    c.set("signer", signer);
+    c.set("stampedText", text);
+    c.set("stampedBody", JSON.parse(text) as unknown);
+    c.set("stampSignature", stamp.signature);
+    await next();
+  };
+}
+
+/** The body's organizationId, read leniently: the stamp is checked before the body is validated. */
+function organizationIdIn(text: string): string | undefined {
+  try {
+    const parsed = OrganizationSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.organizationId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The signing provider's endpoints the Turnkey SDK calls for approvals, so that `@turnkey/sdk-server`
+ * runs against the sandbox unchanged: get_activity, approve_activity and reject_activity. Answers
+ * and errors have Turnkey's shapes (`{ activity }`, `{ code, message, details }`).
+ */
+export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
+  const routes = new Hono<SigningEnv>();
+  routes.onError((error, c) => toTurnkeyErrorResponse(c, error));
+  routes.use("*", stampCheck(ctx));
+
+  const answer = (activity: SigningActivityRecord, signer: ApproverKeyRecord) => ({
+    activity: turnkeyActivityView(
+      activity,
+      listVotes(ctx.db, activity.id),
+      listApproverKeys(ctx.db, activity.organizationId),
+      signer.publicKey,
+    ),
+  });
+
+  routes.post("/query/get_activity", (c) => {
+    const { organizationId, activityId } = parseOr400(GetActivityBodySchema, c.get("stampedBody"));
+    const activity = findSigningActivity(ctx.db, organizationId, activityId);
+    if (activity === null)
+      throw new TurnkeyHttpError("notFound", `no activity ${activityId} in organization ${organizationId}`);
+    return c.json(answer(activity, c.get("signer")));
+  });
+
+  const vote = (selection: VoteSelection, type: string) =>
+    routes.post(
+      `/submit/${type === "ACTIVITY_TYPE_APPROVE_ACTIVITY" ? "approve" : "reject"}_activity`,
+      (c) => {
+        const body = parseOr400(voteBodySchema(type), c.get("stampedBody"));
+        const signer = c.get("signer");
+        const decided = inTransaction(ctx.db, () =>
+          castVote(ctx, {
+            organizationId: body.organizationId,
+            fingerprint: body.parameters.fingerprint,
+            signer,
+            selection,
+            message: c.get("stampedText"),
+            signature: c.get("stampSignature"),
+          }),
+        );
+        return c.json(answer(decided, signer));
+      },
+    );
+  vote("VOTE_SELECTION_APPROVED", "ACTIVITY_TYPE_APPROVE_ACTIVITY");
+  vote("VOTE_SELECTION_REJECTED", "ACTIVITY_TYPE_REJECT_ACTIVITY");
+  return routes;
+}
+
+/**
+ * Records one key's vote and, when it decides the activity, resolves it through the approvals core
+ * (which continues or fails the operation). A key's repeated identical vote is a no-op; a key
+ * changing its vote, or voting on a decided activity, is refused.
+ */
+function castVote(
+  ctx: SandboxContext,
+  input: {
+    organizationId: string;
+    fingerprint: string;
+    signer: ApproverKeyRecord;
+    selection: VoteSelection;
+    message: string;
+    signature: string;
+  },
+): SigningActivityRecord {
+  const activity = findSigningActivityByFingerprint(ctx.db, input.organizationId, input.fingerprint);
+  if (activity === null)
+    throw new TurnkeyHttpError(
+      "notFound",
+      `no activity with this fingerprint in organization ${input.organizationId}`,
+    );
+  const votes = listVotes(ctx.db, activity.id);
+  const previous = votes.find((v) => v.publicKey === input.signer.publicKey);
+  if (previous !== undefined) {
+    if (previous.selection === input.selection) return activity;
+    throw new TurnkeyHttpError(
+      "failedPrecondition",
+      `this API key already voted ${previous.selection} on activity ${activity.id}`,
+    );
+  }
+  if (activity.status !== ACTIVITY_STATUS.consensusNeeded)
+    throw new TurnkeyHttpError(
+      "failedPrecondition",
+      `activity ${activity.id} is ${activity.status} and takes no more votes`,
+    );
+
+  const at = ctx.clock.now().toISOString();
+  insertVote(ctx.db, {
+    id: randomUUID(),
+    activityId: activity.id,
+    publicKey: input.signer.publicKey,
+    userId: input.signer.userId,
+    selection: input.selection,
+    message: input.message,
+    signature: input.signature,
+    createdAt: at,
+  });
+  const tally = tallyVotes(
+    [...votes, { publicKey: input.signer.publicKey, selection: input.selection }],
+    activity.requiredApprovals,
+  );
+  if (tally.decision === "undecided") {
+    // A vote that does not decide still changes the activity (its votes), as updatedAt says.
+    updateSigningActivityStatus(ctx.db, activity.id, activity.status, activity.failureReason, at);
+    return { ...activity, updatedAt: at };
+  }
+  return resolveSigningActivity(ctx.approvals, {
+    organizationId: activity.organizationId,
+    activityId: activity.id,
+    decision: tally.decision,
+    ...(tally.decision === "rejected" ? { reason: `rejected by approver ${input.signer.userName}` } : {}),
+  });
+}
