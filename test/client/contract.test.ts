@@ -151,6 +151,52 @@ describe("wallets", () => {
   });
 });
 
+describe("strategy updates", () => {
+  test("with an approval policy the update waits in pending_approval with a signingActivityId", async () => {
+    const wallet = await client.wallets.create({ requestId: randomUUID(), positions: ALLOCATION });
+    await admin("PUT", "/policy", { strategyUpdateApprovals: 1 });
+    try {
+      const update = await client.wallets.updateStrategy(wallet.id, {
+        requestId: randomUUID(),
+        positions: [{ positionKey: "tbills", targetWeightBps: 10_000 }],
+      });
+      expect(update.status).toBe("pending_approval");
+      expect(update.signingActivityId).toBeTruthy();
+    } finally {
+      await admin("PUT", "/policy", { strategyUpdateApprovals: 0 });
+    }
+  });
+
+  test("an update whose answer is dropped is retried with the same requestId and yields one update", async () => {
+    const wallet = await client.wallets.create({ requestId: randomUUID(), positions: ALLOCATION });
+    await admin("POST", "/faults", {
+      method: "PATCH",
+      path: "/v2/portfolio-wallets/:id/strategy",
+      kind: "drop",
+    });
+    const body = {
+      requestId: randomUUID(),
+      positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10_000 }],
+    };
+
+    const update = await client.wallets.updateStrategy(wallet.id, body);
+
+    expect(update.requestId).toBe(body.requestId);
+    expect((await requestCounts())["PATCH /v2/portfolio-wallets/:id/strategy"]).toBe(2);
+    // A replay answers the same update; a second update would have another id.
+    expect((await client.wallets.updateStrategy(wallet.id, body)).id).toBe(update.id);
+  });
+});
+
+// The sandbox does not serve these yet ("a later issue" in docs/sandbox.md); the client's
+// requests for them are checked against a local server in client.test.ts.
+describe("not yet served by the sandbox", () => {
+  test.todo("withdrawals: create (with approval), list with pagination, retrieve");
+  test.todo("deposits: list with pagination, retrieve");
+  test.todo("yield metrics: lifetime and period, global and per wallet");
+  test.todo("a withdrawal whose answer is dropped after apply is retried and pays out once");
+});
+
 describe("webhook registrations", () => {
   test("create, retrieve, list, disable and delete", async () => {
     const created = await client.webhookRegistrations.create({
