@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import { dispatch, type ResourceKind } from "../../provider/dispatch.ts";
+import { PortfolioWalletClient } from "../../sdk/client/index.ts";
+import type { SandboxOptions } from "../../sandbox/index.ts";
+import { startTestSandbox, ORG, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+
+export { ORG, TOKEN, OTHER_TOKEN, OTHER_ORG, type TestSandbox } from "../sandbox/helpers.ts";
+
+/**
+ * Test harness for the provider methods, called the way the dynamic-provider host calls them:
+ * `dispatch(kind, method, args)` after `dispatch(kind, "configure", [config])`.
+ */
+
+export const POSITIONS_A = [
+  { positionKey: "tbills", targetWeightBps: 6000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+];
+export const POSITIONS_B = [
+  { positionKey: "tbills", targetWeightBps: 2500 },
+  { positionKey: "syrupUsdc", targetWeightBps: 7500 },
+];
+export const POSITIONS_C = [
+  { positionKey: "resolvRlp", targetWeightBps: 2000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 8000 },
+];
+
+/** A URN as the resource classes compute it; unique per call so tests never share requestIds. */
+export function urnOf(type: string, name = `r-${randomUUID()}`): string {
+  return `urn:pulumi:test::portfolio-wallet::pulumi-nodejs:dynamic/${type.toLowerCase()}:${type}::${name}`;
+}
+
+export type ConfigMap = Record<string, string>;
+
+/** The stack configuration the engine hands to `configure`: an object with `get(key)`. */
+export function configSource(values: ConfigMap) {
+  return { get: (key: string) => values[key] };
+}
+
+export function baseConfig(t: TestSandbox, token = TOKEN): ConfigMap {
+  return { "portfolio-wallet:baseUrl": t.url, "portfolio-wallet:apiToken": token };
+}
+
+export function approverConfig(t: TestSandbox, keys: TurnkeyApiKeyPair, organizationId = ORG): ConfigMap {
+  return {
+    "portfolio-wallet:turnkeyApiBaseUrl": t.url,
+    "portfolio-wallet:turnkeyOrganizationId": organizationId,
+    "portfolio-wallet:turnkeyApiPublicKey": keys.apiPublicKey,
+    "portfolio-wallet:turnkeyApiPrivateKey": keys.apiPrivateKey,
+  };
+}
+
+// Provider results are loose JSON by nature; tests read them as such.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = any;
+
+/** One resource kind's provider, called through dispatch with a configuration. */
+export interface ProviderUnderTest {
+  configure(config: ConfigMap): Promise<void>;
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Loose>;
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Loose>;
+  create(inputs: Record<string, unknown>): Promise<Loose>;
+  read(id: string, props: Record<string, unknown>): Promise<Loose>;
+  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<Loose>;
+  delete(id: string, props: Record<string, unknown>): Promise<void>;
+}
+
+export function providerOf(kind: ResourceKind): ProviderUnderTest {
+  return {
+    configure: async (config) => {
+      await dispatch(kind, "configure", [configSource(config)]);
+    },
+    check: (olds, news) => dispatch(kind, "check", [olds, news]),
+    diff: (id, olds, news) => dispatch(kind, "diff", [id, olds, news]),
+    create: (inputs) => dispatch(kind, "create", [inputs]),
+    read: (id, props) => dispatch(kind, "read", [id, props]),
+    update: (id, olds, news) => dispatch(kind, "update", [id, olds, news]),
+    delete: async (id, props) => {
+      await dispatch(kind, "delete", [id, props]);
+    },
+  };
+}
+
+/** check() that must pass; returns the checked inputs the engine would pass on. */
+export async function checked(
+  provider: ProviderUnderTest,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const result = await provider.check(olds, news);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs;
+}
+
+/** A sandbox with a fast rebalance, for provider tests. */
+export async function startProviderSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  return startTestSandbox({ rebalanceDelayMs: 5, ...options });
+}
+
+/** A client of the sandbox as the token's organization: what an out-of-band change uses. */
+export function clientOf(t: TestSandbox, token = TOKEN): PortfolioWalletClient {
+  return new PortfolioWalletClient({ baseUrl: t.url, apiToken: token, maxRetries: 0 });
+}
+
+export async function requestCounts(t: TestSandbox, token = TOKEN): Promise<Record<string, number>> {
+  const res = await t.api("GET", "/_sandbox/request-counts", { token });
+  expect(res.status).toBe(200);
+  return res.body.counts;
+}
+
+export async function resetRequestCounts(t: TestSandbox, token = TOKEN): Promise<void> {
+  const res = await t.api("DELETE", "/_sandbox/request-counts", { token });
+  expect(res.status).toBe(204);
+}
+
+/** Request-counter keys that are not reads. */
+export function mutatingKeys(counts: Record<string, number>): string[] {
+  return Object.keys(counts).filter((key) => !key.startsWith("GET "));
+}
+
+export async function setPolicy(
+  t: TestSandbox,
+  policy: Record<string, number>,
+  token = TOKEN,
+): Promise<void> {
+  const res = await t.api("PUT", "/_sandbox/policy", { token, body: policy });
+  expect(res.status).toBe(200);
+}
+
+export async function addFault(t: TestSandbox, fault: Record<string, unknown>, token = TOKEN): Promise<void> {
+  const res = await t.api("POST", "/_sandbox/faults", { token, body: fault });
+  expect(res.status).toBe(201);
+}
+
+/** Generates a Turnkey API key pair and registers it as an approver of the token's organization. */
+export async function registeredApproverKeys(t: TestSandbox, token = TOKEN): Promise<TurnkeyApiKeyPair> {
+  const keys = generateTurnkeyApiKeyPair();
+  const res = await t.api("POST", "/_sandbox/signing/api-keys", {
+    token,
+    body: { publicKey: keys.apiPublicKey, userName: "provider-test" },
+  });
+  expect(res.status).toBe(201);
+  return keys;
+}
+
+/** Every wallet of the token's organization at the sandbox. */
+export async function walletIds(t: TestSandbox, token = TOKEN): Promise<string[]> {
+  const res = await t.api("GET", "/v2/portfolio-wallets?pageSize=100", { token });
+  expect(res.status).toBe(200);
+  return res.body.data.map((wallet: { id: string }) => wallet.id);
+}
+
+export async function walletTargets(t: TestSandbox, walletId: string, token = TOKEN) {
+  const res = await t.api("GET", `/v2/portfolio-wallets/${walletId}`, { token });
+  expect(res.status).toBe(200);
+  return (res.body.strategyConfig.positions as { positionKey: string; targetWeightBps: number }[])
+    .map(({ positionKey, targetWeightBps }) => ({ positionKey, targetWeightBps }))
+    .sort(byPositionKey);
+}
+
+function byPositionKey(a: { positionKey: string }, b: { positionKey: string }): number {
+  return a.positionKey < b.positionKey ? -1 : a.positionKey > b.positionKey ? 1 : 0;
+}
+
+/** Sorted by positionKey, only the used fields: how the provider keeps allocations in state. */
+export function canonical(positions: { positionKey: string; targetWeightBps: number }[]) {
+  return positions
+    .map(({ positionKey, targetWeightBps }) => ({ positionKey, targetWeightBps }))
+    .sort(byPositionKey);
+}
+
+/** Whole text of a value, for "this secret appears nowhere" assertions. */
+export function textOf(value: unknown): string {
+  return JSON.stringify(value) ?? "";
+}
+
+export { generateTurnkeyApiKeyPair };
