@@ -103,7 +103,13 @@ export const portfolioWalletProvider = {
     return { inputs: { ...news, ...stateOf(inputs) } };
   },
 
-  async diff(_id: string, olds: PortfolioWalletOutputs, news: Record<string, unknown>): Promise<dynamic.DiffResult> {
+  // dispatch() passes the configuration first to every method, diff included.
+  async diff(
+    _config: ConfigSource | undefined,
+    _id: string,
+    olds: PortfolioWalletOutputs,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.DiffResult> {
     const changed: string[] = [];
     for (const key of ["label", "onDelete", "adoptWalletId"] as const) {
       const newValue = key === "onDelete" ? (news[key] ?? "fail-if-funded") : news[key];

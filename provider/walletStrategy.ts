@@ -64,7 +64,13 @@ export const walletStrategyProvider = {
     return { inputs: complete ? { ...news, ...stateOf(news) } : news };
   },
 
-  async diff(_id: string, olds: WalletStrategyOutputs, news: Record<string, unknown>): Promise<dynamic.DiffResult> {
+  // dispatch() passes the configuration first to every method, diff included.
+  async diff(
+    _config: ConfigSource | undefined,
+    _id: string,
+    olds: WalletStrategyOutputs,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.DiffResult> {
     const walletChanged = containsUnknown(news["walletId"]) || olds.walletId !== news["walletId"];
     const newPositions = news["positions"];
     const positionsChanged =

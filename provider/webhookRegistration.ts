@@ -70,7 +70,13 @@ export const webhookRegistrationProvider = {
     return { inputs: { ...news, ...stateOf(news) } };
   },
 
-  async diff(_id: string, olds: WebhookRegistrationOutputs, news: Record<string, unknown>): Promise<dynamic.DiffResult> {
+  // dispatch() passes the configuration first to every method, diff included.
+  async diff(
+    _config: ConfigSource | undefined,
+    _id: string,
+    olds: WebhookRegistrationOutputs,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.DiffResult> {
     const differs = (key: string, oldValue: unknown, newValue: unknown) =>
       containsUnknown(newValue) || JSON.stringify(oldValue ?? null) !== JSON.stringify(newValue ?? null)
         ? [key]

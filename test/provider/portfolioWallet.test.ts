@@ -1,0 +1,308 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import {
+  OTHER_TOKEN,
+  POSITIONS_A,
+  POSITIONS_B,
+  addFault,
+  baseConfig,
+  canonical,
+  checked,
+  clientOf,
+  mutatingKeys,
+  providerOf,
+  requestCounts,
+  resetRequestCounts,
+  startProviderSandbox,
+  urnOf,
+  walletIds,
+  walletTargets,
+  type TestSandbox,
+} from "./helpers.ts";
+
+const wallets = providerOf("portfolioWallet");
+
+let t: TestSandbox;
+beforeAll(async () => {
+  t = await startProviderSandbox();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await wallets.configure(baseConfig(t));
+  await t.api("DELETE", "/_sandbox/faults");
+});
+
+/** What the engine does for a new resource: check, then create with the checked inputs. */
+async function createWallet(news: Record<string, unknown>) {
+  const inputs = await checked(wallets, {}, news);
+  const { id, outs } = await wallets.create(inputs);
+  return { id: id as string, outs, inputs };
+}
+
+const walletNews = (overrides: Record<string, unknown> = {}) => ({
+  resourceUrn: urnOf("PortfolioWallet"),
+  positions: POSITIONS_A,
+  ...overrides,
+});
+
+async function advanceClock(seconds: number) {
+  const res = await t.api("POST", "/_sandbox/clock/advance", { body: { seconds } });
+  expect(res.status).toBe(200);
+}
+
+describe("PortfolioWallet create", () => {
+  test("creates one wallet with one POST and exposes its live figures as outputs", async () => {
+    await resetRequestCounts(t);
+    const before = await walletIds(t);
+    const { id, outs } = await createWallet(walletNews({ label: "treasury" }));
+    const counts = await requestCounts(t);
+    expect(counts["POST /v2/portfolio-wallets"]).toBe(1);
+    expect(mutatingKeys(counts)).toEqual(["POST /v2/portfolio-wallets"]);
+    expect(await walletIds(t)).toEqual([id, ...before]);
+    expect(outs).toMatchObject({
+      walletId: id,
+      label: "treasury",
+      status: "active",
+      positions: canonical(POSITIONS_A),
+      targetWeightsBps: { tbills: 6000, syrupUsdc: 4000 },
+      onDelete: "fail-if-funded",
+      totalBalanceUsd: 0,
+      strategyChange: null,
+      strategyChangeStatus: null,
+    });
+    expect(Object.keys(outs.depositAddresses)).toContain("ethereum");
+    expect(outs.depositAddressByChain.ethereum).toBe(outs.depositAddresses.ethereum.address);
+    expect(outs.creationRequestId).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
+  test("the creation requestId is derived from the URN: same URN same key, other URN other key", async () => {
+    const resourceUrn = urnOf("PortfolioWallet");
+    const first = await createWallet(walletNews({ resourceUrn }));
+    const again = await createWallet(walletNews({ resourceUrn }));
+    const other = await createWallet(walletNews());
+    expect(again.outs.creationRequestId).toBe(first.outs.creationRequestId);
+    expect(other.outs.creationRequestId).not.toBe(first.outs.creationRequestId);
+    // Same key, same body: the service answered with the wallet it already made.
+    expect(again.id).toBe(first.id);
+    expect(other.id).not.toBe(first.id);
+  });
+
+  test("a create whose answer was lost (dropped after apply, retries exhausted) makes no second wallet when run again", async () => {
+    const news = walletNews();
+    const inputs = await checked(wallets, {}, news);
+    const before = await walletIds(t);
+    // The client tries three times (two retries); every answer is lost after the wallet was made.
+    await addFault(t, { method: "POST", path: "/v2/portfolio-wallets", times: 3, kind: "drop" });
+    await expect(wallets.create(inputs)).rejects.toThrow();
+    const afterFailure = await walletIds(t);
+    expect(afterFailure).toHaveLength(before.length + 1);
+
+    // The resumed `pulumi up` runs create again with the same inputs (same URN).
+    const { id } = await wallets.create(inputs);
+    const afterRetry = await walletIds(t);
+    expect(afterRetry).toEqual(afterFailure);
+    expect(afterRetry[0]).toBe(id);
+  });
+
+  test("a create whose first answer is dropped is retried with the same key: one wallet", async () => {
+    const before = await walletIds(t);
+    await addFault(t, { method: "POST", path: "/v2/portfolio-wallets", times: 1, kind: "drop" });
+    const { id } = await createWallet(walletNews());
+    expect(await walletIds(t)).toEqual([id, ...before]);
+  });
+
+  test("re-creating under the same name with another allocation fails with what to do", async () => {
+    const resourceUrn = urnOf("PortfolioWallet");
+    await createWallet(walletNews({ resourceUrn }));
+    const inputs = await checked(wallets, {}, walletNews({ resourceUrn, positions: POSITIONS_B }));
+    await expect(wallets.create(inputs)).rejects.toThrow(/already created for this resource.*adoptWalletId/s);
+  });
+});
+
+describe("PortfolioWallet adoption", () => {
+  test("adopts an existing wallet of the organization and reconciles its allocation", async () => {
+    const existing = await clientOf(t).wallets.create({ requestId: randomUUID(), positions: POSITIONS_A });
+    const before = await walletIds(t);
+    const { id, outs } = await createWallet(
+      walletNews({ adoptWalletId: existing.id, positions: POSITIONS_B }),
+    );
+    expect(id).toBe(existing.id);
+    expect(await walletIds(t)).toEqual(before);
+    expect(outs.creationRequestId).toBeNull();
+    expect(outs.adoptWalletId).toBe(existing.id);
+    expect(outs.strategyChangeStatus).toBe("completed");
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+  });
+
+  test("adopting a wallet of the same allocation makes no strategy change", async () => {
+    const existing = await clientOf(t).wallets.create({ requestId: randomUUID(), positions: POSITIONS_A });
+    await resetRequestCounts(t);
+    const { outs } = await createWallet(walletNews({ adoptWalletId: existing.id }));
+    expect(outs.strategyChange).toBeNull();
+    expect(mutatingKeys(await requestCounts(t))).toEqual([]);
+  });
+
+  test("adopting a wallet of another organization fails: it does not exist for this token", async () => {
+    const foreign = await clientOf(t, OTHER_TOKEN).wallets.create({
+      requestId: randomUUID(),
+      positions: POSITIONS_A,
+    });
+    const inputs = await checked(wallets, {}, walletNews({ adoptWalletId: foreign.id }));
+    await expect(wallets.create(inputs)).rejects.toThrow(
+      `adoptWalletId ${foreign.id}: no such wallet for this API token's organization`,
+    );
+    expect(await walletTargets(t, foreign.id, OTHER_TOKEN)).toEqual(canonical(POSITIONS_A));
+  });
+});
+
+describe("PortfolioWallet read and diff", () => {
+  test("a refresh where only rates, time and drift moved produces no diff", async () => {
+    const news = walletNews();
+    const { id, outs, inputs } = await createWallet(news);
+    const rate = await t.api("PUT", "/_sandbox/catalog/tbills/rate", { body: { currentRateBps: 999 } });
+    expect(rate.status).toBe(200);
+    await advanceClock(3600);
+
+    const refreshed = await wallets.read(id, outs);
+    expect(refreshed.id).toBe(id);
+    // The live figures did move...
+    expect(refreshed.props.blendedRateBps).not.toBe(outs.blendedRateBps);
+    expect(refreshed.props.updatedAt).toBeDefined();
+    // ...and none of it is a change to apply.
+    const diff = await wallets.diff(id, refreshed.props, await checked(wallets, refreshed.inputs, news));
+    expect(diff).toMatchObject({ changes: false, replaces: [] });
+    // Nor when diffing against the inputs as they were.
+    expect((await wallets.diff(id, refreshed.props, inputs)).changes).toBe(false);
+  });
+
+  test("an out-of-band strategy change shows as a diff back to the code, and update restores the code's allocation", async () => {
+    const news = walletNews();
+    const { id, outs } = await createWallet(news);
+    await clientOf(t).wallets.updateStrategy(id, { requestId: randomUUID(), positions: POSITIONS_B });
+    await advanceClock(60);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+
+    const refreshed = await wallets.read(id, outs);
+    expect(refreshed.props.positions).toEqual(canonical(POSITIONS_B));
+    expect(refreshed.inputs.positions).toEqual(canonical(POSITIONS_B));
+    expect(refreshed.inputs.targetWeightsBps).toEqual({ tbills: 2500, syrupUsdc: 7500 });
+    const newInputs = await checked(wallets, refreshed.inputs, news);
+    const diff = await wallets.diff(id, refreshed.props, newInputs);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+
+    const { outs: updated } = await wallets.update(id, refreshed.props, newInputs);
+    expect(updated.strategyChangeStatus).toBe("completed");
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_A));
+  });
+
+  test("a wallet that is gone (404) leaves state cleanly", async () => {
+    const { outs } = await createWallet(walletNews());
+    const missing = randomUUID();
+    expect(await wallets.read(missing, { ...outs, walletId: missing })).toMatchObject({ id: "" });
+  });
+
+  test("another organization's wallet reads as gone", async () => {
+    const foreign = await clientOf(t, OTHER_TOKEN).wallets.create({
+      requestId: randomUUID(),
+      positions: POSITIONS_A,
+    });
+    const { outs } = await createWallet(walletNews());
+    expect((await wallets.read(foreign.id, outs)).id).toBe("");
+  });
+
+  test("diff: positions in another order or with extra quote fields are no change", async () => {
+    const { id, outs } = await createWallet(walletNews());
+    const reordered = await checked(wallets, outs, {
+      resourceUrn: outs.resourceUrn,
+      positions: [
+        { positionKey: "syrupUsdc", targetWeightBps: 4000, currentApy: 650 },
+        { positionKey: "tbills", targetWeightBps: 6000 },
+      ],
+    });
+    expect((await wallets.diff(id, outs, reordered)).changes).toBe(false);
+  });
+
+  test("diff: a positions or onDelete change is an update, never a replacement", async () => {
+    const { id, outs } = await createWallet(walletNews());
+    const moved = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
+    expect(await wallets.diff(id, outs, moved)).toMatchObject({ changes: true, replaces: [] });
+    const retained = await checked(wallets, outs, {
+      resourceUrn: outs.resourceUrn,
+      positions: POSITIONS_A,
+      onDelete: "retain",
+    });
+    expect(await wallets.diff(id, outs, retained)).toMatchObject({ changes: true, replaces: [] });
+  });
+});
+
+describe("PortfolioWallet update", () => {
+  test("a positions change goes through the strategy PATCH and waits until the wallet shows it", async () => {
+    const { id, outs } = await createWallet(walletNews());
+    await resetRequestCounts(t);
+    const news = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
+    const { outs: updated } = await wallets.update(id, outs, news);
+    expect(mutatingKeys(await requestCounts(t))).toEqual(["PATCH /v2/portfolio-wallets/:id/strategy"]);
+    expect(updated).toMatchObject({
+      walletId: id,
+      positions: canonical(POSITIONS_B),
+      strategyChangeStatus: "completed",
+      strategyChange: { revision: 1, status: "completed", targetPositions: canonical(POSITIONS_B) },
+    });
+    expect(canonical(updated.strategyConfig.positions)).toEqual(canonical(POSITIONS_B));
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+  });
+
+  test("an onDelete-only change makes no mutating request", async () => {
+    const { id, outs } = await createWallet(walletNews());
+    await resetRequestCounts(t);
+    const news = await checked(wallets, outs, {
+      resourceUrn: outs.resourceUrn,
+      positions: POSITIONS_A,
+      onDelete: "retain",
+    });
+    const { outs: updated } = await wallets.update(id, outs, news);
+    expect(updated.onDelete).toBe("retain");
+    expect(mutatingKeys(await requestCounts(t))).toEqual([]);
+  });
+
+  test("a failed strategy update throws with the service's failureReason, and a later up requests a new update", async () => {
+    const { id, outs } = await createWallet(walletNews());
+    const fault = await t.api("POST", "/_sandbox/faults/strategy-update", {
+      body: { walletId: id, reason: "venue paused redemptions" },
+    });
+    expect(fault.status).toBe(201);
+    const news = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
+    await expect(wallets.update(id, outs, news)).rejects.toThrow(/failed: venue paused redemptions/);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_A));
+
+    // The engine keeps the old state after a failed update; the next `up` tries again.
+    const { outs: retried } = await wallets.update(id, outs, news);
+    expect(retried.strategyChangeStatus).toBe("completed");
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+  });
+});
+
+describe("PortfolioWallet delete", () => {
+  test("an empty wallet leaves the stack (the wallet stays at the service, empty)", async () => {
+    const { id, outs } = await createWallet(walletNews());
+    await resetRequestCounts(t);
+    await expect(wallets.delete(id, outs)).resolves.toBeUndefined();
+    expect(mutatingKeys(await requestCounts(t))).toEqual([]);
+    expect(await walletIds(t)).toContain(id);
+  });
+
+  test('onDelete: "retain" leaves the stack without any request', async () => {
+    const { id, outs } = await createWallet(walletNews({ onDelete: "retain" }));
+    await resetRequestCounts(t);
+    await wallets.delete(id, outs);
+    expect(await requestCounts(t)).toEqual({});
+    expect(await walletIds(t)).toContain(id);
+  });
+
+  test("a wallet that is already gone is deleted without error", async () => {
+    const { outs } = await createWallet(walletNews());
+    await expect(wallets.delete(randomUUID(), outs)).resolves.toBeUndefined();
+  });
+});
