@@ -6,8 +6,6 @@ import { signingAdminRoutes } from "./adminRoutes.ts";
 import { SIGNING_PROVIDER_PREFIX, signingProviderRoutes } from "./providerRoutes.ts";
 import { ensureSigningSchema } from "./store.ts";
 
-export { SIGNING_PROVIDER_PREFIX } from "./providerRoutes.ts";
-
 /** Where the signing provider's admin API lives. */
 export const SIGNING_ADMIN_PREFIX = `${ADMIN_PREFIX}/signing`;
 
