@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Ensures an offline Pulumi engine for this project: the `pulumi` CLI, the Node.js language host
+# (`pulumi-language-nodejs`) and the dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`), all in one
+# bin directory. Prints that directory's absolute path on stdout (and nothing else); progress goes to stderr.
+# The path is also written to node_modules/.cache/pulumi-engine/bin-dir, which scripts/pulumiEnv.ts reads.
+#
+# Resolution order:
+#   1. a `pulumi` on PATH whose version equals the pinned CLI version, with pulumi-language-nodejs and
+#      pulumi-resource-pulumi-nodejs next to it or on PATH (a regular Pulumi install ships all three);
+#   2. a cached build in ${XDG_CACHE_HOME:-~/.cache}/portfolio-wallet-pulumi/engine/<cli>-<langhost>/bin;
+#   3. a build from Go modules (minutes on 2 cores), made in a temp dir and renamed into the cache.
+#
+# Version pins (the only place they live):
+#   - CLI version = the installed @pulumi/pulumi version (node_modules, else the pin in package.json). The
+#     Automation API and the Node SDK expect a CLI at least as new as themselves, so they must match.
+#   - Language host = LANGHOST_VERSION below. Since v3.69 the Node.js language host is its own Go module
+#     (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3), which the module proxy reachable
+#     here does not serve at any version; v3.68.0 is the last release where it lives inside the
+#     github.com/pulumi/pulumi/sdk/v3 module. It speaks the same gRPC LanguageRuntime protocol and launches
+#     the project's own (v3.259) @pulumi/pulumi/cmd/run, so programs run with the pinned SDK. Caveat: the
+#     v3.68 host reads runtime options only from command-line flags, which a v3.259 CLI no longer passes
+#     (it sends them in the RunRequest instead), so Pulumi.yaml `runtime.options` (typescript, nodeargs,
+#     tsconfig) are ignored; see docs/offline-pulumi-engine.md.
+#
+# Environment overrides: PULUMI_ENGINE_CACHE_DIR (cache root), PULUMI_ENGINE_FORCE_BUILD=1 (skip steps 1-2).
+set -euo pipefail
+
+LANGHOST_VERSION="3.68.0"
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+log() { printf '[pulumi-engine] %s\n' "$*" >&2; }
+die() {
+  printf '[pulumi-engine] ERROR: %s\n' "$*" >&2
+  exit 1
+}
+
+json_version() { sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' "$1" | head -n 1; }
+
+sdk_version=""
+if [[ -f "$repo_root/node_modules/@pulumi/pulumi/package.json" ]]; then
+  sdk_version="$(json_version "$repo_root/node_modules/@pulumi/pulumi/package.json")"
+fi
+if [[ -z "$sdk_version" ]]; then
+  sdk_version="$(sed -n 's/^ *"@pulumi\/pulumi": *"[~^=]*\([0-9][^"]*\)".*/\1/p' "$repo_root/package.json" | head -n 1)"
+fi
+[[ "$sdk_version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+  die "could not read an exact @pulumi/pulumi version from node_modules or package.json (got '$sdk_version')"
+cli_version="$sdk_version"
+
+cache_root="${PULUMI_ENGINE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/portfolio-wallet-pulumi/engine}"
+engine_dir="$cache_root/$cli_version-$LANGHOST_VERSION"
+
+# The documented dynamic-provider plugin: run @pulumi/pulumi's cmd/dynamic-provider with the Node.js on PATH,
+# resolving the SDK from the plugin's working directory (the Pulumi project directory). Same as the
+# pulumi-resource-pulumi-nodejs script shipped in the @pulumi/pulumi npm package, with "$@" quoted and exec.
+write_dynamic_provider_plugin() {
+  cat >"$1/pulumi-resource-pulumi-nodejs" <<'EOF'
+#!/bin/sh
+PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))")
+if [ -n "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" ]; then
+    exec node "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" "$@"
+fi
+exit 1
+EOF
+  chmod 0755 "$1/pulumi-resource-pulumi-nodejs"
+}
+
+publish() {
+  if [[ -d "$repo_root/node_modules" ]]; then
+    mkdir -p "$repo_root/node_modules/.cache/pulumi-engine" &&
+      printf '%s\n' "$1" >"$repo_root/node_modules/.cache/pulumi-engine/bin-dir" || true
+  fi
+  printf '%s\n' "$1"
+}
+
+have_complete_engine() {
+  [[ -x "$1/pulumi" && -x "$1/pulumi-language-nodejs" && -x "$1/pulumi-resource-pulumi-nodejs" ]]
+}
+
+# 1. A compatible pulumi already on PATH.
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && path_cli="$(command -v pulumi 2>/dev/null)"; then
+  path_cli_version="$(pulumi version 2>/dev/null | tr -d '[:space:]' || true)"
+  path_bin_dir="$(cd "$(dirname "$path_cli")" && pwd)"
+  if [[ "$path_cli_version" == "v$cli_version" ]]; then
+    if have_complete_engine "$path_bin_dir"; then
+      log "using pulumi $path_cli_version from PATH ($path_bin_dir)"
+      publish "$path_bin_dir"
+      exit 0
+    fi
+    log "pulumi $path_cli_version on PATH lacks pulumi-language-nodejs or pulumi-resource-pulumi-nodejs beside it; ignoring it"
+  elif [[ "$path_bin_dir" != "$engine_dir/bin" ]]; then
+    log "pulumi on PATH is ${path_cli_version:-of unknown version}, need v$cli_version; ignoring it"
+  fi
+fi
+
+# 2. A cached build.
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
+  publish "$engine_dir/bin"
+  exit 0
+fi
+
+# 3. Build from Go modules.
+if ! command -v go >/dev/null 2>&1; then
+  die "no Pulumi engine v$cli_version found. Install either the Pulumi CLI v$cli_version (with its bundled pulumi-language-nodejs and pulumi-resource-pulumi-nodejs) on PATH, or Go >= 1.25 (https://go.dev/dl/) so this script can build it from Go modules into $cache_root."
+fi
+
+mkdir -p "$cache_root"
+exec 9>"$cache_root/.build.lock"
+if ! flock -n 9; then
+  log "another process is building the engine; waiting for it"
+  flock 9
+fi
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
+  publish "$engine_dir/bin"
+  exit 0
+fi
+
+tmp_dir="$(mktemp -d "$cache_root/.tmp-$cli_version-$LANGHOST_VERSION.XXXXXX")"
+trap 'rm -rf "$tmp_dir"' EXIT
+mkdir -p "$tmp_dir/engine/bin"
+build_start=$SECONDS
+
+# Builds one Go command from a module at a version, in a throwaway main module (the Pulumi modules' own
+# replace directives forbid `go install pkg@version`). Args: label, package path, version, output file.
+go_build() {
+  local label="$1" pkg="$2" version="$3" out="$4"
+  local work="$tmp_dir/$label" logf="$tmp_dir/$label.log"
+  mkdir -p "$work"
+  log "building $label v$version from Go modules ($pkg); log: $logf"
+  (
+    cd "$work"
+    export GOFLAGS="-mod=mod -buildvcs=false" GOWORK=off GOTOOLCHAIN=local
+    go mod init "engine-build/$label" &&
+      go get "$pkg@v$version" &&
+      go build \
+        -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
+        -o "$out" "$pkg"
+  ) >"$logf" 2>&1 &
+  local pid=$! start=$SECONDS
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    if (((SECONDS - start) % 60 < 5)) && ((SECONDS - start >= 60)); then
+      log "  ... still building $label ($((SECONDS - start))s)"
+    fi
+  done
+  if ! wait "$pid"; then
+    tail -n 40 "$logf" >&2 || true
+    die "building $label v$version failed (full log above was $logf)"
+  fi
+  log "built $label in $((SECONDS - start))s"
+}
+
+log "no engine for pulumi v$cli_version in PATH or cache; building it (takes several minutes on 2 cores)"
+go_build pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
+  "$LANGHOST_VERSION" "$tmp_dir/engine/bin/pulumi-language-nodejs"
+go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli_version" "$tmp_dir/engine/bin/pulumi"
+write_dynamic_provider_plugin "$tmp_dir/engine/bin"
+
+built_version="$("$tmp_dir/engine/bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
+[[ "$built_version" == "v$cli_version" ]] || die "built pulumi reports version '$built_version', expected v$cli_version"
+
+# Atomic publish: rename the finished tree into place (replacing an incomplete or forced-rebuilt one).
+if [[ -e "$engine_dir" ]]; then
+  mv "$engine_dir" "$tmp_dir/old"
+fi
+mv "$tmp_dir/engine" "$engine_dir"
+log "engine ready in $engine_dir/bin (built in $((SECONDS - build_start))s)"
+publish "$engine_dir/bin"

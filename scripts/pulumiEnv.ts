@@ -1,0 +1,110 @@
+// The one place that says how this project runs Pulumi offline: which engine binaries, which state
+// backend, which passphrase, and what must never be fetched. Used by the Automation API (tests, examples)
+// through `pulumiEnv()` / `pulumiCommand()`, and by shells through scripts/pulumi-env.sh, which evaluates
+// `node scripts/pulumiEnv.ts --shell`.
+//
+// The engine itself (pulumi CLI, pulumi-language-nodejs, pulumi-resource-pulumi-nodejs) is provided by
+// scripts/ensure-pulumi-engine.sh (`npm run engine`); see docs/offline-pulumi-engine.md.
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { PulumiCommand } from "@pulumi/pulumi/automation/index.js";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Passphrase of the secrets provider of every local (file-backend) stack. Not a secret: local state only. */
+export const LOCAL_STACK_PASSPHRASE = "portfolio-wallet-local-stacks-only";
+
+/** Default state directory: the project's gitignored `.pulumi-state/`. */
+export const defaultStateDir = path.join(repoRoot, ".pulumi-state");
+
+const ensureScript = path.join(repoRoot, "scripts", "ensure-pulumi-engine.sh");
+const binDirPointer = path.join(repoRoot, "node_modules", ".cache", "pulumi-engine", "bin-dir");
+const engineExecutables = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"];
+
+function isCompleteEngine(dir: string): boolean {
+  try {
+    for (const exe of engineExecutables) accessSync(path.join(dir, exe), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let cachedBinDir: string | undefined;
+
+/**
+ * Absolute path of the directory holding `pulumi`, `pulumi-language-nodejs` and
+ * `pulumi-resource-pulumi-nodejs`. Order: $PULUMI_ENGINE_BIN_DIR, the path recorded by the last
+ * `npm run engine`, else runs scripts/ensure-pulumi-engine.sh (instant when the engine is cached; a cold
+ * build takes minutes, so CI and developers run `npm run engine` first).
+ */
+export function engineBinDir(): string {
+  if (cachedBinDir) return cachedBinDir;
+  const candidates = [process.env.PULUMI_ENGINE_BIN_DIR];
+  try {
+    candidates.push(readFileSync(binDirPointer, "utf8").trim());
+  } catch {
+    // not recorded yet
+  }
+  for (const dir of candidates) {
+    if (dir && isCompleteEngine(dir)) return (cachedBinDir = dir);
+  }
+  const result = spawnSync("bash", [ensureScript], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const dir = result.stdout?.trim().split("\n").pop() ?? "";
+  if (result.status !== 0 || !isCompleteEngine(dir)) {
+    throw new Error(`No Pulumi engine: scripts/ensure-pulumi-engine.sh exited with ${result.status}`);
+  }
+  return (cachedBinDir = dir);
+}
+
+export interface PulumiEnvOptions {
+  /** Directory of the file backend; default `<repo>/.pulumi-state`. Tests may pass a temp dir. */
+  stateDir?: string;
+}
+
+/**
+ * Environment for running the Pulumi CLI offline: local file backend, fixed local passphrase, no update
+ * checks, no plugin downloads, PULUMI_HOME inside the state dir, the engine's bin dir first on PATH and
+ * then node_modules/.bin (so the language host and the dynamic provider find Node 24, not the machine's).
+ */
+export function pulumiEnv(options: PulumiEnvOptions = {}): Record<string, string> {
+  const stateDir = path.resolve(options.stateDir ?? defaultStateDir);
+  const home = path.join(stateDir, "home");
+  mkdirSync(home, { recursive: true });
+  const pathParts = [engineBinDir(), path.join(repoRoot, "node_modules", ".bin")];
+  if (process.env.PATH) pathParts.push(process.env.PATH);
+  return {
+    PATH: pathParts.join(path.delimiter),
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: pathToFileURL(stateDir).href,
+    PULUMI_CONFIG_PASSPHRASE: LOCAL_STACK_PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+  };
+}
+
+/** The Automation API's handle on the offline engine: `LocalWorkspace.create({ pulumiCommand, envVars })`. */
+export async function pulumiCommand(): Promise<PulumiCommand> {
+  const { PulumiCommand } = await import("@pulumi/pulumi/automation/index.js");
+  return PulumiCommand.get({ root: path.dirname(engineBinDir()), skipVersionCheck: true });
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+// `node scripts/pulumiEnv.ts --shell` prints `export NAME='value'` lines for scripts/pulumi-env.sh.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] !== "--shell") {
+    console.error("usage: node scripts/pulumiEnv.ts --shell");
+    process.exit(2);
+  }
+  for (const [name, value] of Object.entries(pulumiEnv())) console.log(`export ${name}=${shellQuote(value)}`);
+}
