@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import {
+  POSITIONS_A,
+  POSITIONS_B,
+  POSITIONS_C,
+  addFault,
+  approverConfig,
+  baseConfig,
+  canonical,
+  checked,
+  providerOf,
+  registeredApproverKeys,
+  setPolicy,
+  startProviderSandbox,
+  urnOf,
+  walletTargets,
+  type TestSandbox,
+} from "./helpers.ts";
+import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+
+const wallets = providerOf("portfolioWallet");
+
+let t: TestSandbox;
+let keys: TurnkeyApiKeyPair;
+beforeAll(async () => {
+  t = await startProviderSandbox();
+  keys = await registeredApproverKeys(t);
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await wallets.configure(baseConfig(t));
+  await setPolicy(t, { strategyUpdateApprovals: 0 });
+  await t.api("DELETE", "/_sandbox/faults");
+});
+
+async function createWallet(positions = POSITIONS_A) {
+  const inputs = await checked(wallets, {}, { resourceUrn: urnOf("PortfolioWallet"), positions });
+  const { id, outs } = await wallets.create(inputs);
+  return { id: id as string, outs };
+}
+
+/** One `pulumi up` that changes the wallet's positions: check against the old state, then update. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function upTo(id: string, olds: any, positions: typeof POSITIONS_A) {
+  const news = await checked(wallets, olds, { resourceUrn: olds.resourceUrn, positions });
+  return (await wallets.update(id, olds, news)).outs;
+}
+
+async function signingActivity(activityId: string) {
+  const res = await t.api("GET", `/_sandbox/signing-activities/${activityId}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+describe("strategy change requestIds", () => {
+  test("A → B → A sends a new key for each change, and the wallet really moves back", async () => {
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const toB = await upTo(id, outs, POSITIONS_B);
+    const backToA = await upTo(id, toB, POSITIONS_A);
+    expect(toB.strategyChange.revision).toBe(1);
+    expect(backToA.strategyChange.revision).toBe(2);
+    expect(backToA.strategyChange.requestId).not.toBe(toB.strategyChange.requestId);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_A));
+  });
+
+  test("B → A → B: the second B is a new update, not a replay of the first", async () => {
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const firstB = await upTo(id, outs, POSITIONS_B);
+    const a = await upTo(id, firstB, POSITIONS_A);
+    const secondB = await upTo(id, a, POSITIONS_B);
+    expect(secondB.strategyChange.requestId).not.toBe(firstB.strategyChange.requestId);
+    expect(new Set([firstB, a, secondB].map((o) => o.strategyChange.requestId)).size).toBe(3);
+    expect(secondB.strategyChangeStatus).toBe("completed");
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+  });
+
+  test("the same change in two resources gets two keys", async () => {
+    const first = await createWallet(POSITIONS_A);
+    const second = await createWallet(POSITIONS_A);
+    const firstB = await upTo(first.id, first.outs, POSITIONS_B);
+    const secondB = await upTo(second.id, second.outs, POSITIONS_B);
+    expect(firstB.strategyChange.requestId).not.toBe(secondB.strategyChange.requestId);
+  });
+
+  test("an update whose answers were lost is resumed with the same key: one strategy update", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    await addFault(t, {
+      method: "PATCH",
+      path: "/v2/portfolio-wallets/:id/strategy",
+      times: 3,
+      kind: "drop",
+    });
+    await expect(upTo(id, outs, POSITIONS_B)).rejects.toThrow();
+
+    const clock = await t.api("GET", "/_sandbox/clock");
+    const afterFailure = Date.parse(clock.body.now);
+
+    // The engine kept the old state; the next `up` tries again.
+    const resumed = await upTo(id, outs, POSITIONS_B);
+    expect(resumed.strategyChangeStatus).toBe("pending_approval");
+    // The update it reports is the one the dropped request made, not a second one (which would
+    // also have superseded the first).
+    const activity = await signingActivity(resumed.strategyChange.signingActivityId);
+    expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const update = await t.api("GET", `/_sandbox/strategy-updates/${activity.subjectId}`);
+    expect(update.status).toBe(200);
+    expect(update.body.requestId).toBe(resumed.strategyChange.requestId);
+    expect(Date.parse(update.body.createdAt)).toBeLessThanOrEqual(afterFailure);
+  });
+});
+
+describe("strategy change without an approver", () => {
+  test("pending_approval: the update succeeds, outputs show the status and the signing activity", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const pending = await upTo(id, outs, POSITIONS_B);
+    expect(pending).toMatchObject({
+      positions: canonical(POSITIONS_B),
+      strategyChangeStatus: "pending_approval",
+      strategyChange: {
+        status: "pending_approval",
+        signingActivityId: expect.any(String),
+        signingActivityStatus: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+        targetPositions: canonical(POSITIONS_B),
+      },
+    });
+    // The wallet keeps its allocation until someone approves.
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_A));
+    expect(canonical(pending.strategyConfig.positions)).toEqual(canonical(POSITIONS_A));
+  });
+
+  test("re-applying the same pending change after a refresh reuses its requestId (no second update)", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const pending = await upTo(id, outs, POSITIONS_B);
+
+    // A refresh shows the live allocation (still A) and keeps the pending change.
+    const refreshed = await wallets.read(id, pending);
+    expect(refreshed.inputs.positions).toEqual(canonical(POSITIONS_A));
+    expect(refreshed.props.strategyChange.status).toBe("pending_approval");
+    const news = await checked(wallets, refreshed.inputs, {
+      resourceUrn: outs.resourceUrn,
+      positions: POSITIONS_B,
+    });
+    expect((await wallets.diff(id, refreshed.props, news)).changes).toBe(true);
+
+    const again = (await wallets.update(id, refreshed.props, news)).outs;
+    expect(again.strategyChange.requestId).toBe(pending.strategyChange.requestId);
+    expect(again.strategyChange.signingActivityId).toBe(pending.strategyChange.signingActivityId);
+    expect((await signingActivity(pending.strategyChange.signingActivityId)).status).toBe(
+      "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+    );
+  });
+
+  test("a different target while one is pending gets a new requestId and supersedes the pending one", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const pendingB = await upTo(id, outs, POSITIONS_B);
+    const pendingC = await upTo(id, pendingB, POSITIONS_C);
+    expect(pendingC.strategyChange.requestId).not.toBe(pendingB.strategyChange.requestId);
+    expect(pendingC.strategyChange.revision).toBe(pendingB.strategyChange.revision + 1);
+    expect(pendingC.strategyChange.signingActivityId).not.toBe(pendingB.strategyChange.signingActivityId);
+    expect((await signingActivity(pendingB.strategyChange.signingActivityId)).status).toBe(
+      "ACTIVITY_STATUS_FAILED",
+    );
+  });
+
+  test("once approved elsewhere, a refresh shows the change completed and no diff", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const pending = await upTo(id, outs, POSITIONS_B);
+    const approve = await t.api(
+      "POST",
+      `/_sandbox/signing-activities/${pending.strategyChange.signingActivityId}/approve`,
+    );
+    expect(approve.status).toBe(200);
+    await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
+
+    const refreshed = await wallets.read(id, pending);
+    expect(refreshed.props.strategyChangeStatus).toBe("completed");
+    const news = await checked(wallets, refreshed.inputs, {
+      resourceUrn: outs.resourceUrn,
+      positions: POSITIONS_B,
+    });
+    expect((await wallets.diff(id, refreshed.props, news)).changes).toBe(false);
+  });
+});
+
+describe("strategy change with a Turnkey approver", () => {
+  test("pending_approval is approved with the configured key, then awaited until the wallet shows the target", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    await wallets.configure({ ...baseConfig(t), ...approverConfig(t, keys) });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const applied = await upTo(id, outs, POSITIONS_B);
+    expect(applied).toMatchObject({
+      positions: canonical(POSITIONS_B),
+      strategyChangeStatus: "completed",
+      strategyChange: { status: "completed", signingActivityId: expect.any(String) },
+    });
+    expect(canonical(applied.strategyConfig.positions)).toEqual(canonical(POSITIONS_B));
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+    const activity = await signingActivity(applied.strategyChange.signingActivityId);
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+
+  test("when more approvers must vote, the update succeeds with the change still pending", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 2 });
+    await wallets.configure({ ...baseConfig(t), ...approverConfig(t, keys) });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const pending = await upTo(id, outs, POSITIONS_B);
+    expect(pending.strategyChangeStatus).toBe("pending_approval");
+    expect(pending.strategyChange.signingActivityStatus).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_A));
+  });
+
+  test("a create that must reconcile an adopted wallet is approved too", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const existing = await createWallet(POSITIONS_A);
+    await wallets.configure({ ...baseConfig(t), ...approverConfig(t, keys) });
+    const inputs = await checked(
+      wallets,
+      {},
+      {
+        resourceUrn: urnOf("PortfolioWallet"),
+        positions: POSITIONS_C,
+        adoptWalletId: existing.id,
+      },
+    );
+    const { outs } = await wallets.create(inputs);
+    expect(outs.strategyChangeStatus).toBe("completed");
+    expect(await walletTargets(t, existing.id)).toEqual(canonical(POSITIONS_C));
+  });
+
+  test("an approval timeout fails clearly; the next up resumes the same update", async () => {
+    // A sandbox whose rebalance takes an hour of sandbox time: the approved update stays processing.
+    const slow = await startProviderSandbox({ rebalanceDelayMs: 3_600_000 });
+    try {
+      const slowKeys = await registeredApproverKeys(slow);
+      await setPolicy(slow, { strategyUpdateApprovals: 1 });
+      await wallets.configure({
+        ...baseConfig(slow),
+        ...approverConfig(slow, slowKeys),
+        "portfolio-wallet:approvalTimeoutSeconds": "0.3",
+      });
+      const inputs = await checked(
+        wallets,
+        {},
+        { resourceUrn: urnOf("PortfolioWallet"), positions: POSITIONS_A },
+      );
+      const { id, outs } = await wallets.create(inputs);
+      const news = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
+      const failure = await wallets.update(id, outs, news).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(failure?.message).toMatch(/is still "processing" after 0.3 s/);
+      expect(failure?.message).toContain("portfolio-wallet:approvalTimeoutSeconds");
+      expect(failure?.message).toContain("same requestId");
+
+      const advance = await slow.api("POST", "/_sandbox/clock/advance", { body: { seconds: 7200 } });
+      expect(advance.status).toBe(200);
+      const resumed = (await wallets.update(id, outs, news)).outs;
+      expect(resumed.strategyChangeStatus).toBe("completed");
+      expect(resumed.strategyChange.revision).toBe(1);
+      expect(await walletTargets(slow, id)).toEqual(canonical(POSITIONS_B));
+    } finally {
+      await slow.close();
+    }
+  });
+});
