@@ -150,7 +150,7 @@ async function waitUntilApplied(params: {
     if (Date.now() + delayMs > deadline) {
       throw new Error(
         `strategy update ${change.requestId} of wallet ${walletId} is still "${change.status}" after ` +
-          `${Math.round(session.settings.approvalTimeoutMs / 1000)} s` +
+          `${Math.round(session.settings.approvalTimeoutMs / 100) / 10} s` +
           (change.signingActivityId ? ` (signing activity ${change.signingActivityId})` : "") +
           ". Check the update at the service (and its approval at the signing provider), then run `pulumi up` again: " +
           "it resumes with the same requestId. Raise portfolio-wallet:approvalTimeoutSeconds to wait longer.",
