@@ -5,7 +5,9 @@ import { eventually, OTHER_TOKEN, startTestSandbox, uuid, walletBody, type TestS
 let t: TestSandbox;
 let walletId: string;
 beforeEach(async () => {
-  t = await startTestSandbox({ rebalanceDelayMs: 150 });
+  // Rebalances take a minute of sandbox time and tests advance the clock past it: no race between a
+  // test's reads and the rebalance timer, however loaded the machine is.
+  t = await startTestSandbox({ rebalanceDelayMs: 60_000 });
   walletId = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id;
 });
 afterEach(() => t.close());
@@ -17,38 +19,58 @@ const patch = (positions: unknown, requestId = uuid(), token?: string) =>
     ...(token === undefined ? {} : { token }),
   });
 const wallet = async () => (await t.api("GET", `/v2/portfolio-wallets/${walletId}`)).body;
+const finishRebalance = () => t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 61 } });
 const updateStatus = async (id: string) => (await t.api("GET", `/_sandbox/strategy-updates/${id}`)).body;
 
 describe("PATCH /v2/portfolio-wallets/:id/strategy", () => {
   test("answers 200 processing, then completes and only then changes strategyConfig", async () => {
-    const res = await patch(ALL_RLP);
-    expect(res.status).toBe(200);
-    const update = StrategyUpdateSchema.parse(res.body);
-    expect(update).toMatchObject({
-      status: "processing",
-      portfolioWalletId: walletId,
-      positions: ALL_RLP,
-      signingActivityId: null,
-      failureReason: null,
-    });
-    expect(
-      (await wallet()).strategyConfig.positions.map((p: { positionKey: string }) => p.positionKey),
-    ).toEqual(["tbills", "syrupUsdc"]);
-    await eventually(async () => (await wallet()).strategyConfig.positions[0].positionKey === "resolvRlp");
-    const after = await wallet();
-    expect(after.strategyConfig.positions).toEqual([
-      { positionKey: "resolvRlp", targetWeightBps: 10000, maxProcessingTime: "PT168H", asset: "rlp" },
-    ]);
-    expect(after.blendedRateBps).toBe(1050);
-    expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(after.createdAt));
+    // A long delay moved by the clock: no race between the test's reads and the rebalance timer.
+    const slow = await startTestSandbox({ rebalanceDelayMs: 60_000 });
+    try {
+      const id = (await slow.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id;
+      const read = async () => (await slow.api("GET", `/v2/portfolio-wallets/${id}`)).body;
+      const res = await slow.api("PATCH", `/v2/portfolio-wallets/${id}/strategy`, {
+        body: { requestId: uuid(), positions: ALL_RLP },
+      });
+      expect(res.status).toBe(200);
+      const update = StrategyUpdateSchema.parse(res.body);
+      expect(update).toMatchObject({
+        status: "processing",
+        portfolioWalletId: id,
+        positions: ALL_RLP,
+        signingActivityId: null,
+        failureReason: null,
+      });
+      expect(
+        (await read()).strategyConfig.positions.map((p: { positionKey: string }) => p.positionKey),
+      ).toEqual(["tbills", "syrupUsdc"]);
+      await slow.api("POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
+      const after = await read();
+      expect(after.strategyConfig.positions).toEqual([
+        { positionKey: "resolvRlp", targetWeightBps: 10000, maxProcessingTime: "PT168H", asset: "rlp" },
+      ]);
+      expect(after.blendedRateBps).toBe(1050);
+      expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(after.createdAt));
+    } finally {
+      await slow.close();
+    }
   });
 
   test("completes on its timer without any read in between", async () => {
-    const res = await patch(ALL_RLP);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    // The admin read does not settle due work; only the timer can have completed the update.
-    const status = await t.api("GET", `/_sandbox/strategy-updates/${res.body.id}`);
-    expect(status.body.status).toBe("completed");
+    const fast = await startTestSandbox({ rebalanceDelayMs: 100 });
+    try {
+      const id = (await fast.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id;
+      const res = await fast.api("PATCH", `/v2/portfolio-wallets/${id}/strategy`, {
+        body: { requestId: uuid(), positions: ALL_RLP },
+      });
+      // Only the admin read is used, and it does not settle due work: only the timer can complete it.
+      await eventually(
+        async () =>
+          (await fast.api("GET", `/_sandbox/strategy-updates/${res.body.id}`)).body.status === "completed",
+      );
+    } finally {
+      await fast.close();
+    }
   });
 
   test("completes when the sandbox clock is advanced past the rebalance delay", async () => {
@@ -73,7 +95,8 @@ describe("PATCH /v2/portfolio-wallets/:id/strategy", () => {
   test("a replay answers the same update in its current state; a different body is 409", async () => {
     const requestId = uuid();
     const first = await patch(ALL_RLP, requestId);
-    await eventually(async () => (await updateStatus(first.body.id)).status === "completed");
+    await finishRebalance();
+    expect((await updateStatus(first.body.id)).status).toBe("completed");
     const replay = await patch(ALL_RLP, requestId);
     expect(replay.status).toBe(200);
     expect(replay.body).toMatchObject({ id: first.body.id, status: "completed" });
@@ -95,7 +118,8 @@ describe("PATCH /v2/portfolio-wallets/:id/strategy", () => {
     });
     expect(fault.status).toBe(201);
     const res = await patch(ALL_RLP);
-    await eventually(async () => (await updateStatus(res.body.id)).status === "failed");
+    await finishRebalance();
+    expect((await updateStatus(res.body.id)).status).toBe("failed");
     expect(await updateStatus(res.body.id)).toMatchObject({
       status: "failed",
       failureReason: "venue paused",
@@ -103,7 +127,8 @@ describe("PATCH /v2/portfolio-wallets/:id/strategy", () => {
     expect((await wallet()).strategyConfig.positions).toHaveLength(2);
     // Only the next update fails.
     const next = await patch(ALL_RLP);
-    await eventually(async () => (await updateStatus(next.body.id)).status === "completed");
+    await finishRebalance();
+    expect((await updateStatus(next.body.id)).status).toBe("completed");
   });
 });
 
@@ -126,7 +151,7 @@ describe("approval policy", () => {
     });
     expect(activity.body.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     // Still pending after the rebalance delay: nothing moves without approval.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await finishRebalance();
     expect((await updateStatus(res.body.id)).status).toBe("pending_approval");
     expect((await wallet()).strategyConfig.positions).toHaveLength(2);
   });
@@ -149,7 +174,8 @@ describe("approval policy", () => {
     );
     expect(approved.body.status).toBe("ACTIVITY_STATUS_COMPLETED");
     expect((await updateStatus(res.body.id)).status).toBe("processing");
-    await eventually(async () => (await updateStatus(res.body.id)).status === "completed");
+    await finishRebalance();
+    expect((await updateStatus(res.body.id)).status).toBe("completed");
     expect((await wallet()).strategyConfig.positions[0].positionKey).toBe("resolvRlp");
     expect((await updateStatus(res.body.id)).signingActivityStatus).toBe("ACTIVITY_STATUS_COMPLETED");
   });
