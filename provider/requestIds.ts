@@ -41,7 +41,12 @@ export function strategyUpdateRequestId(
   return uuidv5(`strategy:${urn}:${revision}:${allocationHash(positions)}`, REQUEST_ID_NAMESPACE);
 }
 
-/** The requestId of a webhook registration's creation, from its URN. */
-export function webhookCreationRequestId(urn: string): string {
-  return uuidv5(`webhook:${urn}`, REQUEST_ID_NAMESPACE);
+/**
+ * The requestId of a webhook registration's creation, from its URN and a generation. Unlike a
+ * wallet, a registration can be deleted; the key that created a deleted one is spent (the service
+ * answers 404 for it), so re-creating under the same name moves to the next generation. A retried
+ * create walks the same generations and lands on the same live registration.
+ */
+export function webhookCreationRequestId(urn: string, generation: number): string {
+  return uuidv5(generation === 0 ? `webhook:${urn}` : `webhook:${urn}:${generation}`, REQUEST_ID_NAMESPACE);
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import type { StrategyUpdate } from "../sdk/contract/strategy.ts";
+import { IdempotencyConflictError } from "../sdk/client/index.ts";
 import { approveSigningActivity } from "../sdk/approval/index.ts";
 import type { TargetPosition } from "./inputs.ts";
 import { strategyUpdateRequestId } from "./requestIds.ts";
@@ -49,8 +50,44 @@ function stateOf(update: StrategyUpdate, revision: number, target: TargetPositio
   };
 }
 
-/** A failed replay means this requestId is spent: only this many fresh revisions are tried in one call. */
+/** A spent requestId is skipped for the next revision's: only this many are tried in one call. */
 const MAX_SPENT_KEYS_SKIPPED = 20;
+
+/** Sends the strategy PATCH; "conflict" when the service knows the requestId with another body. */
+async function requestUpdate(
+  session: ProviderSession,
+  walletId: string,
+  requestId: string,
+  target: TargetPosition[],
+): Promise<StrategyUpdate | "conflict"> {
+  try {
+    return await session.client.wallets.updateStrategy(walletId, { requestId, positions: target });
+  } catch (error) {
+    if (IdempotencyConflictError.isInstance(error)) return "conflict";
+    throw error;
+  }
+}
+
+/**
+ * Whether the answer belongs to an earlier update whose requestId is spent, so that this change
+ * needs the next revision's key. A brand-new request never answers `failed` at once (a bad body
+ * is a 4xx), nor `completed` without the wallet showing its target, so such an answer is the
+ * replay of an earlier update with this key: one that failed, or one that completed before the
+ * wallet was changed again (a resource re-created under the same URN starts at revision 1 again).
+ * A 409 means the key was used with another body: the same URN on another wallet (a WalletStrategy
+ * moved to another wallet, or a wallet adopted under a re-used name).
+ */
+async function isSpent(
+  session: ProviderSession,
+  walletId: string,
+  update: StrategyUpdate | "conflict",
+  target: TargetPosition[],
+): Promise<boolean> {
+  if (update === "conflict" || update.status === "failed") return true;
+  if (update.status !== "completed") return false;
+  const wallet = await session.client.wallets.retrieve(walletId);
+  return !sameAllocation(wallet.strategyConfig.positions, target);
+}
 
 /**
  * Moves a wallet to a target allocation through the strategy PATCH, with approval:
@@ -68,16 +105,24 @@ export async function applyStrategyChange(params: {
   previous: StrategyChangeState | null;
 }): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
   const { session, walletId, urn, target } = params;
-  let previous = params.previous;
-  let key = keyFor(urn, target, previous);
-  let update = await session.client.wallets.updateStrategy(walletId, { requestId: key.requestId, positions: target });
-  // A brand-new request never answers `failed` at once (a bad body is a 4xx), so `failed` here is
-  // the replay of an earlier attempt with this key that failed: move on to the next revision.
-  for (let skipped = 0; update.status === "failed" && skipped < MAX_SPENT_KEYS_SKIPPED; skipped++) {
-    previous = stateOf(update, key.revision, target);
-    key = keyFor(urn, target, previous);
-    update = await session.client.wallets.updateStrategy(walletId, { requestId: key.requestId, positions: target });
+  let key = keyFor(urn, target, params.previous);
+  let answer = await requestUpdate(session, walletId, key.requestId, target);
+  for (
+    let skipped = 0;
+    skipped < MAX_SPENT_KEYS_SKIPPED && (await isSpent(session, walletId, answer, target));
+    skipped++
+  ) {
+    const revision = key.revision + 1;
+    key = { revision, requestId: strategyUpdateRequestId(urn, revision, target) };
+    answer = await requestUpdate(session, walletId, key.requestId, target);
   }
+  if (answer === "conflict") {
+    throw new Error(
+      `strategy update of wallet ${walletId}: the service holds every requestId tried (up to revision ` +
+        `${key.revision}) for other requests of ${urn}. Give the resource a new name to start a new series of keys.`,
+    );
+  }
+  const update = answer;
   let change = stateOf(update, key.revision, target);
   throwIfFailed(change, walletId);
 

@@ -1,4 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
+import type { EventType } from "../sdk/contract/events.ts";
 import type { WebhookRegistration } from "../sdk/contract/webhook.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
 import { containsUnknown, validateInputs } from "./check.ts";
@@ -98,12 +99,7 @@ export const webhookRegistrationProvider = {
   async create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
     const state = stateOf(news);
     const session = sessionFor(config);
-    const created = await session.client.webhookRegistrations.create({
-      requestId: webhookCreationRequestId(state.resourceUrn),
-      url: state.url,
-      eventTypes: state.eventTypes as never,
-      ...(state.description !== undefined ? { description: state.description } : {}),
-    });
+    const created = await createRegistration(session, state);
     const registration = state.enabled ? created : await setStatus(session, created.id, state);
     return { id: created.id, outs: outputsOf(state, registration, created.secret) };
   },
@@ -148,6 +144,25 @@ export const webhookRegistrationProvider = {
     }
   },
 };
+
+/** How many deleted registrations under one name are skipped before giving up. */
+const MAX_GENERATIONS = 100;
+
+async function createRegistration(session: ProviderSession, state: WebhookRegistrationState) {
+  for (let generation = 0; ; generation++) {
+    try {
+      return await session.client.webhookRegistrations.create({
+        requestId: webhookCreationRequestId(state.resourceUrn, generation),
+        url: state.url,
+        eventTypes: state.eventTypes as EventType[],
+        ...(state.description !== undefined ? { description: state.description } : {}),
+      });
+    } catch (error) {
+      // 404 on create: this generation's registration was deleted, so its key is spent.
+      if (!NotFoundError.isInstance(error) || generation >= MAX_GENERATIONS) throw error;
+    }
+  }
+}
 
 async function setStatus(
   session: ProviderSession,

@@ -14,6 +14,8 @@ import { pulumiCommand, pulumiEnv, repoRoot } from "./pulumiEnv.ts";
 
 const STACK_NAME = "quickstart";
 const SANDBOX_TOKEN = "sandbox-token";
+/** Set by this script beside the base URL it writes, so a later run knows the URL is its own. */
+const EMBEDDED_MARKER = "portfolio-wallet-quickstart:embeddedSandbox";
 
 const { positionals } = parseArgs({ allowPositionals: true });
 const action = positionals[0] ?? "up";
@@ -28,17 +30,43 @@ const stack = await LocalWorkspace.createOrSelectStack(
   { pulumiCommand: await pulumiCommand(), envVars },
 );
 
-// A base URL set in the stack config or the environment means a real (or separately run) service.
-const configuredBaseUrl =
-  (await stack.getAllConfig())["portfolio-wallet:baseUrl"]?.value ?? process.env["PORTFOLIO_WALLET_BASE_URL"];
-const embedded = configuredBaseUrl
-  ? undefined
-  : await startSandbox({ port: 0, dataDir: path.join(repoRoot, ".sandbox-data") });
+// The embedded sandbox is used unless the user points the stack at a service: by the environment,
+// or by setting portfolio-wallet:baseUrl themselves (the quickstart marks the URLs it sets).
+const config = await stack.getAllConfig();
+const usesEmbeddedSandbox =
+  process.env["PORTFOLIO_WALLET_BASE_URL"] === undefined &&
+  (config["portfolio-wallet:baseUrl"] === undefined || config[EMBEDDED_MARKER]?.value === "true");
+const embedded = usesEmbeddedSandbox
+  ? await startSandbox({ port: embeddedSandboxPort(), dataDir: path.join(repoRoot, ".sandbox-data") }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EADDRINUSE") throw error;
+        console.error(
+          `port ${embeddedSandboxPort()} is in use: stop whatever listens there (another quickstart or sandbox?), ` +
+            "or choose another port with PORTFOLIO_WALLET_QUICKSTART_PORT (the same one for every later run).",
+        );
+        process.exit(1);
+      },
+    )
+  : undefined;
 if (embedded) {
   console.log(`embedded sandbox listening on ${embedded.url} (data in .sandbox-data/)`);
-  // The sandbox's port changes per run; only the provider configuration follows it, never an input.
   await stack.setConfig("portfolio-wallet:baseUrl", { value: embedded.url });
   await stack.setConfig("portfolio-wallet:apiToken", { value: SANDBOX_TOKEN, secret: true });
+  await stack.setConfig(EMBEDDED_MARKER, { value: "true" });
+}
+
+/**
+ * The embedded sandbox always listens on the same port: `destroy` and `refresh` configure the
+ * provider from the settings recorded in state by the last `up`, so the URL must not move.
+ */
+function embeddedSandboxPort(): number {
+  const text = process.env["PORTFOLIO_WALLET_QUICKSTART_PORT"] ?? "18787";
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error(`PORTFOLIO_WALLET_QUICKSTART_PORT must be a TCP port number, got "${text}"`);
+    process.exit(2);
+  }
+  return port;
 }
 
 const stream = { onOutput: (text: string) => process.stdout.write(text) };
