@@ -83,7 +83,7 @@ if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && path_cli="$(command -v pulumi 
   path_bin_dir="$(cd "$(dirname "$path_cli")" && pwd)"
   if [[ "$path_cli_version" == "v$cli_version" ]]; then
     if have_complete_engine "$path_bin_dir"; then
-      log "using pulumi $path_cli_version from PATH ($path_bin_dir)"
+      [[ "$path_bin_dir" == "$engine_dir/bin" ]] || log "using pulumi $path_cli_version from PATH ($path_bin_dir)"
       publish "$path_bin_dir"
       exit 0
     fi
