@@ -12,10 +12,14 @@ import {
 } from "./http/middleware.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
+import { depositRoutes } from "./routes/deposits.ts";
+import { moneyAdminRoutes } from "./routes/moneyAdmin.ts";
 import { quoteRoutes } from "./routes/quotes.ts";
 import { strategyRoutes } from "./routes/strategy.ts";
 import { walletRoutes } from "./routes/wallets.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { withdrawalRoutes } from "./routes/withdrawals.ts";
+import { yieldMetricsRoutes } from "./routes/yieldMetrics.ts";
 import { mountSigningProvider } from "./signing/index.ts";
 
 export const WALLETS_BASE = "/v2/portfolio-wallets";
@@ -37,10 +41,14 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   // Catalog and quote routes come before `/:id` so that `/strategies` is not read as a wallet id.
   app.route(WALLETS_BASE, catalogRoutes(ctx));
   app.route(WALLETS_BASE, quoteRoutes(ctx));
+  app.route(WALLETS_BASE, yieldMetricsRoutes(ctx));
   app.route(WALLETS_BASE, walletRoutes(ctx));
   app.route(WALLETS_BASE, strategyRoutes(ctx));
+  app.route(WALLETS_BASE, depositRoutes(ctx));
+  app.route(WALLETS_BASE, withdrawalRoutes(ctx));
   app.route("/webhooks/registrations", webhookRoutes(ctx));
   app.route(ADMIN_PREFIX, adminRoutes(ctx));
+  app.route(ADMIN_PREFIX, moneyAdminRoutes(ctx));
 
   app.notFound(() => {
     throw new HttpError(404, "not_found", "no such endpoint; see docs/sandbox.md for the sandbox's routes");

@@ -29,3 +29,21 @@ export function createWallClock(initialOffsetMs = 0): SandboxClock {
 export function isoNow(clock: SandboxClock): string {
   return clock.now().toISOString();
 }
+
+/**
+ * A clock that stands still until advanced: every read of "now" between two advances is the same
+ * instant, so tests can compare balances read at different moments to the micro. Start defaults
+ * to the wall-clock time of creation.
+ */
+export function createManualClock(start: Date = new Date()): SandboxClock {
+  const startMs = start.getTime();
+  let offset = 0;
+  return {
+    now: () => new Date(startMs + offset),
+    advance(ms: number) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError("the sandbox clock only moves forward");
+      offset += ms;
+    },
+    offsetMs: () => offset,
+  };
+}

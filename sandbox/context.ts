@@ -2,7 +2,9 @@ import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../sdk/contract/index.ts";
 import type { SandboxClock } from "./clock.ts";
 import type { ApprovalDeps } from "./domain/approvals.ts";
+import type { WebhookDispatcher } from "./domain/events/delivery.ts";
 import type { FaultRegistry } from "./domain/faults.ts";
+import type { MoneyFlows } from "./domain/money/moneyFlows.ts";
 import type { RequestCounter } from "./domain/requestCounter.ts";
 import type { StrategyUpdates } from "./domain/strategyUpdates.ts";
 
@@ -18,4 +20,8 @@ export interface SandboxContext {
   strategyUpdates: StrategyUpdates;
   faults: FaultRegistry;
   requestCounter: RequestCounter;
+  /** Deposits, yield accrual, withdrawals and the ledger (sandbox/domain/money/). */
+  money: MoneyFlows;
+  /** Background webhook delivery (sandbox/domain/events/delivery.ts). */
+  webhookDispatcher: WebhookDispatcher;
 }

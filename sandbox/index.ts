@@ -6,12 +6,17 @@ import { createWallClock, type SandboxClock } from "./clock.ts";
 import type { SandboxContext } from "./context.ts";
 import { createApprovalDeps } from "./domain/approvals.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
+import { createWebhookDispatcher, DEFAULT_WEBHOOK_DELIVERY } from "./domain/events/delivery.ts";
+import { createEventSink } from "./domain/events/eventSink.ts";
+import { strategyStatusEvent } from "./domain/events/strategyEvents.ts";
 import { createFaultRegistry } from "./domain/faults.ts";
+import { createMoneyFlows } from "./domain/money/moneyFlows.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
 import type { SandboxEnv } from "./http/env.ts";
 import {
   DEFAULT_DATA_DIR,
+  DEFAULT_DEPOSIT_PROCESSING_DELAY_MS,
   DEFAULT_PORT,
   DEFAULT_REBALANCE_DELAY_MS,
   DEFAULT_TOKENS,
@@ -23,7 +28,7 @@ import { DEFAULT_POLICY, getPolicy, setPolicy } from "./store/policyStore.ts";
 
 export type { SandboxOptions } from "./options.ts";
 export type { SandboxClock } from "./clock.ts";
-export { createWallClock } from "./clock.ts";
+export { createManualClock, createWallClock } from "./clock.ts";
 export { DEFAULT_CATALOG } from "./domain/catalog.ts";
 
 /** A running sandbox. */
@@ -53,6 +58,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const approvals = createApprovalDeps(db, clock);
   const faults = createFaultRegistry();
   const catalog = () => listCatalog(db);
+  const webhookDispatcher = createWebhookDispatcher(db, {
+    ...DEFAULT_WEBHOOK_DELIVERY,
+    ...options.webhookDelivery,
+  });
+  const events = createEventSink(db, () => webhookDispatcher.kick());
+  const money = createMoneyFlows({
+    db,
+    clock,
+    catalog,
+    events,
+    approvals,
+    faults,
+    depositProcessingDelayMs: options.depositProcessingDelayMs ?? DEFAULT_DEPOSIT_PROCESSING_DELAY_MS,
+  });
   const strategyUpdates = createStrategyUpdates({
     db,
     clock,
@@ -60,8 +79,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     approvals,
     faults,
     rebalanceDelayMs: options.rebalanceDelayMs ?? DEFAULT_REBALANCE_DELAY_MS,
+    rebalance: money.rebalance,
+    onStatusChanged: (update, previousStatus, at) =>
+      events.emit(update.organizationId, ...strategyStatusEvent(update, previousStatus), at),
   });
   approvals.continuations.set("strategy_update", strategyUpdates.continuation);
+  approvals.continuations.set("withdrawal", money.withdrawalContinuation);
 
   const tokens = options.tokens ?? DEFAULT_TOKENS;
   const ctx: SandboxContext = {
@@ -73,6 +96,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     strategyUpdates,
     faults,
     requestCounter: createRequestCounter(),
+    money,
+    webhookDispatcher,
   };
   const app = createApp(ctx);
 
@@ -93,15 +118,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock,
     app,
     close() {
-      closed ??= new Promise<void>((resolve) => {
+      closed ??= (async () => {
         strategyUpdates.close();
-        server.close(() => {
-          db.close();
-          resolve();
+        money.close();
+        await webhookDispatcher.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Keep-alive connections would hold close() open until they time out.
+          if ("closeAllConnections" in server) server.closeAllConnections();
         });
-        // Keep-alive connections would hold close() open until they time out.
-        if ("closeAllConnections" in server) server.closeAllConnections();
-      });
+        db.close();
+      })();
       return closed;
     },
   };

@@ -1,5 +1,6 @@
 import type { YieldSource } from "../sdk/contract/index.ts";
 import type { SandboxClock } from "./clock.ts";
+import type { WebhookDeliveryOptions } from "./domain/events/delivery.ts";
 import type { OrgPolicy } from "./store/policyStore.ts";
 
 /** Options of `startSandbox`. Every field is optional; defaults suit a developer machine. */
@@ -18,12 +19,23 @@ export interface SandboxOptions {
   clock?: SandboxClock;
   /** How long a strategy update stays `processing`, in sandbox-clock ms. Default 300 (`--rebalance-delay-ms`). */
   rebalanceDelayMs?: number;
+  /**
+   * How long a detected deposit takes to reach its positions, in sandbox-clock ms: legs go
+   * `processing` at half of it and `completed` at all of it. Default 1000.
+   */
+  depositProcessingDelayMs?: number;
+  /**
+   * Webhook delivery: `retryBaseDelayMs` (default 1000; real ms before the first retry, doubling),
+   * `maxAttempts` (default 8, the first included), `timeoutMs` (default 5000 per attempt).
+   */
+  webhookDelivery?: Partial<WebhookDeliveryOptions>;
 }
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_DATA_DIR = ".sandbox-data";
 export const DEFAULT_TOKENS: Readonly<Record<string, string>> = { "sandbox-token": "sandbox-org" };
 export const DEFAULT_REBALANCE_DELAY_MS = 300;
+export const DEFAULT_DEPOSIT_PROCESSING_DELAY_MS = 1000;
 
 /** Parses `token=org,token2=org2` (env `SANDBOX_TOKENS`). */
 export function parseTokens(text: string): Map<string, string> {

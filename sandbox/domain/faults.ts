@@ -73,12 +73,24 @@ export interface FaultRegistry {
   /** Makes the next strategy update of `walletId` fail with `reason` instead of completing. */
   planStrategyFailure(organizationId: string, walletId: string, reason: string): void;
   takeStrategyFailure(organizationId: string, walletId: string): string | null;
+  /** Makes a payout leg (`legKey`, `redeem` also matching `redeem_*`) of the next withdrawal of `walletId` that has one fail. */
+  planWithdrawalLegFailure(organizationId: string, walletId: string, legKey: string, reason: string): void;
+  /** The first planned leg failure matching one of `legKeys`, consumed; null if none. */
+  takeWithdrawalLegFailure(
+    organizationId: string,
+    walletId: string,
+    legKeys: readonly string[],
+  ): { legKey: string; reason: string } | null;
   clear(organizationId: string): void;
 }
+
+const legMatches = (planned: string, actual: string) =>
+  planned === actual || (planned === "redeem" && actual.startsWith("redeem_"));
 
 export function createFaultRegistry(): FaultRegistry {
   let httpFaults: HttpFault[] = [];
   const strategyFailures = new Map<string, string[]>();
+  const legFailures = new Map<string, { legKey: string; reason: string }[]>();
   const strategyKey = (organizationId: string, walletId: string) => `${organizationId}\u0000${walletId}`;
   return {
     addHttpFault(organizationId, request) {
@@ -110,10 +122,31 @@ export function createFaultRegistry(): FaultRegistry {
       else strategyFailures.set(key, rest);
       return next ?? null;
     },
+    planWithdrawalLegFailure(organizationId, walletId, legKey, reason) {
+      const key = strategyKey(organizationId, walletId);
+      legFailures.set(key, [...(legFailures.get(key) ?? []), { legKey, reason }]);
+    },
+    takeWithdrawalLegFailure(organizationId, walletId, legKeys) {
+      const key = strategyKey(organizationId, walletId);
+      const planned = legFailures.get(key) ?? [];
+      const index = planned.findIndex((p) => legKeys.some((actual) => legMatches(p.legKey, actual)));
+      const fault = planned[index];
+      if (fault === undefined) return null;
+      const rest = planned.filter((_, i) => i !== index);
+      if (rest.length === 0) legFailures.delete(key);
+      else legFailures.set(key, rest);
+      return {
+        legKey: legKeys.find((actual) => legMatches(fault.legKey, actual)) ?? fault.legKey,
+        reason: fault.reason,
+      };
+    },
     clear(organizationId) {
       httpFaults = httpFaults.filter((f) => f.organizationId !== organizationId);
       for (const key of strategyFailures.keys()) {
         if (key.startsWith(`${organizationId}\u0000`)) strategyFailures.delete(key);
+      }
+      for (const key of legFailures.keys()) {
+        if (key.startsWith(`${organizationId}\u0000`)) legFailures.delete(key);
       }
     },
   };

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import {
   canonicalAllocation,
-  TOTAL_WEIGHT_BPS,
   type StrategyUpdate,
   type StrategyUpdateRequest,
   type YieldSource,
@@ -20,14 +19,7 @@ import {
   updateStrategyUpdateState,
   type StrategyUpdateRecord,
 } from "../store/strategyUpdateStore.ts";
-import {
-  findWallet,
-  listBalances,
-  replaceTargets,
-  setBalance,
-  touchWallet,
-  type TargetRecord,
-} from "../store/walletStore.ts";
+import { findWallet, replaceTargets, touchWallet, type TargetRecord } from "../store/walletStore.ts";
 import {
   createSigningActivity,
   failSigningActivity,
@@ -49,6 +41,15 @@ export interface StrategyUpdateDeps {
   faults: FaultRegistry;
   /** How long a rebalance stays `processing`, on the sandbox clock. */
   rebalanceDelayMs: number;
+  /** Moves the wallet's money onto the new targets when an update completes (domain/money/rebalance.ts). */
+  rebalance(
+    wallet: { id: string; organizationId: string },
+    targets: readonly TargetRecord[],
+    at: string,
+    updateId: string,
+  ): void;
+  /** Told of every status change, inside the transaction that made it (webhook events). */
+  onStatusChanged(update: StrategyUpdateRecord, previousStatus: string | null, at: string): void;
 }
 
 /**
@@ -104,6 +105,11 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     return record;
   }
 
+  function notify(organizationId: string, updateId: string, previousStatus: string | null, at: string): void {
+    const record = findStrategyUpdate(db, organizationId, updateId);
+    if (record !== null && record.status !== previousStatus) deps.onStatusChanged(record, previousStatus, at);
+  }
+
   /** Arms a timer for a processing update; if it fires early (sandbox clock behind), it re-arms. */
   function schedule(record: { id: string; dueAt: string | null }): void {
     if (record.dueAt === null || timers.has(record.id)) return;
@@ -118,55 +124,39 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     timers.set(record.id, timer);
   }
 
-  function startProcessing(updateId: string, at: string): void {
+  function startProcessing(record: { id: string; organizationId: string; status: string }, at: string): void {
     const dueAt = new Date(Date.parse(at) + deps.rebalanceDelayMs).toISOString();
-    updateStrategyUpdateState(db, updateId, { status: "processing", dueAt }, at);
-    schedule({ id: updateId, dueAt });
+    updateStrategyUpdateState(db, record.id, { status: "processing", dueAt }, at);
+    notify(record.organizationId, record.id, record.status, at);
+    schedule({ id: record.id, dueAt });
   }
 
-  function fail(updateId: string, reason: string, at: string): void {
-    updateStrategyUpdateState(db, updateId, { status: "failed", failureReason: reason, dueAt: null }, at);
+  function fail(
+    record: { id: string; organizationId: string; status: string },
+    reason: string,
+    at: string,
+  ): void {
+    updateStrategyUpdateState(db, record.id, { status: "failed", failureReason: reason, dueAt: null }, at);
+    notify(record.organizationId, record.id, record.status, at);
   }
 
-  /**
-   * Applies the new target and rebalances the wallet's value across it. Prices are 1 unit = 1 USD
-   * in the sandbox, so balanceUnits equal valueUsd; a later issue may price assets.
-   */
+  /** Applies the new target and rebalances the wallet's money across it (deps.rebalance). */
   function complete(record: StrategyUpdateRecord, at: string): void {
     const catalog = deps.catalog();
     const targets: TargetRecord[] = [];
     for (const position of record.positions) {
       const entry = catalog.find((e) => e.positionKey === position.positionKey);
       if (entry === undefined) {
-        fail(record.id, `yield source ${position.positionKey} is no longer in the catalog`, at);
+        fail(record, `yield source ${position.positionKey} is no longer in the catalog`, at);
         return;
       }
       targets.push({ ...position, asset: entry.asset, maxProcessingTime: entry.maxProcessingTime });
     }
-    const balances = listBalances(db, record.walletId);
-    const totalUsd = balances.reduce((sum, b) => sum + b.valueUsd, 0);
     replaceTargets(db, record.walletId, targets, at);
-    for (const balance of balances) {
-      if (!targets.some((t) => t.positionKey === balance.positionKey)) {
-        setBalance(
-          db,
-          record.walletId,
-          { positionKey: balance.positionKey, balanceUnits: 0, valueUsd: 0 },
-          at,
-        );
-      }
-    }
-    for (const target of targets) {
-      const valueUsd = (totalUsd * target.targetWeightBps) / TOTAL_WEIGHT_BPS;
-      setBalance(
-        db,
-        record.walletId,
-        { positionKey: target.positionKey, balanceUnits: valueUsd, valueUsd },
-        at,
-      );
-    }
+    deps.rebalance({ id: record.walletId, organizationId: record.organizationId }, targets, at, record.id);
     touchWallet(db, record.walletId, at);
     updateStrategyUpdateState(db, record.id, { status: "completed", dueAt: null }, at);
+    notify(record.organizationId, record.id, record.status, at);
   }
 
   function settleDue(): void {
@@ -175,7 +165,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
       inTransaction(db, () => {
         // Settle at the moment the update was due, not "now": a clock jump must not reorder history.
         const settledAt = record.dueAt ?? at;
-        if (record.plannedFailureReason !== null) fail(record.id, record.plannedFailureReason, settledAt);
+        if (record.plannedFailureReason !== null) fail(record, record.plannedFailureReason, settledAt);
         else complete(record, settledAt);
       });
       const timer = timers.get(record.id);
@@ -230,7 +220,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     // later would silently undo the newer request.
     for (const stale of open) {
       const reason = `superseded by strategy update ${id}`;
-      fail(stale.id, reason, at);
+      fail(stale, reason, at);
       if (stale.signingActivityId !== null)
         failSigningActivity(deps.approvals, stale.signingActivityId, reason);
     }
@@ -257,8 +247,10 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
         requiredApprovals,
       });
       updateStrategyUpdateState(db, id, { status: "pending_approval", signingActivityId: activity.id }, at);
+      notify(organizationId, id, null, at);
     } else {
-      startProcessing(id, at);
+      startProcessing({ id, organizationId, status: "processing" }, at);
+      notify(organizationId, id, null, at);
     }
     return id;
   }
@@ -266,12 +258,12 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
   const continuation: ApprovalContinuation = {
     onApproved(activity) {
       const record = findStrategyUpdate(db, activity.organizationId, activity.subjectId);
-      if (record?.status === "pending_approval") startProcessing(record.id, activity.updatedAt);
+      if (record?.status === "pending_approval") startProcessing(record, activity.updatedAt);
     },
     onRejected(activity, reason) {
       const record = findStrategyUpdate(db, activity.organizationId, activity.subjectId);
       if (record?.status === "pending_approval")
-        fail(record.id, `approval rejected: ${reason}`, activity.updatedAt);
+        fail(record, `approval rejected: ${reason}`, activity.updatedAt);
     },
   };
 

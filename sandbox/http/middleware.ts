@@ -89,10 +89,14 @@ export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxE
   };
 }
 
-/** Moves time-driven work (rebalances) forward before any API request reads state. */
+/**
+ * Moves time-driven work (rebalances, deposit steps, payout legs) forward and settles the
+ * caller's accrual to now, before any API request reads state.
+ */
 export function settleMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
-  return async (_c, next) => {
+  return async (c, next) => {
     ctx.strategyUpdates.settleDue();
+    ctx.money.settle(c.get("organizationId"));
     await next();
   };
 }

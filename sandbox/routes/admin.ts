@@ -63,6 +63,7 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const body = await readBody(c, AdvanceSchema);
     ctx.clock.advance((body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000));
     ctx.strategyUpdates.settleDue();
+    ctx.money.settleDue();
     return c.json({ now: now(), offsetMs: ctx.clock.offsetMs() });
   });
 

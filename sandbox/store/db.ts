@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { MONEY_SCHEMA_STATEMENTS } from "./moneySchema.ts";
 import { SCHEMA_STATEMENTS } from "./schema.ts";
 
 /** File name of the sandbox database inside `--data <dir>`. */
@@ -16,7 +17,7 @@ export function openDatabase(dataDir: string): DatabaseSync {
   const db = new DatabaseSync(location);
   db.exec("PRAGMA foreign_keys = ON");
   if (location !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
-  for (const statement of SCHEMA_STATEMENTS) db.exec(statement);
+  for (const statement of [...SCHEMA_STATEMENTS, ...MONEY_SCHEMA_STATEMENTS]) db.exec(statement);
   return db;
 }
 

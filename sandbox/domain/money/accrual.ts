@@ -1,0 +1,101 @@
+import type { DatabaseSync } from "node:sqlite";
+import {
+  readAccrualRemainders,
+  readAccrualState,
+  readPositionMicros,
+  writeAccrualRemainder,
+  writeAccrualState,
+  writePositionMicros,
+} from "../../store/holdingsStore.ts";
+import { appendLedgerEntry } from "../../store/ledgerStore.ts";
+import { listRateHistory, type RatePeriodStart } from "../../store/rateHistoryStore.ts";
+
+/** Simple interest on ACT/365: a position at r bps earns value × r / 10000 × days / 365. */
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+/** Rates are integrated to 1/10000 of a bp, so fractional catalog rates are kept. */
+const RATE_SCALE = 10_000;
+/** One micro of yield, in units of (micro × bps × RATE_SCALE × ms). */
+export const ACCRUAL_DENOMINATOR = 10_000n * BigInt(RATE_SCALE) * BigInt(YEAR_MS);
+
+/**
+ * ∫ rate dt over [fromMs, toMs], in (bps × RATE_SCALE) × ms. The rate in force at t is the last
+ * history entry that took effect at or before t (the first entry's rate before any took effect),
+ * so a catalog rate change applies from its time on and earlier time keeps the earlier rate.
+ */
+export function rateIntegral(history: readonly RatePeriodStart[], fromMs: number, toMs: number): bigint {
+  let total = 0n;
+  history.forEach((period, index) => {
+    const start = index === 0 ? fromMs : Math.max(fromMs, period.effectiveFromMs);
+    const next = history[index + 1];
+    const end = next === undefined ? toMs : Math.min(toMs, next.effectiveFromMs);
+    if (end > start) total += BigInt(Math.round(period.rateBps * RATE_SCALE)) * BigInt(end - start);
+  });
+  return total;
+}
+
+/**
+ * Settles a wallet's accrual up to `toIso`: each position earns at its source's rate(s) since the
+ * last settlement, credited in whole micros (rounded down, so the sandbox never pays yield it has
+ * not earned) with the fraction carried to the next settlement, so settling often or rarely
+ * credits the same total for an unchanged balance. Each credit is an `accrual` ledger entry over
+ * [accruedThrough, toIso]. Pending allocations earn nothing: they are not invested yet.
+ * Returns the micros credited. A wallet seen for the first time starts accruing now.
+ */
+export function accrueWallet(
+  db: DatabaseSync,
+  wallet: { id: string; organizationId: string },
+  toIso: string,
+): number {
+  const state = readAccrualState(db, wallet.id);
+  if (state === null) {
+    writeAccrualState(db, wallet.id, { accruedThrough: toIso, yieldOutstandingMicros: 0 });
+    return 0;
+  }
+  const fromMs = Date.parse(state.accruedThrough);
+  const toMs = Date.parse(toIso);
+  if (!(toMs > fromMs)) return 0;
+  const remainders = readAccrualRemainders(db, wallet.id);
+  let credited = 0;
+  for (const [positionKey, micros] of readPositionMicros(db, wallet.id)) {
+    if (micros <= 0) continue;
+    const integral = rateIntegral(listRateHistory(db, positionKey), fromMs, toMs);
+    if (integral === 0n) continue;
+    const numerator = BigInt(micros) * integral + (remainders.get(positionKey) ?? 0n);
+    const amount = Number(numerator / ACCRUAL_DENOMINATOR);
+    writeAccrualRemainder(db, wallet.id, positionKey, numerator % ACCRUAL_DENOMINATOR);
+    if (amount === 0) continue;
+    writePositionMicros(db, wallet.id, positionKey, micros + amount, toIso);
+    appendLedgerEntry(db, {
+      organizationId: wallet.organizationId,
+      walletId: wallet.id,
+      kind: "accrual",
+      positionKey,
+      amountMicros: amount,
+      yieldMicros: amount,
+      refId: null,
+      detail: null,
+      fromAt: state.accruedThrough,
+      at: toIso,
+    });
+    credited += amount;
+  }
+  writeAccrualState(db, wallet.id, {
+    accruedThrough: toIso,
+    yieldOutstandingMicros: state.yieldOutstandingMicros + credited,
+  });
+  return credited;
+}
+
+/** Moves `deltaMicros` of held yield in or out (a withdrawal's yield share leaving or coming back). */
+export function addYieldOutstanding(
+  db: DatabaseSync,
+  walletId: string,
+  deltaMicros: number,
+  at: string,
+): void {
+  const state = readAccrualState(db, walletId) ?? { accruedThrough: at, yieldOutstandingMicros: 0 };
+  writeAccrualState(db, walletId, {
+    ...state,
+    yieldOutstandingMicros: state.yieldOutstandingMicros + deltaMicros,
+  });
+}

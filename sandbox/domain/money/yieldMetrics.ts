@@ -1,0 +1,102 @@
+import type {
+  FieldProblem,
+  YieldFigures,
+  YieldMetrics,
+  YieldMetricsRequest,
+} from "../../../sdk/contract/index.ts";
+import { HttpError } from "../../http/errors.ts";
+import { listWalletIds } from "../../store/holdingsStore.ts";
+import { listLedgerEntriesOfKind } from "../../store/ledgerStore.ts";
+import { accrueWallet } from "./accrual.ts";
+import { microsToUsd } from "./micros.ts";
+import type { MoneyDeps } from "./moneyDeps.ts";
+
+/**
+ * Yield metrics over a period (spec 4.12), from the ledger:
+ * - `generated`: yield accrued in the period. An accrual entry covers [fromAt, at]; the period
+ *   counts the part inside it, pro rata by time (whole entries exactly, the one or two entries
+ *   straddling a boundary rounded to the micro). Lifetime figures are exact sums.
+ * - `withdrawn`: the yield share of payouts completed in (start, end]: a withdrawal carries the
+ *   wallet's held yield pro rata (amount × yield held / balance when processing started), and
+ *   that share counts as withdrawn when its leg pays out (a failed leg's share goes back and
+ *   never counts).
+ * - `accruedDelta` = generated − withdrawn: the change in yield still held (in wallets or in flight).
+ * Global figures are the sum of the organization's wallets' figures, so the per-wallet figures of
+ * all wallets add up to them exactly. Accrual is settled to now first.
+ */
+export function yieldMetrics(
+  deps: MoneyDeps,
+  organizationId: string,
+  request: YieldMetricsRequest,
+): YieldMetrics {
+  const now = deps.clock.now().toISOString();
+  const startIso = request.periodStartIso ?? null;
+  const endIso = request.periodEndIso ?? now;
+  const startMs = startIso === null ? Number.NEGATIVE_INFINITY : Date.parse(startIso);
+  const endMs = Date.parse(endIso);
+  if (startMs > endMs) {
+    throw HttpError.validation([
+      { field: "periodStartIso", reason: `must not be after the period's end (${endIso})` },
+    ]);
+  }
+  const walletIds = listWalletIds(deps.db, organizationId);
+  const requested = request.portfolioWalletIds ?? [];
+  const unknown: FieldProblem[] = requested.flatMap((id, index) =>
+    walletIds.includes(id)
+      ? []
+      : [{ field: `portfolioWalletIds[${index}]`, reason: `no portfolio wallet ${id}` }],
+  );
+  if (unknown.length > 0) {
+    throw new HttpError(
+      404,
+      "not_found",
+      `portfolio wallet ${unknown.map((u) => u.field).join(", ")} was not found`,
+      {
+        details: unknown,
+      },
+    );
+  }
+  for (const id of walletIds) accrueWallet(deps.db, { id, organizationId }, now);
+
+  const whole = new Map<string, number>();
+  const partial = new Map<string, number>();
+  const add = (map: Map<string, number>, id: string, value: number) =>
+    map.set(id, (map.get(id) ?? 0) + value);
+  for (const entry of listLedgerEntriesOfKind(deps.db, organizationId, "accrual", startIso)) {
+    const fromMs = Date.parse(entry.fromAt ?? entry.at);
+    const toMs = Date.parse(entry.at);
+    if (fromMs >= endMs) continue;
+    if (fromMs >= startMs && toMs <= endMs) add(whole, entry.walletId, entry.amountMicros);
+    else {
+      const overlap = Math.min(toMs, endMs) - Math.max(fromMs, startMs);
+      if (overlap > 0) add(partial, entry.walletId, (entry.amountMicros * overlap) / (toMs - fromMs));
+    }
+  }
+  const withdrawn = new Map<string, number>();
+  for (const entry of listLedgerEntriesOfKind(deps.db, organizationId, "payout_completed", startIso)) {
+    if (Date.parse(entry.at) <= endMs) add(withdrawn, entry.walletId, entry.yieldMicros);
+  }
+
+  const figuresMicros = (id: string) => {
+    const generated = (whole.get(id) ?? 0) + Math.round(partial.get(id) ?? 0);
+    const out = withdrawn.get(id) ?? 0;
+    return { generated, withdrawn: out, accruedDelta: generated - out };
+  };
+  const toUsd = (f: { generated: number; withdrawn: number; accruedDelta: number }): YieldFigures => ({
+    generated: microsToUsd(f.generated),
+    withdrawn: microsToUsd(f.withdrawn),
+    accruedDelta: microsToUsd(f.accruedDelta),
+  });
+  const total = { generated: 0, withdrawn: 0, accruedDelta: 0 };
+  for (const id of walletIds) {
+    const f = figuresMicros(id);
+    total.generated += f.generated;
+    total.withdrawn += f.withdrawn;
+    total.accruedDelta += f.accruedDelta;
+  }
+  return {
+    period: { start: startIso, end: endIso },
+    global: toUsd(total),
+    portfolioWallets: Object.fromEntries(requested.map((id) => [id, toUsd(figuresMicros(id))])),
+  };
+}

@@ -1,0 +1,100 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { SandboxContext } from "../context.ts";
+import {
+  depositDestinationProblems,
+  simulateDeposit,
+  SimulateDepositSchema,
+} from "../domain/money/deposits.ts";
+import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
+import { microsToUsd } from "../domain/money/micros.ts";
+import type { SandboxEnv } from "../http/env.ts";
+import { HttpError } from "../http/errors.ts";
+import { parseWith, readBody } from "../http/validation.ts";
+import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
+import { findWallet } from "../store/walletStore.ts";
+import { listDeliveries } from "../store/webhookDeliveryStore.ts";
+
+const LegFaultSchema = z.object({
+  walletId: z.uuid("must be a wallet id"),
+  legKey: z.string().min(1).max(100).default("redeem"),
+  reason: z.string().min(1).max(500).default("payout failed (injected fault)"),
+});
+const LimitSchema = z.coerce.number().int().min(1).max(1000).default(100);
+const DeliveryQuerySchema = z.object({
+  status: z.enum(["pending", "succeeded", "failed", "cancelled"]).optional(),
+  registrationId: z.string().min(1).optional(),
+  eventId: z.string().min(1).optional(),
+  eventType: z.string().min(1).optional(),
+  limit: LimitSchema,
+});
+const LedgerQuerySchema = z.object({
+  walletId: z.uuid("must be a wallet id").optional(),
+  limit: LimitSchema,
+});
+
+/**
+ * Sandbox-only admin calls of money flows (docs/sandbox.md, "Money flows"): simulated on-chain
+ * deposits, payout-leg faults, the ledger audit, and webhook delivery records.
+ */
+export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
+  const routes = new Hono<SandboxEnv>();
+
+  routes.post("/deposits", async (c) => {
+    const organizationId = c.get("organizationId");
+    const body = await readBody(c, SimulateDepositSchema, (raw) =>
+      depositDestinationProblems(ctx.money.deps, organizationId, raw),
+    );
+    const { deposit, replayed } = simulateDeposit(ctx.money.deps, organizationId, body);
+    return c.json(deposit, replayed ? 200 : 201);
+  });
+
+  routes.post("/faults/withdrawal-leg", async (c) => {
+    const organizationId = c.get("organizationId");
+    const body = await readBody(c, LegFaultSchema);
+    if (findWallet(ctx.db, organizationId, body.walletId) === null)
+      throw HttpError.notFound(`portfolio wallet ${body.walletId}`);
+    ctx.faults.planWithdrawalLegFailure(organizationId, body.walletId, body.legKey, body.reason);
+    return c.json(body, 201);
+  });
+
+  routes.get("/ledger", (c) => {
+    ctx.money.settle(c.get("organizationId"));
+    return c.json(ledgerSummary(ctx.db, c.get("organizationId")));
+  });
+  routes.get("/ledger/entries", (c) => {
+    const query = parseWith(LedgerQuerySchema, {
+      walletId: c.req.query("walletId"),
+      limit: c.req.query("limit"),
+    });
+    const entries = listRecentLedgerEntries(
+      ctx.db,
+      c.get("organizationId"),
+      query.walletId ?? null,
+      query.limit,
+    );
+    return c.json({
+      data: entries.map((e) => ({
+        ...e,
+        amountUsd: microsToUsd(e.amountMicros),
+        yieldUsd: microsToUsd(e.yieldMicros),
+      })),
+    });
+  });
+
+  routes.get("/webhook-deliveries", (c) => {
+    const query = parseWith(DeliveryQuerySchema, {
+      status: c.req.query("status"),
+      registrationId: c.req.query("registrationId"),
+      eventId: c.req.query("eventId"),
+      eventType: c.req.query("eventType"),
+      limit: c.req.query("limit"),
+    });
+    const data = listDeliveries(ctx.db, c.get("organizationId"), query).map((d) => ({
+      ...d,
+      nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
+    }));
+    return c.json({ data });
+  });
+  return routes;
+}

@@ -1,0 +1,138 @@
+import type { DatabaseSync } from "node:sqlite";
+import { listBalances, setBalance } from "./walletStore.ts";
+
+/**
+ * What a wallet holds, in micro-units. Position values, pending allocations and per-chain figures
+ * live in the wallet tables' REAL columns (walletView reads them as USD); they are only ever
+ * written here as `micros / 1e6`, which a double holds exactly and `Math.round(x * 1e6)` recovers,
+ * so those columns stay micro-exact. Sandbox prices are 1 unit = 1 USD: balanceUnits = value.
+ */
+
+const toMicros = (usd: number) => Math.round(usd * 1_000_000);
+const toUsd = (micros: number) => micros / 1_000_000;
+
+/** Position values in micros, in stored order (zero rows included). */
+export function readPositionMicros(db: DatabaseSync, walletId: string): Map<string, number> {
+  return new Map(listBalances(db, walletId).map((b) => [b.positionKey, toMicros(b.valueUsd)]));
+}
+
+export function writePositionMicros(
+  db: DatabaseSync,
+  walletId: string,
+  positionKey: string,
+  micros: number,
+  at: string,
+): void {
+  setBalance(db, walletId, { positionKey, balanceUnits: toUsd(micros), valueUsd: toUsd(micros) }, at);
+}
+
+export function readPendingMicros(db: DatabaseSync, walletId: string): number {
+  const row = db.prepare("SELECT pending_allocations_usd AS p FROM wallets WHERE id = ?").get(walletId) as
+    { p: number } | undefined;
+  return toMicros(row?.p ?? 0);
+}
+
+/** Adds `deltaMicros` to the wallet's pending allocations and to those of `chain`'s entry. */
+export function addPendingMicros(
+  db: DatabaseSync,
+  walletId: string,
+  chain: string,
+  deltaMicros: number,
+): void {
+  db.prepare("UPDATE wallets SET pending_allocations_usd = ? WHERE id = ?").run(
+    toUsd(readPendingMicros(db, walletId) + deltaMicros),
+    walletId,
+  );
+  const entry = db
+    .prepare("SELECT pending_allocations_usd AS p FROM deposit_addresses WHERE wallet_id = ? AND chain = ?")
+    .get(walletId, chain) as { p: number } | undefined;
+  db.prepare(
+    "UPDATE deposit_addresses SET pending_allocations_usd = ? WHERE wallet_id = ? AND chain = ?",
+  ).run(toUsd(toMicros(entry?.p ?? 0) + deltaMicros), walletId, chain);
+}
+
+/** Adds to the cumulative amount received through `chain` (spec 2.2 totalBalanceUsd). */
+export function addReceivedMicros(
+  db: DatabaseSync,
+  walletId: string,
+  chain: string,
+  deltaMicros: number,
+): void {
+  const entry = db
+    .prepare("SELECT total_balance_usd AS t FROM deposit_addresses WHERE wallet_id = ? AND chain = ?")
+    .get(walletId, chain) as { t: number } | undefined;
+  db.prepare("UPDATE deposit_addresses SET total_balance_usd = ? WHERE wallet_id = ? AND chain = ?").run(
+    toUsd(toMicros(entry?.t ?? 0) + deltaMicros),
+    walletId,
+    chain,
+  );
+}
+
+/** The wallet owning `address` in the organization, on whichever chain(s) it is registered. */
+export function findDepositAddressOwners(
+  db: DatabaseSync,
+  organizationId: string,
+  address: string,
+): { walletId: string; chain: string }[] {
+  return (
+    db
+      .prepare(
+        `SELECT d.wallet_id AS walletId, d.chain AS chain FROM deposit_addresses d
+         JOIN wallets w ON w.id = d.wallet_id
+         WHERE w.organization_id = ? AND d.address = ?`,
+      )
+      .all(organizationId, address) as unknown as { walletId: string; chain: string }[]
+  ).map((row) => ({ walletId: row.walletId, chain: row.chain }));
+}
+
+export function listWalletIds(db: DatabaseSync, organizationId: string): string[] {
+  return (
+    db
+      .prepare("SELECT id FROM wallets WHERE organization_id = ? ORDER BY created_at, id")
+      .all(organizationId) as unknown as { id: string }[]
+  ).map((row) => row.id);
+}
+
+/** Accrual state of a wallet: settled through when, and the yield still held. */
+export interface AccrualState {
+  accruedThrough: string;
+  yieldOutstandingMicros: number;
+}
+
+export function readAccrualState(db: DatabaseSync, walletId: string): AccrualState | null {
+  const row = db
+    .prepare("SELECT accrued_through, yield_outstanding_micros FROM wallet_accruals WHERE wallet_id = ?")
+    .get(walletId) as { accrued_through: string; yield_outstanding_micros: number } | undefined;
+  return row === undefined
+    ? null
+    : { accruedThrough: row.accrued_through, yieldOutstandingMicros: row.yield_outstanding_micros };
+}
+
+export function writeAccrualState(db: DatabaseSync, walletId: string, state: AccrualState): void {
+  db.prepare(
+    `INSERT INTO wallet_accruals (wallet_id, accrued_through, yield_outstanding_micros) VALUES (?, ?, ?)
+     ON CONFLICT (wallet_id) DO UPDATE SET
+       accrued_through = excluded.accrued_through,
+       yield_outstanding_micros = excluded.yield_outstanding_micros`,
+  ).run(walletId, state.accruedThrough, state.yieldOutstandingMicros);
+}
+
+/** Remainders below one micro, per position, as bigints. */
+export function readAccrualRemainders(db: DatabaseSync, walletId: string): Map<string, bigint> {
+  const rows = db
+    .prepare("SELECT position_key, remainder FROM position_accrual_remainders WHERE wallet_id = ?")
+    .all(walletId) as unknown as { position_key: string; remainder: string }[];
+  return new Map(rows.map((row) => [row.position_key, BigInt(row.remainder)]));
+}
+
+export function writeAccrualRemainder(
+  db: DatabaseSync,
+  walletId: string,
+  positionKey: string,
+  remainder: bigint,
+): void {
+  db.prepare(
+    `INSERT INTO position_accrual_remainders (wallet_id, position_key, remainder) VALUES (?, ?, ?)
+     ON CONFLICT (wallet_id, position_key) DO UPDATE SET remainder = excluded.remainder`,
+  ).run(walletId, positionKey, remainder.toString());
+}

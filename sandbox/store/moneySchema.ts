@@ -1,0 +1,141 @@
+/**
+ * SQLite schema of money flows: rate history, accrual state, the ledger, deposits, withdrawals and
+ * webhook deliveries. Money is counted in whole micro-units (1e-6 USD) in INTEGER columns; the
+ * older wallet tables keep REAL columns, which hold micro-exact values (see holdingsStore.ts).
+ * Every statement is idempotent, like schema.ts.
+ */
+export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
+  // Every rate a yield source has had, and since when: accrual integrates over it piecewise.
+  // Triggers record each catalog insert and rate change, whoever makes it. effective_from never
+  // moves backwards for a key, so a catalog file with an old rateUpdatedAt cannot rewrite history.
+  `CREATE TABLE IF NOT EXISTS rate_history (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     position_key TEXT NOT NULL,
+     rate_bps REAL NOT NULL,
+     effective_from TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS rate_history_by_key ON rate_history (position_key, effective_from, seq)`,
+  `CREATE TRIGGER IF NOT EXISTS rate_history_on_catalog_insert AFTER INSERT ON catalog_entries BEGIN
+     INSERT INTO rate_history (position_key, rate_bps, effective_from)
+     VALUES (NEW.position_key, NEW.current_rate_bps, MAX(NEW.rate_updated_at,
+       COALESCE((SELECT MAX(effective_from) FROM rate_history WHERE position_key = NEW.position_key), '')));
+   END`,
+  `CREATE TRIGGER IF NOT EXISTS rate_history_on_rate_change AFTER UPDATE OF current_rate_bps ON catalog_entries BEGIN
+     INSERT INTO rate_history (position_key, rate_bps, effective_from)
+     VALUES (NEW.position_key, NEW.current_rate_bps, MAX(NEW.rate_updated_at,
+       COALESCE((SELECT MAX(effective_from) FROM rate_history WHERE position_key = NEW.position_key), '')));
+   END`,
+  // A data directory from before rate history existed: its current rates start the history.
+  `INSERT INTO rate_history (position_key, rate_bps, effective_from)
+     SELECT position_key, current_rate_bps, rate_updated_at FROM catalog_entries
+     WHERE position_key NOT IN (SELECT position_key FROM rate_history)`,
+  // Per wallet: how far accrual has been settled, and the yield still held (generated, not paid out).
+  `CREATE TABLE IF NOT EXISTS wallet_accruals (
+     wallet_id TEXT PRIMARY KEY REFERENCES wallets(id),
+     accrued_through TEXT NOT NULL,
+     yield_outstanding_micros INTEGER NOT NULL DEFAULT 0
+   )`,
+  // The fraction of a micro-unit each position has earned but not yet been credited (a bigint as
+  // text, in units of 1 / ACCRUAL_DENOMINATOR micro), so frequent settling loses nothing.
+  `CREATE TABLE IF NOT EXISTS position_accrual_remainders (
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     position_key TEXT NOT NULL,
+     remainder TEXT NOT NULL,
+     PRIMARY KEY (wallet_id, position_key)
+   )`,
+  // Append-only record of every money movement; totals are auditable against balances.
+  `CREATE TABLE IF NOT EXISTS ledger_entries (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     organization_id TEXT NOT NULL,
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     kind TEXT NOT NULL,
+     position_key TEXT,
+     amount_micros INTEGER NOT NULL,
+     yield_micros INTEGER NOT NULL DEFAULT 0,
+     ref_id TEXT,
+     detail TEXT,
+     from_at TEXT,
+     at TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS ledger_by_wallet_kind ON ledger_entries (wallet_id, kind, at)`,
+  `CREATE TABLE IF NOT EXISTS deposits (
+     id TEXT PRIMARY KEY,
+     organization_id TEXT NOT NULL,
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     chain TEXT NOT NULL,
+     address TEXT NOT NULL,
+     tx_hash TEXT NOT NULL,
+     amount_micros INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     leg_statuses_json TEXT NOT NULL,
+     next_step_at TEXT,
+     failure_reason TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     completed_at TEXT
+   )`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS deposits_by_tx ON deposits (organization_id, chain, tx_hash)`,
+  `CREATE INDEX IF NOT EXISTS deposits_by_wallet_created ON deposits (wallet_id, created_at DESC, id DESC)`,
+  `CREATE INDEX IF NOT EXISTS deposits_by_next_step ON deposits (next_step_at)`,
+  `CREATE TABLE IF NOT EXISTS withdrawals (
+     id TEXT PRIMARY KEY,
+     organization_id TEXT NOT NULL,
+     wallet_id TEXT NOT NULL REFERENCES wallets(id),
+     request_id TEXT NOT NULL,
+     status TEXT NOT NULL,
+     amount_micros INTEGER NOT NULL,
+     destination_token TEXT NOT NULL,
+     destination_chain TEXT NOT NULL,
+     destination_address TEXT NOT NULL,
+     signing_activity_id TEXT,
+     failure_reason TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     completed_at TEXT
+   )`,
+  `CREATE INDEX IF NOT EXISTS withdrawals_by_wallet_created ON withdrawals (wallet_id, created_at DESC, id DESC)`,
+  // One row per payout leg. sources_json: [{ positionKey, micros }] drawn from the positions.
+  `CREATE TABLE IF NOT EXISTS withdrawal_legs (
+     withdrawal_id TEXT NOT NULL REFERENCES withdrawals(id),
+     leg_key TEXT NOT NULL,
+     sort_order INTEGER NOT NULL,
+     amount_micros INTEGER NOT NULL,
+     yield_micros INTEGER NOT NULL DEFAULT 0,
+     max_processing_time TEXT NOT NULL,
+     sources_json TEXT NOT NULL,
+     status TEXT NOT NULL,
+     due_at TEXT,
+     planned_failure_reason TEXT,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (withdrawal_id, leg_key)
+   )`,
+  `CREATE INDEX IF NOT EXISTS withdrawal_legs_by_due ON withdrawal_legs (status, due_at)`,
+  `CREATE TABLE IF NOT EXISTS webhook_events (
+     id TEXT PRIMARY KEY,
+     organization_id TEXT NOT NULL,
+     type TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   )`,
+  // One row per (event, registration). next_attempt_at is real time in epoch ms: retries wait on
+  // the wall clock, since the receiver's clock is what the signature timestamp is checked against.
+  `CREATE TABLE IF NOT EXISTS webhook_deliveries (
+     id TEXT PRIMARY KEY,
+     seq INTEGER NOT NULL,
+     organization_id TEXT NOT NULL,
+     event_id TEXT NOT NULL REFERENCES webhook_events(id),
+     event_type TEXT NOT NULL,
+     registration_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     status TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER,
+     last_attempt_at TEXT,
+     last_response_status INTEGER,
+     last_error TEXT,
+     delivered_at TEXT,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)`,
+];

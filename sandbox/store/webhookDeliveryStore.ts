@@ -1,0 +1,213 @@
+import type { DatabaseSync } from "node:sqlite";
+
+/** Delivery statuses: `pending` (waiting for an attempt), `succeeded`, `failed` (gave up), `cancelled`. */
+export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
+
+export interface DeliveryRecord {
+  id: string;
+  organizationId: string;
+  eventId: string;
+  eventType: string;
+  registrationId: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** Epoch ms (real time) of the next attempt; null once the delivery is finished. */
+  nextAttemptAt: number | null;
+  lastAttemptAt: string | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  organization_id: string;
+  event_id: string;
+  event_type: string;
+  registration_id: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toRecord = (row: Row): DeliveryRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  eventId: row.event_id,
+  eventType: row.event_type,
+  registrationId: row.registration_id,
+  url: row.url,
+  status: row.status,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at,
+  lastAttemptAt: row.last_attempt_at,
+  lastResponseStatus: row.last_response_status,
+  lastError: row.last_error,
+  deliveredAt: row.delivered_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function insertWebhookEvent(
+  db: DatabaseSync,
+  event: { id: string; organizationId: string; type: string; payload: string; createdAt: string },
+): void {
+  db.prepare(
+    "INSERT INTO webhook_events (id, organization_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+  ).run(event.id, event.organizationId, event.type, event.payload, event.createdAt);
+}
+
+/** The exact body sent for an event: stored once, so every retry sends the same bytes. */
+export function findWebhookEventPayload(db: DatabaseSync, eventId: string): string | null {
+  const row = db.prepare("SELECT payload FROM webhook_events WHERE id = ?").get(eventId) as
+    { payload: string } | undefined;
+  return row?.payload ?? null;
+}
+
+/** Active registrations of the organization, with what delivery needs. */
+export function listActiveRegistrations(
+  db: DatabaseSync,
+  organizationId: string,
+): { id: string; url: string; eventTypes: string[] }[] {
+  return (
+    db
+      .prepare(
+        "SELECT id, url, event_types_json FROM webhook_registrations WHERE organization_id = ? AND status = 'active'",
+      )
+      .all(organizationId) as unknown as { id: string; url: string; event_types_json: string }[]
+  ).map((row) => ({ id: row.id, url: row.url, eventTypes: JSON.parse(row.event_types_json) as string[] }));
+}
+
+/** The registration as an attempt sees it now (it may have been disabled or deleted since). */
+export function findRegistrationForDelivery(
+  db: DatabaseSync,
+  registrationId: string,
+): { status: string; secret: string; url: string } | null {
+  const row = db
+    .prepare("SELECT status, secret, url FROM webhook_registrations WHERE id = ?")
+    .get(registrationId) as { status: string; secret: string; url: string } | undefined;
+  return row ?? null;
+}
+
+export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void {
+  db.prepare(
+    `INSERT INTO webhook_deliveries
+       (id, seq, organization_id, event_id, event_type, registration_id, url, status, attempts, next_attempt_at,
+        last_attempt_at, last_response_status, last_error, delivered_at, created_at, updated_at)
+     VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM webhook_deliveries), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    delivery.id,
+    delivery.organizationId,
+    delivery.eventId,
+    delivery.eventType,
+    delivery.registrationId,
+    delivery.url,
+    delivery.status,
+    delivery.attempts,
+    delivery.nextAttemptAt,
+    delivery.lastAttemptAt,
+    delivery.lastResponseStatus,
+    delivery.lastError,
+    delivery.deliveredAt,
+    delivery.createdAt,
+    delivery.updatedAt,
+  );
+}
+
+/** Pending deliveries due by `nowMs`, oldest first. */
+export function listDueDeliveries(db: DatabaseSync, nowMs: number, limit: number): DeliveryRecord[] {
+  return (
+    db
+      .prepare(
+        "SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?",
+      )
+      .all(nowMs, limit) as unknown as Row[]
+  ).map(toRecord);
+}
+
+/** When the next pending delivery is due (epoch ms), or null when none is pending. */
+export function nextDeliveryDueAt(db: DatabaseSync): number | null {
+  const row = db
+    .prepare("SELECT MIN(next_attempt_at) AS due FROM webhook_deliveries WHERE status = 'pending'")
+    .get() as { due: number | null };
+  return row.due;
+}
+
+/**
+ * Claims a due delivery for one attempt by pushing its next_attempt_at past the attempt's timeout:
+ * no other pass picks it up meanwhile, and if the process dies mid-attempt it is retried later.
+ */
+export function leaseDelivery(db: DatabaseSync, id: string, untilMs: number): void {
+  db.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND status = 'pending'").run(
+    untilMs,
+    id,
+  );
+}
+
+export function recordDeliveryAttempt(
+  db: DatabaseSync,
+  id: string,
+  outcome: {
+    status: DeliveryStatus;
+    attempts: number;
+    nextAttemptAt: number | null;
+    lastAttemptAt: string;
+    lastResponseStatus: number | null;
+    lastError: string | null;
+    deliveredAt: string | null;
+  },
+): void {
+  db.prepare(
+    `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?,
+       last_response_status = ?, last_error = ?, delivered_at = ?, updated_at = ? WHERE id = ?`,
+  ).run(
+    outcome.status,
+    outcome.attempts,
+    outcome.nextAttemptAt,
+    outcome.lastAttemptAt,
+    outcome.lastResponseStatus,
+    outcome.lastError,
+    outcome.deliveredAt,
+    outcome.lastAttemptAt,
+    id,
+  );
+}
+
+/** The organization's deliveries, newest first, optionally filtered. */
+export function listDeliveries(
+  db: DatabaseSync,
+  organizationId: string,
+  filter: { status?: string; registrationId?: string; eventId?: string; eventType?: string; limit: number },
+): DeliveryRecord[] {
+  return (
+    db
+      .prepare(
+        `SELECT * FROM webhook_deliveries WHERE organization_id = ?
+           AND (? IS NULL OR status = ?) AND (? IS NULL OR registration_id = ?)
+           AND (? IS NULL OR event_id = ?) AND (? IS NULL OR event_type = ?)
+         ORDER BY seq DESC LIMIT ?`,
+      )
+      .all(
+        organizationId,
+        filter.status ?? null,
+        filter.status ?? null,
+        filter.registrationId ?? null,
+        filter.registrationId ?? null,
+        filter.eventId ?? null,
+        filter.eventId ?? null,
+        filter.eventType ?? null,
+        filter.eventType ?? null,
+        filter.limit,
+      ) as unknown as Row[]
+  ).map(toRecord);
+}
