@@ -25,29 +25,38 @@ export type PositionInput = z.infer<typeof PositionInputSchema>;
 export const AllocationSchema = z
   .array(PositionInputSchema, { error: "must be an array of { positionKey, targetWeightBps }" })
   .min(1, "must hold at least one position")
-  .superRefine((positions, ctx) => {
-    const seen = new Map<string, number>();
-    positions.forEach((position, index) => {
-      const first = seen.get(position.positionKey);
-      if (first !== undefined) {
+  .superRefine(
+    (positions, ctx) => {
+      // Runs even when single positions failed (see `when`), so every problem is reported at once;
+      // the values may therefore be malformed, and each rule looks only at what it can judge.
+      const seen = new Map<string, number>();
+      positions.forEach((position, index) => {
+        const key: unknown = (position as { positionKey?: unknown } | null)?.positionKey;
+        if (typeof key !== "string") return;
+        const first = seen.get(key);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "positionKey"],
+            message: `duplicate positionKey "${key}" (also at positions[${first}]); list each yield source once`,
+          });
+        } else {
+          seen.set(key, index);
+        }
+      });
+      const weights = positions.map((p) => (p as { targetWeightBps?: unknown } | null)?.targetWeightBps);
+      if (!weights.every((w): w is number => typeof w === "number" && Number.isFinite(w))) return;
+      const total = weights.reduce((sum, w) => sum + w, 0);
+      if (total !== TOTAL_WEIGHT_BPS) {
         ctx.addIssue({
           code: "custom",
-          path: [index, "positionKey"],
-          message: `duplicate positionKey "${position.positionKey}" (also at positions[${first}]); list each yield source once`,
+          path: [],
+          message: `target weights sum to ${total} bps; they must sum to exactly ${TOTAL_WEIGHT_BPS} (100%)`,
         });
-      } else {
-        seen.set(position.positionKey, index);
       }
-    });
-    const total = positions.reduce((sum, p) => sum + p.targetWeightBps, 0);
-    if (total !== TOTAL_WEIGHT_BPS) {
-      ctx.addIssue({
-        code: "custom",
-        path: [],
-        message: `target weights sum to ${total} bps; they must sum to exactly ${TOTAL_WEIGHT_BPS} (100%)`,
-      });
-    }
-  });
+    },
+    { when: (payload) => Array.isArray(payload.value) && payload.value.length > 0 },
+  );
 export type Allocation = z.infer<typeof AllocationSchema>;
 
 /**

@@ -57,11 +57,8 @@ describe("check(): PortfolioWallet", () => {
     expect(await requestCounts(t)).toEqual({});
   });
 
-  // Known bug, reported, not fixed here (sdk/contract is outside the provider): AllocationSchema's
-  // cross-position rules (duplicate key, sum of 10000) are a zod superRefine, which zod skips as
-  // soon as one position has its own problem. So a duplicate key is only reported on the next
-  // `pulumi up`, once the bad weight is fixed. Remove `.fails` when the contract reports both.
-  test.fails("reports a duplicate key even when another position has a bad weight", async () => {
+  // AllocationSchema's cross-position rules run even when a single position is malformed.
+  test("reports a duplicate key even when another position has a bad weight", async () => {
     const result = await wallets.check(
       {},
       {
