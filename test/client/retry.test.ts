@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   ApiConnectionError,
   ApiTimeoutError,
@@ -149,17 +149,17 @@ describe("Retry-After", () => {
   });
 
   test("waits until an HTTP date", async () => {
-    const { client } = await setup((_r, i) =>
+    // HTTP dates have whole seconds, so aim at a whole second 1 to 2 s ahead.
+    const at = Math.ceil(Date.now() / 1000) * 1000 + 1000;
+    const { server, client } = await setup((_r, i) =>
       i === 0
-        ? errorReply(503, "unavailable", "later", {
-            headers: { "retry-after": new Date(Date.now() + 1_500).toUTCString() },
-          })
+        ? errorReply(503, "unavailable", "later", { headers: { "retry-after": new Date(at).toUTCString() } })
         : { status: 200, body: walletJson() },
     );
-    const started = performance.now();
     await client.wallets.retrieve(randomUUID());
-    // HTTP dates have whole-second precision, so the wait is between 0.5 s and 1.5 s.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+    expect(server.requests).toHaveLength(2);
+    // Timers never fire early; allow a few ms for clock rounding.
+    expect(Date.now()).toBeGreaterThanOrEqual(at - 5);
   });
 
   test("caps a long Retry-After at maxRetryAfterMs", async () => {
@@ -220,32 +220,33 @@ describe("withRetries backoff", () => {
     random,
   });
 
-  async function delaysBetweenAttempts(random: () => number): Promise<number[]> {
-    const times: number[] = [];
-    await withRetries(
-      policy(random),
-      { method: "GET", path: "/x", body: undefined, signal: undefined },
-      async (n) => {
-        times.push(performance.now());
-        if (n < 5) throw new ApiConnectionError("GET", "/x", new Error("reset"), n);
-        return "ok";
-      },
-    ).catch(() => undefined);
-    return times.slice(1).map((t, i) => t - (times[i] ?? 0));
+  /** The waits withRetries schedules between five failing attempts, read from setTimeout. */
+  async function scheduledDelays(random: () => number): Promise<number[]> {
+    const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
+    try {
+      let attempts = 0;
+      await withRetries(
+        policy(random),
+        { method: "GET", path: "/x", body: undefined, signal: undefined },
+        async (n) => {
+          attempts = n;
+          throw new ApiConnectionError("GET", "/x", new Error("reset"), n);
+        },
+      ).catch(() => undefined);
+      expect(attempts).toBe(5);
+      return setTimeoutSpy.mock.calls.map((call) => call[1] ?? 0);
+    } finally {
+      setTimeoutSpy.mockRestore();
+    }
   }
 
-  test("the ceiling doubles per retry up to retryMaxDelayMs (jitter at its top)", async () => {
-    const delays = await delaysBetweenAttempts(() => 0.999);
-    // Ceilings 40, 80, 100 (capped), 100.
-    expect(delays).toHaveLength(4);
-    [40, 80, 100, 100].forEach((ceiling, i) => {
-      expect(delays[i]).toBeGreaterThanOrEqual(ceiling - 5);
-      expect(delays[i]).toBeLessThan(ceiling + 40);
-    });
+  test("the ceiling doubles per retry up to retryMaxDelayMs, and the wait is random below it", async () => {
+    // Ceilings 40, 80, 100 (capped), 100; the wait is random() times the ceiling.
+    expect(await scheduledDelays(() => 0.5)).toEqual([20, 40, 50, 50]);
+    expect(await scheduledDelays(() => 0.999)).toEqual([39, 79, 99, 99]);
   });
 
   test("full jitter can wait nothing at all", async () => {
-    const delays = await delaysBetweenAttempts(() => 0);
-    for (const delay of delays) expect(delay).toBeLessThan(20);
+    expect(await scheduledDelays(() => 0)).toEqual([0, 0, 0, 0]);
   });
 });

@@ -137,7 +137,8 @@ export class ApiError extends PortfolioWalletError {
 
   constructor(init: ApiErrorInit) {
     const hint = (new.target as unknown as { hint: string }).hint;
-    const what = init.serviceMessage ?? "no error message in the body";
+    // Trailing periods are dropped so the composed message reads as one sentence per part.
+    const what = (init.serviceMessage ?? "no error message in the body").replace(/\.+$/, "");
     const fields = init.details.length > 0 ? ` Problems: ${describeFieldProblems(init.details)}.` : "";
     const id = init.requestId ? ` (service request id ${init.requestId})` : "";
     const code = init.code ? ` ${init.code}` : "";
