@@ -1,10 +1,15 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { expect } from "vitest";
 import { dispatch, type ResourceKind } from "../../provider/dispatch.ts";
 import { PortfolioWalletClient } from "../../sdk/client/index.ts";
 import type { SandboxOptions } from "../../sandbox/index.ts";
 import { startTestSandbox, ORG, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+
+const execFileAsync = promisify(execFile);
 
 export { ORG, TOKEN, OTHER_TOKEN, OTHER_ORG, type TestSandbox } from "../sandbox/helpers.ts";
 
@@ -176,3 +181,37 @@ export function textOf(value: unknown): string {
 }
 
 export { generateTurnkeyApiKeyPair };
+
+/** One resource registration as the mocked program's monitor saw it. */
+export interface MockedRegistration {
+  type: string;
+  name: string;
+  urn: string;
+  inputs: Record<string, unknown>;
+  additionalSecretOutputs: string[];
+}
+
+export interface MockedProgramReport {
+  registrations: MockedRegistration[];
+  /** What the program logged as errors (pulumi.log.error prints them without an engine). */
+  errors: string[];
+  hasErrors: boolean;
+}
+
+/**
+ * Runs test/provider/programs/mockedProgram.ts in a plain Node process, as `pulumi up` runs a
+ * program (see that file for why not in vitest), and returns its report.
+ */
+export async function runMockedProgram(
+  scenario: string,
+  env: Record<string, string> = {},
+): Promise<MockedProgramReport> {
+  const program = fileURLToPath(new URL("./programs/mockedProgram.ts", import.meta.url));
+  const { stdout } = await execFileAsync(process.execPath, [program, scenario], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    env: { ...process.env, ...env },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const lastLine = stdout.trimEnd().split("\n").at(-1) ?? "";
+  return JSON.parse(lastLine) as MockedProgramReport;
+}
