@@ -24,7 +24,8 @@ const wallets = providerOf("portfolioWallet");
 
 let t: TestSandbox;
 beforeAll(async () => {
-  t = await startProviderSandbox();
+  // Deposits stay pending (pendingAllocationsUsd) until the sandbox clock is advanced an hour.
+  t = await startProviderSandbox({ depositProcessingDelayMs: 3_600_000 });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -44,6 +45,19 @@ const walletNews = (overrides: Record<string, unknown> = {}) => ({
   positions: POSITIONS_A,
   ...overrides,
 });
+
+/** A simulated on-chain transfer to the wallet's ethereum deposit address. */
+async function deposit(outs: { depositAddressByChain: Record<string, string> }, amount: number) {
+  const res = await t.api("POST", "/_sandbox/deposits", {
+    body: {
+      chain: "ethereum",
+      address: outs.depositAddressByChain["ethereum"],
+      amount,
+      txHash: `0x${randomUUID()}`,
+    },
+  });
+  expect(res.status).toBe(201);
+}
 
 async function advanceClock(seconds: number) {
   const res = await t.api("POST", "/_sandbox/clock/advance", { body: { seconds } });
@@ -304,5 +318,48 @@ describe("PortfolioWallet delete", () => {
   test("a wallet that is already gone is deleted without error", async () => {
     const { outs } = await createWallet(walletNews());
     await expect(wallets.delete(randomUUID(), outs)).resolves.toBeUndefined();
+  });
+
+  test("a funded wallet is not dropped: delete fails with the balance and how to proceed", async () => {
+    const news = walletNews();
+    const { id, outs, inputs } = await createWallet(news);
+    await deposit(outs, 250);
+    await advanceClock(7200);
+
+    // Balances moving is no diff...
+    const refreshed = await wallets.read(id, outs);
+    // 250 deposited, plus a little yield accrued over the advanced time.
+    expect(refreshed.props.totalBalanceUsd).toBeGreaterThanOrEqual(250);
+    expect((await wallets.diff(id, refreshed.props, inputs)).changes).toBe(false);
+
+    // ...but they do stop a delete.
+    const failure = await wallets.delete(id, refreshed.props).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toContain(`refusing to drop portfolio wallet ${id}`);
+    expect(failure?.message).toMatch(/holds 250(\.\d+)? USD/);
+    expect(failure?.message).toContain('onDelete: "retain"');
+    expect(failure?.message).toContain("withdraw");
+  });
+
+  test("a wallet holding only pending allocations is not dropped either", async () => {
+    const { id, outs } = await createWallet(walletNews());
+    await deposit(outs, 40);
+    const refreshed = await wallets.read(id, outs);
+    expect(refreshed.props.pendingAllocationsUsd).toBe(40);
+    await expect(wallets.delete(id, refreshed.props)).rejects.toThrow(/40 USD of it pending allocation/);
+  });
+
+  test('a funded wallet with onDelete: "retain" (applied by an up) leaves the stack and keeps its funds', async () => {
+    const news = walletNews();
+    const { id, outs } = await createWallet(news);
+    await deposit(outs, 75);
+    await advanceClock(7200);
+    const retainNews = await checked(wallets, outs, { ...news, onDelete: "retain" });
+    const { outs: retained } = await wallets.update(id, outs, retainNews);
+    await expect(wallets.delete(id, retained)).resolves.toBeUndefined();
+    const live = await clientOf(t).wallets.retrieve(id);
+    expect(live.totalBalanceUsd).toBeGreaterThanOrEqual(75);
   });
 });
