@@ -17,3 +17,4 @@ export * from "./functions/index.ts";
 export * from "./client/index.ts";
 export * as contract from "./contract/index.ts";
 export * from "./approval/index.ts";
+export * from "./webhooks/index.ts";

@@ -1,0 +1,98 @@
+import { expect } from "vitest";
+import { createManualClock, type SandboxClock, type SandboxOptions } from "../../sandbox/index.ts";
+import { PortfolioWalletClient } from "../../sdk/client/index.ts";
+import { startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
+
+/** Deposits reach their positions after this much sandbox time in money tests. */
+export const DEPOSIT_DELAY_MS = 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+export const HOUR_MS = 60 * 60 * 1000;
+/** A well-formed EVM payout address. */
+export const EVM_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
+/** A well-formed Solana payout address (32 bytes in base58). */
+export const SOLANA_ADDRESS = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
+
+export interface MoneySandbox {
+  t: TestSandbox;
+  client: PortfolioWalletClient;
+  /** A stopped clock: nothing moves unless a test advances it, so figures compare to the micro. */
+  clock: SandboxClock;
+  /** Advances the sandbox clock through the admin API (due work settles). */
+  advance(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An in-memory sandbox on a manual clock, with a typed client for org-a. */
+export async function startMoneySandbox(options: SandboxOptions = {}): Promise<MoneySandbox> {
+  const clock = createManualClock(new Date("2026-03-01T00:00:00.000Z"));
+  const t = await startTestSandbox({ clock, depositProcessingDelayMs: DEPOSIT_DELAY_MS, ...options });
+  const client = new PortfolioWalletClient({
+    baseUrl: t.url,
+    apiToken: TOKEN,
+    maxRetries: 0,
+    env: {},
+  });
+  return {
+    t,
+    client,
+    clock,
+    async advance(ms) {
+      const res = await t.api("POST", "/_sandbox/clock/advance", { body: { ms } });
+      expect(res.status).toBe(200);
+    },
+    async close() {
+      await client.close();
+      await t.close();
+    },
+  };
+}
+
+/** Simulates an on-chain transfer to the wallet's deposit address on `chain` (admin call). */
+export async function deposit(
+  m: MoneySandbox,
+  walletId: string,
+  amount: number,
+  options: { chain?: string; txHash?: string; token?: string } = {},
+) {
+  const wallet = await m.client.wallets.retrieve(walletId);
+  const chain = options.chain ?? "ethereum";
+  const address = wallet.depositAddresses[chain]?.address;
+  const res = await m.t.api("POST", "/_sandbox/deposits", {
+    body: { chain, address, amount, txHash: options.txHash ?? `0x${uuid().replaceAll("-", "")}` },
+    ...(options.token === undefined ? {} : { token: options.token }),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; status: string; amountUsd: number };
+}
+
+/** A wallet on `positions`, funded with `amount` that has reached its positions. */
+export async function fundedWallet(
+  m: MoneySandbox,
+  amount: number,
+  positions = [
+    { positionKey: "tbills", targetWeightBps: 6000 },
+    { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+  ],
+): Promise<string> {
+  const wallet = await m.client.wallets.create({ requestId: uuid(), positions });
+  await deposit(m, wallet.id, amount);
+  await m.advance(DEPOSIT_DELAY_MS);
+  const funded = await m.client.wallets.retrieve(wallet.id);
+  expect(funded.pendingAllocationsUsd).toBe(0);
+  return wallet.id;
+}
+
+/** A withdraw body to a valid Ethereum address. */
+export function withdrawBody(withdrawalAmount: number, overrides: Record<string, unknown> = {}) {
+  return {
+    requestId: uuid(),
+    withdrawalAmount,
+    destinationToken: "usdc",
+    destinationChain: "ethereum",
+    destinationAddress: EVM_ADDRESS,
+    ...overrides,
+  };
+}
+
+/** USD → integer micros, for exact comparisons of API figures. */
+export const micros = (usd: number) => Math.round(usd * 1_000_000);
