@@ -23,40 +23,47 @@ export type PositionInput = z.infer<typeof PositionInputSchema>;
  * 10000 bps and each positionKey appears once. Every problem is reported, not just the first.
  */
 export const AllocationSchema = z
-  .array(PositionInputSchema, { error: "must be an array of { positionKey, targetWeightBps }" })
+  .array(z.unknown(), { error: "must be an array of { positionKey, targetWeightBps }" })
   .min(1, "must hold at least one position")
-  .superRefine(
-    (positions, ctx) => {
-      // Runs even when single positions failed (see `when`), so every problem is reported at once;
-      // the values may therefore be malformed, and each rule looks only at what it can judge.
-      const seen = new Map<string, number>();
-      positions.forEach((position, index) => {
-        const key: unknown = (position as { positionKey?: unknown } | null)?.positionKey;
-        if (typeof key !== "string") return;
-        const first = seen.get(key);
-        if (first !== undefined) {
-          ctx.addIssue({
-            code: "custom",
-            path: [index, "positionKey"],
-            message: `duplicate positionKey "${key}" (also at positions[${first}]); list each yield source once`,
-          });
-        } else {
-          seen.set(key, index);
-        }
-      });
-      const weights = positions.map((p) => (p as { targetWeightBps?: unknown } | null)?.targetWeightBps);
-      if (!weights.every((w): w is number => typeof w === "number" && Number.isFinite(w))) return;
-      const total = weights.reduce((sum, w) => sum + w, 0);
-      if (total !== TOTAL_WEIGHT_BPS) {
+  // One refinement judges the positions and the rules that span them, so every problem is
+  // reported at once (zod would skip an array-level rule once a single position has failed).
+  .superRefine((items, ctx) => {
+    const positions: PositionInput[] = [];
+    items.forEach((item, index) => {
+      const parsed = PositionInputSchema.safeParse(item);
+      if (parsed.success) positions.push(parsed.data);
+      else
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: "custom", path: [index, ...issue.path], message: issue.message });
+    });
+    const seen = new Map<string, number>();
+    items.forEach((item, index) => {
+      const key: unknown = (item as { positionKey?: unknown } | null)?.positionKey;
+      if (typeof key !== "string") return;
+      const first = seen.get(key);
+      if (first !== undefined) {
         ctx.addIssue({
           code: "custom",
-          path: [],
-          message: `target weights sum to ${total} bps; they must sum to exactly ${TOTAL_WEIGHT_BPS} (100%)`,
+          path: [index, "positionKey"],
+          message: `duplicate positionKey "${key}" (also at positions[${first}]); list each yield source once`,
         });
+      } else {
+        seen.set(key, index);
       }
-    },
-    { when: (payload) => Array.isArray(payload.value) && payload.value.length > 0 },
-  );
+    });
+    const weights = items.map((item) => (item as { targetWeightBps?: unknown } | null)?.targetWeightBps);
+    // A sum is only meaningful when every weight is a number; a non-numeric one is reported above.
+    if (!weights.every((w): w is number => typeof w === "number" && Number.isFinite(w))) return;
+    const total = weights.reduce((sum, w) => sum + w, 0);
+    if (total !== TOTAL_WEIGHT_BPS) {
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: `target weights sum to ${total} bps; they must sum to exactly ${TOTAL_WEIGHT_BPS} (100%)`,
+      });
+    }
+  })
+  .transform((items) => items.map((item) => PositionInputSchema.parse(item)));
 export type Allocation = z.infer<typeof AllocationSchema>;
 
 /**

@@ -49,6 +49,8 @@ describe("check(): PortfolioWallet", () => {
         "adoptWalletId",
         "label",
         "onDelete",
+        // 6000 + 3000 + 1.5 is not 10000 either: reported in the same answer.
+        "positions",
         "positions[1].positionKey",
         "positions[2].targetWeightBps",
       ].sort(),
@@ -143,6 +145,17 @@ describe("check(): PortfolioWallet", () => {
     const olds = await checked(wallets, {}, { resourceUrn, positions: POSITIONS_A, label: "treasury" });
     const result = await wallets.check(olds, { resourceUrn, positions: POSITIONS_A, label: "operations" });
     expect(result.failures).toEqual([{ property: "label", reason: expect.stringContaining('"treasury"') }]);
+  });
+
+  test("a label change and an unknown positionKey are reported together", async () => {
+    const resourceUrn = urnOf("PortfolioWallet");
+    const olds = await checked(wallets, {}, { resourceUrn, positions: POSITIONS_A, label: "treasury" });
+    const result = await wallets.check(olds, {
+      resourceUrn,
+      positions: [{ positionKey: "gold", targetWeightBps: 10000 }],
+      label: "operations",
+    });
+    expect(propertiesOf(result)).toEqual(["label", "positions[0].positionKey"]);
   });
 
   test("adding or changing adoptWalletId after creation is a check failure", async () => {
