@@ -94,7 +94,8 @@ export const portfolioWalletProvider = {
       allFailures.push(immutableInputFailure("adoptWalletId", olds["adoptWalletId"] ?? null, WHY_ADOPTION_IS_FIXED));
     }
     // The catalog is consulted only once the inputs are well-formed: a bad input never costs a request.
-    if (inputs !== undefined && allFailures.length === 0) {
+    // A refused label or adoptWalletId change is no reason to hold back unknown positionKeys.
+    if (inputs !== undefined) {
       const catalog = await sessionFor(config).catalog();
       allFailures.push(...unknownPositionKeyFailures(inputs.positions, catalog));
     }
