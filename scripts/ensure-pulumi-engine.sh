@@ -25,6 +25,8 @@
 # Environment overrides: PULUMI_ENGINE_CACHE_DIR (cache root), PULUMI_ENGINE_FORCE_BUILD=1 (skip steps 1-2).
 set -euo pipefail
 
+# The whole script is one block, so bash parses it entirely before running (safe against edits mid-run).
+{
 LANGHOST_VERSION="3.68.0"
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -166,3 +168,5 @@ fi
 mv "$tmp_dir/engine" "$engine_dir"
 log "engine ready in $engine_dir/bin (built in $((SECONDS - build_start))s)"
 publish "$engine_dir/bin"
+exit 0
+}
