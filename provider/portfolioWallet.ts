@@ -134,7 +134,7 @@ export const portfolioWalletProvider = {
     const session = sessionFor(config);
     const { wallet, requestId } =
       inputs.adoptWalletId !== undefined
-        ? { wallet: await adoptWallet(session, inputs.adoptWalletId), requestId: null }
+        ? { wallet: await adoptWallet(session, inputs.adoptWalletId, state.label), requestId: null }
         : await createWallet(session, state);
     let change: StrategyChangeState | null = null;
     let current = wallet;
@@ -169,7 +169,15 @@ export const portfolioWalletProvider = {
       resourceUrn: props.resourceUrn,
       positions: live,
       targetWeightsBps: targetWeightsByKey(live),
-      ...(wallet.label != null ? { label: wallet.label } : {}),
+      // An adopted wallet's label is the code's (checked equal at adoption, or not managed when
+      // unset); taking the service's label into the inputs would refuse every later `up`.
+      ...(props.adoptWalletId !== undefined
+        ? props.label !== undefined
+          ? { label: props.label }
+          : {}
+        : wallet.label != null
+          ? { label: wallet.label }
+          : {}),
       onDelete: props.onDelete ?? "fail-if-funded",
       ...(props.adoptWalletId !== undefined ? { adoptWalletId: props.adoptWalletId } : {}),
     };
@@ -254,9 +262,14 @@ async function createWallet(
   }
 }
 
-async function adoptWallet(session: ProviderSession, walletId: string): Promise<PortfolioWallet> {
+async function adoptWallet(
+  session: ProviderSession,
+  walletId: string,
+  label: string | undefined,
+): Promise<PortfolioWallet> {
+  let wallet: PortfolioWallet;
   try {
-    return await session.client.wallets.retrieve(walletId);
+    wallet = await session.client.wallets.retrieve(walletId);
   } catch (error) {
     if (NotFoundError.isInstance(error)) {
       throw new Error(
@@ -267,4 +280,12 @@ async function adoptWallet(session: ProviderSession, walletId: string): Promise<
     }
     throw error;
   }
+  if (label !== undefined && label !== (wallet.label ?? undefined)) {
+    throw new Error(
+      `adoptWalletId ${walletId}: label "${label}" differs from the wallet's ` +
+        `${wallet.label == null ? "(it has none)" : `"${wallet.label}"`}, and the service cannot rename a wallet. ` +
+        "Remove label from the resource, or set it to the wallet's label.",
+    );
+  }
+  return wallet;
 }

@@ -158,6 +158,49 @@ describe("PortfolioWallet adoption", () => {
     expect(mutatingKeys(await requestCounts(t))).toEqual([]);
   });
 
+  test("adopting a labelled wallet without a label in code: refresh and the next up stay clean", async () => {
+    const existing = await clientOf(t).wallets.create({
+      requestId: randomUUID(),
+      positions: POSITIONS_A,
+      label: "legacy",
+    });
+    const news = walletNews({ adoptWalletId: existing.id });
+    const { id, outs } = await createWallet(news);
+    const refreshed = await wallets.read(id, outs);
+    const next = await wallets.check(refreshed.inputs, news);
+    expect(next.failures ?? []).toEqual([]);
+    expect((await wallets.diff(id, refreshed.props, next.inputs)).changes).toBe(false);
+  });
+
+  test("adopting a wallet with the label it already has is clean too", async () => {
+    const existing = await clientOf(t).wallets.create({
+      requestId: randomUUID(),
+      positions: POSITIONS_A,
+      label: "legacy",
+    });
+    const news = walletNews({ adoptWalletId: existing.id, label: "legacy" });
+    const { id, outs } = await createWallet(news);
+    expect(outs.label).toBe("legacy");
+    const refreshed = await wallets.read(id, outs);
+    const next = await checked(wallets, refreshed.inputs, news);
+    expect((await wallets.diff(id, refreshed.props, next)).changes).toBe(false);
+  });
+
+  test("adopting with another label than the wallet's fails before any change: the service cannot rename", async () => {
+    const existing = await clientOf(t).wallets.create({
+      requestId: randomUUID(),
+      positions: POSITIONS_A,
+      label: "legacy",
+    });
+    const inputs = await checked(
+      wallets,
+      {},
+      walletNews({ adoptWalletId: existing.id, label: "treasury", positions: POSITIONS_B }),
+    );
+    await expect(wallets.create(inputs)).rejects.toThrow(/label "treasury".*"legacy"/s);
+    expect(await walletTargets(t, existing.id)).toEqual(canonical(POSITIONS_A));
+  });
+
   test("adopting a wallet of another organization fails: it does not exist for this token", async () => {
     const foreign = await clientOf(t, OTHER_TOKEN).wallets.create({
       requestId: randomUUID(),
