@@ -6,7 +6,7 @@ import {
   IdempotencyConflictError,
   NotFoundError,
   PortfolioWalletClient,
-  RateLimitError,
+  InternalServerError,
   ValidationError,
 } from "../../sdk/client/index.ts";
 
@@ -248,15 +248,34 @@ describe("retries under injected faults", () => {
     expect((await requestCounts())["GET /v2/portfolio-wallets/strategies"]).toBe(3);
   });
 
-  test("a quote without requestId answered 429 is not retried", async () => {
+  test("a quote (a POST that only reads) answered 429 is retried like a GET", async () => {
     await admin("POST", "/faults", {
       method: "POST",
       path: "/v2/portfolio-wallets/quote",
       kind: "status",
       status: 429,
+      times: 1,
     });
-    await expect(client.quotes.create({ minApyTargetBps: 100 })).rejects.toThrow(RateLimitError);
-    expect((await requestCounts())["POST /v2/portfolio-wallets/quote"]).toBe(1);
+    const options = await client.quotes.create({ minApyTargetBps: 100 });
+    expect(options.length).toBeGreaterThan(0);
+    expect((await requestCounts())["POST /v2/portfolio-wallets/quote"]).toBe(2);
+  });
+
+  test("a webhook creation without requestId answered 503 is not retried", async () => {
+    await admin("POST", "/faults", {
+      method: "POST",
+      path: "/webhooks/registrations",
+      kind: "status",
+      status: 503,
+      times: 1,
+    });
+    await expect(
+      client.webhookRegistrations.create({
+        url: "https://example.com/hook",
+        eventTypes: ["portfolio_wallet.balance.updated"],
+      }),
+    ).rejects.toThrow(InternalServerError);
+    expect((await requestCounts())["POST /webhooks/registrations"]).toBe(1);
   });
 });
 

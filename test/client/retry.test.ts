@@ -105,16 +105,36 @@ describe("retry policy over HTTP", () => {
     }
   });
 
-  test("never retries a mutation without a requestId (yield metrics POST)", async () => {
+  test("never retries a mutation without a requestId (webhook creation POST)", async () => {
     const { server, client } = await setup(() => errorReply(503, "unavailable"));
-    await expect(client.yieldMetrics.retrieve({})).rejects.toThrow(InternalServerError);
+    await expect(
+      client.webhookRegistrations.create({
+        url: "https://example.com/h",
+        eventTypes: ["portfolio_wallet.balance.updated"],
+      }),
+    ).rejects.toThrow(InternalServerError);
     expect(server.requests).toHaveLength(1);
   });
 
-  test("never retries a quote without a requestId after a dropped connection", async () => {
-    const { server, client } = await setup(() => "drop");
-    await expect(client.quotes.create({ minApyTargetBps: 400 })).rejects.toThrow(ApiConnectionError);
-    expect(server.requests).toHaveLength(1);
+  test("retries POSTs that only read (yield metrics after a 503, a quote after a dropped connection)", async () => {
+    const yieldMetrics = {
+      period: { start: null, end: "2026-01-01T00:00:00Z" },
+      global: { generated: 0, withdrawn: 0, accruedDelta: 0 },
+      portfolioWallets: {},
+    };
+    const { server, client } = await setup((request, i) => {
+      if (i === 0) return errorReply(503, "unavailable");
+      if (i === 2) return "drop";
+      return request.url.endsWith("/yield") ? { status: 200, body: yieldMetrics } : { status: 200, body: [] };
+    });
+    await client.yieldMetrics.retrieve({});
+    await client.quotes.create({ minApyTargetBps: 400 });
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/v2/portfolio-wallets/yield",
+      "/v2/portfolio-wallets/yield",
+      "/v2/portfolio-wallets/quote",
+      "/v2/portfolio-wallets/quote",
+    ]);
   });
 
   test("never retries a webhook status PATCH (no requestId) or a DELETE", async () => {

@@ -29,6 +29,8 @@ export interface RequestSpec<T> {
   query?: Readonly<Record<string, string | number | undefined>>;
   /** JSON body; sent byte-for-byte the same on every attempt. */
   body?: unknown;
+  /** True for a POST that changes nothing (quote, yield report), so it is retried like a GET. */
+  readOnly?: boolean;
   /** Contract schema of a 2xx body; omit for answers without a body (204). */
   schema?: z.ZodType<T>;
   options?: RequestOptions | undefined;
@@ -86,7 +88,7 @@ export class Requester {
 
     const response = await withRetries(
       policy,
-      { method: spec.method, path: spec.path, body: spec.body, signal },
+      { method: spec.method, path: spec.path, body: spec.body, readOnly: spec.readOnly, signal },
       async (attemptNumber) => {
         const answer = await this.#attempt(spec, url, headers, body, timeoutMs, attemptNumber);
         if (answer.status >= 200 && answer.status < 300) return answer;

@@ -21,6 +21,8 @@ export interface RetriedRequest {
   path: string;
   /** The parsed request body; its `requestId` decides whether a mutation may be retried. */
   body: unknown;
+  /** A POST that only reads (a quote, a yield report): as safe to repeat as a GET. */
+  readOnly?: boolean | undefined;
   signal: AbortSignal | undefined;
 }
 
@@ -30,7 +32,7 @@ export interface RetriedRequest {
  * long as the service's `Retry-After` says (capped).
  *
  * Retried: connection errors, timeouts, 408, 429 and 5xx, and only when the request is safe to
- * repeat. A mutation without a requestId is never retried: after a timeout or a dropped
+ * repeat: GET, HEAD, a POST that only reads, or a mutation carrying a requestId. A mutation without a requestId is never retried: after a timeout or a dropped
  * connection the service may already have applied it, and only the requestId lets the service
  * recognize the repeat and answer with the original result instead of acting twice (a second
  * wallet, a second payout). With a requestId, the same body, hence the same requestId, is sent
@@ -41,7 +43,7 @@ export async function withRetries<T>(
   request: RetriedRequest,
   attempt: (attemptNumber: number) => Promise<T>,
 ): Promise<T> {
-  const repeatable = isSafeMethod(request.method) || hasRequestId(request.body);
+  const repeatable = isSafeMethod(request.method) || request.readOnly === true || hasRequestId(request.body);
   for (let attemptNumber = 1; ; attemptNumber++) {
     try {
       return await attempt(attemptNumber);

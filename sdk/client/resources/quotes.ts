@@ -6,14 +6,15 @@ import { ApiResource } from "../core/resource.ts";
 export class Quotes extends ApiResource {
   /**
    * Returns Pareto-optimal allocations for the constraints (POST /v2/portfolio-wallets/quote);
-   * always 200, check `constraintsSatisfied` on each option. Being a POST, it is retried only
-   * when `body.requestId` is set.
+   * always 200, check `constraintsSatisfied` on each option. It changes nothing, so it is
+   * retried like a GET.
    */
   async create(body: QuoteRequest = {}, options?: RequestOptions): Promise<QuoteOption[]> {
     return this.requester.request({
       method: "POST",
       path: "/v2/portfolio-wallets/quote",
       body,
+      readOnly: true,
       schema: QuoteResponseSchema,
       options,
     });

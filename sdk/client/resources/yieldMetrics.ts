@@ -7,13 +7,14 @@ export class YieldMetricsResource extends ApiResource {
   /**
    * Yield generated, withdrawn and accrued over a period (POST /v2/portfolio-wallets/yield).
    * Omit the period for lifetime figures; omit `portfolioWalletIds` for global figures only.
-   * The body has no requestId, so this POST is never retried.
+   * It changes nothing, so it is retried like a GET.
    */
   async retrieve(body: YieldMetricsRequest = {}, options?: RequestOptions): Promise<YieldMetrics> {
     return this.requester.request({
       method: "POST",
       path: "/v2/portfolio-wallets/yield",
       body,
+      readOnly: true,
       schema: YieldMetricsSchema,
       options,
     });
