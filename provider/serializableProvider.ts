@@ -1,3 +1,5 @@
+import type * as nodeModule from "node:module";
+import type * as nodeUrl from "node:url";
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import type { ResourceKind } from "./dispatch.ts";
 
@@ -9,8 +11,8 @@ import type { ResourceKind } from "./dispatch.ts";
  */
 export function serializableProvider(kind: ResourceKind): dynamic.ResourceProvider {
   const call = async (method: string, args: unknown[]): Promise<never> => {
-    const { createRequire } = process.getBuiltinModule("node:module") as typeof import("node:module");
-    const { pathToFileURL } = process.getBuiltinModule("node:url") as typeof import("node:url");
+    const { createRequire } = process.getBuiltinModule("node:module") as typeof nodeModule;
+    const { pathToFileURL } = process.getBuiltinModule("node:url") as typeof nodeUrl;
     const entry = createRequire(`${process.cwd()}/`).resolve("@portfolio-wallet/pulumi/provider/dispatch");
     const implementation = await import(pathToFileURL(entry).href);
     return implementation.dispatch(kind, method, args) as never;
