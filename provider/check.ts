@@ -22,7 +22,10 @@ export function containsUnknown(value: unknown): boolean {
 }
 
 /** Drops the reserved `__provider` input and any top-level input that is still unknown. */
-function knownInputs(news: Record<string, unknown>): { known: Record<string, unknown>; unknownKeys: Set<string> } {
+function knownInputs(news: Record<string, unknown>): {
+  known: Record<string, unknown>;
+  unknownKeys: Set<string>;
+} {
   const known: Record<string, unknown> = {};
   const unknownKeys = new Set<string>();
   for (const [key, value] of Object.entries(news)) {

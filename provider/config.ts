@@ -45,7 +45,11 @@ export interface ProviderSettings {
 const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
 
 /** Reads one setting: stack config first, then the environment. Empty strings count as unset. */
-function readSetting(name: SettingName, source: ConfigSource | undefined, env: NodeJS.ProcessEnv): string | undefined {
+function readSetting(
+  name: SettingName,
+  source: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
   const fromConfig = source?.get(`${CONFIG_NAMESPACE}:${name}`);
   if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
   const fromEnv = env[SETTINGS[name].env];
@@ -75,9 +79,12 @@ export function resolveProviderSettings(
   else {
     const parsed = UrlSchema.safeParse(baseUrl);
     if (!parsed.success)
-      problems.push(`${CONFIG_NAMESPACE}:baseUrl ${describeFieldProblems(fieldProblemsOf(parsed.error)).replace(/^\(body\): /, "")}`);
+      problems.push(
+        `${CONFIG_NAMESPACE}:baseUrl ${describeFieldProblems(fieldProblemsOf(parsed.error)).replace(/^\(body\): /, "")}`,
+      );
   }
-  if (apiToken === undefined) problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
+  if (apiToken === undefined)
+    problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
 
   const approverSettingNames = {
     apiBaseUrl: "turnkeyApiBaseUrl",
@@ -91,11 +98,15 @@ export function resolveProviderSettings(
   const missingApproverSettings = approverValues.filter(([, , value]) => value === undefined);
   let approver: ApproverSettings | undefined;
   if (missingApproverSettings.length === 0) {
-    approver = Object.fromEntries(approverValues.map(([field, , value]) => [field, value])) as unknown as ApproverSettings;
+    approver = Object.fromEntries(
+      approverValues.map(([field, , value]) => [field, value]),
+    ) as unknown as ApproverSettings;
   } else if (missingApproverSettings.length < approverValues.length) {
     // A half-configured approver would silently leave changes pending: say which settings are missing.
     const missing = missingApproverSettings.map(([, name]) => `${CONFIG_NAMESPACE}:${name}`);
-    problems.push(`the Turnkey approver is partly configured; also set ${missing.join(", ")} (or unset the others)`);
+    problems.push(
+      `the Turnkey approver is partly configured; also set ${missing.join(", ")} (or unset the others)`,
+    );
   }
 
   const timeoutText = readSetting("approvalTimeoutSeconds", source, env);
@@ -103,7 +114,9 @@ export function resolveProviderSettings(
   if (timeoutText !== undefined) {
     const seconds = Number(timeoutText);
     if (!Number.isFinite(seconds) || seconds <= 0)
-      problems.push(`${CONFIG_NAMESPACE}:approvalTimeoutSeconds must be a positive number of seconds, got "${timeoutText}"`);
+      problems.push(
+        `${CONFIG_NAMESPACE}:approvalTimeoutSeconds must be a positive number of seconds, got "${timeoutText}"`,
+      );
     else approvalTimeoutMs = seconds * 1000;
   }
 

@@ -24,12 +24,19 @@ type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
  */
 let configuredSource: ConfigSource | undefined;
 
-export async function dispatch(kind: ResourceKind, method: Method | "configure", args: unknown[]): Promise<unknown> {
+export async function dispatch(
+  kind: ResourceKind,
+  method: Method | "configure",
+  args: unknown[],
+): Promise<unknown> {
   if (method === "configure") {
     configuredSource = args[0] as ConfigSource | undefined;
     return undefined;
   }
-  const implementation = implementations[kind] as unknown as Record<Method, (...a: unknown[]) => Promise<unknown>>;
+  const implementation = implementations[kind] as unknown as Record<
+    Method,
+    (...a: unknown[]) => Promise<unknown>
+  >;
   if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
   return implementation[method](configuredSource, ...args);
 }

@@ -83,15 +83,25 @@ const WHY_ADOPTION_IS_FIXED =
  * `onDelete: "retain"` says so.
  */
 export const portfolioWalletProvider = {
-  async check(config: ConfigSource | undefined, olds: Record<string, unknown>, news: Record<string, unknown>) {
+  async check(
+    config: ConfigSource | undefined,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ) {
     const { inputs, failures, complete } = validateInputs(PortfolioWalletInputsSchema, news);
     const allFailures: CheckFailure[] = [...failures];
     const isUpdate = typeof olds["resourceUrn"] === "string";
     if (isUpdate && !containsUnknown(news["label"]) && olds["label"] !== news["label"]) {
       allFailures.push(immutableInputFailure("label", olds["label"] ?? null, WHY_LABEL_IS_FIXED));
     }
-    if (isUpdate && !containsUnknown(news["adoptWalletId"]) && olds["adoptWalletId"] !== news["adoptWalletId"]) {
-      allFailures.push(immutableInputFailure("adoptWalletId", olds["adoptWalletId"] ?? null, WHY_ADOPTION_IS_FIXED));
+    if (
+      isUpdate &&
+      !containsUnknown(news["adoptWalletId"]) &&
+      olds["adoptWalletId"] !== news["adoptWalletId"]
+    ) {
+      allFailures.push(
+        immutableInputFailure("adoptWalletId", olds["adoptWalletId"] ?? null, WHY_ADOPTION_IS_FIXED),
+      );
     }
     // The catalog is consulted only once the inputs are well-formed: a bad input never costs a request.
     // A refused label or adoptWalletId change is no reason to hold back unknown positionKeys.
@@ -128,7 +138,10 @@ export const portfolioWalletProvider = {
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   },
 
-  async create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+  async create(
+    config: ConfigSource | undefined,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.CreateResult> {
     const inputs = PortfolioWalletInputsSchema.parse(news);
     const state = stateOf(inputs);
     const session = sessionFor(config);
@@ -151,7 +164,11 @@ export const portfolioWalletProvider = {
     return { id: wallet.id, outs: outputsOf(state, current, requestId, change) };
   },
 
-  async read(config: ConfigSource | undefined, id: string, props: PortfolioWalletOutputs): Promise<dynamic.ReadResult> {
+  async read(
+    config: ConfigSource | undefined,
+    id: string,
+    props: PortfolioWalletOutputs,
+  ): Promise<dynamic.ReadResult> {
     const session = sessionFor(config);
     let wallet: PortfolioWallet;
     try {
@@ -162,7 +179,12 @@ export const portfolioWalletProvider = {
     }
     const live = appliedTarget(wallet);
     let change = props.strategyChange ?? null;
-    if (change && change.status !== "completed" && change.status !== "failed" && sameAllocation(live, change.targetPositions)) {
+    if (
+      change &&
+      change.status !== "completed" &&
+      change.status !== "failed" &&
+      sameAllocation(live, change.targetPositions)
+    ) {
       change = { ...change, status: "completed", approvalsStillNeeded: null };
     }
     const state: PortfolioWalletState = {

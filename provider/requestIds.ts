@@ -21,8 +21,12 @@ export function creationRequestId(urn: string): string {
 }
 
 /** SHA-256 of the canonical allocation (only positionKey and targetWeightBps, sorted by key). */
-export function allocationHash(positions: readonly { positionKey: string; targetWeightBps: number }[]): string {
-  return createHash("sha256").update(JSON.stringify(canonicalAllocation(positions))).digest("hex");
+export function allocationHash(
+  positions: readonly { positionKey: string; targetWeightBps: number }[],
+): string {
+  return createHash("sha256")
+    .update(JSON.stringify(canonicalAllocation(positions)))
+    .digest("hex");
 }
 
 /**

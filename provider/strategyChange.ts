@@ -186,7 +186,10 @@ async function waitUntilApplied(params: {
       requestId: change.requestId,
       positions: change.targetPositions,
     });
-    change = { ...stateOf(replay, change.revision, change.targetPositions), signingActivityStatus: replay.signingActivityStatus ?? change.signingActivityStatus };
+    change = {
+      ...stateOf(replay, change.revision, change.targetPositions),
+      signingActivityStatus: replay.signingActivityStatus ?? change.signingActivityStatus,
+    };
     throwIfFailed(change, walletId);
     if (replay.status === "completed") {
       // Completed, yet the wallet shows another target: something else changed it since.

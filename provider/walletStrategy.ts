@@ -55,7 +55,11 @@ function outputsOf(
  * same approval handling as PortfolioWallet; delete stops managing and leaves the allocation as it is.
  */
 export const walletStrategyProvider = {
-  async check(config: ConfigSource | undefined, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+  async check(
+    config: ConfigSource | undefined,
+    _olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ) {
     const { inputs, failures, complete } = validateInputs(WalletStrategyInputsSchema, news);
     if (failures.length > 0) return { failures };
     if (inputs === undefined) return { inputs: news };
@@ -85,7 +89,10 @@ export const walletStrategyProvider = {
     };
   },
 
-  async create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+  async create(
+    config: ConfigSource | undefined,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.CreateResult> {
     const state = stateOf(news);
     const session = sessionFor(config);
     let wallet = await retrieveManagedWallet(config, state.walletId);
@@ -102,7 +109,11 @@ export const walletStrategyProvider = {
     return { id: `${state.walletId}/strategy`, outs: outputsOf(state, wallet, change) };
   },
 
-  async read(config: ConfigSource | undefined, id: string, props: WalletStrategyOutputs): Promise<dynamic.ReadResult> {
+  async read(
+    config: ConfigSource | undefined,
+    id: string,
+    props: WalletStrategyOutputs,
+  ): Promise<dynamic.ReadResult> {
     let wallet: PortfolioWallet;
     try {
       wallet = await sessionFor(config).client.wallets.retrieve(props.walletId);
@@ -112,7 +123,12 @@ export const walletStrategyProvider = {
     }
     const live = appliedTarget(wallet);
     let change = props.strategyChange ?? null;
-    if (change && change.status !== "completed" && change.status !== "failed" && sameAllocation(live, change.targetPositions)) {
+    if (
+      change &&
+      change.status !== "completed" &&
+      change.status !== "failed" &&
+      sameAllocation(live, change.targetPositions)
+    ) {
       change = { ...change, status: "completed", approvalsStillNeeded: null };
     }
     const state: WalletStrategyState = {
@@ -145,7 +161,10 @@ export const walletStrategyProvider = {
   async delete(): Promise<void> {},
 };
 
-async function retrieveManagedWallet(config: ConfigSource | undefined, walletId: string): Promise<PortfolioWallet> {
+async function retrieveManagedWallet(
+  config: ConfigSource | undefined,
+  walletId: string,
+): Promise<PortfolioWallet> {
   try {
     return await sessionFor(config).client.wallets.retrieve(walletId);
   } catch (error) {

@@ -64,7 +64,11 @@ const REPLACED_ON_CHANGE = ["url", "eventTypes", "description"] as const;
  * no funds, so a change the service cannot make in place is an honest, visible replacement.
  */
 export const webhookRegistrationProvider = {
-  async check(_config: ConfigSource | undefined, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+  async check(
+    _config: ConfigSource | undefined,
+    _olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ) {
     const { inputs, failures, complete } = validateInputs(WebhookRegistrationInputsSchema, news);
     if (failures.length > 0) return { failures };
     if (inputs === undefined || !complete) return { inputs: news };
@@ -82,7 +86,9 @@ export const webhookRegistrationProvider = {
       containsUnknown(newValue) || JSON.stringify(oldValue ?? null) !== JSON.stringify(newValue ?? null)
         ? [key]
         : [];
-    const newEventTypes = Array.isArray(news["eventTypes"]) ? [...(news["eventTypes"] as string[])].sort() : news["eventTypes"];
+    const newEventTypes = Array.isArray(news["eventTypes"])
+      ? [...(news["eventTypes"] as string[])].sort()
+      : news["eventTypes"];
     const replaces = [
       ...differs("url", olds.url, news["url"]),
       ...differs("eventTypes", olds.eventTypes, newEventTypes),
@@ -96,7 +102,10 @@ export const webhookRegistrationProvider = {
     return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
   },
 
-  async create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+  async create(
+    config: ConfigSource | undefined,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.CreateResult> {
     const state = stateOf(news);
     const session = sessionFor(config);
     const created = await createRegistration(session, state);
@@ -104,7 +113,11 @@ export const webhookRegistrationProvider = {
     return { id: created.id, outs: outputsOf(state, registration, created.secret) };
   },
 
-  async read(config: ConfigSource | undefined, id: string, props: WebhookRegistrationOutputs): Promise<dynamic.ReadResult> {
+  async read(
+    config: ConfigSource | undefined,
+    id: string,
+    props: WebhookRegistrationOutputs,
+  ): Promise<dynamic.ReadResult> {
     let registration: WebhookRegistration;
     try {
       registration = await sessionFor(config).client.webhookRegistrations.retrieve(id);
@@ -119,7 +132,9 @@ export const webhookRegistrationProvider = {
       eventTypes: [...registration.eventTypes].sort(),
       ...(registration.description != null ? { description: registration.description } : {}),
       enabled,
-      ...(!enabled && registration.disabledReason != null ? { disabledReason: registration.disabledReason } : {}),
+      ...(!enabled && registration.disabledReason != null
+        ? { disabledReason: registration.disabledReason }
+        : {}),
     };
     // The secret is never returned again: keep the one from creation.
     return { id, props: outputsOf(state, registration, props.secret ?? null), inputs: state };
@@ -173,6 +188,9 @@ async function setStatus(
     id,
     state.enabled
       ? { status: "active" }
-      : { status: "disabled", ...(state.disabledReason !== undefined ? { disabledReason: state.disabledReason } : {}) },
+      : {
+          status: "disabled",
+          ...(state.disabledReason !== undefined ? { disabledReason: state.disabledReason } : {}),
+        },
   );
 }

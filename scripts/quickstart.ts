@@ -81,7 +81,9 @@ try {
     console.log(`  wallet id:          ${outputs["walletId"]?.value}`);
     console.log(`  blended rate (bps): ${outputs["blendedRateBps"]?.value}`);
     console.log("  deposit addresses:");
-    for (const [chain, address] of Object.entries((outputs["depositAddresses"]?.value ?? {}) as Record<string, string>)) {
+    for (const [chain, address] of Object.entries(
+      (outputs["depositAddresses"]?.value ?? {}) as Record<string, string>,
+    )) {
       console.log(`    ${chain.padEnd(10)} ${address}`);
     }
   }

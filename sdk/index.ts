@@ -6,7 +6,11 @@
  * - The typed client for non-declarative work: PortfolioWalletClient.
  * - The service contract (zod schemas and types), approvals, and webhook verification.
  */
-export { PortfolioWallet, PORTFOLIO_WALLET_TYPE, type PortfolioWalletArgs } from "./resources/portfolioWallet.ts";
+export {
+  PortfolioWallet,
+  PORTFOLIO_WALLET_TYPE,
+  type PortfolioWalletArgs,
+} from "./resources/portfolioWallet.ts";
 export { WalletStrategy, WALLET_STRATEGY_TYPE, type WalletStrategyArgs } from "./resources/walletStrategy.ts";
 export {
   WebhookRegistration,

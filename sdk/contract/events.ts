@@ -59,9 +59,7 @@ export const StrategyStatusChangedDataSchema = z.looseObject({
 });
 export const PositionUpdatedDataSchema = z.looseObject({
   portfolioWalletId: UuidSchema,
-  positions: z.array(
-    z.looseObject({ positionKey: z.string(), valueUsd: z.number(), weightBps: z.number() }),
-  ),
+  positions: z.array(z.looseObject({ positionKey: z.string(), valueUsd: z.number(), weightBps: z.number() })),
 });
 
 const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
@@ -73,7 +71,10 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
     data,
   });
 
-export const BalanceUpdatedEventSchema = envelope("portfolio_wallet.balance.updated", BalanceUpdatedDataSchema);
+export const BalanceUpdatedEventSchema = envelope(
+  "portfolio_wallet.balance.updated",
+  BalanceUpdatedDataSchema,
+);
 export const DepositStatusChangedEventSchema = envelope(
   "portfolio_wallet.deposit.status_changed",
   DepositStatusChangedDataSchema,
@@ -90,7 +91,10 @@ export const StrategyStatusChangedEventSchema = envelope(
   "portfolio_wallet.strategy.status_changed",
   StrategyStatusChangedDataSchema,
 );
-export const PositionUpdatedEventSchema = envelope("portfolio_wallet.position.updated", PositionUpdatedDataSchema);
+export const PositionUpdatedEventSchema = envelope(
+  "portfolio_wallet.position.updated",
+  PositionUpdatedDataSchema,
+);
 
 /** An event of a type this client does not know yet: kept, never rejected. */
 export const UnknownEventSchema = z.looseObject({

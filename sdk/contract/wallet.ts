@@ -2,7 +2,15 @@ import { z } from "zod";
 import { AllocationSchema } from "./allocation.ts";
 import { DateTimeSchema, UuidSchema, openEnum, pageOf } from "./common.ts";
 
-export const KNOWN_CHAINS = ["ethereum", "solana", "bsc", "avalanche", "arbitrum", "base", "optimism"] as const;
+export const KNOWN_CHAINS = [
+  "ethereum",
+  "solana",
+  "bsc",
+  "avalanche",
+  "arbitrum",
+  "base",
+  "optimism",
+] as const;
 export type KnownChain = (typeof KNOWN_CHAINS)[number];
 
 export const WALLET_STATUSES = ["active"] as const;

@@ -27,7 +27,10 @@ export const CreatedWebhookRegistrationSchema = WebhookRegistrationSchema.extend
 export type CreatedWebhookRegistration = z.infer<typeof CreatedWebhookRegistrationSchema>;
 
 const httpUrl = z
-  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL, for example https://example.com/hooks" })
+  .url({
+    protocol: /^https?$/,
+    error: "must be an absolute http(s) URL, for example https://example.com/hooks",
+  })
   .max(2048, "must be at most 2048 characters");
 
 /**

@@ -23,7 +23,10 @@ const stackConfig: ConfigSource = {
   get: (key) => pulumi.runtime.getConfig(key),
 };
 
-async function withClient<T>(options: FunctionOptions | undefined, call: (client: PortfolioWalletClient) => Promise<T>) {
+async function withClient<T>(
+  options: FunctionOptions | undefined,
+  call: (client: PortfolioWalletClient) => Promise<T>,
+) {
   const settings =
     options?.baseUrl !== undefined && options.apiToken !== undefined
       ? { baseUrl: options.baseUrl, apiToken: options.apiToken }
@@ -64,6 +67,9 @@ export function getWallet(walletId: string, options?: FunctionOptions): Promise<
 }
 
 /** Yield generated, withdrawn and accrued over a period, globally and per wallet (spec 4.12). */
-export function getYieldMetrics(request: YieldMetricsRequest = {}, options?: FunctionOptions): Promise<YieldMetrics> {
+export function getYieldMetrics(
+  request: YieldMetricsRequest = {},
+  options?: FunctionOptions,
+): Promise<YieldMetrics> {
   return withClient(options, (client) => client.yieldMetrics.retrieve(request));
 }

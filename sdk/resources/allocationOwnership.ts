@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 const allocationManagers = new Map<string, string>();
 
 export function noteManagedAllocation(walletId: pulumi.Input<string>, manager: string): void {
-  pulumi.output(walletId).apply((id) => {
+  void pulumi.output(walletId).apply((id) => {
     // Unknown during preview of a new wallet: nothing to compare yet.
     if (typeof id !== "string" || id === "") return;
     const existing = allocationManagers.get(id);

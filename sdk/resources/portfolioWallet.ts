@@ -1,6 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
-import type { DepositAddress, LiquidityProfileEntry, StrategyConfig, WalletPosition } from "../contract/wallet.ts";
+import type {
+  DepositAddress,
+  LiquidityProfileEntry,
+  StrategyConfig,
+  WalletPosition,
+} from "../contract/wallet.ts";
 import type { OnDelete } from "../../provider/inputs.ts";
 import { serializableProvider } from "../../provider/serializableProvider.ts";
 import type { StrategyChangeState } from "../../provider/strategyChange.ts";

@@ -10,6 +10,10 @@ export function dynamicTypeToken(module: string, type: string): string {
  * every requestId from it (dynamic providers are not told their URN), which is what makes a
  * retried or resumed `pulumi up` idempotent.
  */
-export function resourceUrnOf(name: string, typeToken: string, opts: pulumi.CustomResourceOptions | undefined) {
+export function resourceUrnOf(
+  name: string,
+  typeToken: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+) {
   return pulumi.createUrn(name, typeToken, opts?.parent);
 }

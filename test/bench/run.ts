@@ -24,11 +24,16 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 async function requestCounts(): Promise<Record<string, number>> {
-  const response = await fetch(`${sandbox.url}/_sandbox/request-counts`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const response = await fetch(`${sandbox.url}/_sandbox/request-counts`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   return ((await response.json()) as { counts: Record<string, number> }).counts;
 }
 async function resetRequestCounts(): Promise<void> {
-  await fetch(`${sandbox.url}/_sandbox/request-counts`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+  await fetch(`${sandbox.url}/_sandbox/request-counts`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
 }
 
 async function stackFor(kind: string, count: number): Promise<Stack> {
@@ -55,8 +60,12 @@ try {
       await resetRequestCounts();
       const [, noChangePreviewSeconds] = await timed(() => stack.preview({ expectNoChanges: true }));
       const counts = await requestCounts();
-      const reads = Object.entries(counts).filter(([route]) => route.startsWith("GET ")).reduce((n, [, c]) => n + c, 0);
-      const writes = Object.entries(counts).filter(([route]) => !route.startsWith("GET ")).reduce((n, [, c]) => n + c, 0);
+      const reads = Object.entries(counts)
+        .filter(([route]) => route.startsWith("GET "))
+        .reduce((n, [, c]) => n + c, 0);
+      const writes = Object.entries(counts)
+        .filter(([route]) => !route.startsWith("GET "))
+        .reduce((n, [, c]) => n + c, 0);
       const stateBytes = JSON.stringify((await stack.exportStack()).deployment).length;
       rows.push([
         kind,
@@ -76,6 +85,14 @@ try {
   rmSync(stateDir, { recursive: true, force: true });
 }
 
-const header = ["kind", "n", "preview s", "up s", "no-change preview s", "requests in no-change preview", "state bytes / resource"];
+const header = [
+  "kind",
+  "n",
+  "preview s",
+  "up s",
+  "no-change preview s",
+  "requests in no-change preview",
+  "state bytes / resource",
+];
 console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
 for (const row of rows) console.log(`| ${row.join(" | ")} |`);

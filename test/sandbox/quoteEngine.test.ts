@@ -139,15 +139,13 @@ const catalogArb = (maxLength: number) =>
       fc
         .subarray(sources, { maxLength: Math.min(sources.length, Math.floor(maxLength / 2)) })
         .chain((originals) =>
-          fc
-            .tuple(...originals.map(() => fc.constantFrom(...ASSETS)))
-            .map((assets) =>
-              originals.map((original, i) => ({
-                ...original,
-                positionKey: `${original.positionKey}_twin`,
-                asset: assets[i] ?? original.asset,
-              })),
-            ),
+          fc.tuple(...originals.map(() => fc.constantFrom(...ASSETS))).map((assets) =>
+            originals.map((original, i) => ({
+              ...original,
+              positionKey: `${original.positionKey}_twin`,
+              asset: assets[i] ?? original.asset,
+            })),
+          ),
         )
         .chain((twins) =>
           fc.shuffledSubarray([...sources, ...twins], { minLength: sources.length + twins.length }),
