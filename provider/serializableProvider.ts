@@ -1,5 +1,3 @@
-import type * as nodeModule from "node:module";
-import type * as nodeUrl from "node:url";
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import type { ResourceKind } from "./dispatch.ts";
 
@@ -11,8 +9,8 @@ import type { ResourceKind } from "./dispatch.ts";
  */
 export function serializableProvider(kind: ResourceKind): dynamic.ResourceProvider {
   const call = async (method: string, args: unknown[]): Promise<never> => {
-    const { createRequire } = process.getBuiltinModule("node:module") as typeof nodeModule;
-    const { pathToFileURL } = process.getBuiltinModule("node:url") as typeof nodeUrl;
+    const { createRequire } = process.getBuiltinModule("node:module");
+    const { pathToFileURL } = process.getBuiltinModule("node:url");
     const entry = createRequire(`${process.cwd()}/`).resolve("@portfolio-wallet/pulumi/provider/dispatch");
     const implementation = await import(pathToFileURL(entry).href);
     return implementation.dispatch(kind, method, args) as never;
