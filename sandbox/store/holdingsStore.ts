@@ -93,6 +93,18 @@ export function listWalletIds(db: DatabaseSync, organizationId: string): string[
   ).map((row) => row.id);
 }
 
+/** Wallets of the organization with money in a position: the only ones accrual can change. */
+export function listInvestedWalletIds(db: DatabaseSync, organizationId: string): string[] {
+  return (
+    db
+      .prepare(
+        `SELECT DISTINCT b.wallet_id AS id FROM wallet_balances b JOIN wallets w ON w.id = b.wallet_id
+         WHERE w.organization_id = ? AND b.value_usd > 0`,
+      )
+      .all(organizationId) as unknown as { id: string }[]
+  ).map((row) => row.id);
+}
+
 /** Accrual state of a wallet: settled through when, and the yield still held. */
 export interface AccrualState {
   accruedThrough: string;

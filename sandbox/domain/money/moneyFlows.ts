@@ -1,6 +1,6 @@
 import type { ApprovalContinuation } from "../approvals.ts";
 import { inTransaction } from "../../store/db.ts";
-import { listWalletIds } from "../../store/holdingsStore.ts";
+import { listInvestedWalletIds } from "../../store/holdingsStore.ts";
 import { listDueDeposits, nextDepositStepAt } from "../../store/depositStore.ts";
 import { listDueLegs, nextLegDueAt } from "../../store/withdrawalStore.ts";
 import type { TargetRecord } from "../../store/walletStore.ts";
@@ -92,9 +92,12 @@ export function createMoneyFlows(deps: Omit<MoneyDeps, "wake">): MoneyFlows {
     settle(organizationId) {
       settleDue();
       const now = deps.clock.now().toISOString();
+      // Wallets with nothing invested are skipped: every path that puts money into a position
+      // settles the wallet's accrual first, so their next accrual starts from that moment.
       inTransaction(deps.db, () => {
-        for (const id of listWalletIds(deps.db, organizationId))
+        for (const id of listInvestedWalletIds(deps.db, organizationId)) {
           accrueWallet(deps.db, { id, organizationId }, now);
+        }
       });
     },
     rebalance: (wallet, targets, at, updateId) => rebalanceWallet(full, wallet, targets, at, updateId),
