@@ -3,10 +3,11 @@ import { WithdrawalListSchema, WithdrawalSchema } from "../../sdk/contract/index
 import {
   IdempotencyConflictError,
   NotFoundError,
+  PortfolioWalletClient,
   UnprocessableEntityError,
   ValidationError,
 } from "../../sdk/client/index.ts";
-import { uuid } from "./helpers.ts";
+import { TOKEN, uuid } from "./helpers.ts";
 import {
   DAY_MS,
   HOUR_MS,
@@ -153,6 +154,30 @@ describe("withdrawals", () => {
       m.client.withdrawals.create(walletId, { ...body, withdrawalAmount: 101 }),
     ).rejects.toBeInstanceOf(IdempotencyConflictError);
     expect((await m.client.withdrawals.list(walletId)).data).toHaveLength(1);
+  });
+
+  test("an answer lost on the wire is retried by the client with the same requestId and pays once", async () => {
+    const fault = await m.t.api("POST", "/_sandbox/faults", {
+      body: { method: "POST", path: "/v2/portfolio-wallets/:id/withdraw", kind: "drop" },
+    });
+    expect(fault.status).toBe(201);
+    const retrying = new PortfolioWalletClient({
+      baseUrl: m.t.url,
+      apiToken: TOKEN,
+      maxRetries: 2,
+      retryBaseDelayMs: 1,
+      env: {},
+    });
+    try {
+      const w = await retrying.withdrawals.create(walletId, withdrawBody(250));
+      expect(w.status).toBe("completed");
+    } finally {
+      await retrying.close();
+    }
+    const counts = (await m.t.api("GET", "/_sandbox/request-counts")).body.counts;
+    expect(counts["POST /v2/portfolio-wallets/:id/withdraw"]).toBe(2); // dropped once, replayed once
+    expect((await m.client.withdrawals.list(walletId)).data).toHaveLength(1);
+    expect(await balance()).toBe(750);
   });
 
   test("more than the withdrawable balance is 422 insufficient_funds naming the amount available", async () => {
