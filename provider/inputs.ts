@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AllocationSchema, canonicalAllocation } from "../sdk/contract/allocation.ts";
-import { UuidSchema } from "../sdk/contract/common.ts";
+import { TOTAL_WEIGHT_BPS, UuidSchema } from "../sdk/contract/common.ts";
 import { CreateWebhookRegistrationRequestSchema } from "../sdk/contract/webhook.ts";
 
 /**
@@ -47,10 +47,33 @@ export type WebhookRegistrationInputs = z.infer<typeof WebhookRegistrationInputs
 export type TargetPosition = { positionKey: string; targetWeightBps: number };
 
 /**
- * The allocation as a map, `{ tbills: 5000, syrupUsdc: 5000 }`. It is stored beside `positions`
- * because the engine's diff of a map names the yield source that changed
- * (`~ targetWeightsBps: { ~ tbills: 5000 => 3000 }`), which is what a reviewer needs in a pull request.
+ * The allocation as a map, `{ tbills: 5000, syrupUsdc: 5000 }`: the form checked inputs keep it in.
+ * The engine's diff of a map names the yield source that changed
+ * (`~ targetWeightsBps: { ~ tbills: 5000 => 3000 }`), where a diff of an array would show entries
+ * shifting index; that name is what a reviewer needs in a pull request.
  */
 export function targetWeightsByKey(positions: readonly TargetPosition[]): Record<string, number> {
   return Object.fromEntries(canonicalAllocation(positions).map((p) => [p.positionKey, p.targetWeightBps]));
+}
+
+const CheckedWeightsSchema = z.record(z.string().min(1), z.number().int().positive().max(TOTAL_WEIGHT_BPS));
+
+/**
+ * The target allocation of inputs, canonical: from `targetWeightsBps` once check() has run (what
+ * the engine passes to create, update and diff), or from the program's `positions` before.
+ */
+export function targetAllocationOf(inputs: Record<string, unknown>): TargetPosition[] {
+  if (inputs["targetWeightsBps"] !== undefined) {
+    const weights = CheckedWeightsSchema.parse(inputs["targetWeightsBps"]);
+    return canonicalAllocation(
+      Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps })),
+    );
+  }
+  return canonicalAllocation(AllocationSchema.parse(inputs["positions"]));
+}
+
+/** The inputs check() hands on: the program's `positions` array replaced by its map form. */
+export function withoutPositions(inputs: Record<string, unknown>): Record<string, unknown> {
+  const { positions: _positions, ...rest } = inputs;
+  return rest;
 }

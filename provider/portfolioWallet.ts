@@ -1,5 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
-import { sameAllocation, canonicalAllocation } from "../sdk/contract/allocation.ts";
+import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import { IdempotencyConflictError, NotFoundError } from "../sdk/client/index.ts";
 import {
@@ -12,20 +12,20 @@ import {
 import type { ConfigSource } from "./config.ts";
 import {
   PortfolioWalletInputsSchema,
+  targetAllocationOf,
   targetWeightsByKey,
+  withoutPositions,
   type OnDelete,
-  type PortfolioWalletInputs,
   type TargetPosition,
 } from "./inputs.ts";
 import { creationRequestId } from "./requestIds.ts";
 import { sessionFor, type ProviderSession } from "./session.ts";
-import { applyStrategyChange, type StrategyChangeState } from "./strategyChange.ts";
+import { applyStrategyChange, settledAgainst, type StrategyChangeState } from "./strategyChange.ts";
 import { appliedTarget, holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
 
-/** Inputs as kept in state: the allocation in canonical order, plus its map form for readable diffs. */
+/** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
 export interface PortfolioWalletState {
   resourceUrn: string;
-  positions: TargetPosition[];
   targetWeightsBps: Record<string, number>;
   label?: string;
   onDelete: OnDelete;
@@ -34,6 +34,8 @@ export interface PortfolioWalletState {
 
 export type PortfolioWalletOutputs = PortfolioWalletState &
   LiveWalletOutputs & {
+    /** The target allocation as an array, sorted by positionKey. */
+    positions: TargetPosition[];
     /** The requestId the wallet was created with (derived from the URN). */
     creationRequestId: string | null;
     /** The latest strategy change this resource started, or null. */
@@ -42,26 +44,35 @@ export type PortfolioWalletOutputs = PortfolioWalletState &
     strategyChangeStatus: string | null;
   };
 
-function stateOf(inputs: PortfolioWalletInputs): PortfolioWalletState {
-  const positions = canonicalAllocation(inputs.positions);
+/** The state of checked inputs (or of program inputs, in tests that skip check) and their target allocation. */
+function parseInputs(news: Record<string, unknown>): {
+  state: PortfolioWalletState;
+  target: TargetPosition[];
+} {
+  const target = targetAllocationOf(news);
+  const inputs = PortfolioWalletInputsSchema.omit({ positions: true }).parse(news);
   return {
-    resourceUrn: inputs.resourceUrn,
-    positions,
-    targetWeightsBps: targetWeightsByKey(positions),
-    ...(inputs.label !== undefined ? { label: inputs.label } : {}),
-    onDelete: inputs.onDelete ?? "fail-if-funded",
-    ...(inputs.adoptWalletId !== undefined ? { adoptWalletId: inputs.adoptWalletId } : {}),
+    target,
+    state: {
+      resourceUrn: inputs.resourceUrn,
+      targetWeightsBps: targetWeightsByKey(target),
+      ...(inputs.label !== undefined ? { label: inputs.label } : {}),
+      onDelete: inputs.onDelete ?? "fail-if-funded",
+      ...(inputs.adoptWalletId !== undefined ? { adoptWalletId: inputs.adoptWalletId } : {}),
+    },
   };
 }
 
 function outputsOf(
   state: PortfolioWalletState,
+  target: TargetPosition[],
   wallet: PortfolioWallet,
   creationRequestIdValue: string | null,
   change: StrategyChangeState | null,
 ): PortfolioWalletOutputs {
   return {
     ...state,
+    positions: target,
     ...liveWalletOutputs(wallet),
     creationRequestId: creationRequestIdValue,
     strategyChange: change,
@@ -111,7 +122,7 @@ export const portfolioWalletProvider = {
     }
     if (allFailures.length > 0) return { failures: allFailures };
     if (inputs === undefined || !complete) return { inputs: news };
-    return { inputs: { ...news, ...stateOf(inputs) } };
+    return { inputs: { ...withoutPositions(news), ...parseInputs(news).state } };
   },
 
   // dispatch() passes the configuration first to every method, diff included.
@@ -126,13 +137,12 @@ export const portfolioWalletProvider = {
       const newValue = key === "onDelete" ? (news[key] ?? "fail-if-funded") : news[key];
       if (containsUnknown(newValue) || olds[key] !== newValue) changed.push(key);
     }
-    const newPositions = news["positions"];
     if (
-      containsUnknown(newPositions) ||
-      !Array.isArray(newPositions) ||
-      !sameAllocation(olds.positions ?? [], newPositions as TargetPosition[])
+      containsUnknown(news["targetWeightsBps"]) ||
+      containsUnknown(news["positions"]) ||
+      !sameAllocation(olds.positions ?? [], targetAllocationOf(news))
     ) {
-      changed.push("positions");
+      changed.push("targetWeightsBps");
     }
     // Label and adoptWalletId changes never get here: check() refuses them. Nothing is ever replaced.
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
@@ -142,26 +152,25 @@ export const portfolioWalletProvider = {
     config: ConfigSource | undefined,
     news: Record<string, unknown>,
   ): Promise<dynamic.CreateResult> {
-    const inputs = PortfolioWalletInputsSchema.parse(news);
-    const state = stateOf(inputs);
+    const { state, target } = parseInputs(news);
     const session = sessionFor(config);
     const { wallet, requestId } =
-      inputs.adoptWalletId !== undefined
-        ? { wallet: await adoptWallet(session, inputs.adoptWalletId, state.label), requestId: null }
-        : await createWallet(session, state);
+      state.adoptWalletId !== undefined
+        ? { wallet: await adoptWallet(session, state.adoptWalletId, state.label), requestId: null }
+        : await createWallet(session, state, target);
     let change: StrategyChangeState | null = null;
     let current = wallet;
-    if (!sameAllocation(appliedTarget(wallet), state.positions)) {
+    if (!sameAllocation(appliedTarget(wallet), target)) {
       // An adopted wallet, or one created earlier under this URN, is reconciled to the code's allocation.
       ({ change, wallet: current } = await applyStrategyChange({
         session,
         walletId: wallet.id,
         urn: state.resourceUrn,
-        target: state.positions,
+        target,
         previous: null,
       }));
     }
-    return { id: wallet.id, outs: outputsOf(state, current, requestId, change) };
+    return { id: wallet.id, outs: outputsOf(state, target, current, requestId, change) };
   },
 
   async read(
@@ -178,18 +187,9 @@ export const portfolioWalletProvider = {
       throw error;
     }
     const live = appliedTarget(wallet);
-    let change = props.strategyChange ?? null;
-    if (
-      change &&
-      change.status !== "completed" &&
-      change.status !== "failed" &&
-      sameAllocation(live, change.targetPositions)
-    ) {
-      change = { ...change, status: "completed", approvalsStillNeeded: null };
-    }
+    const change = settledAgainst(props.strategyChange ?? null, live);
     const state: PortfolioWalletState = {
       resourceUrn: props.resourceUrn,
-      positions: live,
       targetWeightsBps: targetWeightsByKey(live),
       // An adopted wallet's label is the code's (checked equal at adoption, or not managed when
       // unset); taking the service's label into the inputs would refuse every later `up`.
@@ -205,7 +205,7 @@ export const portfolioWalletProvider = {
     };
     return {
       id: wallet.id,
-      props: outputsOf(state, wallet, props.creationRequestId ?? null, change),
+      props: outputsOf(state, live, wallet, props.creationRequestId ?? null, change),
       inputs: state,
     };
   },
@@ -216,23 +216,23 @@ export const portfolioWalletProvider = {
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
-    const state = stateOf(PortfolioWalletInputsSchema.parse(news));
+    const { state, target } = parseInputs(news);
     const session = sessionFor(config);
     let change = olds.strategyChange ?? null;
     let wallet: PortfolioWallet;
-    if (!sameAllocation(olds.positions, state.positions)) {
+    if (!sameAllocation(olds.positions, target)) {
       ({ change, wallet } = await applyStrategyChange({
         session,
         walletId: id,
         urn: state.resourceUrn,
-        target: state.positions,
+        target,
         previous: change,
       }));
     } else {
       // Only provider-side settings (onDelete) changed: no request changes anything at the service.
       wallet = await session.client.wallets.retrieve(id);
     }
-    return { outs: outputsOf(state, wallet, olds.creationRequestId ?? null, change) };
+    return { outs: outputsOf(state, target, wallet, olds.creationRequestId ?? null, change) };
   },
 
   async delete(config: ConfigSource | undefined, id: string, props: PortfolioWalletOutputs): Promise<void> {
@@ -261,12 +261,13 @@ export const portfolioWalletProvider = {
 async function createWallet(
   session: ProviderSession,
   state: PortfolioWalletState,
+  target: TargetPosition[],
 ): Promise<{ wallet: PortfolioWallet; requestId: string }> {
   const requestId = creationRequestId(state.resourceUrn);
   try {
     const wallet = await session.client.wallets.create({
       requestId,
-      positions: state.positions,
+      positions: target,
       ...(state.label !== undefined ? { label: state.label } : {}),
     });
     return { wallet, requestId };

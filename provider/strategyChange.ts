@@ -208,3 +208,18 @@ async function waitUntilApplied(params: {
     delayMs = Math.min(delayMs * 2, 5_000);
   }
 }
+
+/**
+ * A refresh's view of the latest change: an open change whose target the wallet now applies has
+ * completed (approved in the portal, say). Strategy events cannot be polled, so the wallet's
+ * strategyConfig is the evidence.
+ */
+export function settledAgainst(
+  change: StrategyChangeState | null,
+  applied: readonly TargetPosition[],
+): StrategyChangeState | null {
+  if (change && STILL_OPEN.has(change.status) && sameAllocation(applied, change.targetPositions)) {
+    return { ...change, status: "completed", approvalsStillNeeded: null };
+  }
+  return change;
+}

@@ -1,22 +1,30 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
-import { canonicalAllocation, sameAllocation } from "../sdk/contract/allocation.ts";
+import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
 import { containsUnknown, unknownPositionKeyFailures, validateInputs } from "./check.ts";
 import type { ConfigSource } from "./config.ts";
-import { WalletStrategyInputsSchema, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
+import {
+  WalletStrategyInputsSchema,
+  targetAllocationOf,
+  targetWeightsByKey,
+  withoutPositions,
+  type TargetPosition,
+} from "./inputs.ts";
 import { sessionFor } from "./session.ts";
-import { applyStrategyChange, type StrategyChangeState } from "./strategyChange.ts";
+import { applyStrategyChange, settledAgainst, type StrategyChangeState } from "./strategyChange.ts";
 import { appliedTarget } from "./walletOutputs.ts";
 
+/** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
 export interface WalletStrategyState {
   resourceUrn: string;
   walletId: string;
-  positions: TargetPosition[];
   targetWeightsBps: Record<string, number>;
 }
 
 export type WalletStrategyOutputs = WalletStrategyState & {
+  /** The target allocation as an array, sorted by positionKey. */
+  positions: TargetPosition[];
   /** The allocation the service applies now, with each source's asset and liquidity limit. */
   strategyConfig: PortfolioWallet["strategyConfig"];
   blendedRateBps: number;
@@ -24,24 +32,32 @@ export type WalletStrategyOutputs = WalletStrategyState & {
   strategyChangeStatus: string | null;
 };
 
-function stateOf(news: Record<string, unknown>): WalletStrategyState {
-  const inputs = WalletStrategyInputsSchema.parse(news);
-  const positions = canonicalAllocation(inputs.positions);
+/** The state of checked inputs (or of program inputs) and their target allocation. */
+function parseInputs(news: Record<string, unknown>): {
+  state: WalletStrategyState;
+  target: TargetPosition[];
+} {
+  const target = targetAllocationOf(news);
+  const inputs = WalletStrategyInputsSchema.omit({ positions: true }).parse(news);
   return {
-    resourceUrn: inputs.resourceUrn,
-    walletId: inputs.walletId,
-    positions,
-    targetWeightsBps: targetWeightsByKey(positions),
+    target,
+    state: {
+      resourceUrn: inputs.resourceUrn,
+      walletId: inputs.walletId,
+      targetWeightsBps: targetWeightsByKey(target),
+    },
   };
 }
 
 function outputsOf(
   state: WalletStrategyState,
+  target: TargetPosition[],
   wallet: PortfolioWallet,
   change: StrategyChangeState | null,
 ): WalletStrategyOutputs {
   return {
     ...state,
+    positions: target,
     strategyConfig: wallet.strategyConfig,
     blendedRateBps: wallet.blendedRateBps,
     strategyChange: change,
@@ -65,7 +81,7 @@ export const walletStrategyProvider = {
     if (inputs === undefined) return { inputs: news };
     const keyFailures = unknownPositionKeyFailures(inputs.positions, await sessionFor(config).catalog());
     if (keyFailures.length > 0) return { failures: keyFailures };
-    return { inputs: complete ? { ...news, ...stateOf(news) } : news };
+    return { inputs: complete ? { ...withoutPositions(news), ...parseInputs(news).state } : news };
   },
 
   // dispatch() passes the configuration first to every method, diff included.
@@ -76,11 +92,10 @@ export const walletStrategyProvider = {
     news: Record<string, unknown>,
   ): Promise<dynamic.DiffResult> {
     const walletChanged = containsUnknown(news["walletId"]) || olds.walletId !== news["walletId"];
-    const newPositions = news["positions"];
     const positionsChanged =
-      containsUnknown(newPositions) ||
-      !Array.isArray(newPositions) ||
-      !sameAllocation(olds.positions ?? [], newPositions as TargetPosition[]);
+      containsUnknown(news["targetWeightsBps"]) ||
+      containsUnknown(news["positions"]) ||
+      !sameAllocation(olds.positions ?? [], targetAllocationOf(news));
     // Another wallet is another thing to manage: replacing only moves management, no funds.
     return {
       changes: walletChanged || positionsChanged,
@@ -93,20 +108,20 @@ export const walletStrategyProvider = {
     config: ConfigSource | undefined,
     news: Record<string, unknown>,
   ): Promise<dynamic.CreateResult> {
-    const state = stateOf(news);
+    const { state, target } = parseInputs(news);
     const session = sessionFor(config);
     let wallet = await retrieveManagedWallet(config, state.walletId);
     let change: StrategyChangeState | null = null;
-    if (!sameAllocation(appliedTarget(wallet), state.positions)) {
+    if (!sameAllocation(appliedTarget(wallet), target)) {
       ({ change, wallet } = await applyStrategyChange({
         session,
         walletId: state.walletId,
         urn: state.resourceUrn,
-        target: state.positions,
+        target,
         previous: null,
       }));
     }
-    return { id: `${state.walletId}/strategy`, outs: outputsOf(state, wallet, change) };
+    return { id: `${state.walletId}/strategy`, outs: outputsOf(state, target, wallet, change) };
   },
 
   async read(
@@ -122,22 +137,13 @@ export const walletStrategyProvider = {
       throw error;
     }
     const live = appliedTarget(wallet);
-    let change = props.strategyChange ?? null;
-    if (
-      change &&
-      change.status !== "completed" &&
-      change.status !== "failed" &&
-      sameAllocation(live, change.targetPositions)
-    ) {
-      change = { ...change, status: "completed", approvalsStillNeeded: null };
-    }
+    const change = settledAgainst(props.strategyChange ?? null, live);
     const state: WalletStrategyState = {
       resourceUrn: props.resourceUrn,
       walletId: props.walletId,
-      positions: live,
       targetWeightsBps: targetWeightsByKey(live),
     };
-    return { id, props: outputsOf(state, wallet, change), inputs: state };
+    return { id, props: outputsOf(state, live, wallet, change), inputs: state };
   },
 
   async update(
@@ -146,15 +152,15 @@ export const walletStrategyProvider = {
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
-    const state = stateOf(news);
+    const { state, target } = parseInputs(news);
     const { change, wallet } = await applyStrategyChange({
       session: sessionFor(config),
       walletId: state.walletId,
       urn: state.resourceUrn,
-      target: state.positions,
+      target,
       previous: olds.strategyChange ?? null,
     });
-    return { outs: outputsOf(state, wallet, change) };
+    return { outs: outputsOf(state, target, wallet, change) };
   },
 
   /** Stops managing the allocation; the wallet keeps the allocation it has. No request is made. */

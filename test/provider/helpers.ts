@@ -175,6 +175,11 @@ export function canonical(positions: { positionKey: string; targetWeightBps: num
     .sort(byPositionKey);
 }
 
+/** The map form checked inputs keep an allocation in: `{ tbills: 6000, syrupUsdc: 4000 }`. */
+export function weightsOf(positions: { positionKey: string; targetWeightBps: number }[]) {
+  return Object.fromEntries(positions.map((p) => [p.positionKey, p.targetWeightBps]));
+}
+
 /** Whole text of a value, for "this secret appears nowhere" assertions. */
 export function textOf(value: unknown): string {
   return JSON.stringify(value) ?? "";

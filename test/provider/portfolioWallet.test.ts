@@ -7,6 +7,7 @@ import {
   addFault,
   baseConfig,
   canonical,
+  weightsOf,
   checked,
   clientOf,
   mutatingKeys,
@@ -243,7 +244,8 @@ describe("PortfolioWallet read and diff", () => {
 
     const refreshed = await wallets.read(id, outs);
     expect(refreshed.props.positions).toEqual(canonical(POSITIONS_B));
-    expect(refreshed.inputs.positions).toEqual(canonical(POSITIONS_B));
+    expect(refreshed.props.positions).toEqual(canonical(POSITIONS_B));
+    expect(refreshed.inputs.targetWeightsBps).toEqual(weightsOf(POSITIONS_B));
     expect(refreshed.inputs.targetWeightsBps).toEqual({ tbills: 2500, syrupUsdc: 7500 });
     const newInputs = await checked(wallets, refreshed.inputs, news);
     const diff = await wallets.diff(id, refreshed.props, newInputs);

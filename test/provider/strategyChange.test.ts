@@ -7,6 +7,7 @@ import {
   approverConfig,
   baseConfig,
   canonical,
+  weightsOf,
   checked,
   providerOf,
   registeredApproverKeys,
@@ -137,7 +138,8 @@ describe("strategy change without an approver", () => {
 
     // A refresh shows the live allocation (still A) and keeps the pending change.
     const refreshed = await wallets.read(id, pending);
-    expect(refreshed.inputs.positions).toEqual(canonical(POSITIONS_A));
+    expect(refreshed.props.positions).toEqual(canonical(POSITIONS_A));
+    expect(refreshed.inputs.targetWeightsBps).toEqual(weightsOf(POSITIONS_A));
     expect(refreshed.props.strategyChange.status).toBe("pending_approval");
     const news = await checked(wallets, refreshed.inputs, {
       resourceUrn: outs.resourceUrn,

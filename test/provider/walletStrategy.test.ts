@@ -7,6 +7,7 @@ import {
   POSITIONS_C,
   baseConfig,
   canonical,
+  weightsOf,
   checked,
   clientOf,
   mutatingKeys,
@@ -148,7 +149,8 @@ describe("WalletStrategy", () => {
     await clientOf(t).wallets.updateStrategy(wallet.id, { requestId: randomUUID(), positions: POSITIONS_C });
     await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
     const changed = await strategies.read(id, drifted.props);
-    expect(changed.inputs.positions).toEqual(canonical(POSITIONS_C));
+    expect(changed.props.positions).toEqual(canonical(POSITIONS_C));
+    expect(changed.inputs.targetWeightsBps).toEqual(weightsOf(POSITIONS_C));
     const news = await checked(strategies, changed.inputs, {
       resourceUrn: outs.resourceUrn,
       walletId: wallet.id,
