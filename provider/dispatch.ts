@@ -1,3 +1,4 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import type { ConfigSource } from "./config.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { walletStrategyProvider } from "./walletStrategy.ts";
@@ -9,11 +10,39 @@ import { webhookRegistrationProvider } from "./webhookRegistration.ts";
  * closure, keeps `__provider` in state small and free of captured values.
  */
 
+/**
+ * What each implementation offers: the dynamic provider's methods, each taking the configuration
+ * first (dispatch() prepends it). Old state comes in as `never` so that each implementation can
+ * name its own state type; a method whose parameters do not line up fails to compile.
+ */
+interface ProviderImplementation {
+  check(
+    config: ConfigSource | undefined,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ): Promise<unknown>;
+  diff(
+    config: ConfigSource | undefined,
+    id: string,
+    olds: never,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.DiffResult>;
+  create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
+  read(config: ConfigSource | undefined, id: string, props: never): Promise<dynamic.ReadResult>;
+  update(
+    config: ConfigSource | undefined,
+    id: string,
+    olds: never,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.UpdateResult>;
+  delete(config: ConfigSource | undefined, id: string, props: never): Promise<void>;
+}
+
 const implementations = {
   portfolioWallet: portfolioWalletProvider,
   walletStrategy: walletStrategyProvider,
   webhookRegistration: webhookRegistrationProvider,
-} as const;
+} as const satisfies Record<string, ProviderImplementation>;
 export type ResourceKind = keyof typeof implementations;
 
 type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
