@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { resolveProviderSettings } from "../../provider/config.ts";
+import {
+  POSITIONS_A,
+  approverConfig,
+  baseConfig,
+  configSource,
+  generateTurnkeyApiKeyPair,
+  providerOf,
+  startProviderSandbox,
+  urnOf,
+  type TestSandbox,
+} from "./helpers.ts";
+
+const wallets = providerOf("portfolioWallet");
+
+let t: TestSandbox;
+beforeAll(async () => {
+  t = await startProviderSandbox();
+});
+afterAll(() => t.close());
+
+const news = () => ({ resourceUrn: urnOf("PortfolioWallet"), positions: POSITIONS_A });
+
+describe("provider configuration", () => {
+  // Settings are read with an empty environment here, so that a developer's or CI's variables
+  // cannot fill the gaps these tests leave.
+  test("a missing baseUrl and apiToken are both reported, with how to set them", () => {
+    let message = "";
+    try {
+      resolveProviderSettings(configSource({}), {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("portfolio-wallet:baseUrl is not set");
+    expect(message).toContain("portfolio-wallet:apiToken is not set");
+    expect(message).toContain("pulumi config set --secret portfolio-wallet:apiToken");
+  });
+
+  test("a half-configured approver is a configuration error naming what is missing", () => {
+    const keys = generateTurnkeyApiKeyPair();
+    const { "portfolio-wallet:turnkeyApiPrivateKey": _private, ...withoutPrivateKey } = approverConfig(
+      t,
+      keys,
+    );
+    expect(() =>
+      resolveProviderSettings(configSource({ ...baseConfig(t), ...withoutPrivateKey }), {}),
+    ).toThrow(/partly configured; also set portfolio-wallet:turnkeyApiPrivateKey/);
+  });
+
+  test("through dispatch, a configuration error fails the call before any request", async () => {
+    await wallets.configure({ "portfolio-wallet:baseUrl": "not a url", "portfolio-wallet:apiToken": "x" });
+    await expect(wallets.check({}, news())).rejects.toThrow(
+      /portfolio-wallet:baseUrl must be an absolute http\(s\) URL/,
+    );
+  });
+
+  test("a timeout that is not a positive number is refused", () => {
+    expect(() =>
+      resolveProviderSettings(
+        configSource({ ...baseConfig(t), "portfolio-wallet:approvalTimeoutSeconds": "soon" }),
+        {},
+      ),
+    ).toThrow(/approvalTimeoutSeconds must be a positive number of seconds, got "soon"/);
+  });
+
+  test("the environment is the fallback for settings the stack config does not hold", async () => {
+    const settings = resolveProviderSettings(configSource({}), {
+      PORTFOLIO_WALLET_BASE_URL: t.url,
+      PORTFOLIO_WALLET_API_TOKEN: "from-env",
+      PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS: "12",
+    });
+    expect(settings).toMatchObject({ baseUrl: t.url, apiToken: "from-env", approvalTimeoutMs: 12_000 });
+    expect(settings.approver).toBeUndefined();
+  });
+
+  test("stack config wins over the environment", () => {
+    const settings = resolveProviderSettings(configSource(baseConfig(t, "from-config")), {
+      PORTFOLIO_WALLET_API_TOKEN: "from-env",
+    });
+    expect(settings.apiToken).toBe("from-config");
+  });
+
+  test("configure() takes effect for later calls: a reconfigured provider talks to the new service", async () => {
+    const other = await startProviderSandbox();
+    try {
+      await wallets.configure(baseConfig(other));
+      const inputs = (await wallets.check({}, news())).inputs;
+      const { id } = await wallets.create(inputs);
+      const res = await other.api("GET", `/v2/portfolio-wallets/${id}`);
+      expect(res.status).toBe(200);
+      expect((await t.api("GET", `/v2/portfolio-wallets/${id}`)).status).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+});
