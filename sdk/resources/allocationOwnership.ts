@@ -14,7 +14,7 @@ export function noteManagedAllocation(walletId: pulumi.Input<string>, manager: s
     if (typeof id !== "string" || id === "") return;
     const existing = allocationManagers.get(id);
     if (existing !== undefined && existing !== manager) {
-      pulumi.log.error(
+      void pulumi.log.error(
         `${manager} and ${existing} both manage the target allocation of wallet ${id}; each \`pulumi up\` would ` +
           "undo the other's change. Keep the allocation in one resource: drop WalletStrategy for a wallet " +
           "this program creates with PortfolioWallet, or use a single WalletStrategy per wallet.",
