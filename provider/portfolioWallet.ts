@@ -247,8 +247,8 @@ export const portfolioWalletProvider = {
     }
     if (holdsFunds(wallet)) {
       throw new Error(
-        `refusing to drop portfolio wallet ${id} from the stack: it holds ${wallet.totalBalanceUsd} USD` +
-          ` (${wallet.pendingAllocationsUsd} USD of it pending allocation). The service has no wallet delete, so the ` +
+        `refusing to drop portfolio wallet ${id} from the stack: it holds ${usd(wallet.totalBalanceUsd)}` +
+          ` (${usd(wallet.pendingAllocationsUsd)} of it pending allocation). The service has no wallet delete, so the ` +
           "wallet and its funds would stay at the service with nothing in this stack managing them. Either withdraw " +
           'the funds first, or set onDelete: "retain" on the resource, run `pulumi up`, and then delete it: the ' +
           "wallet and its funds stay at the service and can be adopted again with adoptWalletId.",
@@ -257,6 +257,11 @@ export const portfolioWalletProvider = {
     // An empty wallet leaves the stack; it stays at the service, empty, because there is no delete endpoint.
   },
 };
+
+/** A balance for a message: dollars and cents, never a long float. */
+function usd(amount: number): string {
+  return `${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD`;
+}
 
 async function createWallet(
   session: ProviderSession,

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import type { StrategyUpdate } from "../sdk/contract/strategy.ts";
-import { IdempotencyConflictError } from "../sdk/client/index.ts";
+import { ConflictError, IdempotencyConflictError } from "../sdk/client/index.ts";
 import { approveSigningActivity } from "../sdk/approval/index.ts";
 import type { TargetPosition } from "./inputs.ts";
 import { strategyUpdateRequestId } from "./requestIds.ts";
@@ -24,6 +24,11 @@ export interface StrategyChangeState {
   /** Approvals still missing at the signing provider, when known. */
   approvalsStillNeeded: number | null;
   failureReason: string | null;
+  /**
+   * An earlier update of the same target that had failed (for example rejected at the signing
+   * provider while it waited for approval), found when this change was requested again.
+   */
+  supersededFailure: { requestId: string; failureReason: string | null } | null;
 }
 
 const STILL_OPEN = new Set(["pending_approval", "processing", "created"]);
@@ -47,24 +52,41 @@ function stateOf(update: StrategyUpdate, revision: number, target: TargetPositio
     signingActivityStatus: update.signingActivityStatus ?? null,
     approvalsStillNeeded: null,
     failureReason: update.failureReason ?? null,
+    supersededFailure: null,
   };
 }
 
 /** A spent requestId is skipped for the next revision's: only this many are tried in one call. */
 const MAX_SPENT_KEYS_SKIPPED = 20;
 
-/** Sends the strategy PATCH; "conflict" when the service knows the requestId with another body. */
+/**
+ * Sends the strategy PATCH; "conflict" when the service knows the requestId with another body.
+ * While another update of the wallet is still processing, the service refuses a new one (409):
+ * that one will finish on its own, so this waits for it, within the approval timeout.
+ */
 async function requestUpdate(
   session: ProviderSession,
   walletId: string,
   requestId: string,
   target: TargetPosition[],
 ): Promise<StrategyUpdate | "conflict"> {
-  try {
-    return await session.client.wallets.updateStrategy(walletId, { requestId, positions: target });
-  } catch (error) {
-    if (IdempotencyConflictError.isInstance(error)) return "conflict";
-    throw error;
+  const deadline = Date.now() + session.settings.approvalTimeoutMs;
+  for (let delayMs = 200; ; delayMs = Math.min(delayMs * 2, 5_000)) {
+    try {
+      return await session.client.wallets.updateStrategy(walletId, { requestId, positions: target });
+    } catch (error) {
+      if (IdempotencyConflictError.isInstance(error)) return "conflict";
+      if (!ConflictError.isInstance(error)) throw error;
+      if (Date.now() + delayMs > deadline) {
+        throw new Error(
+          `wallet ${walletId} is still busy with another strategy update after ` +
+            `${Math.round(session.settings.approvalTimeoutMs / 1000)} s (${error.message}). Let it finish, ` +
+            "then run `pulumi up` again; raise portfolio-wallet:approvalTimeoutSeconds to wait longer.",
+          { cause: error },
+        );
+      }
+      await sleep(delayMs);
+    }
   }
 }
 
@@ -107,11 +129,16 @@ export async function applyStrategyChange(params: {
   const { session, walletId, urn, target } = params;
   let key = keyFor(urn, target, params.previous);
   let answer = await requestUpdate(session, walletId, key.requestId, target);
+  let supersededFailure: StrategyChangeState["supersededFailure"] = null;
   for (
     let skipped = 0;
     skipped < MAX_SPENT_KEYS_SKIPPED && (await isSpent(session, walletId, answer, target));
     skipped++
   ) {
+    // Kept for the outputs, so a rejection that happened while nobody watched is not lost.
+    if (supersededFailure === null && answer !== "conflict" && answer.status === "failed") {
+      supersededFailure = { requestId: answer.requestId, failureReason: answer.failureReason ?? null };
+    }
     const revision = key.revision + 1;
     key = { revision, requestId: strategyUpdateRequestId(urn, revision, target) };
     answer = await requestUpdate(session, walletId, key.requestId, target);
@@ -123,7 +150,7 @@ export async function applyStrategyChange(params: {
     );
   }
   const update = answer;
-  let change = stateOf(update, key.revision, target);
+  let change: StrategyChangeState = { ...stateOf(update, key.revision, target), supersededFailure };
   throwIfFailed(change, walletId);
 
   if (change.status === "pending_approval") {
@@ -189,6 +216,7 @@ async function waitUntilApplied(params: {
     change = {
       ...stateOf(replay, change.revision, change.targetPositions),
       signingActivityStatus: replay.signingActivityStatus ?? change.signingActivityStatus,
+      supersededFailure: change.supersededFailure,
     };
     throwIfFailed(change, walletId);
     if (replay.status === "completed") {

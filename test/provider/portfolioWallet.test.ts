@@ -393,7 +393,7 @@ describe("PortfolioWallet delete", () => {
     await deposit(outs, 40);
     const refreshed = await wallets.read(id, outs);
     expect(refreshed.props.pendingAllocationsUsd).toBe(40);
-    await expect(wallets.delete(id, refreshed.props)).rejects.toThrow(/40 USD of it pending allocation/);
+    await expect(wallets.delete(id, refreshed.props)).rejects.toThrow(/40.00 USD of it pending allocation/);
   });
 
   test('a funded wallet with onDelete: "retain" (applied by an up) leaves the stack and keeps its funds', async () => {

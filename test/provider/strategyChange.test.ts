@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   POSITIONS_A,
@@ -9,7 +10,10 @@ import {
   canonical,
   weightsOf,
   checked,
+  clientOf,
   providerOf,
+  requestCounts,
+  resetRequestCounts,
   registeredApproverKeys,
   setPolicy,
   startProviderSandbox,
@@ -168,6 +172,32 @@ describe("strategy change without an approver", () => {
     );
   });
 
+  test("a pending change rejected while nobody watched is reported when the same target is requested again", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const pending = await upTo(id, outs, POSITIONS_B);
+    const reject = await t.api(
+      "POST",
+      `/_sandbox/signing-activities/${pending.strategyChange.signingActivityId}/reject`,
+      { body: { reason: "treasury committee said no" } },
+    );
+    expect(reject.status).toBe(200);
+
+    const refreshed = await wallets.read(id, pending);
+    const news = await checked(wallets, refreshed.inputs, {
+      resourceUrn: outs.resourceUrn,
+      positions: POSITIONS_B,
+    });
+    const again = (await wallets.update(id, refreshed.props, news)).outs;
+    // The rejected key is spent: a new update is requested, and the rejection stays visible.
+    expect(again.strategyChange.requestId).not.toBe(pending.strategyChange.requestId);
+    expect(again.strategyChange.status).toBe("pending_approval");
+    expect(again.strategyChange.supersededFailure).toEqual({
+      requestId: pending.strategyChange.requestId,
+      failureReason: expect.stringContaining("treasury committee said no"),
+    });
+  });
+
   test("once approved elsewhere, a refresh shows the change completed and no diff", async () => {
     await setPolicy(t, { strategyUpdateApprovals: 1 });
     const { id, outs } = await createWallet(POSITIONS_A);
@@ -266,6 +296,39 @@ describe("strategy change with a Turnkey approver", () => {
       expect(resumed.strategyChangeStatus).toBe("completed");
       expect(resumed.strategyChange.revision).toBe(1);
       expect(await walletTargets(slow, id)).toEqual(canonical(POSITIONS_B));
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe("strategy change while another update is processing", () => {
+  test("waits for the running update to finish instead of failing on the service's 409", async () => {
+    // A slow rebalance, so the provider's first PATCH lands while the out-of-band one still runs.
+    const slow = await startProviderSandbox({ rebalanceDelayMs: 400 });
+    try {
+      await wallets.configure(baseConfig(slow));
+      const inputs = await checked(
+        wallets,
+        {},
+        { resourceUrn: urnOf("PortfolioWallet"), positions: POSITIONS_A },
+      );
+      const { id, outs } = await wallets.create(inputs);
+      const outOfBand = await clientOf(slow).wallets.updateStrategy(id as string, {
+        requestId: randomUUID(),
+        positions: POSITIONS_C,
+      });
+      expect(outOfBand.status).toBe("processing");
+      await resetRequestCounts(slow);
+
+      const news = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
+      const updated = (await wallets.update(id as string, outs, news)).outs;
+      expect(updated.strategyChangeStatus).toBe("completed");
+      expect(await walletTargets(slow, id as string)).toEqual(canonical(POSITIONS_B));
+      // At least one PATCH was refused with 409 and tried again.
+      expect((await requestCounts(slow))["PATCH /v2/portfolio-wallets/:id/strategy"]).toBeGreaterThanOrEqual(
+        2,
+      );
     } finally {
       await slow.close();
     }
