@@ -188,13 +188,121 @@ describe("strategy updates", () => {
   });
 });
 
-// The sandbox does not serve these yet ("a later issue" in docs/sandbox.md); the client's
-// requests for them are checked against a local server in client.test.ts.
-describe("not yet served by the sandbox", () => {
-  test.todo("withdrawals: create (with approval), list with pagination, retrieve");
-  test.todo("deposits: list with pagination, retrieve");
-  test.todo("yield metrics: lifetime and period, global and per wallet");
-  test.todo("a withdrawal whose answer is dropped after apply is retried and pays out once");
+/** A funded wallet: a simulated on-chain deposit, then sandbox time for it to reach the positions. */
+async function fundedWallet(amountUsd: number) {
+  const wallet = await client.wallets.create({ requestId: randomUUID(), positions: ALLOCATION });
+  await admin("POST", "/deposits", {
+    chain: "ethereum",
+    address: wallet.depositAddresses["ethereum"]?.address,
+    amount: amountUsd,
+    txHash: `0x${randomUUID().replaceAll("-", "")}`,
+  });
+  await admin("POST", "/clock/advance", { seconds: 60 });
+  return wallet;
+}
+
+const PAYOUT = {
+  destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+  destinationToken: "usdc",
+  destinationChain: "ethereum",
+};
+
+describe("deposits", () => {
+  test("list with pagination and retrieve", async () => {
+    const wallet = await fundedWallet(100);
+    await admin("POST", "/deposits", {
+      chain: "ethereum",
+      address: wallet.depositAddresses["ethereum"]?.address,
+      amount: 50,
+      txHash: `0x${randomUUID().replaceAll("-", "")}`,
+    });
+    const firstPage = await client.deposits.list(wallet.id, { pageSize: 1 });
+    expect(firstPage.data).toHaveLength(1);
+    expect(firstPage.nextCursor).not.toBeNull();
+    const all = [];
+    for await (const deposit of client.deposits.list(wallet.id, { pageSize: 1 })) all.push(deposit);
+    expect(all.map((d) => d.amountUsd).sort()).toEqual([100, 50].sort());
+    const one = await client.deposits.retrieve(wallet.id, all[0]!.id);
+    expect(one).toMatchObject({ id: all[0]!.id, portfolioWalletId: wallet.id, chain: "ethereum" });
+    await expect(client.deposits.retrieve(wallet.id, randomUUID())).rejects.toThrow(NotFoundError);
+  });
+});
+
+describe("withdrawals", () => {
+  test("create, list with pagination, retrieve; a bad address is a validation error naming the field", async () => {
+    const wallet = await fundedWallet(1000);
+    const first = await client.withdrawals.create(wallet.id, {
+      requestId: randomUUID(),
+      withdrawalAmount: 10,
+      ...PAYOUT,
+    });
+    await client.withdrawals.create(wallet.id, { requestId: randomUUID(), withdrawalAmount: 20, ...PAYOUT });
+    expect(first).toMatchObject({
+      portfolioWalletId: wallet.id,
+      withdrawalAmount: 10,
+      destinationChain: "ethereum",
+    });
+
+    const page = await client.withdrawals.list(wallet.id, { pageSize: 1 });
+    expect(page).toMatchObject({ pageSize: 1, nextCursor: expect.any(String) });
+    const amounts = [];
+    for await (const item of client.withdrawals.list(wallet.id, { pageSize: 1 }))
+      amounts.push(item.withdrawalAmount);
+    expect(amounts.sort((a, b) => a - b)).toEqual([10, 20]);
+    expect((await client.withdrawals.retrieve(wallet.id, first.id)).requestId).toBe(first.requestId);
+
+    const bad = client.withdrawals.create(wallet.id, {
+      requestId: randomUUID(),
+      withdrawalAmount: 10,
+      ...PAYOUT,
+      destinationAddress: "not-an-address",
+    });
+    await expect(bad).rejects.toThrow(ValidationError);
+    await expect(bad).rejects.toMatchObject({
+      details: [expect.objectContaining({ field: "destinationAddress" })],
+    });
+  });
+
+  test("a withdrawal whose answer is dropped after apply is retried and pays out once", async () => {
+    const wallet = await fundedWallet(500);
+    await admin("POST", "/faults", {
+      method: "POST",
+      path: "/v2/portfolio-wallets/:id/withdraw",
+      kind: "drop",
+      times: 1,
+    });
+    const withdrawal = await client.withdrawals.create(wallet.id, {
+      requestId: randomUUID(),
+      withdrawalAmount: 100,
+      ...PAYOUT,
+    });
+    expect((await requestCounts())["POST /v2/portfolio-wallets/:id/withdraw"]).toBe(2);
+    const all = [];
+    for await (const item of client.withdrawals.list(wallet.id)) all.push(item);
+    expect(all.map((w) => w.id)).toEqual([withdrawal.id]);
+  });
+});
+
+describe("yield metrics", () => {
+  test("lifetime and period, global and per wallet, with generated - withdrawn = accruedDelta", async () => {
+    const wallet = await fundedWallet(10_000);
+    await admin("POST", "/clock/advance", { seconds: 24 * 60 * 60 });
+    const lifetime = await client.yieldMetrics.retrieve({ portfolioWalletIds: [wallet.id] });
+    const figures = lifetime.portfolioWallets[wallet.id]!;
+    expect(figures.generated).toBeGreaterThan(0);
+    expect(figures.generated - figures.withdrawn).toBeCloseTo(figures.accruedDelta, 6);
+    expect(lifetime.global.generated).toBeGreaterThanOrEqual(figures.generated);
+
+    const globalOnly = await client.yieldMetrics.retrieve({});
+    expect(globalOnly.portfolioWallets).toEqual({});
+    const now = Date.parse(lifetime.period.end);
+    const period = await client.yieldMetrics.retrieve({
+      periodStartIso: new Date(now - 60 * 60 * 1000).toISOString(),
+      periodEndIso: new Date(now).toISOString(),
+      portfolioWalletIds: [wallet.id],
+    });
+    expect(period.portfolioWallets[wallet.id]!.generated).toBeLessThan(figures.generated);
+  });
 });
 
 describe("webhook registrations", () => {
