@@ -445,18 +445,24 @@ describe("PortfolioWallet lifecycle through the Pulumi engine", { concurrent: fa
       );
       let exitedEarly = false;
       void cli.exited.then(() => (exitedEarly = true));
-      const deadline = Date.now() + 120_000;
-      while (((await sandbox.requestCounts())["POST /v2/portfolio-wallets"] ?? 0) < 2) {
-        if (exitedEarly || Date.now() > deadline) {
-          throw new Error(
-            `pulumi up ended (or stalled) before the retried create reached the sandbox; see ${run.logFile}`,
-          );
+      let killed: number[] = [];
+      let heldAt: number;
+      try {
+        const deadline = Date.now() + 120_000;
+        while (((await sandbox.requestCounts())["POST /v2/portfolio-wallets"] ?? 0) < 2) {
+          if (exitedEarly || Date.now() > deadline) {
+            throw new Error(
+              `pulumi up ended (or stalled) before the retried create reached the sandbox; see ${run.logFile}`,
+            );
+          }
+          await sleep(50);
         }
-        await sleep(50);
+        heldAt = Date.now();
+        expect((await walletsWithLabel()).length).toBe(1);
+      } finally {
+        // Killed here whatever happened above: a failed wait must not leave the engine running.
+        if (!exitedEarly) killed = killProcessTree(cli.child.pid!);
       }
-      const heldAt = Date.now();
-      expect((await walletsWithLabel()).length).toBe(1);
-      const killed = killProcessTree(cli.child.pid!);
       const exit = await cli.exited;
       run.record({
         step: "step 9",
