@@ -1,5 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
-import type { ConfigSource } from "./config.ts";
+import type { ConfigSource } from "../sdk/settings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { walletStrategyProvider } from "./walletStrategy.ts";
 import { webhookRegistrationProvider } from "./webhookRegistration.ts";

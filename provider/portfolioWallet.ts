@@ -9,7 +9,7 @@ import {
   containsUnknown,
   type CheckFailure,
 } from "./check.ts";
-import type { ConfigSource } from "./config.ts";
+import type { ConfigSource } from "../sdk/settings.ts";
 import {
   PortfolioWalletInputsSchema,
   targetAllocationOf,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { StrategyCatalogEntry } from "../sdk/contract/catalog.ts";
 import { PortfolioWalletClient } from "../sdk/client/index.ts";
-import { resolveProviderSettings, type ConfigSource, type ProviderSettings } from "./config.ts";
+import { resolveProviderSettings, type ConfigSource, type ProviderSettings } from "../sdk/settings.ts";
 
 /**
  * What one provider process needs to talk to the service: its settings and one client (one

@@ -3,7 +3,7 @@ import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
 import { containsUnknown, unknownPositionKeyFailures, validateInputs } from "./check.ts";
-import type { ConfigSource } from "./config.ts";
+import type { ConfigSource } from "../sdk/settings.ts";
 import {
   WalletStrategyInputsSchema,
   targetAllocationOf,

@@ -3,7 +3,7 @@ import type { EventType } from "../sdk/contract/events.ts";
 import type { WebhookRegistration } from "../sdk/contract/webhook.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
 import { containsUnknown, validateInputs } from "./check.ts";
-import type { ConfigSource } from "./config.ts";
+import type { ConfigSource } from "../sdk/settings.ts";
 import { WebhookRegistrationInputsSchema } from "./inputs.ts";
 import { webhookCreationRequestId } from "./requestIds.ts";
 import { sessionFor, type ProviderSession } from "./session.ts";

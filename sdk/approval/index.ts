@@ -16,4 +16,4 @@ export {
   SigningProviderConnectionError,
   SigningProviderError,
 } from "./errors.ts";
-export type { ApproverSettings } from "../../provider/config.ts";
+export type { ApproverSettings } from "../settings.ts";

@@ -1,5 +1,5 @@
 import { createECDH } from "node:crypto";
-import { CONFIG_NAMESPACE, type ApproverSettings } from "../../provider/config.ts";
+import { CONFIG_NAMESPACE, type ApproverSettings } from "../settings.ts";
 import { InvalidApproverSettingsError } from "./errors.ts";
 
 const COMPRESSED_P256_PUBLIC_KEY = /^0[23][0-9a-fA-F]{64}$/;

@@ -1,6 +1,6 @@
 import { Turnkey } from "@turnkey/sdk-server";
 import { z } from "zod";
-import { howToSet, type ApproverSettings } from "../../provider/config.ts";
+import { howToSet, type ApproverSettings } from "../settings.ts";
 import {
   ApprovalError,
   MissingFingerprintError,

@@ -1,6 +1,6 @@
 import { ApiKeyStamper, TurnkeyApiClient, type TStamper } from "@turnkey/sdk-server";
 import { expect } from "vitest";
-import type { ApproverSettings } from "../../provider/config.ts";
+import type { ApproverSettings } from "../../sdk/settings.ts";
 import {
   startTestSandbox,
   ORG,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { resolveProviderSettings } from "../../provider/config.ts";
+import { resolveProviderSettings } from "../../sdk/settings.ts";
 import {
   POSITIONS_A,
   approverConfig,

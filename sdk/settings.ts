@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { describeFieldProblems, fieldProblemsOf } from "../sdk/contract/errors.ts";
+import { describeFieldProblems, fieldProblemsOf } from "./contract/errors.ts";
+
+/**
+ * Settings shared by the dynamic provider, the read-only functions and the approver: one table of
+ * names, one resolution order (stack config, then environment), read at call time.
+ */
 
 /** The stack-config namespace of every provider setting: `pulumi config set portfolio-wallet:baseUrl ...`. */
 export const CONFIG_NAMESPACE = "portfolio-wallet";
