@@ -19,6 +19,7 @@ import {
   type TargetPosition,
 } from "./inputs.ts";
 import { creationRequestId } from "./requestIds.ts";
+import { GONE, unlessGone } from "./gone.ts";
 import { sessionFor, type ProviderSession } from "./session.ts";
 import { applyStrategyChange, settledAgainst, type StrategyChangeState } from "./strategyChange.ts";
 import { appliedTarget, holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
@@ -179,13 +180,8 @@ export const portfolioWalletProvider = {
     props: PortfolioWalletOutputs,
   ): Promise<dynamic.ReadResult> {
     const session = sessionFor(config);
-    let wallet: PortfolioWallet;
-    try {
-      wallet = await session.client.wallets.retrieve(id);
-    } catch (error) {
-      if (NotFoundError.isInstance(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const wallet = await unlessGone(session.client.wallets.retrieve(id));
+    if (wallet === undefined) return GONE;
     const live = appliedTarget(wallet);
     const change = settledAgainst(props.strategyChange ?? null, live);
     const state: PortfolioWalletState = {
@@ -238,13 +234,8 @@ export const portfolioWalletProvider = {
   async delete(config: ConfigSource | undefined, id: string, props: PortfolioWalletOutputs): Promise<void> {
     if (props.onDelete === "retain") return;
     const session = sessionFor(config);
-    let wallet: PortfolioWallet;
-    try {
-      wallet = await session.client.wallets.retrieve(id);
-    } catch (error) {
-      if (NotFoundError.isInstance(error)) return;
-      throw error;
-    }
+    const wallet = await unlessGone(session.client.wallets.retrieve(id));
+    if (wallet === undefined) return;
     if (holdsFunds(wallet)) {
       throw new Error(
         `refusing to drop portfolio wallet ${id} from the stack: it holds ${usd(wallet.totalBalanceUsd)}` +

@@ -11,6 +11,7 @@ import {
   withoutPositions,
   type TargetPosition,
 } from "./inputs.ts";
+import { GONE, unlessGone } from "./gone.ts";
 import { sessionFor } from "./session.ts";
 import { applyStrategyChange, settledAgainst, type StrategyChangeState } from "./strategyChange.ts";
 import { appliedTarget } from "./walletOutputs.ts";
@@ -129,13 +130,8 @@ export const walletStrategyProvider = {
     id: string,
     props: WalletStrategyOutputs,
   ): Promise<dynamic.ReadResult> {
-    let wallet: PortfolioWallet;
-    try {
-      wallet = await sessionFor(config).client.wallets.retrieve(props.walletId);
-    } catch (error) {
-      if (NotFoundError.isInstance(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const wallet = await unlessGone(sessionFor(config).client.wallets.retrieve(props.walletId));
+    if (wallet === undefined) return GONE;
     const live = appliedTarget(wallet);
     const change = settledAgainst(props.strategyChange ?? null, live);
     const state: WalletStrategyState = {

@@ -6,6 +6,7 @@ import { containsUnknown, validateInputs } from "./check.ts";
 import type { ConfigSource } from "../sdk/settings.ts";
 import { WebhookRegistrationInputsSchema } from "./inputs.ts";
 import { webhookCreationRequestId } from "./requestIds.ts";
+import { GONE, unlessGone } from "./gone.ts";
 import { sessionFor, type ProviderSession } from "./session.ts";
 
 export interface WebhookRegistrationState {
@@ -118,13 +119,8 @@ export const webhookRegistrationProvider = {
     id: string,
     props: WebhookRegistrationOutputs,
   ): Promise<dynamic.ReadResult> {
-    let registration: WebhookRegistration;
-    try {
-      registration = await sessionFor(config).client.webhookRegistrations.retrieve(id);
-    } catch (error) {
-      if (NotFoundError.isInstance(error)) return { id: "", props: {} };
-      throw error;
-    }
+    const registration = await unlessGone(sessionFor(config).client.webhookRegistrations.retrieve(id));
+    if (registration === undefined) return GONE;
     const enabled = registration.status === "active";
     const state: WebhookRegistrationState = {
       resourceUrn: props.resourceUrn,
@@ -152,11 +148,8 @@ export const webhookRegistrationProvider = {
   },
 
   async delete(config: ConfigSource | undefined, id: string): Promise<void> {
-    try {
-      await sessionFor(config).client.webhookRegistrations.delete(id);
-    } catch (error) {
-      if (!NotFoundError.isInstance(error)) throw error;
-    }
+    // Already deleted is deleted.
+    await unlessGone(sessionFor(config).client.webhookRegistrations.delete(id));
   },
 };
 
