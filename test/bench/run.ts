@@ -77,6 +77,7 @@ try {
         String(Math.round(stateBytes / count)),
       ]);
       await stack.destroy();
+      await stack.workspace.removeStack(stack.name);
       console.log(`done: ${kind} x ${count}`);
     }
   }
