@@ -6,13 +6,23 @@
 //
 // The embedded sandbox keeps its SQLite data in .sandbox-data/ and the stack state lives in
 // .pulumi-state/ (both gitignored), so a second run finds the same wallet.
+//
+// Environment (all optional, for running it beside another quickstart, as the tests do):
+//   PORTFOLIO_WALLET_QUICKSTART_PORT       the embedded sandbox's port (default 18787; keep it per stack)
+//   PORTFOLIO_WALLET_QUICKSTART_STACK      the stack name (default "quickstart")
+//   PORTFOLIO_WALLET_QUICKSTART_STATE_DIR  where the stack state and the sandbox data live
 import { parseArgs } from "node:util";
 import path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
 import { startSandbox } from "../sandbox/index.ts";
 import { pulumiCommand, pulumiEnv, repoRoot } from "./pulumiEnv.ts";
 
-const STACK_NAME = "quickstart";
+const STACK_NAME = process.env["PORTFOLIO_WALLET_QUICKSTART_STACK"] || "quickstart";
+const stateRoot = process.env["PORTFOLIO_WALLET_QUICKSTART_STATE_DIR"];
+const stateDir = stateRoot ? path.join(stateRoot, "pulumi-state") : undefined;
+const sandboxDataDir = stateRoot
+  ? path.join(stateRoot, "sandbox-data")
+  : path.join(repoRoot, ".sandbox-data");
 const SANDBOX_TOKEN = "sandbox-token";
 /** Set by this script beside the base URL it writes, so a later run knows the URL is its own. */
 const EMBEDDED_MARKER = "portfolio-wallet-quickstart:embeddedSandbox";
@@ -24,7 +34,7 @@ if (action !== "up" && action !== "destroy") {
   process.exit(2);
 }
 
-const envVars = pulumiEnv();
+const envVars = pulumiEnv(stateDir ? { stateDir } : {});
 const stack = await LocalWorkspace.createOrSelectStack(
   { stackName: STACK_NAME, workDir: repoRoot },
   { pulumiCommand: await pulumiCommand(), envVars },
@@ -37,7 +47,7 @@ const usesEmbeddedSandbox =
   process.env["PORTFOLIO_WALLET_BASE_URL"] === undefined &&
   (config["portfolio-wallet:baseUrl"] === undefined || config[EMBEDDED_MARKER]?.value === "true");
 const embedded = usesEmbeddedSandbox
-  ? await startSandbox({ port: embeddedSandboxPort(), dataDir: path.join(repoRoot, ".sandbox-data") }).catch(
+  ? await startSandbox({ port: embeddedSandboxPort(), dataDir: sandboxDataDir }).catch(
       (error: NodeJS.ErrnoException) => {
         if (error.code !== "EADDRINUSE") throw error;
         console.error(
@@ -49,7 +59,9 @@ const embedded = usesEmbeddedSandbox
     )
   : undefined;
 if (embedded) {
-  console.log(`embedded sandbox listening on ${embedded.url} (data in .sandbox-data/)`);
+  console.log(
+    `embedded sandbox listening on ${embedded.url} (data in ${path.relative(repoRoot, sandboxDataDir)})`,
+  );
   await stack.setConfig("portfolio-wallet:baseUrl", { value: embedded.url });
   await stack.setConfig("portfolio-wallet:apiToken", { value: SANDBOX_TOKEN, secret: true });
   await stack.setConfig(EMBEDDED_MARKER, { value: "true" });
