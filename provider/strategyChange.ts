@@ -70,24 +70,43 @@ async function requestUpdate(
   requestId: string,
   target: TargetPosition[],
 ): Promise<StrategyUpdate | "conflict"> {
-  const deadline = Date.now() + session.settings.approvalTimeoutMs;
-  for (let delayMs = 200; ; delayMs = Math.min(delayMs * 2, 5_000)) {
+  for (const waitBeforeRetry of waitsWithin(session.settings.approvalTimeoutMs)) {
     try {
       return await session.client.wallets.updateStrategy(walletId, { requestId, positions: target });
     } catch (error) {
       if (IdempotencyConflictError.isInstance(error)) return "conflict";
       if (!ConflictError.isInstance(error)) throw error;
-      if (Date.now() + delayMs > deadline) {
+      if (waitBeforeRetry === undefined) {
         throw new Error(
-          `wallet ${walletId} is still busy with another strategy update after ` +
-            `${Math.round(session.settings.approvalTimeoutMs / 1000)} s (${error.message}). Let it finish, ` +
-            "then run `pulumi up` again; raise portfolio-wallet:approvalTimeoutSeconds to wait longer.",
+          `wallet ${walletId} is still busy with another strategy update after ${timeoutText(session)} ` +
+            `(${error.message}). Let it finish, then run \`pulumi up\` again; raise ` +
+            "portfolio-wallet:approvalTimeoutSeconds to wait longer.",
           { cause: error },
         );
       }
-      await sleep(delayMs);
+      await waitBeforeRetry();
     }
   }
+  throw new Error("unreachable: waitsWithin always ends with a last attempt");
+}
+
+/**
+ * The waits of one bounded poll: exponential backoff from 100 ms to 5 s, for as long as the
+ * configured timeout allows. Each item is the wait before the next attempt, or undefined for the
+ * last attempt, after which the caller gives up with its own message. The one backoff of the
+ * provider's waiting (HTTP retries are the client's, in sdk/client/core/retry.ts).
+ */
+function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>) | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delayMs = 100; Date.now() + delayMs <= deadline; delayMs = Math.min(delayMs * 2, 5_000)) {
+    const wait = delayMs;
+    yield () => sleep(wait);
+  }
+  yield undefined;
+}
+
+function timeoutText(session: ProviderSession): string {
+  return `${Math.round(session.settings.approvalTimeoutMs / 100) / 10} s`;
 }
 
 /**
@@ -202,9 +221,7 @@ async function waitUntilApplied(params: {
 }): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
   const { session, walletId } = params;
   let change = params.change;
-  const deadline = Date.now() + session.settings.approvalTimeoutMs;
-  let delayMs = 100;
-  for (;;) {
+  for (const waitBeforeRetry of waitsWithin(session.settings.approvalTimeoutMs)) {
     const wallet = await session.client.wallets.retrieve(walletId);
     if (sameAllocation(wallet.strategyConfig.positions, change.targetPositions)) {
       return { change: { ...change, status: "completed", approvalsStillNeeded: null }, wallet };
@@ -223,18 +240,18 @@ async function waitUntilApplied(params: {
       // Completed, yet the wallet shows another target: something else changed it since.
       return { change, wallet: await session.client.wallets.retrieve(walletId) };
     }
-    if (Date.now() + delayMs > deadline) {
+    if (waitBeforeRetry === undefined) {
       throw new Error(
         `strategy update ${change.requestId} of wallet ${walletId} is still "${change.status}" after ` +
-          `${Math.round(session.settings.approvalTimeoutMs / 100) / 10} s` +
+          timeoutText(session) +
           (change.signingActivityId ? ` (signing activity ${change.signingActivityId})` : "") +
           ". Check the update at the service (and its approval at the signing provider), then run `pulumi up` again: " +
           "it resumes with the same requestId. Raise portfolio-wallet:approvalTimeoutSeconds to wait longer.",
       );
     }
-    await sleep(delayMs);
-    delayMs = Math.min(delayMs * 2, 5_000);
+    await waitBeforeRetry();
   }
+  throw new Error("unreachable: waitsWithin always ends with a last attempt");
 }
 
 /**
