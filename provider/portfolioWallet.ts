@@ -1,7 +1,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
-import { IdempotencyConflictError, NotFoundError } from "../sdk/client/index.ts";
+import { IdempotencyConflictError } from "../sdk/client/index.ts";
 import {
   immutableInputFailure,
   unknownPositionKeyFailures,
@@ -19,9 +19,17 @@ import {
   type TargetPosition,
 } from "./inputs.ts";
 import { creationRequestId } from "./requestIds.ts";
+import { retrieveExistingWallet } from "./existingWallet.ts";
 import { GONE, unlessGone } from "./gone.ts";
 import { sessionFor, type ProviderSession } from "./session.ts";
-import { applyStrategyChange, settledAgainst, type StrategyChangeState } from "./strategyChange.ts";
+import {
+  applyStrategyChange,
+  settledAgainst,
+  type StrategyChangeState,
+  allocationChanged,
+  reconcileAllocation,
+  strategyChangeOutputs,
+} from "./strategyChange.ts";
 import { appliedTarget, holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
@@ -76,8 +84,7 @@ function outputsOf(
     positions: target,
     ...liveWalletOutputs(wallet),
     creationRequestId: creationRequestIdValue,
-    strategyChange: change,
-    strategyChangeStatus: change?.status ?? null,
+    ...strategyChangeOutputs(change),
   };
 }
 
@@ -138,13 +145,7 @@ export const portfolioWalletProvider = {
       const newValue = key === "onDelete" ? (news[key] ?? "fail-if-funded") : news[key];
       if (containsUnknown(newValue) || olds[key] !== newValue) changed.push(key);
     }
-    if (
-      containsUnknown(news["targetWeightsBps"]) ||
-      containsUnknown(news["positions"]) ||
-      !sameAllocation(olds.positions ?? [], targetAllocationOf(news))
-    ) {
-      changed.push("targetWeightsBps");
-    }
+    if (allocationChanged(olds.positions, news)) changed.push("targetWeightsBps");
     // Label and adoptWalletId changes never get here: check() refuses them. Nothing is ever replaced.
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   },
@@ -159,19 +160,9 @@ export const portfolioWalletProvider = {
       state.adoptWalletId !== undefined
         ? { wallet: await adoptWallet(session, state.adoptWalletId, state.label), requestId: null }
         : await createWallet(session, state, target);
-    let change: StrategyChangeState | null = null;
-    let current = wallet;
-    if (!sameAllocation(appliedTarget(wallet), target)) {
-      // An adopted wallet, or one created earlier under this URN, is reconciled to the code's allocation.
-      ({ change, wallet: current } = await applyStrategyChange({
-        session,
-        walletId: wallet.id,
-        urn: state.resourceUrn,
-        target,
-        previous: null,
-      }));
-    }
-    return { id: wallet.id, outs: outputsOf(state, target, current, requestId, change) };
+    // An adopted wallet, or one created earlier under this URN, is reconciled to the code's allocation.
+    const reconciled = await reconcileAllocation({ session, wallet, urn: state.resourceUrn, target });
+    return { id: wallet.id, outs: outputsOf(state, target, reconciled.wallet, requestId, reconciled.change) };
   },
 
   async read(
@@ -286,19 +277,7 @@ async function adoptWallet(
   walletId: string,
   label: string | undefined,
 ): Promise<PortfolioWallet> {
-  let wallet: PortfolioWallet;
-  try {
-    wallet = await session.client.wallets.retrieve(walletId);
-  } catch (error) {
-    if (NotFoundError.isInstance(error)) {
-      throw new Error(
-        `adoptWalletId ${walletId}: no such wallet for this API token's organization. Check the id, and that ` +
-          "portfolio-wallet:apiToken belongs to the organization that owns the wallet.",
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+  const wallet = await retrieveExistingWallet(session, walletId, "adoptWalletId");
   if (label !== undefined && label !== (wallet.label ?? undefined)) {
     throw new Error(
       `adoptWalletId ${walletId}: label "${label}" differs from the wallet's ` +

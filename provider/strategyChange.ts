@@ -4,7 +4,8 @@ import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import type { StrategyUpdate } from "../sdk/contract/strategy.ts";
 import { ConflictError, IdempotencyConflictError } from "../sdk/client/index.ts";
 import { approveSigningActivity } from "../sdk/approval/index.ts";
-import type { TargetPosition } from "./inputs.ts";
+import { containsUnknown } from "./check.ts";
+import { targetAllocationOf, type TargetPosition } from "./inputs.ts";
 import { strategyUpdateRequestId } from "./requestIds.ts";
 import type { ProviderSession } from "./session.ts";
 
@@ -267,4 +268,39 @@ export function settledAgainst(
     return { ...change, status: "completed", approvalsStillNeeded: null };
   }
   return change;
+}
+
+/**
+ * Whether new inputs ask for another allocation than the one in state. Unknown inputs (during
+ * preview) count as a change: the engine then shows an update rather than hiding one.
+ */
+export function allocationChanged(
+  current: readonly TargetPosition[] | undefined,
+  news: Record<string, unknown>,
+): boolean {
+  return (
+    containsUnknown(news["targetWeightsBps"]) ||
+    containsUnknown(news["positions"]) ||
+    !sameAllocation(current ?? [], targetAllocationOf(news))
+  );
+}
+
+/**
+ * Brings a wallet that a resource starts managing (created, re-created under the same URN, or
+ * adopted) to the code's allocation: a strategy change only when it applies another one.
+ */
+export async function reconcileAllocation(params: {
+  session: ProviderSession;
+  wallet: PortfolioWallet;
+  urn: string;
+  target: TargetPosition[];
+}): Promise<{ change: StrategyChangeState | null; wallet: PortfolioWallet }> {
+  const { session, wallet, urn, target } = params;
+  if (sameAllocation(wallet.strategyConfig.positions, target)) return { change: null, wallet };
+  return applyStrategyChange({ session, walletId: wallet.id, urn, target, previous: null });
+}
+
+/** The outputs every allocation-managing resource shows about its latest strategy change. */
+export function strategyChangeOutputs(change: StrategyChangeState | null) {
+  return { strategyChange: change, strategyChangeStatus: change?.status ?? null };
 }

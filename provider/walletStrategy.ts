@@ -1,7 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
-import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
-import { NotFoundError } from "../sdk/client/index.ts";
 import { containsUnknown, unknownPositionKeyFailures, validateInputs } from "./check.ts";
 import type { ConfigSource } from "../sdk/settings.ts";
 import {
@@ -11,9 +9,17 @@ import {
   withoutPositions,
   type TargetPosition,
 } from "./inputs.ts";
+import { retrieveExistingWallet } from "./existingWallet.ts";
 import { GONE, unlessGone } from "./gone.ts";
 import { sessionFor } from "./session.ts";
-import { applyStrategyChange, settledAgainst, type StrategyChangeState } from "./strategyChange.ts";
+import {
+  applyStrategyChange,
+  settledAgainst,
+  type StrategyChangeState,
+  allocationChanged,
+  reconcileAllocation,
+  strategyChangeOutputs,
+} from "./strategyChange.ts";
 import { appliedTarget } from "./walletOutputs.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
@@ -61,8 +67,7 @@ function outputsOf(
     positions: target,
     strategyConfig: wallet.strategyConfig,
     blendedRateBps: wallet.blendedRateBps,
-    strategyChange: change,
-    strategyChangeStatus: change?.status ?? null,
+    ...strategyChangeOutputs(change),
   };
 }
 
@@ -93,10 +98,7 @@ export const walletStrategyProvider = {
     news: Record<string, unknown>,
   ): Promise<dynamic.DiffResult> {
     const walletChanged = containsUnknown(news["walletId"]) || olds.walletId !== news["walletId"];
-    const positionsChanged =
-      containsUnknown(news["targetWeightsBps"]) ||
-      containsUnknown(news["positions"]) ||
-      !sameAllocation(olds.positions ?? [], targetAllocationOf(news));
+    const positionsChanged = allocationChanged(olds.positions, news);
     // Another wallet is another thing to manage: replacing only moves management, no funds.
     return {
       changes: walletChanged || positionsChanged,
@@ -111,17 +113,13 @@ export const walletStrategyProvider = {
   ): Promise<dynamic.CreateResult> {
     const { state, target } = parseInputs(news);
     const session = sessionFor(config);
-    let wallet = await retrieveManagedWallet(config, state.walletId);
-    let change: StrategyChangeState | null = null;
-    if (!sameAllocation(appliedTarget(wallet), target)) {
-      ({ change, wallet } = await applyStrategyChange({
-        session,
-        walletId: state.walletId,
-        urn: state.resourceUrn,
-        target,
-        previous: null,
-      }));
-    }
+    const managed = await retrieveExistingWallet(session, state.walletId, "walletId");
+    const { change, wallet } = await reconcileAllocation({
+      session,
+      wallet: managed,
+      urn: state.resourceUrn,
+      target,
+    });
     return { id: `${state.walletId}/strategy`, outs: outputsOf(state, target, wallet, change) };
   },
 
@@ -162,21 +160,3 @@ export const walletStrategyProvider = {
   /** Stops managing the allocation; the wallet keeps the allocation it has. No request is made. */
   async delete(): Promise<void> {},
 };
-
-async function retrieveManagedWallet(
-  config: ConfigSource | undefined,
-  walletId: string,
-): Promise<PortfolioWallet> {
-  try {
-    return await sessionFor(config).client.wallets.retrieve(walletId);
-  } catch (error) {
-    if (NotFoundError.isInstance(error)) {
-      throw new Error(
-        `walletId ${walletId}: no such wallet for this API token's organization. Check the id (for example the ` +
-          "StackReference output it comes from) and that portfolio-wallet:apiToken belongs to the wallet's organization.",
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-}
