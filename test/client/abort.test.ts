@@ -1,22 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, test } from "vitest";
-import { ApiAbortError, type PortfolioWalletClient } from "../../sdk/client/index.ts";
-import { testClient, walletJson } from "./helpers/fixtures.ts";
-import { errorReply, startMockServer, type Handler, type MockServer } from "./helpers/mockServer.ts";
+import { describe, expect, test } from "vitest";
+import { ApiAbortError } from "../../sdk/client/index.ts";
+import { walletJson, useMockService } from "./helpers/fixtures.ts";
+import { errorReply } from "./helpers/mockServer.ts";
 
-let server: MockServer | undefined;
-let client: PortfolioWalletClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
-
-async function setup(handler: Handler, options: Parameters<typeof testClient>[1] = {}) {
-  server = await startMockServer(handler);
-  client = testClient(server.url, options);
-  return { server, client };
-}
+const { setup } = useMockService();
 
 describe("caller AbortSignal", () => {
   test("aborting an in-flight request rejects with ApiAbortError carrying the reason, and is not retried", async () => {

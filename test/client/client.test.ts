@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   InvalidResponseError,
   PortfolioWalletClient,
@@ -7,29 +7,19 @@ import {
   type Transport,
   type TransportRequest,
 } from "../../sdk/client/index.ts";
-import { TEST_TOKEN, testClient, walletJson } from "./helpers/fixtures.ts";
-import { startMockServer, type Handler, type MockServer } from "./helpers/mockServer.ts";
+import { TEST_TOKEN, testClient, walletJson, useMockService } from "./helpers/fixtures.ts";
+import { startMockServer } from "./helpers/mockServer.ts";
 
-let server: MockServer | undefined;
-let client: PortfolioWalletClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
-
-async function setup(handler: Handler) {
-  server = await startMockServer(handler);
-  client = testClient(server.url);
-  return { server, client };
-}
+const { setup, track } = useMockService();
 
 describe("PortfolioWalletClient options", () => {
   test("reads baseUrl and apiToken from the environment when not given", async () => {
-    server = await startMockServer(() => ({ status: 200, body: walletJson() }));
-    client = new PortfolioWalletClient({
-      env: { PORTFOLIO_WALLET_BASE_URL: server.url, PORTFOLIO_WALLET_API_TOKEN: "from-env" },
-    });
+    const server = track(await startMockServer(() => ({ status: 200, body: walletJson() })));
+    const client = track(
+      new PortfolioWalletClient({
+        env: { PORTFOLIO_WALLET_BASE_URL: server.url, PORTFOLIO_WALLET_API_TOKEN: "from-env" },
+      }),
+    );
     await client.wallets.retrieve(randomUUID());
     expect(server.requests[0]?.headers.authorization).toBe("Bearer from-env");
     expect(client.baseUrl).toBe(`${server.url}/`);
@@ -61,8 +51,8 @@ describe("PortfolioWalletClient options", () => {
   });
 
   test("keeps a path prefix of the base URL", async () => {
-    server = await startMockServer(() => ({ status: 200, body: walletJson() }));
-    client = testClient(`${server.url}/api/`);
+    const server = track(await startMockServer(() => ({ status: 200, body: walletJson() })));
+    const client = track(testClient(`${server.url}/api/`));
     const id = randomUUID();
     await client.wallets.retrieve(id);
     expect(server.requests[0]?.url).toBe(`/api/v2/portfolio-wallets/${id}`);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   ApiError,
   AuthenticationError,
@@ -13,23 +13,15 @@ import {
   RateLimitError,
   UnprocessableEntityError,
   ValidationError,
-  type PortfolioWalletClient,
 } from "../../sdk/client/index.ts";
 import type * as ErrorsModule from "../../sdk/client/core/errors.ts";
-import { TEST_TOKEN, testClient } from "./helpers/fixtures.ts";
-import { errorReply, startMockServer, type Handler, type MockServer } from "./helpers/mockServer.ts";
+import { TEST_TOKEN, useMockService } from "./helpers/fixtures.ts";
+import { errorReply, type Handler } from "./helpers/mockServer.ts";
 
-let server: MockServer | undefined;
-let client: PortfolioWalletClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
+const { setup } = useMockService({ maxRetries: 0 });
 
 async function failureOf(handler: Handler): Promise<unknown> {
-  server = await startMockServer(handler);
-  client = testClient(server.url, { maxRetries: 0 });
+  const { client } = await setup(handler);
   return client.wallets.retrieve(randomUUID()).catch((e: unknown) => e);
 }
 
@@ -59,8 +51,6 @@ describe("error mapping", () => {
     expect(BadRequestError.isInstance(await failureOf(() => errorReply(400, "validation_failed")))).toBe(
       true,
     );
-    await server?.close();
-    await client?.close();
     const conflict = await failureOf(() => errorReply(409, "idempotency_conflict"));
     expect(ConflictError.isInstance(conflict)).toBe(true);
     expect(ValidationError.isInstance(conflict)).toBe(false);
@@ -97,8 +87,9 @@ describe("error mapping", () => {
   });
 
   test("sends the token as a Bearer header", async () => {
-    await failureOf(() => errorReply(404, "not_found"));
-    expect(server?.requests[0]?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
+    const { server, client } = await setup(() => errorReply(404, "not_found"));
+    await client.wallets.retrieve(randomUUID()).catch(() => undefined);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
   });
 
   test("a non-JSON error body still maps by status, without a code", async () => {

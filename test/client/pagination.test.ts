@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, test } from "vitest";
-import { CursorPage, PortfolioWalletError, type PortfolioWalletClient } from "../../sdk/client/index.ts";
-import { testClient, walletJson } from "./helpers/fixtures.ts";
-import { startMockServer, type Handler, type MockServer } from "./helpers/mockServer.ts";
+import { describe, expect, test } from "vitest";
+import { CursorPage, PortfolioWalletError } from "../../sdk/client/index.ts";
+import { walletJson, useMockService } from "./helpers/fixtures.ts";
+import { type Handler } from "./helpers/mockServer.ts";
 
-let server: MockServer | undefined;
-let client: PortfolioWalletClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
+const { setup } = useMockService();
 
 /** Serves `items` like the service: pages of `pageSize`, cursor = index of the next item. */
 function pagedList(items: Record<string, unknown>[]): Handler {
@@ -24,12 +18,6 @@ function pagedList(items: Record<string, unknown>[]): Handler {
       body: { data: items.slice(start, end), pageSize, nextCursor: end < items.length ? String(end) : null },
     };
   };
-}
-
-async function setup(handler: Handler) {
-  server = await startMockServer(handler);
-  client = testClient(server.url);
-  return { server, client };
 }
 
 describe("cursor pagination", () => {

@@ -1,30 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import {
   ApiConnectionError,
   ApiTimeoutError,
   InternalServerError,
   NotFoundError,
   RateLimitError,
-  type PortfolioWalletClient,
 } from "../../sdk/client/index.ts";
 import { withRetries, type RetryPolicy } from "../../sdk/client/core/retry.ts";
-import { createWalletBody, testClient, walletJson } from "./helpers/fixtures.ts";
-import { errorReply, startMockServer, type Handler, type MockServer } from "./helpers/mockServer.ts";
+import { createWalletBody, walletJson, useMockService } from "./helpers/fixtures.ts";
+import { errorReply, type Handler } from "./helpers/mockServer.ts";
 
-let server: MockServer | undefined;
-let client: PortfolioWalletClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
-
-async function setup(handler: Handler, options: Parameters<typeof testClient>[1] = {}) {
-  server = await startMockServer(handler);
-  client = testClient(server.url, options);
-  return { server, client };
-}
+const { setup } = useMockService();
 
 /** Fails the first `failures` requests with `reply`, then answers with a wallet. */
 function failThenWallet(failures: number, reply: ReturnType<typeof errorReply> | "drop"): Handler {

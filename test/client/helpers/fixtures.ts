@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { afterEach } from "vitest";
 import { PortfolioWalletClient, type PortfolioWalletClientOptions } from "../../../sdk/client/index.ts";
+import { startMockServer, type Handler, type MockServer } from "./mockServer.ts";
 
 /** Token used by the tests; asserted never to appear in an error message. */
 export const TEST_TOKEN = "test-token-s3cr3t-do-not-leak";
@@ -52,4 +54,31 @@ export function walletJson(overrides: Record<string, unknown> = {}): Record<stri
 /** A body for POST /v2/portfolio-wallets. */
 export function createWalletBody(requestId: string = randomUUID()) {
   return { requestId, positions: [{ positionKey: "tbills", targetWeightBps: 10_000 }], label: "treasury" };
+}
+
+/**
+ * A mock service and a test client per test, both closed after each test (it registers the
+ * afterEach). `track` hands anything else a test opens to the same clean-up.
+ */
+export function useMockService(defaults: PortfolioWalletClientOptions = {}) {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    // Clients before the servers they talk to.
+    for (const resource of opened.splice(0).reverse()) await resource.close();
+  });
+  const track = <T extends { close(): Promise<void> }>(resource: T): T => {
+    opened.push(resource);
+    return resource;
+  };
+  return {
+    track,
+    async setup(
+      handler: Handler,
+      options: PortfolioWalletClientOptions = {},
+    ): Promise<{ server: MockServer; client: PortfolioWalletClient }> {
+      const server = track(await startMockServer(handler));
+      const client = track(testClient(server.url, { ...defaults, ...options }));
+      return { server, client };
+    },
+  };
 }
