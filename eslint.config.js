@@ -3,10 +3,10 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".pulumi-state/**", ".sandbox-data/**", "**/*.js"] },
+  { ignores: ["node_modules/**", "dist/**", ".pulumi-state/**", ".sandbox-data/**", "**/*.js"] },
   ...tseslint.configs.recommended,
   {
-    files: ["**/*.ts"],
+    files: ["**/*.ts", "**/*.cts"],
     languageOptions: { parserOptions: { projectService: true } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",

@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // The serialized provider (provider/resourceProvider.cts) is CommonJS: Node loads it as is,
+    // rather than Vite's transform, which only speaks ES modules.
+    server: { deps: { external: [/\.cts$/] } },
     reporters: ["default", "./test/reporters/summaryLine.ts"],
   },
 });

@@ -133,7 +133,7 @@ export const portfolioWalletProvider = {
     return { inputs: { ...withoutPositions(news), ...parseInputs(news).state } };
   },
 
-  // dispatch() passes the configuration first to every method, diff included.
+  // callProviderOf() passes the configuration first to every method, diff included.
   async diff(
     _config: ConfigSource | undefined,
     _id: string,

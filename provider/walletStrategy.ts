@@ -90,7 +90,7 @@ export const walletStrategyProvider = {
     return { inputs: complete ? { ...withoutPositions(news), ...parseInputs(news).state } : news };
   },
 
-  // dispatch() passes the configuration first to every method, diff included.
+  // callProviderOf() passes the configuration first to every method, diff included.
   async diff(
     _config: ConfigSource | undefined,
     _id: string,

@@ -76,7 +76,7 @@ export const webhookRegistrationProvider = {
     return { inputs: { ...news, ...stateOf(news) } };
   },
 
-  // dispatch() passes the configuration first to every method, diff included.
+  // callProviderOf() passes the configuration first to every method, diff included.
   async diff(
     _config: ConfigSource | undefined,
     _id: string,

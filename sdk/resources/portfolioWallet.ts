@@ -7,12 +7,12 @@ import type {
   WalletPosition,
 } from "../contract/wallet.ts";
 import type { OnDelete } from "../../provider/inputs.ts";
-import { serializableProvider } from "../../provider/serializableProvider.ts";
 import type { StrategyChangeState } from "../../provider/strategyChange.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
-import { dynamicTypeToken, resourceUrnOf } from "./resourceUrn.ts";
+import { typeTokenOf } from "../../provider/resourceTypes.ts";
+import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
 
-export const PORTFOLIO_WALLET_TYPE = dynamicTypeToken("portfoliowallet", "PortfolioWallet");
+export const PORTFOLIO_WALLET_TYPE = typeTokenOf("portfolioWallet");
 
 /** Inputs of a {@link PortfolioWallet}. */
 export interface PortfolioWalletArgs {
@@ -96,17 +96,14 @@ export class PortfolioWallet extends pulumi.dynamic.Resource {
   declare readonly strategyChangeStatus: pulumi.Output<string | null>;
 
   constructor(name: string, args: PortfolioWalletArgs, opts?: pulumi.CustomResourceOptions) {
+    const { provider, module, type } = dynamicResourceArgsOf("portfolioWallet");
     super(
-      serializableProvider("portfolioWallet"),
+      provider,
       name,
-      {
-        ...args,
-        resourceUrn: resourceUrnOf(name, PORTFOLIO_WALLET_TYPE, opts),
-        ...outputPlaceholders,
-      },
+      { ...args, resourceUrn: resourceUrnOf(name, "portfolioWallet", opts), ...outputPlaceholders },
       opts,
-      "portfoliowallet",
-      "PortfolioWallet",
+      module,
+      type,
     );
     noteManagedAllocation(this.walletId, `PortfolioWallet "${name}"`);
   }

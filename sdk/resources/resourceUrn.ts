@@ -1,19 +1,35 @@
 import * as pulumi from "@pulumi/pulumi";
-
-/** The full type token of a dynamic resource of this package, e.g. `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`. */
-export function dynamicTypeToken(module: string, type: string): string {
-  return `pulumi-nodejs:dynamic/${module}:${type}`;
-}
+import * as resourceProviderModule from "../../provider/resourceProvider.cts";
+import { RESOURCE_TYPES, typeTokenOf, type ResourceKind } from "../../provider/resourceTypes.ts";
 
 /**
  * The URN the engine will give this resource, computed in the program. The provider derives
  * every requestId from it (dynamic providers are not told their URN), which is what makes a
- * retried or resumed `pulumi up` idempotent.
+ * retried or resumed `pulumi up` idempotent; the type token inside it also tells the one
+ * serialized provider which kind of resource a call is for.
  */
 export function resourceUrnOf(
   name: string,
-  typeToken: string,
+  kind: ResourceKind,
   opts: pulumi.CustomResourceOptions | undefined,
-) {
-  return pulumi.createUrn(name, typeToken, opts?.parent);
+): pulumi.Output<string> {
+  return pulumi.createUrn(name, typeTokenOf(kind), opts?.parent);
+}
+
+/**
+ * What every resource class passes to `pulumi.dynamic.Resource`: the provider object and the
+ * module and type names of the kind's type token.
+ */
+export function dynamicResourceArgsOf(kind: ResourceKind): {
+  provider: pulumi.dynamic.ResourceProvider;
+  module: string;
+  type: string;
+} {
+  return {
+    // The provider is that CommonJS module's `module.exports` itself (see its header for why): the
+    // `default` of its namespace, in the ES-module build and the CommonJS build alike. TypeScript
+    // does not model `module.exports =` in a .cts file, so the shape is stated here.
+    provider: (resourceProviderModule as unknown as { default: pulumi.dynamic.ResourceProvider }).default,
+    ...RESOURCE_TYPES[kind],
+  };
 }

@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import type { StrategyConfig } from "../contract/wallet.ts";
-import { serializableProvider } from "../../provider/serializableProvider.ts";
 import type { StrategyChangeState } from "../../provider/strategyChange.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
-import { dynamicTypeToken, resourceUrnOf } from "./resourceUrn.ts";
+import { typeTokenOf } from "../../provider/resourceTypes.ts";
+import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
 
-export const WALLET_STRATEGY_TYPE = dynamicTypeToken("walletstrategy", "WalletStrategy");
+export const WALLET_STRATEGY_TYPE = typeTokenOf("walletStrategy");
 
 /** Inputs of a {@link WalletStrategy}. */
 export interface WalletStrategyArgs {
@@ -40,12 +40,13 @@ export class WalletStrategy extends pulumi.dynamic.Resource {
   declare readonly strategyChangeStatus: pulumi.Output<string | null>;
 
   constructor(name: string, args: WalletStrategyArgs, opts?: pulumi.CustomResourceOptions) {
+    const { provider, module, type } = dynamicResourceArgsOf("walletStrategy");
     super(
-      serializableProvider("walletStrategy"),
+      provider,
       name,
       {
         ...args,
-        resourceUrn: resourceUrnOf(name, WALLET_STRATEGY_TYPE, opts),
+        resourceUrn: resourceUrnOf(name, "walletStrategy", opts),
         targetWeightsBps: undefined,
         strategyConfig: undefined,
         blendedRateBps: undefined,
@@ -53,8 +54,8 @@ export class WalletStrategy extends pulumi.dynamic.Resource {
         strategyChangeStatus: undefined,
       },
       opts,
-      "walletstrategy",
-      "WalletStrategy",
+      module,
+      type,
     );
     noteManagedAllocation(args.walletId, `WalletStrategy "${name}"`);
   }

@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EventType } from "../contract/events.ts";
-import { serializableProvider } from "../../provider/serializableProvider.ts";
-import { dynamicTypeToken, resourceUrnOf } from "./resourceUrn.ts";
+import { typeTokenOf } from "../../provider/resourceTypes.ts";
+import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
 
-export const WEBHOOK_REGISTRATION_TYPE = dynamicTypeToken("webhookregistration", "WebhookRegistration");
+export const WEBHOOK_REGISTRATION_TYPE = typeTokenOf("webhookRegistration");
 
 /** Inputs of a {@link WebhookRegistration}. */
 export interface WebhookRegistrationArgs {
@@ -40,12 +40,13 @@ export class WebhookRegistration extends pulumi.dynamic.Resource {
   declare readonly secret: pulumi.Output<string | null>;
 
   constructor(name: string, args: WebhookRegistrationArgs, opts?: pulumi.CustomResourceOptions) {
+    const { provider, module, type } = dynamicResourceArgsOf("webhookRegistration");
     super(
-      serializableProvider("webhookRegistration"),
+      provider,
       name,
       {
         ...args,
-        resourceUrn: resourceUrnOf(name, WEBHOOK_REGISTRATION_TYPE, opts),
+        resourceUrn: resourceUrnOf(name, "webhookRegistration", opts),
         registrationId: undefined,
         status: undefined,
         createdAt: undefined,
@@ -53,8 +54,8 @@ export class WebhookRegistration extends pulumi.dynamic.Resource {
         secret: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
-      "webhookregistration",
-      "WebhookRegistration",
+      module,
+      type,
     );
   }
 }

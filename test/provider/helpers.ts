@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { expect } from "vitest";
-import { dispatch, type ResourceKind } from "../../provider/dispatch.ts";
+import { callProviderOf as dispatch, type ResourceKind } from "../../provider/implementation.ts";
 import { PortfolioWalletClient } from "../../sdk/client/index.ts";
 import type { SandboxOptions } from "../../sandbox/index.ts";
 import { startTestSandbox, ORG, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";

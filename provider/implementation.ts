@@ -1,0 +1,95 @@
+import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
+import type { ConfigSource } from "../sdk/settings.ts";
+import { portfolioWalletProvider } from "./portfolioWallet.ts";
+import { resourceKindOfUrn, type ResourceKind } from "./resourceTypes.ts";
+import { stackConfiguration } from "./stackConfiguration.ts";
+import { walletStrategyProvider } from "./walletStrategy.ts";
+import { webhookRegistrationProvider } from "./webhookRegistration.ts";
+
+/**
+ * The provider implementation, as the dynamic-provider process loads it: the serialized provider
+ * (provider/resourceProvider.cts) imports this module, by package name, on every call. Keeping
+ * the implementation here rather than in the serialized object keeps `__provider` small, free of
+ * captured values, and unchanged across versions of this package.
+ */
+
+export type { ResourceKind } from "./resourceTypes.ts";
+
+/**
+ * What each implementation offers: the dynamic provider's methods, each taking the configuration
+ * first. Old state comes in as `never` so that each implementation can name its own state type;
+ * a method whose parameters do not line up fails to compile.
+ */
+interface ProviderImplementation {
+  check(
+    config: ConfigSource | undefined,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ): Promise<unknown>;
+  diff(
+    config: ConfigSource | undefined,
+    id: string,
+    olds: never,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.DiffResult>;
+  create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
+  read(config: ConfigSource | undefined, id: string, props: never): Promise<dynamic.ReadResult>;
+  update(
+    config: ConfigSource | undefined,
+    id: string,
+    olds: never,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.UpdateResult>;
+  delete(config: ConfigSource | undefined, id: string, props: never): Promise<void>;
+}
+
+const implementations = {
+  portfolioWallet: portfolioWalletProvider,
+  walletStrategy: walletStrategyProvider,
+  webhookRegistration: webhookRegistrationProvider,
+} as const satisfies Record<ResourceKind, ProviderImplementation>;
+
+type ResourceMethod = "check" | "diff" | "create" | "read" | "update" | "delete";
+export type ProviderMethod = ResourceMethod | "configure";
+
+/**
+ * Calls one method of one kind's implementation. `configure` is the same for every kind: the
+ * stack configuration it hands over is kept for the later calls of this process.
+ */
+export async function callProviderOf(
+  kind: ResourceKind,
+  method: ProviderMethod,
+  args: unknown[],
+): Promise<unknown> {
+  if (method === "configure") {
+    stackConfiguration.remember(args[0] as ConfigSource | undefined);
+    return undefined;
+  }
+  const implementation = implementations[kind] as unknown as
+    Record<ResourceMethod, (...a: unknown[]) => Promise<unknown>> | undefined;
+  if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
+  return implementation[method](stackConfiguration.current(), ...args);
+}
+
+/**
+ * Calls a method for the resource its arguments belong to. Every resource's inputs and state
+ * carry `resourceUrn` (set by the resource classes), and the type token inside it names the kind;
+ * the newest inputs come last in each method's arguments, so they are looked at first.
+ */
+export async function callProvider(method: ProviderMethod, args: unknown[]): Promise<unknown> {
+  if (method === "configure") return callProviderOf("portfolioWallet", method, args);
+  const urn = args
+    .map((arg) =>
+      arg !== null && typeof arg === "object" ? (arg as { resourceUrn?: unknown }).resourceUrn : undefined,
+    )
+    .findLast((value): value is string => typeof value === "string");
+  const kind = urn === undefined ? undefined : resourceKindOfUrn(urn);
+  if (kind === undefined) {
+    throw new Error(
+      `portfolio-wallet provider: cannot tell which resource "${method}" is for (resourceUrn ${urn ?? "missing"}). ` +
+        "The state of this resource was not written by a PortfolioWallet, WalletStrategy or WebhookRegistration of " +
+        "@portfolio-wallet/pulumi.",
+    );
+  }
+  return callProviderOf(kind, method, args);
+}
