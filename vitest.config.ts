@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    globalSetup: ["./test/globalSetup.ts"],
     // The serialized provider (provider/resourceProvider.cts) is CommonJS: Node loads it as is,
     // rather than Vite's transform, which only speaks ES modules.
     server: { deps: { external: [/\.cts$/] } },

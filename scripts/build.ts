@@ -4,8 +4,12 @@
 //   dist/      ES modules (tsconfig.build.json): every entry, and the command-line tool
 //   dist/cjs/  CommonJS (tsconfig.build.cjs.json): every entry, for `require` (CommonJS programs,
 //              such as those `pulumi new typescript` creates)
+//
+// The repo's own Pulumi programs (examples, test fixtures) import the package by name, which
+// resolves to dist/; `ensureBuilt()` (the test run's global setup) rebuilds when sources changed.
 import { execFile } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +18,39 @@ import { promisify } from "node:util";
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const dist = path.join(repoRoot, "dist");
+/** Hash of the inputs dist/ was last built from (outside dist/, so it is never packed). */
+const builtFromStamp = path.join(repoRoot, "node_modules", ".cache", "portfolio-wallet-build", "inputs-hash");
+
+/** Everything the build or the packed tarball is made of. */
+export const BUILD_INPUTS = [
+  "sdk",
+  "provider",
+  "sandbox",
+  "cli",
+  "docs",
+  "scripts/build.ts",
+  "package.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "tsconfig.build.cjs.json",
+  "README.md",
+  "LICENSE",
+];
+
+/** A hash of the contents of every build input: equal hashes, equal builds and tarballs. */
+export function buildInputsHash(): string {
+  const hash = createHash("sha256");
+  const add = (relative: string) => {
+    const absolute = path.join(repoRoot, relative);
+    if (statSync(absolute).isDirectory()) {
+      for (const entry of readdirSync(absolute).sort()) add(path.join(relative, entry));
+    } else {
+      hash.update(`${relative}\0`).update(readFileSync(absolute)).update("\0");
+    }
+  };
+  for (const input of BUILD_INPUTS) add(input);
+  return hash.digest("hex").slice(0, 16);
+}
 
 async function compile(tsconfig: string): Promise<void> {
   try {
@@ -25,7 +62,28 @@ async function compile(tsconfig: string): Promise<void> {
   }
 }
 
-rmSync(dist, { recursive: true, force: true });
-await Promise.all([compile("tsconfig.build.json"), compile("tsconfig.build.cjs.json")]);
-// Without this, Node would read dist/cjs/**/*.js as ES modules: the package itself is "type": "module".
-writeFileSync(path.join(dist, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+export async function build(): Promise<void> {
+  const inputsHash = buildInputsHash();
+  rmSync(dist, { recursive: true, force: true });
+  rmSync(builtFromStamp, { force: true });
+  await Promise.all([compile("tsconfig.build.json"), compile("tsconfig.build.cjs.json")]);
+  // Without this, Node would read dist/cjs/**/*.js as ES modules: the package itself is "type": "module".
+  writeFileSync(path.join(dist, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+  mkdirSync(path.dirname(builtFromStamp), { recursive: true });
+  writeFileSync(builtFromStamp, inputsHash);
+}
+
+/** Builds unless dist/ was built from exactly the current sources. */
+export async function ensureBuilt(): Promise<void> {
+  let builtFrom = "";
+  try {
+    builtFrom = readFileSync(builtFromStamp, "utf8");
+  } catch {
+    // never built here
+  }
+  if (builtFrom !== buildInputsHash()) await build();
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await build();
+}

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
 import { startSandbox } from "../sandbox/index.ts";
+import { ensureBuilt } from "./build.ts";
 import { pulumiCommand, pulumiEnv, repoRoot } from "./pulumiEnv.ts";
 
 const STACK_NAME = process.env["PORTFOLIO_WALLET_QUICKSTART_STACK"] || "quickstart";
@@ -34,6 +35,8 @@ if (action !== "up" && action !== "destroy") {
   process.exit(2);
 }
 
+// The program imports the package by name, which resolves to the build in dist/.
+await ensureBuilt();
 const envVars = pulumiEnv(stateDir ? { stateDir } : {});
 const stack = await LocalWorkspace.createOrSelectStack(
   { stackName: STACK_NAME, workDir: repoRoot },

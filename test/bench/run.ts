@@ -7,12 +7,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation/index.js";
 import { startSandbox } from "../../sandbox/index.ts";
+import { ensureBuilt } from "../../scripts/build.ts";
 import { pulumiCommand, pulumiEnv, repoRoot } from "../../scripts/pulumiEnv.ts";
 
 const SIZES = (process.env["BENCH_SIZES"] ?? "1,10,50").split(",").map(Number);
 const TOKEN = "bench-token";
 const workDir = path.join(repoRoot, "test", "bench", "programs", "fleet");
 const stateDir = mkdtempSync(path.join(tmpdir(), "pw-bench-state-"));
+// The program imports the package by name, which resolves to the build in dist/.
+await ensureBuilt();
 const sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [TOKEN]: "bench-org" } });
 const envVars = pulumiEnv({ stateDir });
 const command = await pulumiCommand();

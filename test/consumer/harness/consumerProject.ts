@@ -1,0 +1,180 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { engineBinDir, LOCAL_STACK_PASSPHRASE } from "../../../scripts/pulumiEnv.ts";
+import { npmEnv } from "./packedPackage.ts";
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The program layouts a user of the package would have, each a fixture directory under
+ * test/consumer/layouts/ copied into a fresh project outside this repository:
+ * - `esm-typescript`: `"type": "module"` and an `index.ts` (Node strips the types);
+ * - `commonjs-typescript`: what `pulumi new typescript` creates (no `"type"`, `tsconfig.json` with
+ *   `"module": "commonjs"`, `main: index.ts`; Pulumi compiles it with ts-node and type-checks it);
+ * - `javascript`: a plain CommonJS `index.js`.
+ */
+export const LAYOUTS = ["esm-typescript", "commonjs-typescript", "javascript"] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+const layoutsDir = path.join(import.meta.dirname, "..", "layouts");
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+}
+
+/** A user's Pulumi project in a temp dir, with the packed package installed from its tarball. */
+export class ConsumerProject {
+  readonly dir: string;
+  readonly stateDir: string;
+  readonly layout: Layout;
+
+  private constructor(layout: Layout, root: string) {
+    this.layout = layout;
+    this.dir = path.join(root, "project");
+    this.stateDir = path.join(root, "state");
+  }
+
+  /** Copies the layout into a new temp dir and installs its dependencies and the tarball with npm. */
+  static async create(layout: Layout, tarball: string): Promise<ConsumerProject> {
+    const project = new ConsumerProject(
+      layout,
+      mkdtempSync(path.join(os.tmpdir(), `pw-consumer-${layout}-`)),
+    );
+    cpSync(path.join(layoutsDir, layout), project.dir, { recursive: true });
+    if (layout !== "javascript") {
+      cpSync(path.join(layoutsDir, "typescript-program.ts"), path.join(project.dir, "index.ts"));
+    }
+    mkdirSync(path.join(project.stateDir, "home"), { recursive: true });
+    await project.install(tarball);
+    return project;
+  }
+
+  /** `npm install <tarball>`: the package as a user adds it (also how a newer build replaces it). */
+  async install(tarball: string): Promise<void> {
+    await execFileAsync("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], {
+      cwd: this.dir,
+      env: npmEnv(),
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  }
+
+  /**
+   * The environment of a user's shell with the offline engine: the engine and the Node that runs
+   * the tests on PATH, a file backend in this project's temp dir, and nothing of this repository.
+   */
+  env(): NodeJS.ProcessEnv {
+    const env = npmEnv({
+      PULUMI_BACKEND_URL: pathToFileURL(this.stateDir).href,
+      PULUMI_HOME: path.join(this.stateDir, "home"),
+      PULUMI_CONFIG_PASSPHRASE: LOCAL_STACK_PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+    });
+    env["PATH"] = [engineBinDir(), env["PATH"] ?? ""].join(path.delimiter);
+    // Settings reach the provider through stack config only, as the tests set them.
+    for (const name of Object.keys(env)) if (name.startsWith("PORTFOLIO_WALLET_")) delete env[name];
+    return env;
+  }
+
+  /** Runs the Pulumi CLI in the project; a failure throws with everything the CLI printed. */
+  async pulumi(args: string[]): Promise<CommandResult> {
+    try {
+      const { stdout, stderr } = await execFileAsync("pulumi", [...args, "--non-interactive"], {
+        cwd: this.dir,
+        env: this.env(),
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return { stdout, stderr };
+    } catch (error) {
+      const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+      throw new Error(`pulumi ${args.join(" ")} failed in ${this.dir}:\n${stdout}\n${stderr}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** `pulumi stack export`: the checkpoint's resources. */
+  async stateResources(): Promise<StateResource[]> {
+    const { stdout } = await this.pulumi(["stack", "export"]);
+    return (JSON.parse(stdout) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [];
+  }
+
+  /**
+   * `npx portfolio-wallet <args>` as a long-running process (the sandbox), in a process group of
+   * its own: npx runs the command as its child, and stopProcess() ends the whole group.
+   */
+  spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+    return spawn("npx", ["--no-install", "portfolio-wallet", ...args], {
+      cwd: this.dir,
+      env: { ...this.env(), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+  }
+
+  /** `npx portfolio-wallet <args>` to completion: its exit code and output. */
+  async runCli(args: string[]): Promise<CommandResult & { code: number }> {
+    const child = this.spawnCli(args);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    return { stdout, stderr, code: code ?? -1 };
+  }
+
+  readFile(relative: string): string {
+    return readFileSync(path.join(this.dir, relative), "utf8");
+  }
+
+  writeFile(relative: string, text: string): void {
+    writeFileSync(path.join(this.dir, relative), text);
+  }
+
+  cleanUp(): void {
+    rmSync(path.dirname(this.dir), { recursive: true, force: true });
+  }
+}
+
+// The checkpoint format as far as the tests read it; values are loose JSON.
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  inputs?: Record<string, any>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  outputs?: Record<string, any>;
+}
+
+/** Waits for `listening on <url>` from a started `portfolio-wallet sandbox` and returns the URL. */
+export async function listeningUrl(child: ChildProcess): Promise<string> {
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`portfolio-wallet sandbox exited with ${code}:\n${stdout}\n${stderr}`)),
+    );
+  });
+}
+
+/** Stops a process started by spawnCli, and every process of its group, and waits for it to exit. */
+export async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  process.kill(-child.pid, "SIGTERM");
+  await exited;
+}

@@ -1,0 +1,199 @@
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { filesUnder, secretFindings, textSecret } from "../e2e/harness/secrets.ts";
+import {
+  ConsumerProject,
+  LAYOUTS,
+  listeningUrl,
+  stopProcess,
+  type Layout,
+  type StateResource,
+} from "./harness/consumerProject.ts";
+import { packedPackage, rebuiltWithChangedInternals } from "./harness/packedPackage.ts";
+
+/**
+ * The package the way a user meets it: `npm pack`, installed into a Pulumi project outside this
+ * repository, in each program layout a user would have, through the real engine. The service is
+ * the sandbox started from the installed package itself (`npx portfolio-wallet sandbox`).
+ */
+
+const API_TOKEN = "pw-consumer-token-7d1e9c3a5b";
+const ORGANIZATION = "consumer-org";
+const POSITIONS_BEFORE = [
+  { positionKey: "tbills", targetWeightBps: 6000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+];
+const POSITIONS_AFTER = [
+  { positionKey: "tbills", targetWeightBps: 5000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 5000 },
+];
+/** What Pulumi stores as `__provider` for an installed package: a reference, not code. */
+const PROVIDER_REFERENCE = 'require("@portfolio-wallet/pulumi/provider")';
+const MAX_PROVIDER_BYTES = 1024;
+
+let tarball: string;
+let sandboxHost: ConsumerProject;
+let sandbox: ChildProcess | undefined;
+let serviceUrl: string;
+const projects = new Map<Layout, ConsumerProject>();
+
+async function projectFor(layout: Layout): Promise<ConsumerProject> {
+  let project = projects.get(layout);
+  if (project === undefined) {
+    project = await ConsumerProject.create(layout, tarball);
+    projects.set(layout, project);
+  }
+  return project;
+}
+
+beforeAll(async () => {
+  tarball = await packedPackage();
+  sandboxHost = await projectFor("esm-typescript");
+  sandbox = sandboxHost.spawnCli(["sandbox", "--port", "0", "--data", ":memory:"], {
+    SANDBOX_TOKENS: `${API_TOKEN}=${ORGANIZATION}`,
+  });
+  serviceUrl = await listeningUrl(sandbox);
+}, 300_000);
+
+afterAll(async () => {
+  await stopProcess(sandbox);
+  for (const project of projects.values()) project.cleanUp();
+});
+
+function dynamicResources(resources: StateResource[]): StateResource[] {
+  return resources.filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/"));
+}
+
+/** The step operations of a `pulumi preview --json`, other than "same". */
+function changesOf(previewJson: string): Record<string, number> {
+  const { changeSummary } = JSON.parse(previewJson) as { changeSummary: Record<string, number> };
+  return Object.fromEntries(
+    Object.entries(changeSummary).filter(([op, count]) => op !== "same" && count > 0),
+  );
+}
+
+async function configure(project: ConsumerProject, positions: unknown): Promise<void> {
+  await project.pulumi(["config", "set", "positions", JSON.stringify(positions)]);
+}
+
+describe("the packed package in a user's project", () => {
+  test("npx portfolio-wallet: the installed command-line tool", async () => {
+    const version = await sandboxHost.runCli(["--version"]);
+    expect(version.code).toBe(0);
+    const { version: packedVersion } = JSON.parse(
+      readFileSync(`${sandboxHost.dir}/node_modules/@portfolio-wallet/pulumi/package.json`, "utf8"),
+    ) as { version: string };
+    expect(version.stdout.trim()).toBe(packedVersion);
+
+    const badFlag = await sandboxHost.runCli(["sandbox", "--port", "nope"]);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toMatch(/--port.*nope.*whole number/);
+
+    // The sandbox the layouts below use was started the same way; it answers with its tokens only.
+    const strategies = await fetch(`${serviceUrl}/v2/portfolio-wallets/strategies`, {
+      headers: { authorization: `Bearer ${API_TOKEN}` },
+    });
+    expect(strategies.status).toBe(200);
+    const unknownToken = await fetch(`${serviceUrl}/v2/portfolio-wallets/strategies`, {
+      headers: { authorization: "Bearer sandbox-token" },
+    });
+    expect(unknownToken.status).toBe(401);
+  });
+
+  test.each(LAYOUTS)(
+    "%s: up, a no-change preview, a weight change previewed as an in-place update, up, destroy",
+    async (layout) => {
+      const project = await projectFor(layout);
+      await project.pulumi(["stack", "init", "dev"]);
+      await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
+      await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
+      await project.pulumi(["config", "set", "webhookUrl", `https://hooks.example.com/${layout}`]);
+      await configure(project, POSITIONS_BEFORE);
+
+      await project.pulumi(["up", "--yes", "--skip-preview"]);
+      const outputs = JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout);
+      expect(outputs.walletId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(outputs.depositAddresses.ethereum).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(outputs.depositAddresses.solana).toEqual(expect.any(String));
+      expect(outputs.blendedRateBps).toEqual(expect.any(Number));
+      expect(outputs.targetWeightsBps).toEqual({ syrupUsdc: 4000, tbills: 6000 });
+      expect(outputs.webhookSecret).toBe("[secret]");
+
+      // __provider: a small reference to the installed package, the same for every resource.
+      const created = dynamicResources(await project.stateResources());
+      expect(created.map((resource) => resource.type).sort()).toEqual([
+        "pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet",
+        "pulumi-nodejs:dynamic/webhookregistration:WebhookRegistration",
+      ]);
+      for (const resource of created) {
+        const serialized = resource.inputs?.["__provider"] as string;
+        expect(serialized).toContain(PROVIDER_REFERENCE);
+        expect(Buffer.byteLength(serialized, "utf8")).toBeLessThanOrEqual(MAX_PROVIDER_BYTES);
+        expect(resource.outputs?.["__provider"]).toBe(serialized);
+      }
+
+      const noChange = await project.pulumi(["preview", "--json"]);
+      expect(changesOf(noChange.stdout)).toEqual({});
+
+      await configure(project, POSITIONS_AFTER);
+      const diff = (await project.pulumi(["preview", "--diff"])).stdout;
+      expect(diff).toMatch(/~ pulumi-nodejs:dynamic\/portfoliowallet:PortfolioWallet: \(update\)/);
+      expect(diff).toMatch(
+        /~ targetWeightsBps: \{\s*\n\s*~ syrupUsdc: 4000 => 5000\s*\n\s*~ tbills\s*: 6000 => 5000/,
+      );
+      expect(diff).not.toMatch(/__provider/);
+      expect(diff).toMatch(/~ 1 to update/);
+      expect(diff).not.toMatch(/replace/);
+
+      await project.pulumi(["up", "--yes", "--skip-preview"]);
+      const updated = JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout);
+      expect(updated.walletId).toBe(outputs.walletId);
+      expect(updated.targetWeightsBps).toEqual({ syrupUsdc: 5000, tbills: 5000 });
+      const atService = await fetch(`${serviceUrl}/v2/portfolio-wallets/${outputs.walletId}`, {
+        headers: { authorization: `Bearer ${API_TOKEN}` },
+      });
+      const wallet = (await atService.json()) as { strategyConfig: { positions: unknown[] } };
+      expect(wallet.strategyConfig.positions).toEqual(
+        expect.arrayContaining(POSITIONS_AFTER.map((position) => expect.objectContaining(position))),
+      );
+
+      await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+      expect(dynamicResources(await project.stateResources())).toEqual([]);
+
+      // The token went in as a secret: the backend (state, history, backups) never holds it in clear.
+      expect(secretFindings(filesUnder(project.stateDir), [textSecret("API token", API_TOKEN)])).toEqual([]);
+    },
+    600_000,
+  );
+
+  test("a rebuilt package with changed internals previews as no change, and __provider stays the same", async () => {
+    const project = await projectFor("esm-typescript");
+    await project.pulumi(["stack", "init", "upgrade"]);
+    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
+    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
+    await project.pulumi(["config", "set", "webhookUrl", "https://hooks.example.com/upgrade"]);
+    await configure(project, POSITIONS_BEFORE);
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    const before = dynamicResources(await project.stateResources());
+
+    const upgrade = rebuiltWithChangedInternals(tarball, "0.1.1-internals.1");
+    await project.install(upgrade);
+    expect(project.readFile("node_modules/@portfolio-wallet/pulumi/package.json")).toContain(
+      '"version": "0.1.1-internals.1"',
+    );
+    expect(
+      project.readFile("node_modules/@portfolio-wallet/pulumi/dist/provider/portfolioWallet.js"),
+    ).toContain("internals of 0.1.1-internals.1");
+
+    const preview = await project.pulumi(["preview", "--json"]);
+    expect(changesOf(preview.stdout)).toEqual({});
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    const after = dynamicResources(await project.stateResources());
+    expect(after.map((resource) => resource.inputs?.["__provider"])).toEqual(
+      before.map((resource) => resource.inputs?.["__provider"]),
+    );
+
+    await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+  }, 600_000);
+});
