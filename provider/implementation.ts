@@ -1,5 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
-import type { ConfigSource } from "../sdk/settings.ts";
+import { withSettingHint, type ConfigSource } from "../sdk/settings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { resourceKindOfUrn, type ResourceKind } from "./resourceTypes.ts";
 import { stackConfiguration } from "./stackConfiguration.ts";
@@ -68,7 +68,11 @@ export async function callProviderOf(
   const implementation = implementations[kind] as unknown as
     Record<ResourceMethod, (...a: unknown[]) => Promise<unknown>> | undefined;
   if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
-  return implementation[method](stackConfiguration.current(), ...args);
+  try {
+    return await implementation[method](stackConfiguration.current(), ...args);
+  } catch (error) {
+    throw withSettingHint(error);
+  }
 }
 
 /**

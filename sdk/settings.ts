@@ -1,5 +1,6 @@
-import { z } from "zod";
-import { describeFieldProblems, fieldProblemsOf } from "./contract/errors.ts";
+import { HttpUrlSchema } from "./contract/common.ts";
+import { API_TOKEN_ENV, BASE_URL_ENV } from "./client/core/environment.ts";
+import { ApiConnectionError, AuthenticationError } from "./client/core/errors.ts";
 
 /**
  * Settings shared by the dynamic provider, the read-only functions and the approver: one table of
@@ -15,8 +16,8 @@ export const CONFIG_NAMESPACE = "portfolio-wallet";
  * docs/provider.md lists the same names.
  */
 export const SETTINGS = {
-  baseUrl: { env: "PORTFOLIO_WALLET_BASE_URL", secret: false },
-  apiToken: { env: "PORTFOLIO_WALLET_API_TOKEN", secret: true },
+  baseUrl: { env: BASE_URL_ENV, secret: false },
+  apiToken: { env: API_TOKEN_ENV, secret: true },
   turnkeyApiBaseUrl: { env: "TURNKEY_API_BASE_URL", secret: false },
   turnkeyOrganizationId: { env: "TURNKEY_ORGANIZATION_ID", secret: false },
   turnkeyApiPublicKey: { env: "TURNKEY_API_PUBLIC_KEY", secret: false },
@@ -67,8 +68,6 @@ export function howToSet(name: SettingName): string {
   return `set it with \`pulumi config set${secretFlag} ${CONFIG_NAMESPACE}:${name} <value>\` or the ${SETTINGS[name].env} environment variable`;
 }
 
-const UrlSchema = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
-
 /**
  * Resolves the provider's settings at call time. Never cached in a module global and never
  * captured by the serialized provider, so no secret reaches Pulumi state.
@@ -82,11 +81,8 @@ export function resolveProviderSettings(
   const apiToken = readSetting("apiToken", source, env);
   if (baseUrl === undefined) problems.push(`${CONFIG_NAMESPACE}:baseUrl is not set; ${howToSet("baseUrl")}`);
   else {
-    const parsed = UrlSchema.safeParse(baseUrl);
-    if (!parsed.success)
-      problems.push(
-        `${CONFIG_NAMESPACE}:baseUrl ${describeFieldProblems(fieldProblemsOf(parsed.error)).replace(/^\(body\): /, "")}`,
-      );
+    const parsed = HttpUrlSchema.safeParse(baseUrl);
+    if (!parsed.success) problems.push(`${CONFIG_NAMESPACE}:baseUrl must be an absolute http(s) URL`);
   }
   if (apiToken === undefined)
     problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
@@ -127,4 +123,19 @@ export function resolveProviderSettings(
 
   if (problems.length > 0) throw new Error(`Portfolio wallet provider configuration: ${problems.join("; ")}`);
   return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs };
+}
+
+/**
+ * A client error as a Pulumi user needs to read it: where the client says "the apiToken option or
+ * PORTFOLIO_WALLET_API_TOKEN", a stack has `portfolio-wallet:apiToken`. The client is general
+ * purpose and never names Pulumi settings; the provider and the functions pass their errors here.
+ */
+export function withSettingHint(error: unknown): unknown {
+  const hint = AuthenticationError.isInstance(error)
+    ? howToSet("apiToken")
+    : ApiConnectionError.isInstance(error)
+      ? howToSet("baseUrl")
+      : undefined;
+  if (hint === undefined) return error;
+  return new Error(`${(error as Error).message} In a Pulumi stack, ${hint}.`, { cause: error });
 }

@@ -1,4 +1,5 @@
 import { createECDH } from "node:crypto";
+import { HttpUrlSchema } from "../contract/common.ts";
 import { CONFIG_NAMESPACE, type ApproverSettings } from "../settings.ts";
 import { InvalidApproverSettingsError } from "./errors.ts";
 
@@ -18,7 +19,7 @@ export function validateApproverSettings(
   const problems: string[] = [];
   const name = (setting: string) => `${CONFIG_NAMESPACE}:${setting}`;
 
-  if (!isHttpUrl(settings.apiBaseUrl))
+  if (!HttpUrlSchema.safeParse(settings.apiBaseUrl).success)
     problems.push(`${name("turnkeyApiBaseUrl")} must be an absolute http(s) URL`);
   if (typeof settings.organizationId !== "string" || settings.organizationId.trim() === "")
     problems.push(`${name("turnkeyOrganizationId")} is empty`);
@@ -44,16 +45,6 @@ export function validateApproverSettings(
       );
   }
   if (problems.length > 0) throw new InvalidApproverSettingsError(problems, signingActivityId);
-}
-
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }
 
 /** The compressed public key of a private key, or undefined when the scalar is out of range. */

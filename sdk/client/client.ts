@@ -1,3 +1,5 @@
+import { HttpUrlSchema } from "../contract/index.ts";
+import { API_TOKEN_ENV, BASE_URL_ENV } from "./core/environment.ts";
 import { PortfolioWalletError } from "./core/errors.ts";
 import { Requester } from "./core/requester.ts";
 import type { RetryPolicy } from "./core/retry.ts";
@@ -11,11 +13,6 @@ import { Wallets } from "./resources/wallets.ts";
 import { WebhookRegistrations } from "./resources/webhookRegistrations.ts";
 import { Withdrawals } from "./resources/withdrawals.ts";
 import { YieldMetricsResource } from "./resources/yieldMetrics.ts";
-
-/** Environment variable read when `baseUrl` is not given. */
-export const BASE_URL_ENV = "PORTFOLIO_WALLET_BASE_URL";
-/** Environment variable read when `apiToken` is not given. */
-export const API_TOKEN_ENV = "PORTFOLIO_WALLET_API_TOKEN";
 
 /** Every setting of a client, read once when the client is constructed. */
 export interface PortfolioWalletClientOptions {
@@ -135,7 +132,7 @@ function resolveSettings(
   let baseUrl: URL | undefined;
   if (!baseUrlText) {
     problems.push(`baseUrl is missing: pass it or set ${BASE_URL_ENV}`);
-  } else if (!URL.canParse(baseUrlText) || !/^https?:$/.test(new URL(baseUrlText).protocol)) {
+  } else if (!HttpUrlSchema.safeParse(baseUrlText).success) {
     problems.push(`baseUrl ${JSON.stringify(baseUrlText)} is not an absolute http(s) URL`);
   } else {
     baseUrl = new URL(baseUrlText);

@@ -1,10 +1,6 @@
 // Public surface of the client. Only re-exports; internal/ is never exported.
-export {
-  PortfolioWalletClient,
-  API_TOKEN_ENV,
-  BASE_URL_ENV,
-  type PortfolioWalletClientOptions,
-} from "./client.ts";
+export { PortfolioWalletClient, type PortfolioWalletClientOptions } from "./client.ts";
+export { API_TOKEN_ENV, BASE_URL_ENV } from "./core/environment.ts";
 export {
   ApiAbortError,
   ApiConnectionError,
@@ -15,6 +11,7 @@ export {
   ConflictError,
   IdempotencyConflictError,
   InternalServerError,
+  InvalidRequestError,
   InvalidResponseError,
   NotFoundError,
   PermissionDeniedError,

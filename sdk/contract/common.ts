@@ -9,6 +9,12 @@ export type Uuid = z.infer<typeof UuidSchema>;
 export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
 export type DateTime = z.infer<typeof DateTimeSchema>;
 
+/**
+ * An absolute http(s) URL: the service's base URL, the signing provider's, a webhook's. The one
+ * URL rule of the package; the client, the provider settings and the approver all use it.
+ */
+export const HttpUrlSchema = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
+
 /** ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day). */
 export const DurationSchema = z.iso.duration({ error: "must be an ISO 8601 duration such as PT0H or PT24H" });
 export type Duration = z.infer<typeof DurationSchema>;

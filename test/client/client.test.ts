@@ -101,24 +101,36 @@ describe("requests", () => {
     }));
     const w = randomUUID();
     const x = randomUUID();
+    const positions = [{ positionKey: "tbills", targetWeightBps: 10_000 }];
+    const withdrawal = {
+      requestId: x,
+      withdrawalAmount: 10,
+      destinationToken: "usdc",
+      destinationChain: "ethereum",
+      destinationAddress: "0x0000000000000000000000000000000000000001",
+    };
+    const registration = {
+      url: "https://hooks.example.com/a",
+      eventTypes: ["portfolio_wallet.balance.updated"],
+    };
     const calls: [() => PromiseLike<unknown>, string][] = [
       [() => client.quotes.create({}), "POST /v2/portfolio-wallets/quote"],
       [() => client.catalog.listYieldSources(), "GET /v2/portfolio-wallets/yield-sources"],
       [() => client.catalog.listStrategies(), "GET /v2/portfolio-wallets/strategies"],
-      [() => client.wallets.create({ requestId: x, positions: [] }), "POST /v2/portfolio-wallets"],
+      [() => client.wallets.create({ requestId: x, positions }), "POST /v2/portfolio-wallets"],
       [() => client.wallets.list(), "GET /v2/portfolio-wallets"],
       [() => client.wallets.retrieve(w), `GET /v2/portfolio-wallets/${w}`],
       [
-        () => client.wallets.updateStrategy(w, { requestId: x, positions: [] }),
+        () => client.wallets.updateStrategy(w, { requestId: x, positions }),
         `PATCH /v2/portfolio-wallets/${w}/strategy`,
       ],
-      [() => client.withdrawals.create(w, {} as never), `POST /v2/portfolio-wallets/${w}/withdraw`],
+      [() => client.withdrawals.create(w, withdrawal), `POST /v2/portfolio-wallets/${w}/withdraw`],
       [() => client.withdrawals.list(w), `GET /v2/portfolio-wallets/${w}/withdrawals`],
       [() => client.withdrawals.retrieve(w, x), `GET /v2/portfolio-wallets/${w}/withdrawals/${x}`],
       [() => client.deposits.list(w), `GET /v2/portfolio-wallets/${w}/deposits`],
       [() => client.deposits.retrieve(w, x), `GET /v2/portfolio-wallets/${w}/deposits/${x}`],
       [() => client.yieldMetrics.retrieve(), "POST /v2/portfolio-wallets/yield"],
-      [() => client.webhookRegistrations.create({} as never), "POST /webhooks/registrations"],
+      [() => client.webhookRegistrations.create(registration as never), "POST /webhooks/registrations"],
       [() => client.webhookRegistrations.list(), "GET /webhooks/registrations"],
       [() => client.webhookRegistrations.retrieve(x), `GET /webhooks/registrations/${x}`],
       [

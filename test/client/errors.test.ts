@@ -81,7 +81,9 @@ describe("error mapping", () => {
     const error = (await failureOf(() =>
       errorReply(401, "unauthorized", "invalid token"),
     )) as AuthenticationError;
-    expect(error.message).toContain("portfolio-wallet:apiToken or PORTFOLIO_WALLET_API_TOKEN");
+    expect(error.message).toContain("apiToken option or PORTFOLIO_WALLET_API_TOKEN");
+    // A general-purpose client: Pulumi settings are the provider's to name (provider/pulumiHints.ts).
+    expect(error.message).not.toContain("portfolio-wallet:");
     expect(error.message).not.toContain(TEST_TOKEN);
     expect(JSON.stringify(error)).not.toContain(TEST_TOKEN);
   });

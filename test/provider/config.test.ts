@@ -55,6 +55,24 @@ describe("provider configuration", () => {
     );
   });
 
+  test("a token the service refuses fails with the stack setting to change, and without the token", async () => {
+    const refusedToken = "pw-refused-token-0b8e7f";
+    await wallets.configure(baseConfig(t, refusedToken));
+    const error = (await wallets.check({}, news()).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/401/);
+    expect(error.message).toContain("pulumi config set --secret portfolio-wallet:apiToken");
+    expect(error.message).not.toContain(refusedToken);
+    await wallets.configure(baseConfig(t));
+  });
+
+  test("a service that cannot be reached fails with the stack setting to change", async () => {
+    await wallets.configure({ ...baseConfig(t), "portfolio-wallet:baseUrl": "http://127.0.0.1:9" });
+    const error = (await wallets.check({}, news()).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/could not reach the service/);
+    expect(error.message).toContain("pulumi config set portfolio-wallet:baseUrl");
+    await wallets.configure(baseConfig(t));
+  });
+
   test("a timeout that is not a positive number is refused", () => {
     expect(() =>
       resolveProviderSettings(

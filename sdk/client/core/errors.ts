@@ -1,4 +1,5 @@
 import { describeFieldProblems, type FieldProblem } from "../../contract/index.ts";
+import { API_TOKEN_ENV, BASE_URL_ENV } from "./environment.ts";
 
 /**
  * Brand carried by every error of this client. `Symbol.for` returns the same symbol in every copy
@@ -37,6 +38,25 @@ export class PortfolioWalletError extends Error {
     if (typeof value !== "object" || value === null) return false;
     const kinds = (value as { [ERROR_KINDS]?: unknown })[ERROR_KINDS];
     return Array.isArray(kinds) && kinds.includes(this.brandName);
+  }
+}
+
+/**
+ * A request body that breaks the contract (weights not summing to 10000, an empty positionKey, an
+ * id that is not a UUID, ...). Found before anything is sent: no invalid body leaves the process.
+ * `details` lists every problem, each with the path of its field.
+ */
+export class InvalidRequestError extends PortfolioWalletError {
+  static override readonly brandName: string = "InvalidRequestError";
+  /** What is wrong, one entry per field, such as `{ field: "positions", reason: "..." }`. */
+  readonly details: readonly FieldProblem[];
+
+  constructor(method: string, path: string, details: FieldProblem[]) {
+    super(
+      `${method} ${path} was not sent: the request body is invalid (${describeFieldProblems(details)}). ` +
+        "Fix the listed fields and call again.",
+    );
+    this.details = details;
   }
 }
 
@@ -88,7 +108,7 @@ export class ApiConnectionError extends PortfolioWalletError {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
       `${method} ${url} could not reach the service after ${attempts} attempt(s): ${reason}. ` +
-        `Check the base URL (config portfolio-wallet:baseUrl or PORTFOLIO_WALLET_BASE_URL) and the network.`,
+        `Check the base URL (the client's baseUrl option or ${BASE_URL_ENV}) and the network.`,
       { cause },
     );
   }
@@ -167,8 +187,7 @@ export class ValidationError extends BadRequestError {
 /** 401: the API token is missing or invalid. */
 export class AuthenticationError extends ApiError {
   static override readonly brandName: string = "AuthenticationError";
-  protected static override readonly hint: string =
-    "Check the API token (config portfolio-wallet:apiToken or PORTFOLIO_WALLET_API_TOKEN).";
+  protected static override readonly hint: string = `Check the API token (the client's apiToken option or ${API_TOKEN_ENV}).`;
 }
 
 /** 403: the token is valid but may not do this. */

@@ -4,6 +4,7 @@ import {
   ApiAbortError,
   ApiConnectionError,
   ApiTimeoutError,
+  InvalidRequestError,
   InvalidResponseError,
   PortfolioWalletError,
   apiErrorFor,
@@ -29,6 +30,11 @@ export interface RequestSpec<T> {
   query?: Readonly<Record<string, string | number | undefined>>;
   /** JSON body; sent byte-for-byte the same on every attempt. */
   body?: unknown;
+  /**
+   * Contract schema of the body. Every method that sends a body names one: the body is checked
+   * before the first attempt and, when invalid, never sent (InvalidRequestError).
+   */
+  requestSchema?: z.ZodType;
   /** True for a POST that changes nothing (quote, yield report), so it is retried like a GET. */
   readOnly?: boolean;
   /** Contract schema of a 2xx body; omit for answers without a body (204). */
@@ -69,6 +75,14 @@ export class Requester {
       throw new PortfolioWalletError(
         "This PortfolioWalletClient is closed; create a new client to send requests.",
       );
+    }
+    if (spec.requestSchema !== undefined) {
+      // Strict in what it writes: the contract's request rules (sums, uuids, non-empty keys) hold
+      // before anything leaves the process, whatever the service would answer (spec 7.3).
+      const checked = spec.requestSchema.safeParse(spec.body);
+      if (!checked.success) {
+        throw new InvalidRequestError(spec.method, spec.path, fieldProblemsOf(checked.error));
+      }
     }
     const url = this.#urlOf(spec);
     const headers: Record<string, string> = {

@@ -1,4 +1,9 @@
-import { QuoteResponseSchema, type QuoteOption, type QuoteRequest } from "../../contract/index.ts";
+import {
+  QuoteRequestSchema,
+  QuoteResponseSchema,
+  type QuoteOption,
+  type QuoteRequest,
+} from "../../contract/index.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
 
@@ -14,6 +19,7 @@ export class Quotes extends ApiResource {
       method: "POST",
       path: "/v2/portfolio-wallets/quote",
       body,
+      requestSchema: QuoteRequestSchema,
       readOnly: true,
       schema: QuoteResponseSchema,
       options,

@@ -1,5 +1,7 @@
 import {
+  CreateWalletRequestSchema,
   PortfolioWalletSchema,
+  StrategyUpdateRequestSchema,
   StrategyUpdateSchema,
   WalletListSchema,
   type CreateWalletRequest,
@@ -27,6 +29,7 @@ export class Wallets extends ApiResource {
       method: "POST",
       path: WALLETS,
       body,
+      requestSchema: CreateWalletRequestSchema,
       schema: PortfolioWalletSchema,
       options,
     });
@@ -64,6 +67,13 @@ export class Wallets extends ApiResource {
     options?: RequestOptions,
   ): Promise<StrategyUpdate> {
     const path = `${WALLETS}/${pathSegment("walletId", walletId)}/strategy`;
-    return this.requester.request({ method: "PATCH", path, body, schema: StrategyUpdateSchema, options });
+    return this.requester.request({
+      method: "PATCH",
+      path,
+      body,
+      requestSchema: StrategyUpdateRequestSchema,
+      schema: StrategyUpdateSchema,
+      options,
+    });
   }
 }

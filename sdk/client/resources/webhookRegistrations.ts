@@ -1,7 +1,9 @@
 import {
+  CreateWebhookRegistrationRequestSchema,
   CreatedWebhookRegistrationSchema,
   WebhookRegistrationListSchema,
   WebhookRegistrationSchema,
+  WebhookStatusUpdateRequestSchema,
   type CreateWebhookRegistrationRequest,
   type CreatedWebhookRegistration,
   type PageQuery,
@@ -33,6 +35,7 @@ export class WebhookRegistrations extends ApiResource {
       method: "POST",
       path: REGISTRATIONS,
       body,
+      requestSchema: CreateWebhookRegistrationRequestSchema,
       schema: CreatedWebhookRegistrationSchema,
       options,
     });
@@ -71,6 +74,7 @@ export class WebhookRegistrations extends ApiResource {
       method: "PATCH",
       path: `${registration(registrationId)}/status`,
       body,
+      requestSchema: WebhookStatusUpdateRequestSchema,
       schema: WebhookRegistrationSchema,
       options,
     });

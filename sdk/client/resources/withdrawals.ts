@@ -1,4 +1,5 @@
 import {
+  WithdrawRequestSchema,
   WithdrawalListSchema,
   WithdrawalSchema,
   type PageQuery,
@@ -22,7 +23,14 @@ export class Withdrawals extends ApiResource {
    */
   async create(walletId: string, body: WithdrawRequest, options?: RequestOptions): Promise<Withdrawal> {
     const path = `${withdrawalsOf(walletId)}/withdraw`;
-    return this.requester.request({ method: "POST", path, body, schema: WithdrawalSchema, options });
+    return this.requester.request({
+      method: "POST",
+      path,
+      body,
+      requestSchema: WithdrawRequestSchema,
+      schema: WithdrawalSchema,
+      options,
+    });
   }
 
   /** Reads one withdrawal with its legs and payouts (GET .../withdrawals/{withdrawalId}). */

@@ -1,4 +1,9 @@
-import { YieldMetricsSchema, type YieldMetrics, type YieldMetricsRequest } from "../../contract/index.ts";
+import {
+  YieldMetricsRequestSchema,
+  YieldMetricsSchema,
+  type YieldMetrics,
+  type YieldMetricsRequest,
+} from "../../contract/index.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
 
@@ -14,6 +19,7 @@ export class YieldMetricsResource extends ApiResource {
       method: "POST",
       path: "/v2/portfolio-wallets/yield",
       body,
+      requestSchema: YieldMetricsRequestSchema,
       readOnly: true,
       schema: YieldMetricsSchema,
       options,
