@@ -8,6 +8,9 @@ export interface CheckFailure {
   reason: string;
 }
 
+/** What check() returns: the inputs to hand on, or every failure. */
+export type CheckResult = { inputs: Record<string, unknown> } | { failures: CheckFailure[] };
+
 /**
  * The value the engine sends for an input that is not known yet (during preview, an output of a
  * resource that does not exist yet). Validation skips such inputs instead of failing on them.

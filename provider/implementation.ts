@@ -1,8 +1,9 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import { withSettingHint, type ConfigSource } from "../sdk/settings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
+import { providerProcess } from "./providerProcess.ts";
 import { resourceKindOfUrn, type ResourceKind } from "./resourceTypes.ts";
-import { stackConfiguration } from "./stackConfiguration.ts";
+import type { ServiceClients } from "./serviceClients.ts";
 import { walletStrategyProvider } from "./walletStrategy.ts";
 import { webhookRegistrationProvider } from "./webhookRegistration.ts";
 
@@ -16,31 +17,24 @@ import { webhookRegistrationProvider } from "./webhookRegistration.ts";
 export type { ResourceKind } from "./resourceTypes.ts";
 
 /**
- * What each implementation offers: the dynamic provider's methods, each taking the configuration
- * first. Old state comes in as `never` so that each implementation can name its own state type;
- * a method whose parameters do not line up fails to compile.
+ * What each implementation offers: the dynamic provider's methods, each taking first the way to
+ * the service (the clients, made on first use from the configuration). Old state comes in as
+ * `never` so that each implementation can name its own state type; a method whose parameters do
+ * not line up fails to compile.
  */
+type Clients = () => ServiceClients;
 interface ProviderImplementation {
-  check(
-    config: ConfigSource | undefined,
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ): Promise<unknown>;
-  diff(
-    config: ConfigSource | undefined,
-    id: string,
-    olds: never,
-    news: Record<string, unknown>,
-  ): Promise<dynamic.DiffResult>;
-  create(config: ConfigSource | undefined, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
-  read(config: ConfigSource | undefined, id: string, props: never): Promise<dynamic.ReadResult>;
+  check(clients: Clients, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<unknown>;
+  diff(clients: Clients, id: string, olds: never, news: Record<string, unknown>): Promise<dynamic.DiffResult>;
+  create(clients: Clients, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
+  read(clients: Clients, id: string, props: never): Promise<dynamic.ReadResult>;
   update(
-    config: ConfigSource | undefined,
+    clients: Clients,
     id: string,
     olds: never,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult>;
-  delete(config: ConfigSource | undefined, id: string, props: never): Promise<void>;
+  delete(clients: Clients, id: string, props: never): Promise<void>;
 }
 
 const implementations = {
@@ -54,7 +48,8 @@ export type ProviderMethod = ResourceMethod | "configure";
 
 /**
  * Calls one method of one kind's implementation. `configure` is the same for every kind: the
- * stack configuration it hands over is kept for the later calls of this process.
+ * stack configuration it hands over is kept for the later calls of this process
+ * (providerProcess.ts). Client errors get the Pulumi setting to change (withSettingHint).
  */
 export async function callProviderOf(
   kind: ResourceKind,
@@ -62,14 +57,14 @@ export async function callProviderOf(
   args: unknown[],
 ): Promise<unknown> {
   if (method === "configure") {
-    stackConfiguration.remember(args[0] as ConfigSource | undefined);
+    providerProcess.configure(args[0] as ConfigSource | undefined);
     return undefined;
   }
   const implementation = implementations[kind] as unknown as
     Record<ResourceMethod, (...a: unknown[]) => Promise<unknown>> | undefined;
   if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
   try {
-    return await implementation[method](stackConfiguration.current(), ...args);
+    return await implementation[method](() => providerProcess.clients(), ...args);
   } catch (error) {
     throw withSettingHint(error);
   }

@@ -3,34 +3,26 @@ import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import { IdempotencyConflictError } from "../sdk/client/index.ts";
 import {
-  immutableInputFailure,
-  unknownPositionKeyFailures,
-  validateInputs,
-  containsUnknown,
-  type CheckFailure,
-} from "./check.ts";
-import type { ConfigSource } from "../sdk/settings.ts";
+  allocationChanged,
+  allocationOutputs,
+  checkAllocationInputs,
+  refreshedAllocation,
+} from "./allocationResource.ts";
+import { containsUnknown, immutableInputFailure, type CheckFailure } from "./check.ts";
+import { retrieveExistingWallet } from "./existingWallet.ts";
 import {
   PortfolioWalletInputsSchema,
   targetAllocationOf,
   targetWeightsByKey,
-  withoutPositions,
   type OnDelete,
   type TargetPosition,
 } from "./inputs.ts";
+import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import { creationRequestId } from "./requestIds.ts";
-import { retrieveExistingWallet } from "./existingWallet.ts";
-import { GONE, unlessGone } from "./gone.ts";
-import { sessionFor, type ProviderSession } from "./session.ts";
-import {
-  applyStrategyChange,
-  settledAgainst,
-  type StrategyChangeState,
-  allocationChanged,
-  reconcileAllocation,
-  strategyChangeOutputs,
-} from "./strategyChange.ts";
-import { appliedTarget, holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
+import type { ServiceClients } from "./serviceClients.ts";
+import { applyStrategyChange, reconcileAllocation } from "./strategyChange/applyStrategyChange.ts";
+import type { StrategyChangeState } from "./strategyChange/state.ts";
+import { holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
 export interface PortfolioWalletState {
@@ -42,15 +34,10 @@ export interface PortfolioWalletState {
 }
 
 export type PortfolioWalletOutputs = PortfolioWalletState &
-  LiveWalletOutputs & {
-    /** The target allocation as an array, sorted by positionKey. */
-    positions: TargetPosition[];
+  LiveWalletOutputs &
+  ReturnType<typeof allocationOutputs> & {
     /** The requestId the wallet was created with (derived from the URN). */
     creationRequestId: string | null;
-    /** The latest strategy change this resource started, or null. */
-    strategyChange: StrategyChangeState | null;
-    /** Shortcut to `strategyChange.status`: `completed`, `pending_approval`, `processing`, `failed`, or null. */
-    strategyChangeStatus: string | null;
   };
 
 /** The state of checked inputs (or of program inputs, in tests that skip check) and their target allocation. */
@@ -81,10 +68,9 @@ function outputsOf(
 ): PortfolioWalletOutputs {
   return {
     ...state,
-    positions: target,
     ...liveWalletOutputs(wallet),
+    ...allocationOutputs(target, change),
     creationRequestId: creationRequestIdValue,
-    ...strategyChangeOutputs(change),
   };
 }
 
@@ -95,6 +81,25 @@ const WHY_ADOPTION_IS_FIXED =
   "adoptWalletId only chooses which wallet a new resource manages. To manage another wallet, add a new resource " +
   'and drop this one (with onDelete: "retain" if it holds funds)';
 
+/** Changes check() refuses: the label and the adopted wallet are fixed once a wallet is managed. */
+function immutableInputFailures(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): CheckFailure[] {
+  const isUpdate = typeof olds["resourceUrn"] === "string";
+  if (!isUpdate) return [];
+  const failures: CheckFailure[] = [];
+  if (!containsUnknown(news["label"]) && olds["label"] !== news["label"]) {
+    failures.push(immutableInputFailure("label", olds["label"] ?? null, WHY_LABEL_IS_FIXED));
+  }
+  if (!containsUnknown(news["adoptWalletId"]) && olds["adoptWalletId"] !== news["adoptWalletId"]) {
+    failures.push(
+      immutableInputFailure("adoptWalletId", olds["adoptWalletId"] ?? null, WHY_ADOPTION_IS_FIXED),
+    );
+  }
+  return failures;
+}
+
 /**
  * The PortfolioWallet dynamic provider: create maps to POST /v2/portfolio-wallets (or adoption by
  * id), a positions change to the strategy PATCH, refresh to GET. The service has no wallet delete,
@@ -102,40 +107,18 @@ const WHY_ADOPTION_IS_FIXED =
  * `onDelete: "retain"` says so.
  */
 export const portfolioWalletProvider = {
-  async check(
-    config: ConfigSource | undefined,
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ) {
-    const { inputs, failures, complete } = validateInputs(PortfolioWalletInputsSchema, news);
-    const allFailures: CheckFailure[] = [...failures];
-    const isUpdate = typeof olds["resourceUrn"] === "string";
-    if (isUpdate && !containsUnknown(news["label"]) && olds["label"] !== news["label"]) {
-      allFailures.push(immutableInputFailure("label", olds["label"] ?? null, WHY_LABEL_IS_FIXED));
-    }
-    if (
-      isUpdate &&
-      !containsUnknown(news["adoptWalletId"]) &&
-      olds["adoptWalletId"] !== news["adoptWalletId"]
-    ) {
-      allFailures.push(
-        immutableInputFailure("adoptWalletId", olds["adoptWalletId"] ?? null, WHY_ADOPTION_IS_FIXED),
-      );
-    }
-    // The catalog is consulted only once the inputs are well-formed: a bad input never costs a request.
-    // A refused label or adoptWalletId change is no reason to hold back unknown positionKeys.
-    if (inputs !== undefined) {
-      const catalog = await sessionFor(config).catalog();
-      allFailures.push(...unknownPositionKeyFailures(inputs.positions, catalog));
-    }
-    if (allFailures.length > 0) return { failures: allFailures };
-    if (inputs === undefined || !complete) return { inputs: news };
-    return { inputs: { ...withoutPositions(news), ...parseInputs(news).state } };
+  async check(clients: () => ServiceClients, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return checkAllocationInputs({
+      schema: PortfolioWalletInputsSchema,
+      news,
+      clients,
+      resourceFailures: immutableInputFailures(olds, news),
+      checkedInputs: (checked) => ({ ...parseInputs(checked).state }),
+    });
   },
 
-  // callProviderOf() passes the configuration first to every method, diff included.
   async diff(
-    _config: ConfigSource | undefined,
+    _clients: () => ServiceClients,
     _id: string,
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
@@ -150,31 +133,31 @@ export const portfolioWalletProvider = {
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   },
 
-  async create(
-    config: ConfigSource | undefined,
-    news: Record<string, unknown>,
-  ): Promise<dynamic.CreateResult> {
+  async create(clients: () => ServiceClients, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
     const { state, target } = parseInputs(news);
-    const session = sessionFor(config);
+    const service = clients();
     const { wallet, requestId } =
       state.adoptWalletId !== undefined
-        ? { wallet: await adoptWallet(session, state.adoptWalletId, state.label), requestId: null }
-        : await createWallet(session, state, target);
+        ? { wallet: await adoptWallet(service, state.adoptWalletId, state.label), requestId: null }
+        : await createWallet(service, state, target);
     // An adopted wallet, or one created earlier under this URN, is reconciled to the code's allocation.
-    const reconciled = await reconcileAllocation({ session, wallet, urn: state.resourceUrn, target });
+    const reconciled = await reconcileAllocation({
+      clients: service,
+      wallet,
+      urn: state.resourceUrn,
+      target,
+    });
     return { id: wallet.id, outs: outputsOf(state, target, reconciled.wallet, requestId, reconciled.change) };
   },
 
   async read(
-    config: ConfigSource | undefined,
+    clients: () => ServiceClients,
     id: string,
     props: PortfolioWalletOutputs,
   ): Promise<dynamic.ReadResult> {
-    const session = sessionFor(config);
-    const wallet = await unlessGone(session.client.wallets.retrieve(id));
-    if (wallet === undefined) return GONE;
-    const live = appliedTarget(wallet);
-    const change = settledAgainst(props.strategyChange ?? null, live);
+    const wallet = await unlessNotFound(clients().service.wallets.retrieve(id));
+    if (wallet === undefined) return NO_LONGER_EXISTS;
+    const { live, change } = refreshedAllocation(wallet, props.strategyChange);
     const state: PortfolioWalletState = {
       resourceUrn: props.resourceUrn,
       targetWeightsBps: targetWeightsByKey(live),
@@ -198,18 +181,18 @@ export const portfolioWalletProvider = {
   },
 
   async update(
-    config: ConfigSource | undefined,
+    clients: () => ServiceClients,
     id: string,
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
     const { state, target } = parseInputs(news);
-    const session = sessionFor(config);
+    const service = clients();
     let change = olds.strategyChange ?? null;
     let wallet: PortfolioWallet;
     if (!sameAllocation(olds.positions, target)) {
       ({ change, wallet } = await applyStrategyChange({
-        session,
+        clients: service,
         walletId: id,
         urn: state.resourceUrn,
         target,
@@ -217,20 +200,19 @@ export const portfolioWalletProvider = {
       }));
     } else {
       // Only provider-side settings (onDelete) changed: no request changes anything at the service.
-      wallet = await session.client.wallets.retrieve(id);
+      wallet = await service.service.wallets.retrieve(id);
     }
     return { outs: outputsOf(state, target, wallet, olds.creationRequestId ?? null, change) };
   },
 
-  async delete(config: ConfigSource | undefined, id: string, props: PortfolioWalletOutputs): Promise<void> {
+  async delete(clients: () => ServiceClients, id: string, props: PortfolioWalletOutputs): Promise<void> {
     if (props.onDelete === "retain") return;
-    const session = sessionFor(config);
-    const wallet = await unlessGone(session.client.wallets.retrieve(id));
+    const wallet = await unlessNotFound(clients().service.wallets.retrieve(id));
     if (wallet === undefined) return;
     if (holdsFunds(wallet)) {
       throw new Error(
-        `refusing to drop portfolio wallet ${id} from the stack: it holds ${usd(wallet.totalBalanceUsd)}` +
-          ` (${usd(wallet.pendingAllocationsUsd)} of it pending allocation). The service has no wallet delete, so the ` +
+        `refusing to drop portfolio wallet ${id} from the stack: it holds ${formatUsd(wallet.totalBalanceUsd)}` +
+          ` (${formatUsd(wallet.pendingAllocationsUsd)} of it pending allocation). The service has no wallet delete, so the ` +
           "wallet and its funds would stay at the service with nothing in this stack managing them. Either withdraw " +
           'the funds first, or set onDelete: "retain" on the resource, run `pulumi up`, and then delete it: the ' +
           "wallet and its funds stay at the service and can be adopted again with adoptWalletId.",
@@ -240,19 +222,19 @@ export const portfolioWalletProvider = {
   },
 };
 
-/** A balance for a message: dollars and cents, never a long float. */
-function usd(amount: number): string {
+/** A balance for a message: dollars and cents, never a long float. (Moves to the contract's money module.) */
+function formatUsd(amount: number): string {
   return `${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD`;
 }
 
 async function createWallet(
-  session: ProviderSession,
+  clients: ServiceClients,
   state: PortfolioWalletState,
   target: TargetPosition[],
 ): Promise<{ wallet: PortfolioWallet; requestId: string }> {
   const requestId = creationRequestId(state.resourceUrn);
   try {
-    const wallet = await session.client.wallets.create({
+    const wallet = await clients.service.wallets.create({
       requestId,
       positions: target,
       ...(state.label !== undefined ? { label: state.label } : {}),
@@ -273,11 +255,11 @@ async function createWallet(
 }
 
 async function adoptWallet(
-  session: ProviderSession,
+  clients: ServiceClients,
   walletId: string,
   label: string | undefined,
 ): Promise<PortfolioWallet> {
-  const wallet = await retrieveExistingWallet(session, walletId, "adoptWalletId");
+  const wallet = await retrieveExistingWallet(clients, walletId, "adoptWalletId");
   if (label !== undefined && label !== (wallet.label ?? undefined)) {
     throw new Error(
       `adoptWalletId ${walletId}: label "${label}" differs from the wallet's ` +

@@ -1,26 +1,23 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
-import { containsUnknown, unknownPositionKeyFailures, validateInputs } from "./check.ts";
-import type { ConfigSource } from "../sdk/settings.ts";
+import {
+  allocationChanged,
+  allocationOutputs,
+  checkAllocationInputs,
+  refreshedAllocation,
+} from "./allocationResource.ts";
+import { containsUnknown } from "./check.ts";
+import { retrieveExistingWallet } from "./existingWallet.ts";
 import {
   WalletStrategyInputsSchema,
   targetAllocationOf,
   targetWeightsByKey,
-  withoutPositions,
   type TargetPosition,
 } from "./inputs.ts";
-import { retrieveExistingWallet } from "./existingWallet.ts";
-import { GONE, unlessGone } from "./gone.ts";
-import { sessionFor } from "./session.ts";
-import {
-  applyStrategyChange,
-  settledAgainst,
-  type StrategyChangeState,
-  allocationChanged,
-  reconcileAllocation,
-  strategyChangeOutputs,
-} from "./strategyChange.ts";
-import { appliedTarget } from "./walletOutputs.ts";
+import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
+import type { ServiceClients } from "./serviceClients.ts";
+import { applyStrategyChange, reconcileAllocation } from "./strategyChange/applyStrategyChange.ts";
+import type { StrategyChangeState } from "./strategyChange/state.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
 export interface WalletStrategyState {
@@ -29,15 +26,12 @@ export interface WalletStrategyState {
   targetWeightsBps: Record<string, number>;
 }
 
-export type WalletStrategyOutputs = WalletStrategyState & {
-  /** The target allocation as an array, sorted by positionKey. */
-  positions: TargetPosition[];
-  /** The allocation the service applies now, with each source's asset and liquidity limit. */
-  strategyConfig: PortfolioWallet["strategyConfig"];
-  blendedRateBps: number;
-  strategyChange: StrategyChangeState | null;
-  strategyChangeStatus: string | null;
-};
+export type WalletStrategyOutputs = WalletStrategyState &
+  ReturnType<typeof allocationOutputs> & {
+    /** The allocation the service applies now, with each source's asset and liquidity limit. */
+    strategyConfig: PortfolioWallet["strategyConfig"];
+    blendedRateBps: number;
+  };
 
 /** The state of checked inputs (or of program inputs) and their target allocation. */
 function parseInputs(news: Record<string, unknown>): {
@@ -64,10 +58,9 @@ function outputsOf(
 ): WalletStrategyOutputs {
   return {
     ...state,
-    positions: target,
+    ...allocationOutputs(target, change),
     strategyConfig: wallet.strategyConfig,
     blendedRateBps: wallet.blendedRateBps,
-    ...strategyChangeOutputs(change),
   };
 }
 
@@ -77,22 +70,17 @@ function outputsOf(
  * same approval handling as PortfolioWallet; delete stops managing and leaves the allocation as it is.
  */
 export const walletStrategyProvider = {
-  async check(
-    config: ConfigSource | undefined,
-    _olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ) {
-    const { inputs, failures, complete } = validateInputs(WalletStrategyInputsSchema, news);
-    if (failures.length > 0) return { failures };
-    if (inputs === undefined) return { inputs: news };
-    const keyFailures = unknownPositionKeyFailures(inputs.positions, await sessionFor(config).catalog());
-    if (keyFailures.length > 0) return { failures: keyFailures };
-    return { inputs: complete ? { ...withoutPositions(news), ...parseInputs(news).state } : news };
+  async check(clients: () => ServiceClients, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return checkAllocationInputs({
+      schema: WalletStrategyInputsSchema,
+      news,
+      clients,
+      checkedInputs: (checked) => ({ ...parseInputs(checked).state }),
+    });
   },
 
-  // callProviderOf() passes the configuration first to every method, diff included.
   async diff(
-    _config: ConfigSource | undefined,
+    _clients: () => ServiceClients,
     _id: string,
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
@@ -107,15 +95,12 @@ export const walletStrategyProvider = {
     };
   },
 
-  async create(
-    config: ConfigSource | undefined,
-    news: Record<string, unknown>,
-  ): Promise<dynamic.CreateResult> {
+  async create(clients: () => ServiceClients, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
     const { state, target } = parseInputs(news);
-    const session = sessionFor(config);
-    const managed = await retrieveExistingWallet(session, state.walletId, "walletId");
+    const service = clients();
+    const managed = await retrieveExistingWallet(service, state.walletId, "walletId");
     const { change, wallet } = await reconcileAllocation({
-      session,
+      clients: service,
       wallet: managed,
       urn: state.resourceUrn,
       target,
@@ -124,14 +109,13 @@ export const walletStrategyProvider = {
   },
 
   async read(
-    config: ConfigSource | undefined,
+    clients: () => ServiceClients,
     id: string,
     props: WalletStrategyOutputs,
   ): Promise<dynamic.ReadResult> {
-    const wallet = await unlessGone(sessionFor(config).client.wallets.retrieve(props.walletId));
-    if (wallet === undefined) return GONE;
-    const live = appliedTarget(wallet);
-    const change = settledAgainst(props.strategyChange ?? null, live);
+    const wallet = await unlessNotFound(clients().service.wallets.retrieve(props.walletId));
+    if (wallet === undefined) return NO_LONGER_EXISTS;
+    const { live, change } = refreshedAllocation(wallet, props.strategyChange);
     const state: WalletStrategyState = {
       resourceUrn: props.resourceUrn,
       walletId: props.walletId,
@@ -141,14 +125,14 @@ export const walletStrategyProvider = {
   },
 
   async update(
-    config: ConfigSource | undefined,
+    clients: () => ServiceClients,
     _id: string,
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
     const { state, target } = parseInputs(news);
     const { change, wallet } = await applyStrategyChange({
-      session: sessionFor(config),
+      clients: clients(),
       walletId: state.walletId,
       urn: state.resourceUrn,
       target,

@@ -3,11 +3,10 @@ import type { EventType } from "../sdk/contract/events.ts";
 import type { WebhookRegistration } from "../sdk/contract/webhook.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
 import { containsUnknown, validateInputs } from "./check.ts";
-import type { ConfigSource } from "../sdk/settings.ts";
 import { WebhookRegistrationInputsSchema } from "./inputs.ts";
 import { webhookCreationRequestId } from "./requestIds.ts";
-import { GONE, unlessGone } from "./gone.ts";
-import { sessionFor, type ProviderSession } from "./session.ts";
+import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
+import type { ServiceClients } from "./serviceClients.ts";
 
 export interface WebhookRegistrationState {
   resourceUrn: string;
@@ -65,20 +64,15 @@ const REPLACED_ON_CHANGE = ["url", "eventTypes", "description"] as const;
  * no funds, so a change the service cannot make in place is an honest, visible replacement.
  */
 export const webhookRegistrationProvider = {
-  async check(
-    _config: ConfigSource | undefined,
-    _olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ) {
+  async check(_clients: () => ServiceClients, _olds: Record<string, unknown>, news: Record<string, unknown>) {
     const { inputs, failures, complete } = validateInputs(WebhookRegistrationInputsSchema, news);
     if (failures.length > 0) return { failures };
     if (inputs === undefined || !complete) return { inputs: news };
     return { inputs: { ...news, ...stateOf(news) } };
   },
 
-  // callProviderOf() passes the configuration first to every method, diff included.
   async diff(
-    _config: ConfigSource | undefined,
+    _clients: () => ServiceClients,
     _id: string,
     olds: WebhookRegistrationOutputs,
     news: Record<string, unknown>,
@@ -103,24 +97,21 @@ export const webhookRegistrationProvider = {
     return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
   },
 
-  async create(
-    config: ConfigSource | undefined,
-    news: Record<string, unknown>,
-  ): Promise<dynamic.CreateResult> {
+  async create(clients: () => ServiceClients, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
     const state = stateOf(news);
-    const session = sessionFor(config);
-    const created = await createRegistration(session, state);
-    const registration = state.enabled ? created : await setStatus(session, created.id, state);
+    const service = clients();
+    const created = await createRegistration(service, state);
+    const registration = state.enabled ? created : await setStatus(service, created.id, state);
     return { id: created.id, outs: outputsOf(state, registration, created.secret) };
   },
 
   async read(
-    config: ConfigSource | undefined,
+    clients: () => ServiceClients,
     id: string,
     props: WebhookRegistrationOutputs,
   ): Promise<dynamic.ReadResult> {
-    const registration = await unlessGone(sessionFor(config).client.webhookRegistrations.retrieve(id));
-    if (registration === undefined) return GONE;
+    const registration = await unlessNotFound(clients().service.webhookRegistrations.retrieve(id));
+    if (registration === undefined) return NO_LONGER_EXISTS;
     const enabled = registration.status === "active";
     const state: WebhookRegistrationState = {
       resourceUrn: props.resourceUrn,
@@ -137,29 +128,29 @@ export const webhookRegistrationProvider = {
   },
 
   async update(
-    config: ConfigSource | undefined,
+    clients: () => ServiceClients,
     id: string,
     olds: WebhookRegistrationOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
     const state = stateOf(news);
-    const registration = await setStatus(sessionFor(config), id, state);
+    const registration = await setStatus(clients(), id, state);
     return { outs: outputsOf(state, registration, olds.secret ?? null) };
   },
 
-  async delete(config: ConfigSource | undefined, id: string): Promise<void> {
+  async delete(clients: () => ServiceClients, id: string): Promise<void> {
     // Already deleted is deleted.
-    await unlessGone(sessionFor(config).client.webhookRegistrations.delete(id));
+    await unlessNotFound(clients().service.webhookRegistrations.delete(id));
   },
 };
 
 /** How many deleted registrations under one name are skipped before giving up. */
 const MAX_GENERATIONS = 100;
 
-async function createRegistration(session: ProviderSession, state: WebhookRegistrationState) {
+async function createRegistration(clients: ServiceClients, state: WebhookRegistrationState) {
   for (let generation = 0; ; generation++) {
     try {
-      return await session.client.webhookRegistrations.create({
+      return await clients.service.webhookRegistrations.create({
         requestId: webhookCreationRequestId(state.resourceUrn, generation),
         url: state.url,
         eventTypes: state.eventTypes as EventType[],
@@ -173,11 +164,11 @@ async function createRegistration(session: ProviderSession, state: WebhookRegist
 }
 
 async function setStatus(
-  session: ProviderSession,
+  clients: ServiceClients,
   id: string,
   state: WebhookRegistrationState,
 ): Promise<WebhookRegistration> {
-  return session.client.webhookRegistrations.updateStatus(
+  return clients.service.webhookRegistrations.updateStatus(
     id,
     state.enabled
       ? { status: "active" }

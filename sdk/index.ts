@@ -9,8 +9,10 @@
 export {
   PortfolioWallet,
   PORTFOLIO_WALLET_TYPE,
+  type OnDelete,
   type PortfolioWalletArgs,
 } from "./resources/portfolioWallet.ts";
+export type { StrategyChangeState } from "./resources/strategyChangeState.ts";
 export { WalletStrategy, WALLET_STRATEGY_TYPE, type WalletStrategyArgs } from "./resources/walletStrategy.ts";
 export {
   WebhookRegistration,

@@ -6,7 +6,7 @@ import { PortfolioWalletError } from "../client/core/errors.ts";
  * two copies of the package (the brand is a `Symbol.for` symbol, see sdk/client/core/errors.ts).
  *
  * No message or field of these errors ever holds the API private key: messages from the signing
- * provider's SDK are redacted before they are used (see `redactSecret`).
+ * provider's SDK are redacted before they are used (see `redactorFor` in turnkeyApprover.ts).
  */
 export class ApprovalError extends PortfolioWalletError {
   static override readonly brandName: string = "ApprovalError";

@@ -1,4 +1,3 @@
-import { Turnkey } from "@turnkey/sdk-server";
 import { z } from "zod";
 import { howToSet, type ApproverSettings } from "../settings.ts";
 import {
@@ -165,7 +164,7 @@ async function decide(
     return parsed.data.activity;
   };
 
-  const api = options.signingApi ?? turnkeyClientFor(settings);
+  const api = options.signingApi ?? (await turnkeyClientFor(settings));
   const organizationId = settings.organizationId;
   const ownKey = settings.apiPublicKey.toLowerCase();
   const before = await call("fetch the activity", () =>
@@ -193,8 +192,13 @@ async function decide(
   return outcomeOf(after, { voted: true, alreadyDecided: false, options });
 }
 
-/** A fresh SDK client per call: nothing holding the private key outlives the call. */
-function turnkeyClientFor(settings: ApproverSettings): SigningActivityApi {
+/**
+ * A fresh SDK client per call: nothing holding the private key outlives the call. The SDK is
+ * loaded here, on the first approval, not with this module: it takes over a second to load, and
+ * most deployments (and every program that only imports the package) never approve anything.
+ */
+async function turnkeyClientFor(settings: ApproverSettings): Promise<SigningActivityApi> {
+  const { Turnkey } = await import("@turnkey/sdk-server");
   return new Turnkey({
     apiBaseUrl: settings.apiBaseUrl.replace(/\/+$/, ""),
     apiPublicKey: settings.apiPublicKey,

@@ -6,13 +6,19 @@ import type {
   StrategyConfig,
   WalletPosition,
 } from "../contract/wallet.ts";
-import type { OnDelete } from "../../provider/inputs.ts";
-import type { StrategyChangeState } from "../../provider/strategyChange.ts";
+import type { ON_DELETE_CHOICES } from "../../provider/inputs.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
+import type { StrategyChangeState } from "./strategyChangeState.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
 import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
 
 export const PORTFOLIO_WALLET_TYPE = typeTokenOf("portfolioWallet");
+
+/**
+ * What `pulumi destroy` (or removing the resource) does with a wallet; see
+ * {@link PortfolioWalletArgs.onDelete}. The provider accepts exactly these values.
+ */
+export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
 
 /** Inputs of a {@link PortfolioWallet}. */
 export interface PortfolioWalletArgs {

@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import type { StrategyConfig } from "../contract/wallet.ts";
-import type { StrategyChangeState } from "../../provider/strategyChange.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
 import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
+import type { StrategyChangeState } from "./strategyChangeState.ts";
 
 export const WALLET_STRATEGY_TYPE = typeTokenOf("walletStrategy");
 

@@ -1,0 +1,85 @@
+import type { z } from "zod";
+import { sameAllocation } from "../sdk/contract/allocation.ts";
+import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
+import {
+  containsUnknown,
+  unknownPositionKeyFailures,
+  validateInputs,
+  type CheckFailure,
+  type CheckResult,
+} from "./check.ts";
+import { targetAllocationOf, targetWeightsByKey, withoutPositions, type TargetPosition } from "./inputs.ts";
+import type { ServiceClients } from "./serviceClients.ts";
+import {
+  strategyChangeOutputs,
+  withObservedCompletion,
+  type StrategyChangeState,
+} from "./strategyChange/state.ts";
+import { appliedTarget } from "./walletOutputs.ts";
+
+/**
+ * What PortfolioWallet and WalletStrategy share: a resource that manages a wallet's target
+ * allocation. Inputs keep the allocation as `targetWeightsBps`, a map (the form whose diff names
+ * each yield source); outputs add `positions`, the same allocation as a sorted array, and the
+ * latest strategy change.
+ */
+
+/** The allocation outputs of a resource. */
+export function allocationOutputs(target: TargetPosition[], change: StrategyChangeState | null) {
+  return {
+    positions: target,
+    targetWeightsBps: targetWeightsByKey(target),
+    ...strategyChangeOutputs(change),
+  };
+}
+
+/**
+ * check() of an allocation resource: every failure at once, before any request; then, once the
+ * inputs are well-formed, unknown positionKeys against the catalog (read once per deployment).
+ * Checked inputs hand the allocation on as `targetWeightsBps` only.
+ */
+export async function checkAllocationInputs<
+  T extends { positions: readonly { positionKey: string }[] },
+>(params: {
+  schema: z.ZodType<T>;
+  news: Record<string, unknown>;
+  clients: () => ServiceClients;
+  /** Failures the resource finds itself (a field that cannot change), reported with the rest. */
+  resourceFailures?: CheckFailure[];
+  /** The checked inputs of complete, valid inputs (without `positions`). */
+  checkedInputs: (news: Record<string, unknown>) => Record<string, unknown>;
+}): Promise<CheckResult> {
+  const { inputs, failures, complete } = validateInputs(params.schema, params.news);
+  const allFailures = [...failures, ...(params.resourceFailures ?? [])];
+  // A bad input never costs a request; a refused immutable field is no reason to hold back unknown keys.
+  if (inputs !== undefined) {
+    allFailures.push(...unknownPositionKeyFailures(inputs.positions, await params.clients().catalog()));
+  }
+  if (allFailures.length > 0) return { failures: allFailures };
+  if (inputs === undefined || !complete) return { inputs: params.news };
+  return { inputs: { ...withoutPositions(params.news), ...params.checkedInputs(params.news) } };
+}
+
+/**
+ * Whether new inputs ask for another allocation than the one in state. Unknown inputs (during
+ * preview) count as a change: the engine then shows an update rather than hiding one.
+ */
+export function allocationChanged(
+  current: readonly TargetPosition[] | undefined,
+  news: Record<string, unknown>,
+): boolean {
+  return (
+    containsUnknown(news["targetWeightsBps"]) ||
+    containsUnknown(news["positions"]) ||
+    !sameAllocation(current ?? [], targetAllocationOf(news))
+  );
+}
+
+/** read(): the allocation the wallet applies now, and the latest change as that shows it. */
+export function refreshedAllocation(
+  wallet: PortfolioWallet,
+  previousChange: StrategyChangeState | null | undefined,
+): { live: TargetPosition[]; change: StrategyChangeState | null } {
+  const live = appliedTarget(wallet);
+  return { live, change: withObservedCompletion(previousChange ?? null, live) };
+}

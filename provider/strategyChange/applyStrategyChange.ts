@@ -1,0 +1,191 @@
+import { sameAllocation } from "../../sdk/contract/allocation.ts";
+import type { PortfolioWallet } from "../../sdk/contract/wallet.ts";
+import { ConflictError, IdempotencyConflictError } from "../../sdk/client/index.ts";
+import type { TargetPosition } from "../inputs.ts";
+import type { ServiceClients } from "../serviceClients.ts";
+import { approvePendingChange } from "./approval.ts";
+import { secondsText, waitsWithin } from "./boundedWaits.ts";
+import {
+  keySpentBy,
+  MAX_SPENT_KEYS_SKIPPED,
+  nextRevisionKey,
+  requestKeyForTarget,
+  type ChangeAnswer,
+  type ChangeRequestKey,
+} from "./requestKey.ts";
+import { changeStateOf, type StrategyChangeState } from "./state.ts";
+
+/**
+ * Moves a wallet to a target allocation through the strategy PATCH (the requests; the decisions
+ * are in state.ts and requestKey.ts):
+ * - the requestId is stable, so a retried or resumed `up` never makes a second update;
+ * - `pending_approval` is approved with the configured Turnkey key (approval.ts), then awaited;
+ *   without a key, the pending state is returned so that `up` succeeds and shows it;
+ * - `failed` throws with the service's failureReason.
+ */
+export async function applyStrategyChange(params: {
+  clients: ServiceClients;
+  walletId: string;
+  urn: string;
+  target: TargetPosition[];
+  previous: StrategyChangeState | null;
+}): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
+  const { clients, walletId, urn, target } = params;
+  const { key, answer, supersededFailure } = await requestWithUnspentKey(
+    clients,
+    walletId,
+    urn,
+    target,
+    requestKeyForTarget(urn, target, params.previous),
+  );
+  let change: StrategyChangeState = { ...changeStateOf(answer, key.revision, target), supersededFailure };
+  throwIfFailed(change, walletId);
+  if (change.status === "pending_approval") {
+    const approval = await approvePendingChange(clients, walletId, change);
+    change = approval.change;
+    if (!approval.approved) return { change, wallet: await clients.service.wallets.retrieve(walletId) };
+  }
+  return waitUntilApplied(clients, walletId, change);
+}
+
+/**
+ * Brings a wallet that a resource starts managing (created, re-created under the same URN, or
+ * adopted) to the code's allocation: a strategy change only when it applies another one.
+ */
+export async function reconcileAllocation(params: {
+  clients: ServiceClients;
+  wallet: PortfolioWallet;
+  urn: string;
+  target: TargetPosition[];
+}): Promise<{ change: StrategyChangeState | null; wallet: PortfolioWallet }> {
+  const { clients, wallet, urn, target } = params;
+  if (sameAllocation(wallet.strategyConfig.positions, target)) return { change: null, wallet };
+  return applyStrategyChange({ clients, walletId: wallet.id, urn, target, previous: null });
+}
+
+/**
+ * Sends the PATCH, and again with the next revision's key while the answer shows the key spent
+ * (requestKey.ts says when). A failure found on the way is kept, so that a rejection that happened
+ * while nobody watched is not lost.
+ */
+async function requestWithUnspentKey(
+  clients: ServiceClients,
+  walletId: string,
+  urn: string,
+  target: TargetPosition[],
+  firstKey: ChangeRequestKey,
+): Promise<{
+  key: ChangeRequestKey;
+  answer: Exclude<ChangeAnswer, "conflict">;
+  supersededFailure: StrategyChangeState["supersededFailure"];
+}> {
+  let key = firstKey;
+  let answer = await requestUpdate(clients, walletId, key.requestId, target);
+  let supersededFailure: StrategyChangeState["supersededFailure"] = null;
+  for (let skipped = 0; skipped < MAX_SPENT_KEYS_SKIPPED; skipped++) {
+    const verdict = keySpentBy(answer);
+    const spent =
+      verdict === "spent" ||
+      (verdict === "check the wallet" &&
+        !sameAllocation((await clients.service.wallets.retrieve(walletId)).strategyConfig.positions, target));
+    if (!spent) break;
+    if (supersededFailure === null && answer !== "conflict" && answer.status === "failed") {
+      supersededFailure = { requestId: answer.requestId, failureReason: answer.failureReason ?? null };
+    }
+    key = nextRevisionKey(urn, target, key.revision);
+    answer = await requestUpdate(clients, walletId, key.requestId, target);
+  }
+  if (answer === "conflict") {
+    throw new Error(
+      `strategy update of wallet ${walletId}: the service holds every requestId tried (up to revision ` +
+        `${key.revision}) for other requests of ${urn}. Give the resource a new name to start a new series of keys.`,
+    );
+  }
+  return { key, answer, supersededFailure };
+}
+
+/**
+ * Sends the strategy PATCH; "conflict" when the service knows the requestId with another body.
+ * While another update of the wallet is still processing, the service refuses a new one (409):
+ * that one will finish on its own, so this waits for it, within the approval timeout.
+ */
+async function requestUpdate(
+  clients: ServiceClients,
+  walletId: string,
+  requestId: string,
+  target: TargetPosition[],
+): Promise<ChangeAnswer> {
+  const timeoutMs = clients.settings.approvalTimeoutMs;
+  for (const waitBeforeRetry of waitsWithin(timeoutMs)) {
+    try {
+      return await clients.service.wallets.updateStrategy(walletId, { requestId, positions: target });
+    } catch (error) {
+      if (IdempotencyConflictError.isInstance(error)) return "conflict";
+      if (!ConflictError.isInstance(error)) throw error;
+      if (waitBeforeRetry === undefined) {
+        throw new Error(
+          `wallet ${walletId} is still busy with another strategy update after ${secondsText(timeoutMs)} ` +
+            `(${error.message}). Let it finish, then run \`pulumi up\` again; raise ` +
+            "portfolio-wallet:approvalTimeoutSeconds to wait longer.",
+          { cause: error },
+        );
+      }
+      await waitBeforeRetry();
+    }
+  }
+  throw new Error("unreachable: waitsWithin always ends with a last attempt");
+}
+
+function throwIfFailed(change: StrategyChangeState, walletId: string): void {
+  if (change.status === "failed") {
+    throw new Error(
+      `strategy update ${change.requestId} of wallet ${walletId} failed: ${change.failureReason ?? "the service gave no reason"}. ` +
+        "The wallet keeps its previous allocation; fix the cause and run `pulumi up` again to request a new update.",
+    );
+  }
+}
+
+/**
+ * Waits until the wallet's strategyConfig shows the target. The spec offers no polling of strategy
+ * events, so this polls GET of the wallet, and replays the idempotent PATCH (same requestId, same
+ * body) to learn whether the update failed. Bounded backoff; the timeout is configurable.
+ */
+async function waitUntilApplied(
+  clients: ServiceClients,
+  walletId: string,
+  approved: StrategyChangeState,
+): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
+  const timeoutMs = clients.settings.approvalTimeoutMs;
+  let change = approved;
+  for (const waitBeforeRetry of waitsWithin(timeoutMs)) {
+    const wallet = await clients.service.wallets.retrieve(walletId);
+    if (sameAllocation(wallet.strategyConfig.positions, change.targetPositions)) {
+      return { change: { ...change, status: "completed", approvalsStillNeeded: null }, wallet };
+    }
+    const replay = await clients.service.wallets.updateStrategy(walletId, {
+      requestId: change.requestId,
+      positions: change.targetPositions,
+    });
+    change = {
+      ...changeStateOf(replay, change.revision, change.targetPositions),
+      signingActivityStatus: replay.signingActivityStatus ?? change.signingActivityStatus,
+      supersededFailure: change.supersededFailure,
+    };
+    throwIfFailed(change, walletId);
+    if (replay.status === "completed") {
+      // Completed, yet the wallet shows another target: something else changed it since.
+      return { change, wallet: await clients.service.wallets.retrieve(walletId) };
+    }
+    if (waitBeforeRetry === undefined) {
+      throw new Error(
+        `strategy update ${change.requestId} of wallet ${walletId} is still "${change.status}" after ` +
+          secondsText(timeoutMs) +
+          (change.signingActivityId ? ` (signing activity ${change.signingActivityId})` : "") +
+          ". Check the update at the service (and its approval at the signing provider), then run `pulumi up` again: " +
+          "it resumes with the same requestId. Raise portfolio-wallet:approvalTimeoutSeconds to wait longer.",
+      );
+    }
+    await waitBeforeRetry();
+  }
+  throw new Error("unreachable: waitsWithin always ends with a last attempt");
+}

@@ -1,0 +1,43 @@
+import { approveSigningActivity } from "../../sdk/approval/index.ts";
+import type { ServiceClients } from "../serviceClients.ts";
+import type { StrategyChangeState } from "./state.ts";
+
+/**
+ * Approves a change that waits for approval, with the configured Turnkey key: the one place
+ * where the provider approves during `pulumi up`.
+ * - No approver configured (or no signing activity): the change is returned as it is, and `up`
+ *   succeeds showing `pending_approval` and the signingActivityId.
+ * - Approved with consensus: `applied` tells the caller to wait until the wallet shows it.
+ * - Our vote counted, others must still vote (`consensus_needed`): `up` succeeds showing the
+ *   pending change and the approvals still needed.
+ * - Rejected, or the signing activity failed: throws, saying what to do.
+ */
+export async function approvePendingChange(
+  clients: ServiceClients,
+  walletId: string,
+  change: StrategyChangeState,
+): Promise<{ change: StrategyChangeState; approved: boolean }> {
+  const approver = clients.settings.approver;
+  if (approver === undefined || change.signingActivityId === null) return { change, approved: false };
+  const outcome = await approveSigningActivity(approver, change.signingActivityId);
+  const voted = { ...change, signingActivityStatus: outcome.activityStatus };
+  switch (outcome.kind) {
+    case "rejected":
+      throw new Error(
+        `strategy update ${change.requestId} of wallet ${walletId} was rejected at the signing provider` +
+          `${outcome.reason ? `: ${outcome.reason}` : ""}. Change the target allocation to request a new update.`,
+      );
+    case "failed":
+      throw new Error(
+        `the signing activity ${change.signingActivityId} of strategy update ${change.requestId} failed` +
+          `${outcome.reason ? `: ${outcome.reason}` : ""}. Run \`pulumi up\` again to retry with the same requestId.`,
+      );
+    case "consensus_needed":
+      return {
+        change: { ...voted, approvalsStillNeeded: outcome.approvalsStillNeeded ?? null },
+        approved: false,
+      };
+    default:
+      return { change: voted, approved: true };
+  }
+}

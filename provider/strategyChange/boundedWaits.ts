@@ -1,0 +1,22 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * The waits of one bounded poll: exponential backoff from 100 ms to 5 s, for as long as the
+ * timeout allows. Each item is the wait before the next attempt, or undefined for the last
+ * attempt, after which the caller gives up with its own message. The one backoff of the
+ * provider's own waiting (a busy wallet, an approved change to show); HTTP retries are the
+ * client's, in sdk/client/core/retry.ts.
+ */
+export function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>) | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delayMs = 100; Date.now() + delayMs <= deadline; delayMs = Math.min(delayMs * 2, 5_000)) {
+    const wait = delayMs;
+    yield () => sleep(wait);
+  }
+  yield undefined;
+}
+
+/** A timeout for messages: `300 s`, `0.5 s`. */
+export function secondsText(timeoutMs: number): string {
+  return `${Math.round(timeoutMs / 100) / 10} s`;
+}

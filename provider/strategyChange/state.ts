@@ -1,0 +1,73 @@
+import { sameAllocation } from "../../sdk/contract/allocation.ts";
+import type { StrategyUpdate } from "../../sdk/contract/strategy.ts";
+import type { TargetPosition } from "../inputs.ts";
+
+/**
+ * The latest strategy change a resource started, as kept in its state. It is what lets a later
+ * `up` reuse the same requestId for the same pending change and pick a fresh one otherwise.
+ * Pure: nothing here makes a request.
+ */
+export interface StrategyChangeState {
+  /** How many strategy changes this resource has started; folded into the requestId. */
+  revision: number;
+  requestId: string;
+  /** `pending_approval`, `processing`, `completed` or `failed`; other statuses may appear. */
+  status: string;
+  targetPositions: TargetPosition[];
+  signingActivityId: string | null;
+  signingActivityStatus: string | null;
+  /** Approvals still missing at the signing provider, when known. */
+  approvalsStillNeeded: number | null;
+  failureReason: string | null;
+  /**
+   * An earlier update of the same target that had failed (for example rejected at the signing
+   * provider while it waited for approval), found when this change was requested again.
+   */
+  supersededFailure: { requestId: string; failureReason: string | null } | null;
+}
+
+/** Statuses of a change that may still complete on its own (after an approval, say). */
+const STILL_OPEN = new Set(["pending_approval", "processing", "created"]);
+
+export function isStillOpen(change: StrategyChangeState): boolean {
+  return STILL_OPEN.has(change.status);
+}
+
+/** The state of a change from the service's answer to its PATCH. */
+export function changeStateOf(
+  update: StrategyUpdate,
+  revision: number,
+  target: TargetPosition[],
+): StrategyChangeState {
+  return {
+    revision,
+    requestId: update.requestId,
+    status: update.status,
+    targetPositions: target,
+    signingActivityId: update.signingActivityId ?? null,
+    signingActivityStatus: update.signingActivityStatus ?? null,
+    approvalsStillNeeded: null,
+    failureReason: update.failureReason ?? null,
+    supersededFailure: null,
+  };
+}
+
+/**
+ * A refresh's view of the latest change: an open change whose target the wallet now applies has
+ * completed (approved in the portal, say). Strategy events cannot be polled (spec 4.7), so the
+ * wallet's strategyConfig is the evidence.
+ */
+export function withObservedCompletion(
+  change: StrategyChangeState | null,
+  applied: readonly TargetPosition[],
+): StrategyChangeState | null {
+  if (change && isStillOpen(change) && sameAllocation(applied, change.targetPositions)) {
+    return { ...change, status: "completed", approvalsStillNeeded: null };
+  }
+  return change;
+}
+
+/** The outputs every allocation-managing resource shows about its latest strategy change. */
+export function strategyChangeOutputs(change: StrategyChangeState | null) {
+  return { strategyChange: change, strategyChangeStatus: change?.status ?? null };
+}
