@@ -1,5 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
-import { withSettingHint, type ConfigSource } from "../sdk/settings.ts";
+import { withSettingHint, type ConfigSource } from "../sdk/stackSettings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
 import { resourceKindOfUrn, type ResourceKind } from "./resourceTypes.ts";

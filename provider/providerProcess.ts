@@ -1,4 +1,4 @@
-import type { ConfigSource } from "../sdk/settings.ts";
+import type { ConfigSource } from "../sdk/stackSettings.ts";
 import { ServiceClientPool, type ServiceClients } from "./serviceClients.ts";
 
 /**

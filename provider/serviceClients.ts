@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { StrategyCatalogEntry } from "../sdk/contract/catalog.ts";
 import { PortfolioWalletClient } from "../sdk/client/index.ts";
-import { resolveProviderSettings, type ConfigSource, type ProviderSettings } from "../sdk/settings.ts";
+import { resolveProviderSettings, type ConfigSource, type ProviderSettings } from "../sdk/stackSettings.ts";
 
 /**
  * What a provider call needs to talk to the service: the settings it runs with, a client (one

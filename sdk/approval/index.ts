@@ -6,7 +6,7 @@ export {
   type SigningActivityApi,
   type SigningActivityStatus,
 } from "./turnkeyApprover.ts";
-export { validateApproverSettings } from "./settings.ts";
+export { validateApproverSettings } from "./validateApproverSettings.ts";
 export {
   ApprovalError,
   InvalidApproverSettingsError,
@@ -16,4 +16,4 @@ export {
   SigningProviderConnectionError,
   SigningProviderError,
 } from "./errors.ts";
-export type { ApproverSettings } from "../settings.ts";
+export type { ApproverSettings } from "../stackSettings.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { howToSet, type ApproverSettings } from "../settings.ts";
+import { howToSet, type ApproverSettings } from "../stackSettings.ts";
 import {
   ApprovalError,
   MissingFingerprintError,
@@ -8,7 +8,7 @@ import {
   SigningProviderConnectionError,
   SigningProviderError,
 } from "./errors.ts";
-import { validateApproverSettings } from "./settings.ts";
+import { validateApproverSettings } from "./validateApproverSettings.ts";
 
 /**
  * The part of the signing provider's API the approver uses. `TurnkeyApiClient` from

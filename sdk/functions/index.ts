@@ -4,7 +4,7 @@ import type { QuoteOption, QuoteRequest } from "../contract/quote.ts";
 import type { PortfolioWallet } from "../contract/wallet.ts";
 import type { YieldMetrics, YieldMetricsRequest } from "../contract/yieldMetrics.ts";
 import { PortfolioWalletClient } from "../client/index.ts";
-import { resolveProviderSettings, withSettingHint, type ConfigSource } from "../settings.ts";
+import { resolveProviderSettings, withSettingHint, type ConfigSource } from "../stackSettings.ts";
 
 /**
  * Read-only functions for Pulumi programs. They read the same settings as the resources

@@ -11,7 +11,7 @@ import { canonicalAllocation } from "../../sdk/contract/allocation.ts";
 import { KNOWN_CHAINS } from "../../sdk/contract/wallet.ts";
 import { PORTFOLIO_WALLET_TYPE } from "../../sdk/index.ts";
 import { creationRequestId } from "../../provider/requestIds.ts";
-import type { ApproverSettings } from "../../sdk/settings.ts";
+import type { ApproverSettings } from "../../sdk/stackSettings.ts";
 import { targetWeightsByKey } from "../../provider/inputs.ts";
 import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { isRunning, killProcessTree, spawnPulumi } from "./harness/crash.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { resolveProviderSettings } from "../../sdk/settings.ts";
+import { resolveProviderSettings } from "../../sdk/stackSettings.ts";
 import {
   POSITIONS_A,
   approverConfig,

@@ -2,7 +2,7 @@ import { DepositListSchema, DepositSchema, type Deposit, type PageQuery } from "
 import { PagePromise } from "../core/pagination.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
-import { pageQuery } from "../internal/pageQuery.ts";
+import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
 const depositsOf = (walletId: string) =>
@@ -22,7 +22,7 @@ export class Deposits extends ApiResource {
       this.requester.request({
         method: "GET",
         path: depositsOf(walletId),
-        query: pageQuery(query, cursor),
+        query: queryOfPage(query, cursor),
         schema: DepositListSchema,
         options,
       }),

@@ -13,7 +13,7 @@ import {
 import { PagePromise } from "../core/pagination.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
-import { pageQuery } from "../internal/pageQuery.ts";
+import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
 const WALLETS = "/v2/portfolio-wallets";
@@ -50,7 +50,7 @@ export class Wallets extends ApiResource {
       this.requester.request({
         method: "GET",
         path: WALLETS,
-        query: pageQuery(query, cursor),
+        query: queryOfPage(query, cursor),
         schema: WalletListSchema,
         options,
       }),

@@ -13,7 +13,7 @@ import {
 import { PagePromise } from "../core/pagination.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
-import { pageQuery } from "../internal/pageQuery.ts";
+import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
 // Webhook endpoints carry no version prefix (spec 9.1).
@@ -57,7 +57,7 @@ export class WebhookRegistrations extends ApiResource {
       this.requester.request({
         method: "GET",
         path: REGISTRATIONS,
-        query: pageQuery(query, cursor),
+        query: queryOfPage(query, cursor),
         schema: WebhookRegistrationListSchema,
         options,
       }),

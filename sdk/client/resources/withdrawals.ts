@@ -10,7 +10,7 @@ import {
 import { PagePromise } from "../core/pagination.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
-import { pageQuery } from "../internal/pageQuery.ts";
+import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
 const withdrawalsOf = (walletId: string) => `/v2/portfolio-wallets/${pathSegment("walletId", walletId)}`;
@@ -45,7 +45,7 @@ export class Withdrawals extends ApiResource {
       this.requester.request({
         method: "GET",
         path: `${withdrawalsOf(walletId)}/withdrawals`,
-        query: pageQuery(query, cursor),
+        query: queryOfPage(query, cursor),
         schema: WithdrawalListSchema,
         options,
       }),

@@ -1,6 +1,6 @@
 import { createECDH } from "node:crypto";
 import { HttpUrlSchema } from "../contract/common.ts";
-import { CONFIG_NAMESPACE, type ApproverSettings } from "../settings.ts";
+import { CONFIG_NAMESPACE, type ApproverSettings } from "../stackSettings.ts";
 import { InvalidApproverSettingsError } from "./errors.ts";
 
 const COMPRESSED_P256_PUBLIC_KEY = /^0[23][0-9a-fA-F]{64}$/;

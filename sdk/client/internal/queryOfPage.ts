@@ -1,7 +1,7 @@
 import type { PageQuery } from "../../contract/index.ts";
 
 /** The query of one page: the caller's filters plus the cursor of that page. */
-export function pageQuery(
+export function queryOfPage(
   query: PageQuery | undefined,
   cursor: string | undefined,
 ): Record<string, string | number | undefined> {
