@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { UNKNOWN_INPUT } from "../../provider/check.ts";
 import {
   POSITIONS_A,
@@ -10,19 +10,14 @@ import {
   resetRequestCounts,
   startProviderSandbox,
   urnOf,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 
 const wallets = providerOf("portfolioWallet");
 const strategies = providerOf("walletStrategy");
 const webhooks = providerOf("webhookRegistration");
 
-let t: TestSandbox;
-beforeAll(async () => {
-  t = await startProviderSandbox();
-  await wallets.configure(baseConfig(t));
-});
-afterAll(() => t.close());
+const t = useProviderSandbox({ configure: [wallets] });
 
 const propertiesOf = (result: { failures?: { property: string }[] }) =>
   (result.failures ?? []).map((failure) => failure.property).sort();

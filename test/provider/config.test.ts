@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { resolveProviderSettings } from "../../sdk/stackSettings.ts";
 import {
   POSITIONS_A,
@@ -9,16 +9,12 @@ import {
   providerOf,
   startProviderSandbox,
   urnOf,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 
 const wallets = providerOf("portfolioWallet");
 
-let t: TestSandbox;
-beforeAll(async () => {
-  t = await startProviderSandbox();
-});
-afterAll(() => t.close());
+const t = useProviderSandbox();
 
 const news = () => ({ resourceUrn: urnOf("PortfolioWallet"), positions: POSITIONS_A });
 

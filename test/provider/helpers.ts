@@ -2,10 +2,11 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { callProviderOf as dispatch, type ResourceKind } from "../../provider/implementation.ts";
 import { PortfolioWalletClient } from "../../sdk/client/index.ts";
 import type { SandboxOptions } from "../../sandbox/index.ts";
+import type { StrategyUpdate } from "../../sdk/contract/strategy.ts";
 import { startTestSandbox, ORG, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 
@@ -101,6 +102,49 @@ export async function checked(
 /** A sandbox with a fast rebalance, for provider tests. */
 export async function startProviderSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
   return startTestSandbox({ rebalanceDelayMs: 5, ...options });
+}
+
+export interface ProviderSandboxOptions {
+  /** Options of the sandbox (a fast rebalance unless given). */
+  sandbox?: SandboxOptions;
+  /** Providers configured for this sandbox (and its default token) before each test. */
+  configure?: ProviderUnderTest[];
+  /** The test organization's approval policy before each test. */
+  policy?: Record<string, number>;
+}
+
+/**
+ * The sandbox of one provider test file: started before its tests and closed after them; before
+ * each test, the given providers are configured for it, faults are cleared and the approval
+ * policy is set. Returns the sandbox (usable once the tests run).
+ */
+export function useProviderSandbox(options: ProviderSandboxOptions = {}): TestSandbox {
+  let started: TestSandbox | undefined;
+  const current = (): TestSandbox => {
+    if (started === undefined)
+      throw new Error("the provider sandbox starts in beforeAll: use it inside a test");
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startProviderSandbox(options.sandbox);
+  });
+  afterAll(() => started?.close());
+  const sandbox: TestSandbox = {
+    get sandbox() {
+      return current().sandbox;
+    },
+    get url() {
+      return current().url;
+    },
+    api: (method, path, apiOptions) => current().api(method, path, apiOptions),
+    close: () => current().close(),
+  };
+  beforeEach(async () => {
+    for (const provider of options.configure ?? []) await provider.configure(baseConfig(sandbox));
+    await sandbox.api("DELETE", "/_sandbox/faults");
+    if (options.policy !== undefined) await setPolicy(sandbox, options.policy);
+  });
+  return sandbox;
 }
 
 /** A client of the sandbox as the token's organization: what an out-of-band change uses. */
@@ -219,4 +263,21 @@ export async function runMockedProgram(
   });
   const lastLine = stdout.trimEnd().split("\n").at(-1) ?? "";
   return JSON.parse(lastLine) as MockedProgramReport;
+}
+
+/** A strategy update as the service answers it, for tests of the provider's pure decisions. */
+export function strategyUpdateAnswer(
+  status: string,
+  overrides: Partial<StrategyUpdate> = {},
+): StrategyUpdate {
+  return {
+    id: "7a1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f71",
+    requestId: "3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70",
+    portfolioWalletId: "0d5e7a52-7f0e-4c1a-9d55-3c2a8b1f6e01",
+    status,
+    positions: [{ positionKey: "tbills", targetWeightBps: 10_000 }],
+    createdAt: "2026-11-23T00:00:00.000Z",
+    updatedAt: "2026-11-23T00:00:00.000Z",
+    ...overrides,
+  };
 }

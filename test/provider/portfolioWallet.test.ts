@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   OTHER_TOKEN,
   POSITIONS_A,
   POSITIONS_B,
   addFault,
-  baseConfig,
   canonical,
   weightsOf,
   checked,
@@ -14,25 +13,16 @@ import {
   providerOf,
   requestCounts,
   resetRequestCounts,
-  startProviderSandbox,
   urnOf,
   walletIds,
   walletTargets,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 
 const wallets = providerOf("portfolioWallet");
 
-let t: TestSandbox;
-beforeAll(async () => {
-  // Deposits stay pending (pendingAllocationsUsd) until the sandbox clock is advanced an hour.
-  t = await startProviderSandbox({ depositProcessingDelayMs: 3_600_000 });
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  await wallets.configure(baseConfig(t));
-  await t.api("DELETE", "/_sandbox/faults");
-});
+// Deposits stay pending (pendingAllocationsUsd) until the sandbox clock is advanced an hour.
+const t = useProviderSandbox({ sandbox: { depositProcessingDelayMs: 3_600_000 }, configure: [wallets] });
 
 /** What the engine does for a new resource: check, then create with the checked inputs. */
 async function createWallet(news: Record<string, unknown>) {

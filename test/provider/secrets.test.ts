@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   POSITIONS_A,
   POSITIONS_B,
@@ -10,10 +10,9 @@ import {
   providerOf,
   registeredApproverKeys,
   setPolicy,
-  startProviderSandbox,
   textOf,
   urnOf,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 
@@ -27,13 +26,11 @@ const WRONG_TOKEN = "pw-live-token-ffffeeeeddddccccbbbbaaaa99998888";
 const wallets = providerOf("portfolioWallet");
 const webhooks = providerOf("webhookRegistration");
 
-let t: TestSandbox;
+const t = useProviderSandbox({ sandbox: { tokens: { [API_TOKEN]: "org-secrets" } } });
 let keys: TurnkeyApiKeyPair;
 beforeAll(async () => {
-  t = await startProviderSandbox({ tokens: { [API_TOKEN]: "org-secrets" } });
   keys = await registeredApproverKeys(t, API_TOKEN);
 });
-afterAll(() => t.close());
 
 /** Everything written to the console or the standard streams during a test. */
 let printed: string[] = [];

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import {
   POSITIONS_A,
@@ -9,11 +9,10 @@ import {
   configSource,
   generateTurnkeyApiKeyPair,
   runMockedProgram,
-  startProviderSandbox,
   textOf,
   walletTargets,
   type MockedProgramReport,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 
 /**
@@ -38,10 +37,9 @@ const KINDS = {
   WebhookRegistration: "pulumi-nodejs:dynamic/webhookregistration:WebhookRegistration",
 } as const;
 
-let t: TestSandbox;
+const t = useProviderSandbox({ sandbox: { tokens: { [API_TOKEN]: "org-serialized" } } });
 let report: MockedProgramReport;
 beforeAll(async () => {
-  t = await startProviderSandbox({ tokens: { [API_TOKEN]: "org-serialized" } });
   // The program runs with the secrets in its stack config and environment, as a real `up` does.
   const secrets = {
     "portfolio-wallet:baseUrl": t.url,
@@ -54,7 +52,6 @@ beforeAll(async () => {
     TURNKEY_API_PRIVATE_KEY: approverKeys.apiPrivateKey,
   });
 });
-afterAll(() => t.close());
 
 function serializedProviderOf(type: string): string {
   const registration = report.registrations.find((r) => r.type === type);

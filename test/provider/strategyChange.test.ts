@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import {
   POSITIONS_A,
   POSITIONS_B,
@@ -19,23 +19,16 @@ import {
   startProviderSandbox,
   urnOf,
   walletTargets,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 
 const wallets = providerOf("portfolioWallet");
 
-let t: TestSandbox;
+const t = useProviderSandbox({ configure: [wallets], policy: { strategyUpdateApprovals: 0 } });
 let keys: TurnkeyApiKeyPair;
 beforeAll(async () => {
-  t = await startProviderSandbox();
   keys = await registeredApproverKeys(t);
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  await wallets.configure(baseConfig(t));
-  await setPolicy(t, { strategyUpdateApprovals: 0 });
-  await t.api("DELETE", "/_sandbox/faults");
 });
 
 async function createWallet(positions = POSITIONS_A) {

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   OTHER_TOKEN,
   POSITIONS_A,
   POSITIONS_B,
   POSITIONS_C,
-  baseConfig,
   canonical,
   weightsOf,
   checked,
@@ -15,23 +14,14 @@ import {
   requestCounts,
   resetRequestCounts,
   setPolicy,
-  startProviderSandbox,
   urnOf,
   walletTargets,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 
 const strategies = providerOf("walletStrategy");
 
-let t: TestSandbox;
-beforeAll(async () => {
-  t = await startProviderSandbox();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  await strategies.configure(baseConfig(t));
-  await setPolicy(t, { strategyUpdateApprovals: 0 });
-});
+const t = useProviderSandbox({ configure: [strategies], policy: { strategyUpdateApprovals: 0 } });
 
 /** A wallet made elsewhere (another stack, or by hand). */
 async function existingWallet(positions = POSITIONS_A, token?: string) {

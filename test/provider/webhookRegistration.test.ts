@@ -1,29 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   addFault,
-  baseConfig,
   checked,
   clientOf,
   mutatingKeys,
   providerOf,
   requestCounts,
   resetRequestCounts,
-  startProviderSandbox,
   urnOf,
-  type TestSandbox,
+  useProviderSandbox,
 } from "./helpers.ts";
 
 const webhooks = providerOf("webhookRegistration");
 
-let t: TestSandbox;
-beforeAll(async () => {
-  t = await startProviderSandbox();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  await webhooks.configure(baseConfig(t));
-  await t.api("DELETE", "/_sandbox/faults");
-});
+const t = useProviderSandbox({ configure: [webhooks] });
 
 const BALANCE = "portfolio_wallet.balance.updated";
 const STRATEGY = "portfolio_wallet.strategy.status_changed";
