@@ -1,5 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import { withSettingHint, type ConfigSource } from "../sdk/stackSettings.ts";
+import { timedCall } from "./callTimings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
 import { resourceKindOfUrn, type ResourceKind } from "./resourceTypes.ts";
@@ -64,7 +65,9 @@ export async function callProviderOf(
     Record<ResourceMethod, (...a: unknown[]) => Promise<unknown>> | undefined;
   if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
   try {
-    return await implementation[method](() => providerProcess.clients(), ...args);
+    return await timedCall(method, kind, () =>
+      implementation[method](() => providerProcess.clients(), ...args),
+    );
   } catch (error) {
     throw withSettingHint(error);
   }

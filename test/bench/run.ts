@@ -1,30 +1,58 @@
-// `npm run bench`: what the provider costs on top of the Pulumi engine. Reports, never asserts.
-// For 1, 10 and 50 resources: wall time of preview and up for PortfolioWallets and for no-op
-// dynamic resources on the same engine, service requests made by a preview with no changes, and
-// the state size per wallet. Runs against an in-memory sandbox with a throwaway state directory.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// `npm run bench`: what the provider costs on top of the Pulumi engine, measured the way users
+// run it (the packed package installed in a project outside the repo, the real engine, the CLI).
+// Reports, never asserts. See docs/performance.md for how to read it.
+//
+// For each size n (BENCH_SIZES, default 1,10,50,200) and each of BENCH_RUNS runs (default 3), it
+// measures n PortfolioWallets and n no-op dynamic resources (the engine's floor) alternately:
+// preview, up and a no-change preview (wall time of the CLI), the service requests of each, the
+// provider's phase timings (time until its implementation is loaded; per-call check, diff, create,
+// read), and state bytes per resource and of `__provider`. Medians, ratios to the floor, and the
+// fixed cost and per-resource slope of each are written to bench-results/ as markdown and JSON.
+// BENCH_CPU_PROFILE=1 also records a CPU profile of the dynamic-provider process (largest n, up).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation/index.js";
 import { startSandbox } from "../../sandbox/index.ts";
 import { ensureBuilt } from "../../scripts/build.ts";
-import { pulumiCommand, pulumiEnv, repoRoot } from "../../scripts/pulumiEnv.ts";
+import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
+import { packedPackage } from "../consumer/harness/packedPackage.ts";
+import type { CallTiming } from "../../provider/callTimings.ts";
+import { summarizeCpuProfile, type CpuProfileSummary } from "./cpuProfile.ts";
+import { fitLine, median } from "./statistics.ts";
 
-const SIZES = (process.env["BENCH_SIZES"] ?? "1,10,50").split(",").map(Number);
+const SIZES = (process.env["BENCH_SIZES"] ?? "1,10,50,200").split(",").map(Number);
+const RUNS = Number(process.env["BENCH_RUNS"] ?? "3");
+const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"] === "1";
+const OUT_DIR = process.env["BENCH_OUT"] ?? path.join(repoRoot, "bench-results");
 const TOKEN = "bench-token";
-const workDir = path.join(repoRoot, "test", "bench", "programs", "fleet");
-const stateDir = mkdtempSync(path.join(tmpdir(), "pw-bench-state-"));
-// The program imports the package by name, which resolves to the build in dist/.
-await ensureBuilt();
-const sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [TOKEN]: "bench-org" } });
-const envVars = pulumiEnv({ stateDir });
-const command = await pulumiCommand();
+const KINDS = ["noop", "wallet"] as const;
+const OPERATIONS = ["preview", "up", "no-change preview"] as const;
+type Kind = (typeof KINDS)[number];
+type Operation = (typeof OPERATIONS)[number];
 
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await work();
-  return [result, (performance.now() - started) / 1000];
+interface Measurement {
+  kind: Kind;
+  n: number;
+  run: number;
+  seconds: Record<Operation, number>;
+  requests: Record<Operation, Record<string, number>>;
+  /** Per operation: the provider's calls (wallets only; the no-op provider is not instrumented). */
+  providerCalls: Record<Operation, CallTiming[]>;
+  stateBytesPerResource: number;
+  providerBytes: number;
 }
+
+const work = mkdtempSync(path.join(os.tmpdir(), "pw-bench-"));
+await ensureBuilt();
+const tarball = await packedPackage();
+console.log(`bench: installing ${path.basename(tarball)} into a project outside the repo`);
+const project = await ConsumerProject.fromTemplate(
+  path.join(repoRoot, "test", "bench", "programs", "fleet"),
+  "bench-fleet",
+  tarball,
+);
+const sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [TOKEN]: "bench-org" } });
 
 async function requestCounts(): Promise<Record<string, number>> {
   const response = await fetch(`${sandbox.url}/_sandbox/request-counts`, {
@@ -39,64 +67,274 @@ async function resetRequestCounts(): Promise<void> {
   });
 }
 
-async function stackFor(kind: string, count: number): Promise<Stack> {
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: `${kind}-${count}`, workDir },
-    { pulumiCommand: command, envVars },
-  );
-  await stack.setAllConfig({
-    "bench:count": { value: String(count) },
-    "bench:kind": { value: kind },
-    "portfolio-wallet:baseUrl": { value: sandbox.url },
-    "portfolio-wallet:apiToken": { value: TOKEN, secret: true },
-  });
-  return stack;
+function readTimings(file: string): CallTiming[] {
+  try {
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as CallTiming);
+  } catch {
+    return [];
+  }
 }
 
-const rows: string[][] = [];
+/** CPU profiles of the profiled `up`: the dynamic-provider process and the program's process. */
+let cpuProfiles: Record<string, CpuProfileSummary & { file: string }> = {};
+
+async function measure(kind: Kind, n: number, run: number, profile: boolean): Promise<Measurement> {
+  const stack = `${kind}-${n}-${run}`;
+  await project.pulumi(["stack", "init", stack]);
+  await project.pulumi(["config", "set", "bench:count", String(n)]);
+  await project.pulumi(["config", "set", "bench:kind", kind]);
+  await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
+  await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+  const seconds = {} as Measurement["seconds"];
+  const requests = {} as Measurement["requests"];
+  const providerCalls = {} as Measurement["providerCalls"];
+  const commands: Record<Operation, string[]> = {
+    preview: ["preview"],
+    up: ["up", "--yes", "--skip-preview"],
+    "no-change preview": ["preview", "--expect-no-changes"],
+  };
+  for (const operation of OPERATIONS) {
+    const timingsFile = path.join(work, `${stack}-${operation.replaceAll(" ", "-")}.jsonl`);
+    const profileDir = path.join(work, `${stack}-cpu-profile`);
+    const env: Record<string, string> = { PORTFOLIO_WALLET_PROVIDER_TIMINGS: timingsFile };
+    if (profile && operation === "up") env["NODE_OPTIONS"] = `--cpu-prof --cpu-prof-dir=${profileDir}`;
+    await resetRequestCounts();
+    const started = performance.now();
+    await project.pulumi(commands[operation], env);
+    seconds[operation] = (performance.now() - started) / 1000;
+    requests[operation] = await requestCounts();
+    providerCalls[operation] = readTimings(timingsFile);
+    if (profile && operation === "up") cpuProfiles = profilesOf(profileDir);
+  }
+  const exported = JSON.parse((await project.pulumi(["stack", "export"])).stdout) as {
+    deployment: { resources?: { type: string; inputs?: { __provider?: string } }[] };
+  };
+  const resources = (exported.deployment.resources ?? []).filter((resource) =>
+    resource.type.startsWith("pulumi-nodejs:dynamic/"),
+  );
+  const stateBytesPerResource = Math.round(
+    resources.reduce((sum, resource) => sum + JSON.stringify(resource).length, 0) /
+      Math.max(1, resources.length),
+  );
+  const providerBytes = Buffer.byteLength(resources[0]?.inputs?.__provider ?? "", "utf8");
+  await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+  await project.pulumi(["stack", "rm", "--yes", stack]);
+  return { kind, n, run, seconds, requests, providerCalls, stateBytesPerResource, providerBytes };
+}
+
+/**
+ * The CPU profiles a profiled `up` wrote, by process: the dynamic provider (it runs
+ * @pulumi/pulumi's cmd/dynamic-provider) and the program (cmd/run). Kept in bench-results/.
+ */
+function profilesOf(dir: string): Record<string, CpuProfileSummary & { file: string }> {
+  const found: Record<string, CpuProfileSummary & { file: string }> = {};
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).filter((file) => file.endsWith(".cpuprofile"));
+  } catch {
+    return found;
+  }
+  mkdirSync(OUT_DIR, { recursive: true });
+  for (const file of files) {
+    const text = readFileSync(path.join(dir, file), "utf8");
+    const summary = summarizeCpuProfile(text);
+    const process = summary.scripts.some((script) => script.includes("cmd/dynamic-provider"))
+      ? "dynamic-provider"
+      : summary.scripts.some((script) => script.includes("cmd/run"))
+        ? "program"
+        : undefined;
+    if (process === undefined) continue;
+    const kept = path.join(OUT_DIR, `${process}.cpuprofile`);
+    writeFileSync(kept, text);
+    found[process] = { ...summary, file: kept };
+  }
+  return found;
+}
+
+const measurements: Measurement[] = [];
 try {
-  for (const count of SIZES) {
-    for (const kind of ["noop", "wallet"]) {
-      const stack = await stackFor(kind, count);
-      const [, firstPreviewSeconds] = await timed(() => stack.preview());
-      const [, upSeconds] = await timed(() => stack.up());
-      await resetRequestCounts();
-      const [, noChangePreviewSeconds] = await timed(() => stack.preview({ expectNoChanges: true }));
-      const counts = await requestCounts();
-      const reads = Object.entries(counts)
-        .filter(([route]) => route.startsWith("GET "))
-        .reduce((n, [, c]) => n + c, 0);
-      const writes = Object.entries(counts)
-        .filter(([route]) => !route.startsWith("GET "))
-        .reduce((n, [, c]) => n + c, 0);
-      const stateBytes = JSON.stringify((await stack.exportStack()).deployment).length;
-      rows.push([
-        kind,
-        String(count),
-        firstPreviewSeconds.toFixed(1),
-        upSeconds.toFixed(1),
-        noChangePreviewSeconds.toFixed(1),
-        kind === "wallet" ? `${reads} reads, ${writes} writes` : "-",
-        String(Math.round(stateBytes / count)),
-      ]);
-      await stack.destroy();
-      await stack.workspace.removeStack(stack.name);
-      console.log(`done: ${kind} x ${count}`);
+  for (const n of SIZES) {
+    for (let run = 1; run <= RUNS; run++) {
+      // Alternate which kind goes first, so neither always runs on a warmer machine.
+      const order = run % 2 === 1 ? KINDS : ([...KINDS].reverse() as Kind[]);
+      for (const kind of order) {
+        const profile = CPU_PROFILE && kind === "wallet" && n === Math.max(...SIZES) && run === RUNS;
+        const measurement = await measure(kind, n, run, profile);
+        measurements.push(measurement);
+        console.log(
+          `bench: ${kind} x ${n} (run ${run}/${RUNS}): ` +
+            OPERATIONS.map((operation) => `${operation} ${measurement.seconds[operation].toFixed(1)} s`).join(
+              ", ",
+            ),
+        );
+      }
     }
   }
 } finally {
   await sandbox.close();
-  rmSync(stateDir, { recursive: true, force: true });
+  project.cleanUp();
+  rmSync(work, { recursive: true, force: true });
 }
 
-const header = [
-  "kind",
-  "n",
-  "preview s",
-  "up s",
-  "no-change preview s",
-  "requests in no-change preview",
-  "state bytes / resource",
+// ---- Summary -------------------------------------------------------------------------------
+
+const of = (kind: Kind, n: number) => measurements.filter((m) => m.kind === kind && m.n === n);
+const medianSeconds = (kind: Kind, n: number, operation: Operation) =>
+  median(of(kind, n).map((m) => m.seconds[operation]));
+
+function requestSummary(counts: Record<string, number>): string {
+  const reads = Object.entries(counts).filter(([route]) => route.startsWith("GET "));
+  const writes = Object.entries(counts).filter(([route]) => !route.startsWith("GET "));
+  const total = (entries: [string, number][]) => entries.reduce((sum, [, count]) => sum + count, 0);
+  const detail = Object.entries(counts)
+    .map(([route, count]) => `${route} ×${count}`)
+    .join(", ");
+  return `${total(reads)} reads, ${total(writes)} writes${detail ? ` (${detail})` : ""}`;
+}
+
+function phaseSummary(calls: CallTiming[]) {
+  const ready = calls.filter((call) => call.method === "loaded").map((call) => call.startedAtMs);
+  const byMethod: Record<string, { calls: number; medianMs: number; totalMs: number }> = {};
+  for (const method of ["check", "diff", "create", "read", "update", "delete"]) {
+    const durations = calls.filter((call) => call.method === method).map((call) => call.durationMs);
+    if (durations.length === 0) continue;
+    byMethod[method] = {
+      calls: durations.length,
+      medianMs: Math.round(median(durations) * 10) / 10,
+      totalMs: Math.round(durations.reduce((sum, d) => sum + d, 0)),
+    };
+  }
+  return { implementationReadyMs: ready.length > 0 ? Math.round(Math.min(...ready)) : null, byMethod };
+}
+
+const timeRows = SIZES.flatMap((n) =>
+  OPERATIONS.map((operation) => {
+    const floor = medianSeconds("noop", n, operation);
+    const wallets = medianSeconds("wallet", n, operation);
+    return { n, operation, floorSeconds: floor, walletSeconds: wallets, ratio: wallets / floor };
+  }),
+);
+const growth = KINDS.flatMap((kind) =>
+  OPERATIONS.map((operation) => {
+    const { intercept, slope } = fitLine(SIZES.map((n) => [n, medianSeconds(kind, n, operation)]));
+    return {
+      kind,
+      operation,
+      fixedSeconds: intercept,
+      perResourceSeconds: slope,
+      at1000: intercept + slope * 1000,
+    };
+  }),
+);
+const largest = Math.max(...SIZES);
+const lastWallets = of("wallet", largest).at(-1);
+const summary = {
+  meta: {
+    date: new Date().toISOString(),
+    node: process.versions.node,
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+    sizes: SIZES,
+    runs: RUNS,
+    parallelDiff: process.env["PULUMI_PARALLEL_DIFF"] ?? "unset",
+  },
+  times: timeRows,
+  growth,
+  requests: SIZES.map((n) => ({
+    n,
+    byOperation: Object.fromEntries(
+      OPERATIONS.map((operation) => [
+        operation,
+        requestSummary(of("wallet", n).at(-1)?.requests[operation] ?? {}),
+      ]),
+    ) as Record<Operation, string>,
+  })),
+  providerPhases: lastWallets
+    ? Object.fromEntries(
+        OPERATIONS.map((operation) => [operation, phaseSummary(lastWallets.providerCalls[operation])]),
+      )
+    : {},
+  state: SIZES.map((n) => ({
+    n,
+    walletBytesPerResource: of("wallet", n).at(-1)?.stateBytesPerResource,
+    noopBytesPerResource: of("noop", n).at(-1)?.stateBytesPerResource,
+    providerBytes: of("wallet", n).at(-1)?.providerBytes,
+  })),
+  cpuProfiles,
+  measurements,
+};
+
+const s = (seconds: number) => seconds.toFixed(2);
+const lines = [
+  `# Benchmark results (${summary.meta.date})`,
+  "",
+  `Node ${summary.meta.node}, ${summary.meta.cpus} CPUs, load average ${summary.meta.loadAverage.map((l) => l.toFixed(2)).join(" ")}; ` +
+    `median of ${RUNS} runs per cell, wallets and no-op resources alternated; PULUMI_PARALLEL_DIFF=${summary.meta.parallelDiff}.`,
+  "",
+  "## Wall time (s): PortfolioWallets against the engine's floor (no-op dynamic resources)",
+  "",
+  "| n | operation | floor | wallets | ratio |",
+  "|---|---|---|---|---|",
+  ...timeRows.map(
+    (r) =>
+      `| ${r.n} | ${r.operation} | ${s(r.floorSeconds)} | ${s(r.walletSeconds)} | ${r.ratio.toFixed(2)}× |`,
+  ),
+  "",
+  "## How cost grows (least squares over the medians)",
+  "",
+  "| kind | operation | fixed s | s per resource | 1,000 resources, extrapolated s |",
+  "|---|---|---|---|---|",
+  ...growth.map(
+    (g) =>
+      `| ${g.kind} | ${g.operation} | ${s(g.fixedSeconds)} | ${g.perResourceSeconds.toFixed(4)} | ${s(g.at1000)} |`,
+  ),
+  "",
+  "## Service requests per operation (wallets)",
+  "",
+  "| n | preview | up | no-change preview |",
+  "|---|---|---|---|",
+  ...summary.requests.map(
+    (r) =>
+      `| ${r.n} | ${r.byOperation["preview"]} | ${r.byOperation["up"]} | ${r.byOperation["no-change preview"]} |`,
+  ),
+  "",
+  `## Provider phases (wallets, n = ${largest}, last run)`,
+  "",
+  "| operation | implementation ready after (ms from process start) | calls: count, median ms, total ms |",
+  "|---|---|---|",
+  ...Object.entries(summary.providerPhases).map(
+    ([operation, phases]) =>
+      `| ${operation} | ${phases.implementationReadyMs ?? "-"} | ${
+        Object.entries(phases.byMethod)
+          .map(([method, t]) => `${method}: ${t.calls}, ${t.medianMs}, ${t.totalMs}`)
+          .join("; ") || "-"
+      } |`,
+  ),
+  "",
+  "## State",
+  "",
+  "| n | bytes per wallet | bytes per no-op resource | `__provider` bytes (stored in inputs and outputs) |",
+  "|---|---|---|---|",
+  ...summary.state.map(
+    (r) => `| ${r.n} | ${r.walletBytesPerResource} | ${r.noopBytesPerResource} | ${r.providerBytes} |`,
+  ),
+  ...Object.entries(cpuProfiles).flatMap(([process, profile]) => [
+    "",
+    `## CPU profile of the ${process} process (up, n = ${largest})`,
+    "",
+    `${profile.file}: ${Math.round(profile.totalMs)} ms sampled. Self time by script:`,
+    "",
+    "| script | self ms |",
+    "|---|---|",
+    ...profile.byScript.slice(0, 15).map((entry) => `| ${entry.script} | ${Math.round(entry.selfMs)} |`),
+  ]),
 ];
-console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
-for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+mkdirSync(OUT_DIR, { recursive: true });
+const stamp = summary.meta.date.replaceAll(":", "-");
+writeFileSync(path.join(OUT_DIR, `bench-${stamp}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+writeFileSync(path.join(OUT_DIR, `bench-${stamp}.md`), `${lines.join("\n")}\n`);
+writeFileSync(path.join(OUT_DIR, "latest.md"), `${lines.join("\n")}\n`);
+console.log(`\n${lines.join("\n")}\n\nbench: results in ${OUT_DIR}`);

@@ -32,24 +32,33 @@ export interface CommandResult {
 export class ConsumerProject {
   readonly dir: string;
   readonly stateDir: string;
-  readonly layout: Layout;
+  readonly name: string;
 
-  private constructor(layout: Layout, root: string) {
-    this.layout = layout;
+  private constructor(name: string, root: string) {
+    this.name = name;
     this.dir = path.join(root, "project");
     this.stateDir = path.join(root, "state");
   }
 
   /** Copies the layout into a new temp dir and installs its dependencies and the tarball with npm. */
   static async create(layout: Layout, tarball: string): Promise<ConsumerProject> {
-    const project = new ConsumerProject(
-      layout,
-      mkdtempSync(path.join(os.tmpdir(), `pw-consumer-${layout}-`)),
-    );
-    cpSync(path.join(layoutsDir, layout), project.dir, { recursive: true });
-    if (layout !== "javascript") {
-      cpSync(path.join(layoutsDir, "typescript-program.ts"), path.join(project.dir, "index.ts"));
-    }
+    return ConsumerProject.fromTemplate(path.join(layoutsDir, layout), layout, tarball, (dir) => {
+      if (layout !== "javascript") {
+        cpSync(path.join(layoutsDir, "typescript-program.ts"), path.join(dir, "index.ts"));
+      }
+    });
+  }
+
+  /** A project from any template directory (a Pulumi.yaml, a package.json and the program). */
+  static async fromTemplate(
+    templateDir: string,
+    name: string,
+    tarball: string,
+    prepare: (dir: string) => void = () => undefined,
+  ): Promise<ConsumerProject> {
+    const project = new ConsumerProject(name, mkdtempSync(path.join(os.tmpdir(), `pw-consumer-${name}-`)));
+    cpSync(templateDir, project.dir, { recursive: true });
+    prepare(project.dir);
     mkdirSync(path.join(project.stateDir, "home"), { recursive: true });
     await project.install(tarball);
     return project;
@@ -84,11 +93,11 @@ export class ConsumerProject {
   }
 
   /** Runs the Pulumi CLI in the project; a failure throws with everything the CLI printed. */
-  async pulumi(args: string[]): Promise<CommandResult> {
+  async pulumi(args: string[], extraEnv: Record<string, string> = {}): Promise<CommandResult> {
     try {
       const { stdout, stderr } = await execFileAsync("pulumi", [...args, "--non-interactive"], {
         cwd: this.dir,
-        env: this.env(),
+        env: { ...this.env(), ...extraEnv },
         maxBuffer: 64 * 1024 * 1024,
       });
       return { stdout, stderr };
