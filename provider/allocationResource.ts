@@ -19,18 +19,18 @@ import { appliedTarget } from "./walletOutputs.ts";
 
 /**
  * What PortfolioWallet and WalletStrategy share: a resource that manages a wallet's target
- * allocation. Inputs keep the allocation as `targetWeightsBps`, a map (the form whose diff names
- * each yield source); outputs add `positions`, the same allocation as a sorted array, and the
- * latest strategy change.
+ * allocation. Inputs and outputs keep the allocation in one shape, `targetWeightsBps`, a map (the
+ * form whose diff names each yield source), beside the latest strategy change.
  */
 
 /** The allocation outputs of a resource. */
 export function allocationOutputs(target: TargetPosition[], change: StrategyChangeState | null) {
-  return {
-    positions: target,
-    targetWeightsBps: targetWeightsByKey(target),
-    ...strategyChangeOutputs(change),
-  };
+  return { targetWeightsBps: targetWeightsByKey(target), ...strategyChangeOutputs(change) };
+}
+
+/** The target allocation a resource's state holds. */
+export function targetInState(state: { targetWeightsBps?: Record<string, number> }): TargetPosition[] {
+  return targetAllocationOf({ targetWeightsBps: state.targetWeightsBps ?? {} });
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   allocationOutputs,
   checkAllocationInputs,
   refreshedAllocation,
+  targetInState,
 } from "./allocationResource.ts";
 import { containsUnknown, immutableInputFailure, type CheckFailure } from "./check.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
@@ -128,7 +129,7 @@ export const portfolioWalletProvider = {
       const newValue = key === "onDelete" ? (news[key] ?? "fail-if-funded") : news[key];
       if (containsUnknown(newValue) || olds[key] !== newValue) changed.push(key);
     }
-    if (allocationChanged(olds.positions, news)) changed.push("targetWeightsBps");
+    if (allocationChanged(targetInState(olds), news)) changed.push("targetWeightsBps");
     // Label and adoptWalletId changes never get here: check() refuses them. Nothing is ever replaced.
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   },
@@ -190,7 +191,7 @@ export const portfolioWalletProvider = {
     const service = clients();
     let change = olds.strategyChange ?? null;
     let wallet: PortfolioWallet;
-    if (!sameAllocation(olds.positions, target)) {
+    if (!sameAllocation(targetInState(olds), target)) {
       ({ change, wallet } = await applyStrategyChange({
         clients: service,
         walletId: id,

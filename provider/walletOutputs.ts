@@ -1,54 +1,36 @@
 import { canonicalAllocation } from "../sdk/contract/allocation.ts";
-import type {
-  DepositAddress,
-  LiquidityProfileEntry,
-  PortfolioWallet,
-  StrategyConfig,
-  WalletPosition,
-} from "../sdk/contract/wallet.ts";
+import type { LiquidityProfileEntry, PortfolioWallet } from "../sdk/contract/wallet.ts";
 import type { TargetPosition } from "./inputs.ts";
 
 /**
- * What a wallet looks like at the service, as resource outputs (spec 2.1). Balances, actual
- * weights, drift and rates move on their own; they are outputs only and never take part in a diff.
+ * What a wallet's resource keeps of the wallet (spec 2.1) as outputs. State is kept lean: one
+ * shape per fact, and nothing that moves on its own every minute. Balances, positions with drift
+ * and per-chain balances change without any change to the stack: read them live with
+ * `getWallet()` or `portfolio-wallet wallets show`, not from a snapshot in state.
  */
 export interface LiveWalletOutputs {
   walletId: string;
+  /** `active`; other statuses may appear. */
   status: string;
-  createdAt: string;
-  updatedAt: string;
-  totalBalanceUsd: number;
-  instantWithdrawableUsd: number;
-  pendingAllocationsUsd: number;
-  /** Every chain the service offers, including chains added after this provider was written. */
-  depositAddresses: Record<string, DepositAddress>;
-  /** The same addresses as plain strings, `{ ethereum: "0x…", solana: "…" }`, for feeding other stacks. */
+  /**
+   * Deposit addresses as plain strings, `{ ethereum: "0x…", solana: "…" }`, every chain the
+   * service offers (including chains added after this provider was written): what other stacks need.
+   */
   depositAddressByChain: Record<string, string>;
   blendedRateBps: number;
+  /** Share of the wallet (bps) withdrawable within each processing time. */
   liquidityProfile: LiquidityProfileEntry[];
-  /** The allocation the service applies now (spec 2.3). */
-  strategyConfig: StrategyConfig;
-  /** Current positions with balances, actual weights and drift (spec 2.4). */
-  currentPositions: WalletPosition[];
 }
 
 export function liveWalletOutputs(wallet: PortfolioWallet): LiveWalletOutputs {
   return {
     walletId: wallet.id,
     status: wallet.status,
-    createdAt: wallet.createdAt,
-    updatedAt: wallet.updatedAt,
-    totalBalanceUsd: wallet.totalBalanceUsd,
-    instantWithdrawableUsd: wallet.instantWithdrawableUsd,
-    pendingAllocationsUsd: wallet.pendingAllocationsUsd,
-    depositAddresses: wallet.depositAddresses,
     depositAddressByChain: Object.fromEntries(
       Object.entries(wallet.depositAddresses).map(([chain, entry]) => [chain, entry.address]),
     ),
     blendedRateBps: wallet.blendedRateBps,
     liquidityProfile: wallet.liquidityProfile,
-    strategyConfig: wallet.strategyConfig,
-    currentPositions: wallet.positions,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   allocationOutputs,
   checkAllocationInputs,
   refreshedAllocation,
+  targetInState,
 } from "./allocationResource.ts";
 import { containsUnknown } from "./check.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
@@ -28,8 +29,7 @@ export interface WalletStrategyState {
 
 export type WalletStrategyOutputs = WalletStrategyState &
   ReturnType<typeof allocationOutputs> & {
-    /** The allocation the service applies now, with each source's asset and liquidity limit. */
-    strategyConfig: PortfolioWallet["strategyConfig"];
+    /** Blended rate of the wallet in basis points. */
     blendedRateBps: number;
   };
 
@@ -59,7 +59,6 @@ function outputsOf(
   return {
     ...state,
     ...allocationOutputs(target, change),
-    strategyConfig: wallet.strategyConfig,
     blendedRateBps: wallet.blendedRateBps,
   };
 }
@@ -86,7 +85,7 @@ export const walletStrategyProvider = {
     news: Record<string, unknown>,
   ): Promise<dynamic.DiffResult> {
     const walletChanged = containsUnknown(news["walletId"]) || olds.walletId !== news["walletId"];
-    const positionsChanged = allocationChanged(olds.positions, news);
+    const positionsChanged = allocationChanged(targetInState(olds), news);
     // Another wallet is another thing to manage: replacing only moves management, no funds.
     return {
       changes: walletChanged || positionsChanged,

@@ -1,11 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
-import type {
-  DepositAddress,
-  LiquidityProfileEntry,
-  StrategyConfig,
-  WalletPosition,
-} from "../contract/wallet.ts";
+import type { LiquidityProfileEntry } from "../contract/wallet.ts";
 import type { ON_DELETE_CHOICES } from "../../provider/inputs.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
@@ -63,34 +58,25 @@ export interface PortfolioWalletArgs {
 export class PortfolioWallet extends pulumi.dynamic.Resource {
   /** The wallet id at the service (also the resource id). */
   declare readonly walletId: pulumi.Output<string>;
-  /** Target allocation as applied by this resource, sorted by positionKey. */
-  declare readonly positions: pulumi.Output<{ positionKey: string; targetWeightBps: number }[]>;
-  /** The same target as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what allocation diffs show. */
+  /**
+   * The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what this resource
+   * applies, and what allocation diffs show. After a refresh, the allocation the service applies.
+   */
   declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly onDelete: pulumi.Output<OnDelete>;
   /** `active`; other statuses may appear. */
   declare readonly status: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-  /** Total balance in USD. Moves on its own; never causes a diff. */
-  declare readonly totalBalanceUsd: pulumi.Output<number>;
-  /** Part of the balance withdrawable at once, in USD. */
-  declare readonly instantWithdrawableUsd: pulumi.Output<number>;
-  /** Funds received but not yet allocated to positions, in USD. */
-  declare readonly pendingAllocationsUsd: pulumi.Output<number>;
-  /** Deposit address entries per chain (spec 2.2), including chains added after this package. */
-  declare readonly depositAddresses: pulumi.Output<Record<string, DepositAddress>>;
-  /** Deposit addresses per chain as plain strings, `{ ethereum: "0x…", solana: "…" }`. */
+  /**
+   * Deposit addresses per chain, `{ ethereum: "0x…", solana: "…" }`, including chains added after
+   * this package: what other stacks feed on. (Per-chain balances move on their own; read them live
+   * with `getWallet()`.)
+   */
   declare readonly depositAddressByChain: pulumi.Output<Record<string, string>>;
-  /** Blended rate of the wallet in basis points. */
+  /** Blended rate of the wallet in basis points, as of the last `up` or refresh. */
   declare readonly blendedRateBps: pulumi.Output<number>;
-  /** Share of the wallet (bps) withdrawable within each processing time. */
+  /** Share of the wallet (bps) withdrawable within each processing time, as of the last `up` or refresh. */
   declare readonly liquidityProfile: pulumi.Output<LiquidityProfileEntry[]>;
-  /** The allocation the service applies now, with each source's asset and liquidity limit. */
-  declare readonly strategyConfig: pulumi.Output<StrategyConfig>;
-  /** Current positions with balances, actual weights and drift. */
-  declare readonly currentPositions: pulumi.Output<WalletPosition[]>;
   /** The requestId the wallet was created with, derived from this resource's URN (null when adopted). */
   declare readonly creationRequestId: pulumi.Output<string | null>;
   /**
@@ -98,7 +84,10 @@ export class PortfolioWallet extends pulumi.dynamic.Resource {
    * approvers, how many approvals are still needed. Null when none was made.
    */
   declare readonly strategyChange: pulumi.Output<StrategyChangeState | null>;
-  /** `completed`, `pending_approval` (approve it at the signing provider), `processing`, or null. */
+  /**
+   * The latest change's status alone (`completed`, `pending_approval`: approve it at the signing
+   * provider, `processing`, or null): a scalar a pipeline can export and gate on, beside the record.
+   */
   declare readonly strategyChangeStatus: pulumi.Output<string | null>;
 
   constructor(name: string, args: PortfolioWalletArgs, opts?: pulumi.CustomResourceOptions) {
@@ -115,22 +104,17 @@ export class PortfolioWallet extends pulumi.dynamic.Resource {
   }
 }
 
-/** Output properties start unknown; the provider fills them in. */
+/**
+ * Output properties start unknown; the provider fills them in. Each property costs the program
+ * time per resource (the SDK tracks every one), so there are only as many as users need.
+ */
 const outputPlaceholders = {
   walletId: undefined,
   targetWeightsBps: undefined,
   status: undefined,
-  createdAt: undefined,
-  updatedAt: undefined,
-  totalBalanceUsd: undefined,
-  instantWithdrawableUsd: undefined,
-  pendingAllocationsUsd: undefined,
-  depositAddresses: undefined,
   depositAddressByChain: undefined,
   blendedRateBps: undefined,
   liquidityProfile: undefined,
-  strategyConfig: undefined,
-  currentPositions: undefined,
   creationRequestId: undefined,
   strategyChange: undefined,
   strategyChangeStatus: undefined,

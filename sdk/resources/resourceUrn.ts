@@ -12,8 +12,13 @@ export function resourceUrnOf(
   name: string,
   kind: ResourceKind,
   opts: pulumi.CustomResourceOptions | undefined,
-): pulumi.Output<string> {
-  return pulumi.createUrn(name, typeTokenOf(kind), opts?.parent);
+): pulumi.Input<string> {
+  // Without a parent the URN is known now: a plain string spares the SDK an Output per resource
+  // (the same text pulumi.createUrn builds). Under a parent, the parent's URN is an output.
+  if (opts?.parent === undefined) {
+    return `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${typeTokenOf(kind)}::${name}`;
+  }
+  return pulumi.createUrn(name, typeTokenOf(kind), opts.parent);
 }
 
 /**

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
-import type { StrategyConfig } from "../contract/wallet.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
 import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
@@ -26,12 +25,8 @@ export interface WalletStrategyArgs {
  */
 export class WalletStrategy extends pulumi.dynamic.Resource {
   declare readonly walletId: pulumi.Output<string>;
-  /** Target allocation, sorted by positionKey. */
-  declare readonly positions: pulumi.Output<{ positionKey: string; targetWeightBps: number }[]>;
-  /** The same target as a map: what allocation diffs show. */
+  /** The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what allocation diffs show. */
   declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
-  /** The allocation the service applies now. */
-  declare readonly strategyConfig: pulumi.Output<StrategyConfig>;
   /** Blended rate of the wallet in basis points. */
   declare readonly blendedRateBps: pulumi.Output<number>;
   /** The latest strategy change (requestId, status, signingActivityId, approvals still needed). */
@@ -48,7 +43,6 @@ export class WalletStrategy extends pulumi.dynamic.Resource {
         ...args,
         resourceUrn: resourceUrnOf(name, "walletStrategy", opts),
         targetWeightsBps: undefined,
-        strategyConfig: undefined,
         blendedRateBps: undefined,
         strategyChange: undefined,
         strategyChangeStatus: undefined,
