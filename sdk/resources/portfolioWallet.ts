@@ -5,7 +5,7 @@ import type { ON_DELETE_CHOICES } from "../../provider/inputs.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
-import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
+import { dynamicResourceArgsOf, resourceUrnOf, withoutStackTraces } from "./resourceUrn.ts";
 
 export const PORTFOLIO_WALLET_TYPE = typeTokenOf("portfolioWallet");
 
@@ -92,14 +92,19 @@ export class PortfolioWallet extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: PortfolioWalletArgs, opts?: pulumi.CustomResourceOptions) {
     const { provider, module, type } = dynamicResourceArgsOf("portfolioWallet");
-    super(
-      provider,
-      name,
-      { ...args, resourceUrn: resourceUrnOf(name, "portfolioWallet", opts), ...outputPlaceholders },
-      opts,
-      module,
-      type,
-    );
+    const restoreStackTraces = withoutStackTraces();
+    try {
+      super(
+        provider,
+        name,
+        { ...args, resourceUrn: resourceUrnOf(name, "portfolioWallet", opts), ...outputPlaceholders },
+        opts,
+        module,
+        type,
+      );
+    } finally {
+      restoreStackTraces();
+    }
     noteManagedAllocation(this.walletId, `PortfolioWallet "${name}"`);
   }
 }

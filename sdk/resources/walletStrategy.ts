@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
-import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
+import { dynamicResourceArgsOf, resourceUrnOf, withoutStackTraces } from "./resourceUrn.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
 
 export const WALLET_STRATEGY_TYPE = typeTokenOf("walletStrategy");
@@ -36,21 +36,26 @@ export class WalletStrategy extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: WalletStrategyArgs, opts?: pulumi.CustomResourceOptions) {
     const { provider, module, type } = dynamicResourceArgsOf("walletStrategy");
-    super(
-      provider,
-      name,
-      {
-        ...args,
-        resourceUrn: resourceUrnOf(name, "walletStrategy", opts),
-        targetWeightsBps: undefined,
-        blendedRateBps: undefined,
-        strategyChange: undefined,
-        strategyChangeStatus: undefined,
-      },
-      opts,
-      module,
-      type,
-    );
+    const restoreStackTraces = withoutStackTraces();
+    try {
+      super(
+        provider,
+        name,
+        {
+          ...args,
+          resourceUrn: resourceUrnOf(name, "walletStrategy", opts),
+          targetWeightsBps: undefined,
+          blendedRateBps: undefined,
+          strategyChange: undefined,
+          strategyChangeStatus: undefined,
+        },
+        opts,
+        module,
+        type,
+      );
+    } finally {
+      restoreStackTraces();
+    }
     noteManagedAllocation(args.walletId, `WalletStrategy "${name}"`);
   }
 }

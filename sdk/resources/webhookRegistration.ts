@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EventType } from "../contract/events.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
-import { dynamicResourceArgsOf, resourceUrnOf } from "./resourceUrn.ts";
+import { dynamicResourceArgsOf, resourceUrnOf, withoutStackTraces } from "./resourceUrn.ts";
 
 export const WEBHOOK_REGISTRATION_TYPE = typeTokenOf("webhookRegistration");
 
@@ -41,21 +41,26 @@ export class WebhookRegistration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: WebhookRegistrationArgs, opts?: pulumi.CustomResourceOptions) {
     const { provider, module, type } = dynamicResourceArgsOf("webhookRegistration");
-    super(
-      provider,
-      name,
-      {
-        ...args,
-        resourceUrn: resourceUrnOf(name, "webhookRegistration", opts),
-        registrationId: undefined,
-        status: undefined,
-        createdAt: undefined,
-        disabledAt: undefined,
-        secret: undefined,
-      },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
-      module,
-      type,
-    );
+    const restoreStackTraces = withoutStackTraces();
+    try {
+      super(
+        provider,
+        name,
+        {
+          ...args,
+          resourceUrn: resourceUrnOf(name, "webhookRegistration", opts),
+          registrationId: undefined,
+          status: undefined,
+          createdAt: undefined,
+          disabledAt: undefined,
+          secret: undefined,
+        },
+        pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
+        module,
+        type,
+      );
+    } finally {
+      restoreStackTraces();
+    }
   }
 }

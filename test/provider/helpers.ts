@@ -241,6 +241,8 @@ export interface MockedRegistration {
 }
 
 export interface MockedProgramReport {
+  /** Error.stackTraceLimit once every resource was constructed (the program sets it to 17 first). */
+  stackTraceLimitAfter: number;
   registrations: MockedRegistration[];
   /** What the program logged as errors (pulumi.log.error prints them without an engine). */
   errors: string[];

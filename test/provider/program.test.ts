@@ -37,6 +37,8 @@ describe("resource classes under mocks", () => {
     });
     expect(report.errors).toEqual([]);
     expect(report.hasErrors).toBe(false);
+    // Registration runs without stack-trace capture (see withoutStackTraces), and restores it.
+    expect(report.stackTraceLimitAfter).toBe(17);
   });
 
   test("a resource under a component gets the component's type chain in its resourceUrn", async () => {

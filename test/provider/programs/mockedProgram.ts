@@ -70,6 +70,8 @@ const positions = [
 ];
 
 const scenario = process.argv[2];
+// The resource classes turn stack traces off while they register: they must turn them back on.
+Error.stackTraceLimit = 17;
 const resources: pulumi.Resource[] = [];
 switch (scenario) {
   case "all-kinds": {
@@ -116,4 +118,7 @@ await Promise.all(resources.map(resolve));
 // Outputs' apply callbacks (allocationOwnership's check) run after registration: let them run.
 await new Promise((done) => setTimeout(done, 200));
 
-process.stdout.write(`\n${JSON.stringify({ registrations, errors, hasErrors: pulumi.log.hasErrors() })}\n`);
+const stackTraceLimitAfter = Error.stackTraceLimit;
+process.stdout.write(
+  `\n${JSON.stringify({ registrations, errors, hasErrors: pulumi.log.hasErrors(), stackTraceLimitAfter })}\n`,
+);
