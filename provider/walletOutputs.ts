@@ -1,12 +1,13 @@
 import { canonicalAllocation } from "../sdk/contract/allocation.ts";
-import type { LiquidityProfileEntry, PortfolioWallet } from "../sdk/contract/wallet.ts";
+import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import type { TargetPosition } from "./inputs.ts";
 
 /**
  * What a wallet's resource keeps of the wallet (spec 2.1) as outputs. State is kept lean: one
- * shape per fact, and nothing that moves on its own every minute. Balances, positions with drift
- * and per-chain balances change without any change to the stack: read them live with
- * `getWallet()` or `portfolio-wallet wallets show`, not from a snapshot in state.
+ * shape per fact, and nothing that moves on its own. Balances, positions with drift, the liquidity
+ * profile (it follows the actual weights) and per-chain balances change without any change to the
+ * stack: read them live with `getWallet()` or `portfolio-wallet wallets show`, not from a snapshot
+ * in state. The blended rate moves too, but it is what other stacks and reviewers ask for.
  */
 export interface LiveWalletOutputs {
   walletId: string;
@@ -18,8 +19,6 @@ export interface LiveWalletOutputs {
    */
   depositAddressByChain: Record<string, string>;
   blendedRateBps: number;
-  /** Share of the wallet (bps) withdrawable within each processing time. */
-  liquidityProfile: LiquidityProfileEntry[];
 }
 
 export function liveWalletOutputs(wallet: PortfolioWallet): LiveWalletOutputs {
@@ -30,7 +29,6 @@ export function liveWalletOutputs(wallet: PortfolioWallet): LiveWalletOutputs {
       Object.entries(wallet.depositAddresses).map(([chain, entry]) => [chain, entry.address]),
     ),
     blendedRateBps: wallet.blendedRateBps,
-    liquidityProfile: wallet.liquidityProfile,
   };
 }
 

@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
-import type { LiquidityProfileEntry } from "../contract/wallet.ts";
 import type { ON_DELETE_CHOICES } from "../../provider/inputs.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
@@ -75,8 +74,6 @@ export class PortfolioWallet extends pulumi.dynamic.Resource {
   declare readonly depositAddressByChain: pulumi.Output<Record<string, string>>;
   /** Blended rate of the wallet in basis points, as of the last `up` or refresh. */
   declare readonly blendedRateBps: pulumi.Output<number>;
-  /** Share of the wallet (bps) withdrawable within each processing time, as of the last `up` or refresh. */
-  declare readonly liquidityProfile: pulumi.Output<LiquidityProfileEntry[]>;
   /** The requestId the wallet was created with, derived from this resource's URN (null when adopted). */
   declare readonly creationRequestId: pulumi.Output<string | null>;
   /**
@@ -119,7 +116,6 @@ const outputPlaceholders = {
   status: undefined,
   depositAddressByChain: undefined,
   blendedRateBps: undefined,
-  liquidityProfile: undefined,
   creationRequestId: undefined,
   strategyChange: undefined,
   strategyChangeStatus: undefined,
