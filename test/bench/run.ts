@@ -26,7 +26,13 @@ const RUNS = Number(process.env["BENCH_RUNS"] ?? "3");
 const CPU_PROFILE = process.env["BENCH_CPU_PROFILE"] === "1";
 const OUT_DIR = process.env["BENCH_OUT"] ?? path.join(repoRoot, "bench-results");
 const TOKEN = "bench-token";
-const KINDS = ["noop", "wallet"] as const;
+/**
+ * The floor (no-op dynamic resources), the floor carrying a wallet's state size (`padded`: the
+ * engine's own cost of those bytes), and PortfolioWallets.
+ */
+const KINDS = ["noop", "padded", "wallet"] as const;
+/** Characters of padding that make a no-op resource's state as large as a wallet's (inputs and outputs). */
+const PADDING = Number(process.env["BENCH_PADDING"] ?? "450");
 const OPERATIONS = ["preview", "up", "no-change preview"] as const;
 type Kind = (typeof KINDS)[number];
 type Operation = (typeof OPERATIONS)[number];
@@ -86,6 +92,7 @@ async function measure(kind: Kind, n: number, run: number, profile: boolean): Pr
   await project.pulumi(["stack", "init", stack]);
   await project.pulumi(["config", "set", "bench:count", String(n)]);
   await project.pulumi(["config", "set", "bench:kind", kind]);
+  await project.pulumi(["config", "set", "bench:padding", String(PADDING)]);
   await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
   await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
   const seconds = {} as Measurement["seconds"];
@@ -158,8 +165,8 @@ const measurements: Measurement[] = [];
 try {
   for (const n of SIZES) {
     for (let run = 1; run <= RUNS; run++) {
-      // Alternate which kind goes first, so neither always runs on a warmer machine.
-      const order = run % 2 === 1 ? KINDS : ([...KINDS].reverse() as Kind[]);
+      // Alternate the order of the kinds, so none always runs on a warmer machine.
+      const order = run % 2 === 1 ? [...KINDS] : [...KINDS].reverse();
       for (const kind of order) {
         const profile = CPU_PROFILE && kind === "wallet" && n === Math.max(...SIZES) && run === RUNS;
         const measurement = await measure(kind, n, run, profile);
@@ -213,8 +220,17 @@ function phaseSummary(calls: CallTiming[]) {
 const timeRows = SIZES.flatMap((n) =>
   OPERATIONS.map((operation) => {
     const floor = medianSeconds("noop", n, operation);
+    const floorWithState = medianSeconds("padded", n, operation);
     const wallets = medianSeconds("wallet", n, operation);
-    return { n, operation, floorSeconds: floor, walletSeconds: wallets, ratio: wallets / floor };
+    return {
+      n,
+      operation,
+      floorSeconds: floor,
+      floorWithWalletStateSeconds: floorWithState,
+      walletSeconds: wallets,
+      ratio: wallets / floor,
+      ratioToFloorWithState: wallets / floorWithState,
+    };
   }),
 );
 const growth = KINDS.flatMap((kind) =>
@@ -261,6 +277,7 @@ const summary = {
     n,
     walletBytesPerResource: of("wallet", n).at(-1)?.stateBytesPerResource,
     noopBytesPerResource: of("noop", n).at(-1)?.stateBytesPerResource,
+    paddedBytesPerResource: of("padded", n).at(-1)?.stateBytesPerResource,
     providerBytes: of("wallet", n).at(-1)?.providerBytes,
   })),
   cpuProfiles,
@@ -274,13 +291,17 @@ const lines = [
   `Node ${summary.meta.node}, ${summary.meta.cpus} CPUs, load average ${summary.meta.loadAverage.map((l) => l.toFixed(2)).join(" ")}; ` +
     `median of ${RUNS} runs per cell, wallets and no-op resources alternated; PULUMI_PARALLEL_DIFF=${summary.meta.parallelDiff}.`,
   "",
-  "## Wall time (s): PortfolioWallets against the engine's floor (no-op dynamic resources)",
+  "## Wall time (s): PortfolioWallets against the engine's floor",
   "",
-  "| n | operation | floor | wallets | ratio |",
-  "|---|---|---|---|---|",
+  "Floor: no-op dynamic resources. Floor with state: the same no-op resources carrying as many bytes",
+  "of state as a wallet, which shows what the engine itself spends on the state a wallet needs.",
+  "",
+  "| n | operation | floor | floor with state | wallets | wallets / floor | wallets / floor with state |",
+  "|---|---|---|---|---|---|---|",
   ...timeRows.map(
     (r) =>
-      `| ${r.n} | ${r.operation} | ${s(r.floorSeconds)} | ${s(r.walletSeconds)} | ${r.ratio.toFixed(2)}× |`,
+      `| ${r.n} | ${r.operation} | ${s(r.floorSeconds)} | ${s(r.floorWithWalletStateSeconds)} | ` +
+      `${s(r.walletSeconds)} | ${r.ratio.toFixed(2)}× | ${r.ratioToFloorWithState.toFixed(2)}× |`,
   ),
   "",
   "## How cost grows (least squares over the medians)",
@@ -316,10 +337,12 @@ const lines = [
   "",
   "## State",
   "",
-  "| n | bytes per wallet | bytes per no-op resource | `__provider` bytes (stored in inputs and outputs) |",
-  "|---|---|---|---|",
+  "| n | bytes per wallet | bytes per no-op resource | bytes per padded no-op | wallet `__provider` bytes (in inputs and outputs) |",
+  "|---|---|---|---|---|",
   ...summary.state.map(
-    (r) => `| ${r.n} | ${r.walletBytesPerResource} | ${r.noopBytesPerResource} | ${r.providerBytes} |`,
+    (r) =>
+      `| ${r.n} | ${r.walletBytesPerResource} | ${r.noopBytesPerResource} | ${r.paddedBytesPerResource} | ` +
+      `${r.providerBytes} |`,
   ),
   ...Object.entries(cpuProfiles).flatMap(([process, profile]) => [
     "",
