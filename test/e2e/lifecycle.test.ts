@@ -154,6 +154,10 @@ describe("PortfolioWallet lifecycle through the Pulumi engine", { concurrent: fa
         main.preview({ ...io, expectNoChanges: true }),
       );
       expect(preview.changeSummary).toEqual({ same: 3 });
+      // A no-change preview changes nothing at the service and reads the catalog at most once.
+      const previewCounts = await sandbox.requestCounts();
+      expect(mutatingCalls(previewCounts)).toEqual([]);
+      expect(previewCounts["GET /v2/portfolio-wallets/strategies"] ?? 0).toBeLessThanOrEqual(1);
       const { result: refresh } = await run.run("step 2", "refresh", main, (io) =>
         main.refresh({ ...io, expectNoChanges: true }),
       );
