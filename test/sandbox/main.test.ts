@@ -15,12 +15,12 @@ afterEach(async () => {
   }
 });
 
-/** Runs `node sandbox/main.ts` with the Node that runs the tests and resolves with its first stdout line. */
+/** Runs `node cli/main.ts sandbox` with the Node that runs the tests and resolves with its first stdout line. */
 async function startCli(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, ["sandbox/main.ts", ...args], {
+  const child = spawn(process.execPath, ["cli/main.ts", "sandbox", ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -38,13 +38,13 @@ async function startCli(
   return { child, line };
 }
 
-describe("npm run sandbox (sandbox/main.ts)", () => {
+describe("npm run sandbox (portfolio-wallet sandbox)", () => {
   test("prints exactly the listening line and serves with tokens from SANDBOX_TOKENS", async () => {
     const { line } = await startCli(["--port", "0", "--data", ":memory:"], {
       SANDBOX_TOKENS: "cli-token=cli-org,t2=o2",
     });
-    expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
-    const url = line.replace("sandbox listening on ", "");
+    expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const url = line.replace("listening on ", "");
     const ok = await fetch(`${url}/v2/portfolio-wallets/strategies`, {
       headers: { authorization: "Bearer cli-token" },
     });
@@ -79,7 +79,7 @@ describe("npm run sandbox (sandbox/main.ts)", () => {
         ["--port", "0", "--data", join(dir, "data"), "--catalog", file],
         env as Record<string, string>,
       );
-      const url = line.replace("sandbox listening on ", "");
+      const url = line.replace("listening on ", "");
       const res = await fetch(`${url}/v2/portfolio-wallets/yield-sources`, {
         headers: { authorization: "Bearer sandbox-token" },
       });

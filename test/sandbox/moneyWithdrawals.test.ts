@@ -5,7 +5,6 @@ import {
   NotFoundError,
   PortfolioWalletClient,
   UnprocessableEntityError,
-  ValidationError,
 } from "../../sdk/client/index.ts";
 import { TOKEN, uuid } from "./helpers.ts";
 import {
@@ -219,12 +218,16 @@ describe("withdrawals", () => {
         ["withdrawalAmount", "destinationToken", "destinationChain"],
       ],
     ];
+    // Sent as raw HTTP: the client refuses most of these bodies itself before sending (sdk/client
+    // checks request bodies), and the point here is the sandbox's own answer.
     for (const [body, fields] of cases) {
-      const err = await m.client.withdrawals.create(walletId, body as never).catch((e: unknown) => e);
-      expect(err, JSON.stringify(body)).toBeInstanceOf(ValidationError);
-      expect((err as ValidationError).details.map((d) => d.field).sort(), JSON.stringify(body)).toEqual(
-        [...fields].sort(),
-      );
+      const res = await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code, JSON.stringify(body)).toBe("validation_failed");
+      expect(
+        (res.body.error.details as { field: string }[]).map((d) => d.field).sort(),
+        JSON.stringify(body),
+      ).toEqual([...fields].sort());
     }
     expect(await balance()).toBe(1000);
     const solana = await m.client.withdrawals.create(
