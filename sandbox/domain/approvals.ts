@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { SandboxClock } from "../clock.ts";
-import { HttpError } from "../http/errors.ts";
+import { ConflictError, NotFoundError } from "./errors.ts";
 import { inTransaction } from "../store/db.ts";
 import {
   findSigningActivity,
@@ -85,7 +85,7 @@ export function getSigningActivity(
   activityId: string,
 ): SigningActivity {
   const activity = findSigningActivity(deps.db, organizationId, activityId);
-  if (activity === null) throw HttpError.notFound(`signing activity ${activityId}`);
+  if (activity === null) throw new NotFoundError(`signing activity ${activityId}`);
   return activity as SigningActivity;
 }
 
@@ -102,9 +102,7 @@ export function resolveSigningActivity(
     const target = input.decision === "approved" ? ACTIVITY_STATUS.completed : ACTIVITY_STATUS.rejected;
     if (activity.status === target) return activity;
     if (activity.status !== ACTIVITY_STATUS.consensusNeeded) {
-      throw new HttpError(
-        409,
-        "conflict",
+      throw new ConflictError(
         `signing activity ${activity.id} is already ${activity.status}; it cannot be ${input.decision}`,
       );
     }

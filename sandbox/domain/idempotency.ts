@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
-import { HttpError } from "../http/errors.ts";
+import { IdempotencyConflictError } from "./errors.ts";
 import { inTransaction } from "../store/db.ts";
 import { findIdempotencyKey, insertIdempotencyKey } from "../store/idempotencyStore.ts";
 
@@ -63,12 +63,10 @@ export function runIdempotent(
     const existing = findIdempotencyKey(db, request.organizationId, request.endpoint, request.requestId);
     if (existing !== null) {
       if (existing.bodyFingerprint !== fingerprint) {
-        throw new HttpError(
-          409,
-          "idempotency_conflict",
+        throw new IdempotencyConflictError(
           `requestId ${request.requestId} was already used for ${request.endpoint} with a different body; ` +
             "use a new requestId for a different request, or resend the original body to get the original result",
-          { details: [{ field: "requestId", reason: "already used with a different body" }] },
+          [{ field: "requestId", reason: "already used with a different body" }],
         );
       }
       return { resourceId: existing.resourceId, replayed: true };

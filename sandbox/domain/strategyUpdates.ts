@@ -7,7 +7,7 @@ import {
   type YieldSource,
 } from "../../sdk/contract/index.ts";
 import type { SandboxClock } from "../clock.ts";
-import { HttpError } from "../http/errors.ts";
+import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
 import { inTransaction } from "../store/db.ts";
 import { getPolicy } from "../store/policyStore.ts";
 import { findSigningActivity } from "../store/signingActivityStore.ts";
@@ -101,7 +101,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
 
   function load(organizationId: string, updateId: string): StrategyUpdateRecord {
     const record = findStrategyUpdate(db, organizationId, updateId);
-    if (record === null) throw HttpError.notFound(`strategy update ${updateId}`);
+    if (record === null) throw new NotFoundError(`strategy update ${updateId}`);
     return record;
   }
 
@@ -176,9 +176,9 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
 
   function request(organizationId: string, walletId: string, body: StrategyUpdateRequest) {
     const wallet = findWallet(db, organizationId, walletId);
-    if (wallet === null) throw HttpError.notFound(`portfolio wallet ${walletId}`);
+    if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
     const unknown = unknownPositionKeyProblems(body.positions, deps.catalog());
-    if (unknown.length > 0) throw HttpError.validation(unknown);
+    if (unknown.length > 0) throw new ValidationError(unknown);
     const positions = body.positions.map((p) => ({
       positionKey: p.positionKey,
       targetWeightBps: p.targetWeightBps,
@@ -209,9 +209,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     const open = listOpenStrategyUpdates(db, walletId);
     const inFlight = open.find((u) => u.status === "processing");
     if (inFlight !== undefined) {
-      throw new HttpError(
-        409,
-        "conflict",
+      throw new ConflictError(
         `strategy update ${inFlight.id} of this wallet is still rebalancing; retry once it has completed`,
       );
     }

@@ -8,8 +8,8 @@ import {
   type YieldSource,
 } from "../../sdk/contract/index.ts";
 import type { SandboxClock } from "../clock.ts";
-import { pageFrom, type Cursor } from "../http/cursor.ts";
-import { HttpError } from "../http/errors.ts";
+import { pageFrom, type PageRequest } from "./pagination.ts";
+import { NotFoundError, ValidationError } from "./errors.ts";
 import { findWallet, insertWallet, listWallets } from "../store/walletStore.ts";
 import { unknownPositionKeyProblems } from "./catalog.ts";
 import { depositAddressesFor } from "./depositAddresses.ts";
@@ -37,7 +37,7 @@ export function createWallet(
 ): { wallet: PortfolioWallet; replayed: boolean } {
   const catalog = deps.catalog();
   const unknown = unknownPositionKeyProblems(body.positions, catalog);
-  if (unknown.length > 0) throw HttpError.validation(unknown);
+  if (unknown.length > 0) throw new ValidationError(unknown);
   const at = deps.clock.now().toISOString();
   const positions = canonicalAllocation(body.positions);
   const outcome = runIdempotent(
@@ -90,14 +90,14 @@ export function createWallet(
 /** The wallet as spec 4.6 shows it (no requestId: the retrieval example has none). */
 export function getWallet(deps: WalletDeps, organizationId: string, walletId: string): PortfolioWallet {
   const wallet = findWallet(deps.db, organizationId, walletId);
-  if (wallet === null) throw HttpError.notFound(`portfolio wallet ${walletId}`);
+  if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
   return walletView(deps.db, wallet, deps.catalog(), { includeRequestId: false });
 }
 
 export function listWalletPage(
   deps: WalletDeps,
   organizationId: string,
-  page: { pageSize: number; cursor: Cursor | null },
+  page: PageRequest,
 ): Page<PortfolioWallet> {
   const catalog = deps.catalog();
   const rows = listWallets(deps.db, organizationId, page.cursor, page.pageSize + 1);

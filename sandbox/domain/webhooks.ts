@@ -8,8 +8,8 @@ import type {
   WebhookStatusUpdateRequest,
 } from "../../sdk/contract/index.ts";
 import type { SandboxClock } from "../clock.ts";
-import { pageFrom, type Cursor } from "../http/cursor.ts";
-import { HttpError } from "../http/errors.ts";
+import { pageFrom, type PageRequest } from "./pagination.ts";
+import { NotFoundError } from "./errors.ts";
 import { inTransaction } from "../store/db.ts";
 import {
   deleteWebhook,
@@ -43,7 +43,7 @@ function view(record: WebhookRecord): WebhookRegistration {
 
 function load(deps: WebhookDeps, organizationId: string, id: string): WebhookRecord {
   const record = findWebhook(deps.db, organizationId, id);
-  if (record === null) throw HttpError.notFound(`webhook registration ${id}`);
+  if (record === null) throw new NotFoundError(`webhook registration ${id}`);
   return record;
 }
 
@@ -104,7 +104,7 @@ export function getWebhook(deps: WebhookDeps, organizationId: string, id: string
 export function listWebhookPage(
   deps: WebhookDeps,
   organizationId: string,
-  page: { pageSize: number; cursor: Cursor | null },
+  page: PageRequest,
 ): Page<WebhookRegistration> {
   const rows = listWebhooks(deps.db, organizationId, page.cursor, page.pageSize + 1);
   const { data, nextCursor } = pageFrom(rows, page.pageSize);
@@ -135,5 +135,5 @@ export function setWebhookStatus(
 }
 
 export function removeWebhook(deps: WebhookDeps, organizationId: string, id: string): void {
-  if (!deleteWebhook(deps.db, organizationId, id)) throw HttpError.notFound(`webhook registration ${id}`);
+  if (!deleteWebhook(deps.db, organizationId, id)) throw new NotFoundError(`webhook registration ${id}`);
 }

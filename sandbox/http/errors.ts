@@ -1,10 +1,13 @@
 import type { Context } from "hono";
 import type { SandboxEnv } from "./env.ts";
 import { describeFieldProblems, type ErrorCode, type FieldProblem } from "../../sdk/contract/index.ts";
+import { DomainError, type DomainErrorKind } from "../domain/errors.ts";
 
 /**
- * The one error type handlers throw. `toErrorResponse` is the only place that turns it (or any
- * other thrown value) into the JSON error body of docs/spec-gaps.md, so every error looks alike.
+ * The HTTP layer's one error type: what handlers and middleware throw for problems of the request
+ * itself (a body that is not JSON, a bad path parameter, a missing token). Domain code throws
+ * domain errors (`sandbox/domain/errors.ts`) instead; `toErrorResponse` is the only place that turns
+ * either (or any other thrown value) into the JSON error body of docs/spec-gaps.md.
  */
 export class HttpError extends Error {
   readonly status: number;
@@ -33,10 +36,6 @@ export class HttpError extends Error {
     });
   }
 
-  static notFound(what: string): HttpError {
-    return new HttpError(404, "not_found", `${what} was not found`);
-  }
-
   /** Works across two copies of this module (for example a test importing the built package). */
   static isInstance(value: unknown): value is HttpError {
     return (
@@ -45,13 +44,32 @@ export class HttpError extends Error {
   }
 }
 
+/** The status and error code of each kind of domain error: the whole mapping, in one table. */
+const DOMAIN_ERROR_RESPONSES: Record<DomainErrorKind, { status: number; code: ErrorCode }> = {
+  not_found: { status: 404, code: "not_found" },
+  validation: { status: 400, code: "validation_failed" },
+  conflict: { status: 409, code: "conflict" },
+  idempotency_conflict: { status: 409, code: "idempotency_conflict" },
+  insufficient_funds: { status: 422, code: "insufficient_funds" },
+};
+
+/** Any thrown value as an HttpError: domain errors by the table above, anything else a 500. */
+export function asHttpError(error: unknown): HttpError | null {
+  if (HttpError.isInstance(error)) return error;
+  if (DomainError.isInstance(error)) {
+    const { status, code } = DOMAIN_ERROR_RESPONSES[error.kind];
+    return new HttpError(status, code, error.message, { details: error.details });
+  }
+  return null;
+}
+
 /** Renders any thrown value as the service's error body. Unknown errors become a 500 and are logged. */
 export function toErrorResponse(c: Context<SandboxEnv>, error: unknown): Response {
   const requestId = c.get("requestId") ?? null;
-  const httpError = HttpError.isInstance(error)
-    ? error
-    : new HttpError(500, "internal_error", "the sandbox failed to handle the request; see its log");
-  if (!HttpError.isInstance(error)) console.error(`[sandbox] ${requestId ?? "-"} unhandled error`, error);
+  const known = asHttpError(error);
+  if (known === null) console.error(`[sandbox] ${requestId ?? "-"} unhandled error`, error);
+  const httpError =
+    known ?? new HttpError(500, "internal_error", "the sandbox failed to handle the request; see its log");
   for (const [name, value] of Object.entries(httpError.headers)) c.header(name, value);
   if (httpError.status === 401) c.header("WWW-Authenticate", 'Bearer realm="sandbox"');
   return c.json(

@@ -9,7 +9,7 @@ import {
 } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";
-import { decodeCursor, type Cursor } from "./cursor.ts";
+import { decodeCursor, type PageRequest } from "../domain/pagination.ts";
 
 /**
  * Reads the request body as JSON. A missing or non-JSON content type, an empty body and
@@ -80,8 +80,8 @@ export function uuidParam(c: Context<SandboxEnv>, name: string): string {
   return result.data;
 }
 
-/** `cursor` and `pageSize` of a list request, validated; pageSize defaults to 25. */
-export function pageQuery(c: Context<SandboxEnv>): { pageSize: number; cursor: Cursor | null } {
+/** Parses and validates `cursor` and `pageSize` of a list request; pageSize defaults to 25. */
+export function parsePageQuery(c: Context<SandboxEnv>): PageRequest {
   const query = parseWith(PageQuerySchema, {
     cursor: c.req.query("cursor"),
     pageSize: c.req.query("pageSize"),

@@ -4,7 +4,7 @@ import type { SandboxContext } from "../context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { HttpError } from "../http/errors.ts";
+import { NotFoundError } from "../domain/errors.ts";
 import { readBody, uuidParam } from "../http/validation.ts";
 import { listCatalog, updateCatalogRate } from "../store/catalogStore.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
@@ -53,7 +53,7 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const positionKey = c.req.param("positionKey");
     const { currentRateBps } = await readBody(c, RateSchema);
     if (!updateCatalogRate(ctx.db, positionKey, currentRateBps, now())) {
-      throw HttpError.notFound(`yield source ${positionKey}`);
+      throw new NotFoundError(`yield source ${positionKey}`);
     }
     return c.json(listCatalog(ctx.db).find((e) => e.positionKey === positionKey));
   });
@@ -76,7 +76,7 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const organizationId = c.get("organizationId");
     const body = await readBody(c, StrategyFaultSchema);
     if (findWallet(ctx.db, organizationId, body.walletId) === null)
-      throw HttpError.notFound(`portfolio wallet ${body.walletId}`);
+      throw new NotFoundError(`portfolio wallet ${body.walletId}`);
     ctx.faults.planStrategyFailure(organizationId, body.walletId, body.reason);
     return c.json({ walletId: body.walletId, reason: body.reason }, 201);
   });

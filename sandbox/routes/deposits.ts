@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import type { SandboxContext } from "../context.ts";
 import { getDeposit, listDepositPage } from "../domain/money/deposits.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { pageQuery, uuidParam } from "../http/validation.ts";
+import { parsePageQuery, uuidParam } from "../http/validation.ts";
 
 /** GET /:id/deposits and GET /:id/deposits/:depositId (spec 4.11; shapes in sdk/contract/deposit.ts). */
 export function depositRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
   routes.get("/:id/deposits", (c) =>
-    c.json(listDepositPage(ctx.money.deps, c.get("organizationId"), uuidParam(c, "id"), pageQuery(c))),
+    c.json(listDepositPage(ctx.money.deps, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c))),
   );
   routes.get("/:id/deposits/:depositId", (c) =>
     c.json(

@@ -9,7 +9,7 @@ import {
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
 import { microsToUsd } from "../domain/money/micros.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { HttpError } from "../http/errors.ts";
+import { NotFoundError } from "../domain/errors.ts";
 import { parseWith, readBody } from "../http/validation.ts";
 import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
 import { findWallet } from "../store/walletStore.ts";
@@ -53,7 +53,7 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const organizationId = c.get("organizationId");
     const body = await readBody(c, LegFaultSchema);
     if (findWallet(ctx.db, organizationId, body.walletId) === null)
-      throw HttpError.notFound(`portfolio wallet ${body.walletId}`);
+      throw new NotFoundError(`portfolio wallet ${body.walletId}`);
     ctx.faults.planWithdrawalLegFailure(organizationId, body.walletId, body.legKey, body.reason);
     return c.json(body, 201);
   });

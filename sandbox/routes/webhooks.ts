@@ -12,7 +12,7 @@ import {
   setWebhookStatus,
 } from "../domain/webhooks.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { pageQuery, readBody, uuidParam } from "../http/validation.ts";
+import { parsePageQuery, readBody, uuidParam } from "../http/validation.ts";
 
 /** Webhook registrations (spec 4.13; listing and deletion per docs/spec-gaps.md). No /v2 prefix (spec 9.1). */
 export function webhookRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
@@ -23,7 +23,7 @@ export function webhookRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const { registration, replayed } = createWebhook(deps, c.get("organizationId"), body);
     return c.json(registration, replayed ? 200 : 201);
   });
-  routes.get("/", (c) => c.json(listWebhookPage(deps, c.get("organizationId"), pageQuery(c))));
+  routes.get("/", (c) => c.json(listWebhookPage(deps, c.get("organizationId"), parsePageQuery(c))));
   routes.get("/:registrationId", (c) =>
     c.json(getWebhook(deps, c.get("organizationId"), uuidParam(c, "registrationId"))),
   );

@@ -4,7 +4,7 @@ import type { SandboxContext } from "../context.ts";
 import { destinationProblems } from "../domain/money/destinationAddress.ts";
 import { getWithdrawal, listWithdrawalPage, requestWithdrawal } from "../domain/money/withdrawals.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { pageQuery, readBody, uuidParam } from "../http/validation.ts";
+import { parsePageQuery, readBody, uuidParam } from "../http/validation.ts";
 
 /** POST /:id/withdraw (spec 4.8; 201, replay 200), GET /:id/withdrawals (4.9), GET /:id/withdrawals/:withdrawalId (4.10). */
 export function withdrawalRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
@@ -21,7 +21,9 @@ export function withdrawalRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     return c.json(withdrawal, replayed ? 200 : 201);
   });
   routes.get("/:id/withdrawals", (c) =>
-    c.json(listWithdrawalPage(ctx.money.deps, c.get("organizationId"), uuidParam(c, "id"), pageQuery(c))),
+    c.json(
+      listWithdrawalPage(ctx.money.deps, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c)),
+    ),
   );
   routes.get("/:id/withdrawals/:withdrawalId", (c) =>
     c.json(

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { SandboxContext } from "../context.ts";
 import type { SandboxEnv } from "../http/env.ts";
+import { NotFoundError } from "../domain/errors.ts";
 import { HttpError } from "../http/errors.ts";
 import { authMiddleware } from "../http/middleware.ts";
 import { readBody } from "../http/validation.ts";
@@ -71,7 +72,7 @@ export function signingAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
         "invalid path parameter",
       );
     if (!deleteApproverKey(ctx.db, c.get("organizationId"), parsed.data))
-      throw HttpError.notFound(`approver API key ${parsed.data}`);
+      throw new NotFoundError(`approver API key ${parsed.data}`);
     return c.body(null, 204);
   });
   return routes;

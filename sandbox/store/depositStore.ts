@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { afterCursorSql, type Cursor } from "../http/cursor.ts";
+import { afterCursorSql, type Cursor } from "./pagination.ts";
 
 /** A deposit row. `nextStepAt` is when it moves on (sandbox clock); null once finished. */
 export interface DepositRecord {

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { afterCursorSql, type Cursor } from "../http/cursor.ts";
+import { afterCursorSql, type Cursor } from "./pagination.ts";
 
 /** A webhook registration row; `secret` signs deliveries (a later issue) and is never listed. */
 export interface WebhookRecord {

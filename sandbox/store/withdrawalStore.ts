@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { afterCursorSql, type Cursor } from "../http/cursor.ts";
+import { afterCursorSql, type Cursor } from "./pagination.ts";
 
 export interface WithdrawalRecord {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { base58, depositAddressesFor } from "../../sandbox/domain/depositAddresses.ts";
-import { decodeCursor, encodeCursor } from "../../sandbox/http/cursor.ts";
+import { decodeCursor, encodeCursor } from "../../sandbox/domain/pagination.ts";
 
 describe("base58", () => {
   test("matches known Bitcoin-alphabet encodings, leading zeros included", () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { KNOWN_CHAINS, type Deposit, type FieldProblem, type Page } from "../../../sdk/contract/index.ts";
-import { pageFrom, type Cursor } from "../../http/cursor.ts";
-import { HttpError } from "../../http/errors.ts";
+import { pageFrom, type PageRequest } from "../pagination.ts";
+import { IdempotencyConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { inTransaction } from "../../store/db.ts";
 import {
   findDeposit,
@@ -107,17 +107,15 @@ export function simulateDeposit(
   if (amountMicros < 1)
     problems.push({ field: "amount", reason: "must be at least 0.000001 (one micro-unit)" });
   if (owner === null || problems.length > 0)
-    throw HttpError.validation(problems, "the deposit cannot be credited");
+    throw new ValidationError(problems, "the deposit cannot be credited");
   const { walletId, address } = owner;
   return inTransaction(deps.db, () => {
     const existing = findDepositByTx(deps.db, organizationId, body.chain, body.txHash);
     if (existing !== null) {
       if (existing.address !== address || existing.amountMicros !== amountMicros) {
-        throw new HttpError(
-          409,
-          "idempotency_conflict",
+        throw new IdempotencyConflictError(
           `transaction ${body.txHash} on ${body.chain} was already credited as ${formatUsd(existing.amountMicros)} to ${existing.address}; a transaction is credited once`,
-          { details: [{ field: "txHash", reason: "already credited with another address or amount" }] },
+          [{ field: "txHash", reason: "already credited with another address or amount" }],
         );
       }
       return { deposit: depositView(existing), replayed: true };
@@ -266,7 +264,7 @@ export function getDeposit(
 ): Deposit {
   const record = findDeposit(deps.db, organizationId, depositId);
   if (record === null || record.walletId !== walletId)
-    throw HttpError.notFound(`deposit ${depositId} of wallet ${walletId}`);
+    throw new NotFoundError(`deposit ${depositId} of wallet ${walletId}`);
   return depositView(record);
 }
 
@@ -274,10 +272,10 @@ export function listDepositPage(
   deps: MoneyDeps,
   organizationId: string,
   walletId: string,
-  page: { pageSize: number; cursor: Cursor | null },
+  page: PageRequest,
 ): Page<Deposit> {
   if (findWallet(deps.db, organizationId, walletId) === null)
-    throw HttpError.notFound(`portfolio wallet ${walletId}`);
+    throw new NotFoundError(`portfolio wallet ${walletId}`);
   const { data, nextCursor } = pageFrom(
     listDeposits(deps.db, walletId, page.cursor, page.pageSize + 1),
     page.pageSize,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page, Withdrawal, WithdrawalListItem, WithdrawRequest } from "../../../sdk/contract/index.ts";
-import { pageFrom, type Cursor } from "../../http/cursor.ts";
-import { HttpError } from "../../http/errors.ts";
+import { pageFrom, type PageRequest } from "../pagination.ts";
+import { InsufficientFundsError, NotFoundError, ValidationError } from "../errors.ts";
 import { inTransaction } from "../../store/db.ts";
 import { getPolicy } from "../../store/policyStore.ts";
 import { findSigningActivity } from "../../store/signingActivityStore.ts";
@@ -90,10 +90,10 @@ export function requestWithdrawal(
   body: WithdrawRequest,
 ): { withdrawal: Withdrawal; replayed: boolean } {
   const wallet = findWallet(deps.db, organizationId, walletId);
-  if (wallet === null) throw HttpError.notFound(`portfolio wallet ${walletId}`);
+  if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
   const amountMicros = usdToMicros(body.withdrawalAmount);
   if (amountMicros < 1) {
-    throw HttpError.validation([
+    throw new ValidationError([
       { field: "withdrawalAmount", reason: "must be at least 0.000001 (one micro-unit)" },
     ]);
   }
@@ -135,15 +135,9 @@ function createWithdrawal(
   const available = withdrawableMicros(deps, walletId, null);
   if (amountMicros > available) {
     const availableText = formatUsd(Math.max(0, available));
-    throw new HttpError(
-      422,
-      "insufficient_funds",
+    throw new InsufficientFundsError(
       `withdrawalAmount ${formatUsd(amountMicros)} exceeds the withdrawable balance of ${availableText}; withdraw at most that (pending allocations become withdrawable once allocated)`,
-      {
-        details: [
-          { field: "withdrawalAmount", reason: `exceeds the withdrawable balance of ${availableText}` },
-        ],
-      },
+      [{ field: "withdrawalAmount", reason: `exceeds the withdrawable balance of ${availableText}` }],
     );
   }
   const requiredApprovals = getPolicy(deps.db, organizationId).withdrawalApprovals;
@@ -216,7 +210,7 @@ export function getWithdrawal(
 ): Withdrawal {
   const record = findWithdrawal(deps.db, organizationId, withdrawalId);
   if (record === null || record.walletId !== walletId) {
-    throw HttpError.notFound(`withdrawal ${withdrawalId} of wallet ${walletId}`);
+    throw new NotFoundError(`withdrawal ${withdrawalId} of wallet ${walletId}`);
   }
   return withdrawalView(deps, record);
 }
@@ -226,10 +220,10 @@ export function listWithdrawalPage(
   deps: MoneyDeps,
   organizationId: string,
   walletId: string,
-  page: { pageSize: number; cursor: Cursor | null },
+  page: PageRequest,
 ): Page<WithdrawalListItem> {
   if (findWallet(deps.db, organizationId, walletId) === null)
-    throw HttpError.notFound(`portfolio wallet ${walletId}`);
+    throw new NotFoundError(`portfolio wallet ${walletId}`);
   const rows = listWithdrawals(deps.db, walletId, page.cursor, page.pageSize + 1);
   const { data, nextCursor } = pageFrom(rows, page.pageSize);
   return {

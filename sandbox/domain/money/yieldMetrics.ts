@@ -4,7 +4,7 @@ import type {
   YieldMetrics,
   YieldMetricsRequest,
 } from "../../../sdk/contract/index.ts";
-import { HttpError } from "../../http/errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { listWalletIds } from "../../store/holdingsStore.ts";
 import { listLedgerEntriesOfKind } from "../../store/ledgerStore.ts";
 import { accrueWallet } from "./accrual.ts";
@@ -35,7 +35,7 @@ export function yieldMetrics(
   const startMs = startIso === null ? Number.NEGATIVE_INFINITY : Date.parse(startIso);
   const endMs = Date.parse(endIso);
   if (startMs > endMs) {
-    throw HttpError.validation([
+    throw new ValidationError([
       { field: "periodStartIso", reason: `must not be after the period's end (${endIso})` },
     ]);
   }
@@ -47,14 +47,7 @@ export function yieldMetrics(
       : [{ field: `portfolioWalletIds[${index}]`, reason: `no portfolio wallet ${id}` }],
   );
   if (unknown.length > 0) {
-    throw new HttpError(
-      404,
-      "not_found",
-      `portfolio wallet ${unknown.map((u) => u.field).join(", ")} was not found`,
-      {
-        details: unknown,
-      },
-    );
+    throw new NotFoundError(`portfolio wallet ${unknown.map((u) => u.field).join(", ")}`, unknown);
   }
   for (const id of walletIds) accrueWallet(deps.db, { id, organizationId }, now);
 
