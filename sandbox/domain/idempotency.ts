@@ -33,6 +33,8 @@ export type IdempotentOutcome = { resourceId: string; replayed: boolean };
 
 /** JSON with object keys sorted at every level, so `{a,b}` and `{b,a}` fingerprint alike. */
 export function canonicalJson(value: unknown): string {
+  // A bigint (an amount in micros) is written as its digits, as a JSON number would be.
+  if (typeof value === "bigint") return value.toString();
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -7,6 +7,7 @@
 // sketches in the JSDoc of `frontierOf` and `maxApyHonouringLiquidity`.
 import type { StrategyCatalogEntry } from "../../sdk/contract/catalog.ts";
 import { TOTAL_WEIGHT_BPS } from "../../sdk/contract/common.ts";
+import { isWithdrawableWithin, liquidityDelayMs } from "../../sdk/contract/duration.ts";
 import type { FieldProblem } from "../../sdk/contract/errors.ts";
 import type {
   LiquidityConstraint,
@@ -15,51 +16,11 @@ import type {
   QuoteRequest,
 } from "../../sdk/contract/quote.ts";
 
-const SECONDS_PER_DAY = 86_400;
-/** Calendar units have no fixed length; the engine only ranks speeds, so 365 and 30 days suffice. */
-const SECONDS_PER_UNIT = {
-  Y: 365 * SECONDS_PER_DAY,
-  M: 30 * SECONDS_PER_DAY,
-  W: 7 * SECONDS_PER_DAY,
-  D: SECONDS_PER_DAY,
-  H: 3_600,
-  Min: 60,
-  S: 1,
-} as const;
-
-const DURATION_PATTERN =
-  /^P(?:(\d+(?:[.,]\d+)?)Y)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)W)?(?:(\d+(?:[.,]\d+)?)D)?(?:T(?:(\d+(?:[.,]\d+)?)H)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/;
-
-/**
- * Seconds in an ISO 8601 duration such as `PT0H`, `PT24H`, `P1D` or `P1W` (a year counts 365 days,
- * a month 30), or `undefined` when the text is not such a duration. Everything `DurationSchema`
- * accepts parses.
- */
-export function parseIsoDurationSeconds(duration: string): number | undefined {
-  const match = DURATION_PATTERN.exec(duration);
-  if (match === null || duration === "P" || duration.endsWith("T")) return undefined;
-  const units = [
-    SECONDS_PER_UNIT.Y,
-    SECONDS_PER_UNIT.M,
-    SECONDS_PER_UNIT.W,
-    SECONDS_PER_UNIT.D,
-    SECONDS_PER_UNIT.H,
-    SECONDS_PER_UNIT.Min,
-    SECONDS_PER_UNIT.S,
-  ];
-  let seconds = 0;
-  units.forEach((unitSeconds, index) => {
-    const amount = match[index + 1];
-    if (amount !== undefined) seconds += Number(amount.replace(",", ".")) * unitSeconds;
-  });
-  return seconds;
-}
-
 /** A catalog entry reduced to what the engine ranks by. */
 type Source = {
   entry: StrategyCatalogEntry;
-  /** Parsed `maxProcessingTime`; `Infinity` when unparseable, so it never counts as liquid. */
-  seconds: number;
+  /** `maxProcessingTime` in ms; `Infinity` when it does not parse (never liquid: sdk/contract/duration.ts). */
+  delayMs: number;
 };
 
 /** Weight in bps per source; the engine only builds allocations summing to 10000. */
@@ -110,7 +71,7 @@ export function quoteRequestProblems(
 function frontierOf(sources: readonly Source[]): Source[] {
   const ranked = [...sources].sort(
     (a, b) =>
-      a.seconds - b.seconds ||
+      a.delayMs - b.delayMs ||
       b.entry.currentRateBps - a.entry.currentRateBps ||
       compareText(a.entry.positionKey, b.entry.positionKey),
   );
@@ -135,8 +96,10 @@ function maxApyHonouringLiquidity(
 ): Allocation {
   const minPrefix = frontier.map(() => 0);
   for (const constraint of constraints) {
-    const limit = parseIsoDurationSeconds(constraint.maxProcessingTime) ?? -Infinity;
-    const covered = frontier.filter((source) => source.seconds <= limit).length;
+    // The frontier is fastest first, so the sources within the limit are a prefix of it.
+    const covered = frontier.filter((source) =>
+      isWithdrawableWithin(source.entry.maxProcessingTime, constraint.maxProcessingTime),
+    ).length;
     if (covered > 0) minPrefix[covered - 1] = Math.max(minPrefix[covered - 1] ?? 0, constraint.minWeightBps);
   }
   const allocation = new Map<Source, number>();
@@ -203,9 +166,11 @@ function meetsEveryConstraint(allocation: Allocation, request: QuoteRequest): bo
   if (request.minApyTargetBps !== undefined && blendedRateBps(allocation) < request.minApyTargetBps)
     return false;
   return (request.liquidityConstraints ?? []).every((constraint) => {
-    const limit = parseIsoDurationSeconds(constraint.maxProcessingTime) ?? -Infinity;
     let withinLimitBps = 0;
-    for (const [source, weightBps] of allocation) if (source.seconds <= limit) withinLimitBps += weightBps;
+    for (const [source, weightBps] of allocation) {
+      if (isWithdrawableWithin(source.entry.maxProcessingTime, constraint.maxProcessingTime))
+        withinLimitBps += weightBps;
+    }
     return withinLimitBps >= constraint.minWeightBps;
   });
 }
@@ -217,7 +182,7 @@ function toQuoteOption(
 ): QuoteOption {
   const positions: QuotePosition[] = [...allocation]
     .filter(([, weightBps]) => weightBps > 0)
-    .sort(([a], [b]) => a.seconds - b.seconds || compareText(a.entry.positionKey, b.entry.positionKey))
+    .sort(([a], [b]) => a.delayMs - b.delayMs || compareText(a.entry.positionKey, b.entry.positionKey))
     .map(([source, targetWeightBps]) => ({
       positionKey: source.entry.positionKey,
       targetWeightBps,
@@ -277,7 +242,7 @@ export function buildQuoteOptions(
 ): QuoteOption[] {
   const eligible: Source[] = catalog
     .filter((entry) => !isExcludedByRequest(entry, request))
-    .map((entry) => ({ entry, seconds: parseIsoDurationSeconds(entry.maxProcessingTime) ?? Infinity }));
+    .map((entry) => ({ entry, delayMs: liquidityDelayMs(entry.maxProcessingTime) }));
   const frontier = frontierOf(eligible);
   const fastest = frontier[0];
   const highestRate = frontier.at(-1);

@@ -1,12 +1,15 @@
 import type { DatabaseSync } from "node:sqlite";
-import type {
-  DepositAddress,
-  LiquidityProfileEntry,
-  PortfolioWallet,
-  WalletPosition,
-  YieldSource,
+import {
+  TOTAL_WEIGHT_BPS,
+  compareLiquidity,
+  isInstantlyWithdrawable,
+  microsToUsd,
+  type DepositAddress,
+  type LiquidityProfileEntry,
+  type PortfolioWallet,
+  type WalletPosition,
+  type YieldSource,
 } from "../../sdk/contract/index.ts";
-import { TOTAL_WEIGHT_BPS } from "../../sdk/contract/index.ts";
 import {
   listBalances,
   listDepositAddresses,
@@ -15,23 +18,29 @@ import {
   type TargetRecord,
   type WalletRecord,
 } from "../store/walletStore.ts";
-import { parseIsoDurationSeconds } from "./quoteEngine.ts";
-
-const speedOf = (duration: string) => parseIsoDurationSeconds(duration) ?? Number.POSITIVE_INFINITY;
-const isInstant = (duration: string) => speedOf(duration) === 0;
-
-/** Money is reported to the cent's hundredth; weights to a hundredth of a bp. Avoids 0.30000000000000004. */
-const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+import { sumMicros } from "./money/micros.ts";
 
 interface PositionFigures {
   positionKey: string;
   asset: string;
   maxProcessingTime: string;
   targetWeightBps: number;
-  balanceUnits: number;
-  valueUsd: number;
+  valueMicros: bigint;
   rateBps: number;
 }
+
+/** Weights are reported to a hundredth of a bp: whole hundredths per 100% of the wallet. */
+const HUNDREDTHS_PER_WHOLE = BigInt(TOTAL_WEIGHT_BPS * 100);
+
+/** `part / whole` of the wallet in bps, to the nearest hundredth of a bp (exact integer arithmetic). */
+function weightBpsOf(part: bigint, whole: bigint): number {
+  if (whole <= 0n) return 0;
+  const hundredths = (2n * part * HUNDREDTHS_PER_WHOLE + whole) / (2n * whole);
+  return Number(hundredths) / 100;
+}
+
+/** A rate in bps to a hundredth of a bp; rates are catalog numbers, not money. */
+const hundredthOfBp = (bps: number) => Math.round(bps * 100) / 100;
 
 /**
  * Positions = every target, plus any position still holding money that is no longer targeted
@@ -43,26 +52,24 @@ function positionFigures(
   catalog: readonly YieldSource[],
 ): PositionFigures[] {
   const rateOf = (key: string) => catalog.find((entry) => entry.positionKey === key)?.currentRateBps ?? 0;
-  const balanceOf = (key: string) => balances.find((b) => b.positionKey === key);
+  const valueOf = (key: string) => balances.find((b) => b.positionKey === key)?.valueMicros ?? 0n;
   const figures: PositionFigures[] = targets.map((target) => ({
     positionKey: target.positionKey,
     asset: target.asset,
     maxProcessingTime: target.maxProcessingTime,
     targetWeightBps: target.targetWeightBps,
-    balanceUnits: balanceOf(target.positionKey)?.balanceUnits ?? 0,
-    valueUsd: balanceOf(target.positionKey)?.valueUsd ?? 0,
+    valueMicros: valueOf(target.positionKey),
     rateBps: rateOf(target.positionKey),
   }));
   for (const balance of balances) {
-    if (balance.valueUsd === 0 || targets.some((t) => t.positionKey === balance.positionKey)) continue;
+    if (balance.valueMicros === 0n || targets.some((t) => t.positionKey === balance.positionKey)) continue;
     const entry = catalog.find((e) => e.positionKey === balance.positionKey);
     figures.push({
       positionKey: balance.positionKey,
       asset: entry?.asset ?? balance.positionKey,
       maxProcessingTime: entry?.maxProcessingTime ?? "PT0H",
       targetWeightBps: 0,
-      balanceUnits: balance.balanceUnits,
-      valueUsd: balance.valueUsd,
+      valueMicros: balance.valueMicros,
       rateBps: rateOf(balance.positionKey),
     });
   }
@@ -70,27 +77,35 @@ function positionFigures(
 }
 
 /**
- * The weights that describe the wallet: actual weights once it holds money; for an empty wallet
- * the target weights, so blendedRateBps and liquidityProfile say what the wallet will earn and
- * how liquid it will be (see docs/spec-gaps.md).
+ * Share of the wallet per liquidity limit, fastest first (a limit that does not parse is never
+ * liquid, so last; sdk/contract/duration.ts). Once the wallet holds money the shares are those of
+ * the money; an empty wallet is described by its target weights (see docs/spec-gaps.md).
  */
-function describingWeights(figures: readonly PositionFigures[], totalUsd: number): number[] {
-  return figures.map((f) => (totalUsd > 0 ? (f.valueUsd / totalUsd) * TOTAL_WEIGHT_BPS : f.targetWeightBps));
+function liquidityProfile(figures: readonly PositionFigures[], totalMicros: bigint): LiquidityProfileEntry[] {
+  const byTime = new Map<string, bigint>();
+  for (const f of figures) {
+    const share = totalMicros > 0n ? f.valueMicros : BigInt(f.targetWeightBps);
+    byTime.set(f.maxProcessingTime, (byTime.get(f.maxProcessingTime) ?? 0n) + share);
+  }
+  const whole = totalMicros > 0n ? totalMicros : sumMicros(byTime.values());
+  return [...byTime.entries()]
+    .filter(([, share]) => share > 0n)
+    .sort(([a], [b]) => compareLiquidity(a, b))
+    .map(([maxProcessingTime, share]) => ({ maxProcessingTime, weightBps: weightBpsOf(share, whole) }));
 }
 
-/** Share of the wallet per liquidity limit, fastest first; entries sum to 10000. */
-function liquidityProfile(
-  figures: readonly PositionFigures[],
-  weights: readonly number[],
-): LiquidityProfileEntry[] {
-  const byTime = new Map<string, number>();
-  figures.forEach((f, i) =>
-    byTime.set(f.maxProcessingTime, (byTime.get(f.maxProcessingTime) ?? 0) + (weights[i] ?? 0)),
+/** Blended rate: the rates weighted by the money held, or by the targets while the wallet is empty. */
+function blendedRateBps(figures: readonly PositionFigures[], totalMicros: bigint): number {
+  const weighted = figures.reduce(
+    (sum, f) =>
+      sum +
+      (totalMicros > 0n
+        ? Number(f.valueMicros) / Number(totalMicros)
+        : f.targetWeightBps / TOTAL_WEIGHT_BPS) *
+        f.rateBps,
+    0,
   );
-  return [...byTime.entries()]
-    .filter(([, weightBps]) => weightBps > 0)
-    .sort(([a], [b]) => speedOf(a) - speedOf(b))
-    .map(([maxProcessingTime, weightBps]) => ({ maxProcessingTime, weightBps: round(weightBps, 2) }));
+  return hundredthOfBp(weighted);
 }
 
 /** Builds the API view of a wallet (spec 2.1) from its stored rows and the current catalog rates. */
@@ -102,33 +117,32 @@ export function walletView(
 ): PortfolioWallet {
   const targets = listTargets(db, wallet.id);
   const figures = positionFigures(targets, listBalances(db, wallet.id), catalog);
-  const totalUsd = figures.reduce((sum, f) => sum + f.valueUsd, 0);
-  const weights = describingWeights(figures, totalUsd);
+  const investedMicros = sumMicros(figures.map((f) => f.valueMicros));
   const positions: WalletPosition[] = figures.map((f) => {
-    const weightBps = totalUsd > 0 ? round((f.valueUsd / totalUsd) * TOTAL_WEIGHT_BPS, 2) : 0;
+    const weightBps = weightBpsOf(f.valueMicros, investedMicros);
     return {
       positionKey: f.positionKey,
       meta: { asset: f.asset, maxProcessingTime: f.maxProcessingTime },
       targetWeightBps: f.targetWeightBps,
-      balanceUnits: f.balanceUnits,
-      valueUsd: round(f.valueUsd, 6),
+      // 1 unit = 1 USD in the sandbox.
+      balanceUnits: microsToUsd(f.valueMicros),
+      valueUsd: microsToUsd(f.valueMicros),
       weightBps,
       currentApyBps: f.rateBps,
-      driftBps: round(weightBps - f.targetWeightBps, 2),
+      driftBps: hundredthOfBp(weightBps - f.targetWeightBps),
     };
   });
-  const blendedRateBps = round(
-    figures.reduce((sum, f, i) => sum + (weights[i] ?? 0) * f.rateBps, 0) / TOTAL_WEIGHT_BPS,
-    2,
-  );
   const depositAddresses: Record<string, DepositAddress> = {};
   for (const entry of listDepositAddresses(db, wallet.id)) {
     depositAddresses[entry.chain] = {
       address: entry.address,
-      totalBalanceUsd: entry.totalBalanceUsd,
-      pendingAllocationsUsd: entry.pendingAllocationsUsd,
+      totalBalanceUsd: microsToUsd(entry.totalReceivedMicros),
+      pendingAllocationsUsd: microsToUsd(entry.pendingAllocationsMicros),
     };
   }
+  const instantMicros = sumMicros(
+    figures.filter((f) => isInstantlyWithdrawable(f.maxProcessingTime)).map((f) => f.valueMicros),
+  );
   return {
     id: wallet.id,
     ...(options.includeRequestId ? { requestId: wallet.requestId } : {}),
@@ -136,14 +150,11 @@ export function walletView(
     status: wallet.status,
     createdAt: wallet.createdAt,
     updatedAt: wallet.updatedAt,
-    totalBalanceUsd: round(totalUsd + wallet.pendingAllocationsUsd, 6),
-    instantWithdrawableUsd: round(
-      figures.filter((f) => isInstant(f.maxProcessingTime)).reduce((sum, f) => sum + f.valueUsd, 0),
-      6,
-    ),
-    pendingAllocationsUsd: wallet.pendingAllocationsUsd,
+    totalBalanceUsd: microsToUsd(investedMicros + wallet.pendingAllocationsMicros),
+    instantWithdrawableUsd: microsToUsd(instantMicros),
+    pendingAllocationsUsd: microsToUsd(wallet.pendingAllocationsMicros),
     depositAddresses,
-    blendedRateBps,
+    blendedRateBps: blendedRateBps(figures, investedMicros),
     strategyConfig: {
       positions: targets.map((t) => ({
         positionKey: t.positionKey,
@@ -152,7 +163,7 @@ export function walletView(
         asset: t.asset,
       })),
     },
-    liquidityProfile: liquidityProfile(figures, weights),
+    liquidityProfile: liquidityProfile(figures, investedMicros),
     positions,
   };
 }

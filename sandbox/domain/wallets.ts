@@ -68,7 +68,7 @@ export function createWallet(
           requestId: body.requestId,
           label: body.label ?? null,
           status: "active",
-          pendingAllocationsUsd: 0,
+          pendingAllocationsMicros: 0n,
           createdAt: at,
           updatedAt: at,
         },

@@ -7,7 +7,7 @@ import {
   SimulateDepositSchema,
 } from "../domain/money/deposits.ts";
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
-import { microsToUsd } from "../domain/money/micros.ts";
+import { microsToUsd } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { parseWith, readBody } from "../http/validation.ts";
@@ -76,6 +76,9 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     return c.json({
       data: entries.map((e) => ({
         ...e,
+        // JSON has no bigint; micros beyond 2^53 come out as the nearest double.
+        amountMicros: Number(e.amountMicros),
+        yieldMicros: Number(e.yieldMicros),
         amountUsd: microsToUsd(e.amountMicros),
         yieldUsd: microsToUsd(e.yieldMicros),
       })),

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { migrate } from "./migrations.ts";
 import { MONEY_SCHEMA_STATEMENTS } from "./moneySchema.ts";
 import { SCHEMA_STATEMENTS } from "./schema.ts";
 
@@ -18,6 +19,7 @@ export function openDatabase(dataDir: string): DatabaseSync {
   db.exec("PRAGMA foreign_keys = ON");
   if (location !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
   for (const statement of [...SCHEMA_STATEMENTS, ...MONEY_SCHEMA_STATEMENTS]) db.exec(statement);
+  migrate(db);
   return db;
 }
 
@@ -38,4 +40,15 @@ export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
     db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/**
+ * A statement whose INTEGER columns read as bigint. Money columns hold micros, which may pass
+ * 2^53; read as numbers they would throw (node:sqlite refuses to lose precision). Row mappers turn
+ * the other integer columns (counts, sort orders) back into numbers.
+ */
+export function prepareReadingBigInts(db: DatabaseSync, sql: string): StatementSync {
+  const statement = db.prepare(sql);
+  statement.setReadBigInts(true);
+  return statement;
 }

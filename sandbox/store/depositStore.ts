@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepareReadingBigInts } from "./db.ts";
 import { afterCursorSql, type Cursor } from "./pagination.ts";
 
 /** A deposit row. `nextStepAt` is when it moves on (sandbox clock); null once finished. */
@@ -9,7 +10,7 @@ export interface DepositRecord {
   chain: string;
   address: string;
   txHash: string;
-  amountMicros: number;
+  amountMicros: bigint;
   status: string;
   legStatuses: Record<string, string>;
   nextStepAt: string | null;
@@ -26,7 +27,7 @@ interface Row {
   chain: string;
   address: string;
   tx_hash: string;
-  amount_micros: number;
+  amount_micros: bigint;
   status: string;
   leg_statuses_json: string;
   next_step_at: string | null;
@@ -94,9 +95,10 @@ export function updateDeposit(
 }
 
 export function findDeposit(db: DatabaseSync, organizationId: string, id: string): DepositRecord | null {
-  const row = db
-    .prepare("SELECT * FROM deposits WHERE id = ? AND organization_id = ?")
-    .get(id, organizationId) as Row | undefined;
+  const row = prepareReadingBigInts(db, "SELECT * FROM deposits WHERE id = ? AND organization_id = ?").get(
+    id,
+    organizationId,
+  ) as Row | undefined;
   return row === undefined ? null : toRecord(row);
 }
 
@@ -106,9 +108,10 @@ export function findDepositByTx(
   chain: string,
   txHash: string,
 ): DepositRecord | null {
-  const row = db
-    .prepare("SELECT * FROM deposits WHERE organization_id = ? AND chain = ? AND tx_hash = ?")
-    .get(organizationId, chain, txHash) as Row | undefined;
+  const row = prepareReadingBigInts(
+    db,
+    "SELECT * FROM deposits WHERE organization_id = ? AND chain = ? AND tx_hash = ?",
+  ).get(organizationId, chain, txHash) as Row | undefined;
   return row === undefined ? null : toRecord(row);
 }
 
@@ -120,22 +123,20 @@ export function listDeposits(
 ): DepositRecord[] {
   const after = afterCursorSql(cursor);
   return (
-    db
-      .prepare(
-        `SELECT * FROM deposits WHERE wallet_id = ? AND ${after.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
-      )
-      .all(walletId, ...after.params, limit) as unknown as Row[]
+    prepareReadingBigInts(
+      db,
+      `SELECT * FROM deposits WHERE wallet_id = ? AND ${after.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ).all(walletId, ...after.params, limit) as unknown as Row[]
   ).map(toRecord);
 }
 
 /** Deposits with a step due by `dueBy`, earliest first. */
 export function listDueDeposits(db: DatabaseSync, dueBy: string): DepositRecord[] {
   return (
-    db
-      .prepare(
-        "SELECT * FROM deposits WHERE next_step_at IS NOT NULL AND next_step_at <= ? ORDER BY next_step_at, id",
-      )
-      .all(dueBy) as unknown as Row[]
+    prepareReadingBigInts(
+      db,
+      "SELECT * FROM deposits WHERE next_step_at IS NOT NULL AND next_step_at <= ? ORDER BY next_step_at, id",
+    ).all(dueBy) as unknown as Row[]
   ).map(toRecord);
 }
 

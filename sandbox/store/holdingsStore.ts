@@ -1,35 +1,33 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepareReadingBigInts } from "./db.ts";
 import { listBalances, setBalance } from "./walletStore.ts";
 
 /**
- * What a wallet holds, in micro-units. Position values, pending allocations and per-chain figures
- * live in the wallet tables' REAL columns (walletView reads them as USD); they are only ever
- * written here as `micros / 1e6`, which a double holds exactly and `Math.round(x * 1e6)` recovers,
- * so those columns stay micro-exact. Sandbox prices are 1 unit = 1 USD: balanceUnits = value.
+ * What a wallet holds, in micro-units: position values, pending allocations and per-chain figures,
+ * all whole micros in INTEGER columns. Sandbox prices are 1 unit = 1 USD.
  */
 
-const toMicros = (usd: number) => Math.round(usd * 1_000_000);
-const toUsd = (micros: number) => micros / 1_000_000;
-
 /** Position values in micros, in stored order (zero rows included). */
-export function readPositionMicros(db: DatabaseSync, walletId: string): Map<string, number> {
-  return new Map(listBalances(db, walletId).map((b) => [b.positionKey, toMicros(b.valueUsd)]));
+export function readPositionMicros(db: DatabaseSync, walletId: string): Map<string, bigint> {
+  return new Map(listBalances(db, walletId).map((b) => [b.positionKey, b.valueMicros]));
 }
 
 export function writePositionMicros(
   db: DatabaseSync,
   walletId: string,
   positionKey: string,
-  micros: number,
+  micros: bigint,
   at: string,
 ): void {
-  setBalance(db, walletId, { positionKey, balanceUnits: toUsd(micros), valueUsd: toUsd(micros) }, at);
+  setBalance(db, walletId, { positionKey, valueMicros: micros }, at);
 }
 
-export function readPendingMicros(db: DatabaseSync, walletId: string): number {
-  const row = db.prepare("SELECT pending_allocations_usd AS p FROM wallets WHERE id = ?").get(walletId) as
-    { p: number } | undefined;
-  return toMicros(row?.p ?? 0);
+export function readPendingMicros(db: DatabaseSync, walletId: string): bigint {
+  const row = prepareReadingBigInts(
+    db,
+    "SELECT pending_allocations_micros AS p FROM wallets WHERE id = ?",
+  ).get(walletId) as { p: bigint } | undefined;
+  return row?.p ?? 0n;
 }
 
 /** Adds `deltaMicros` to the wallet's pending allocations and to those of `chain`'s entry. */
@@ -37,18 +35,15 @@ export function addPendingMicros(
   db: DatabaseSync,
   walletId: string,
   chain: string,
-  deltaMicros: number,
+  deltaMicros: bigint,
 ): void {
-  db.prepare("UPDATE wallets SET pending_allocations_usd = ? WHERE id = ?").run(
-    toUsd(readPendingMicros(db, walletId) + deltaMicros),
-    walletId,
-  );
-  const entry = db
-    .prepare("SELECT pending_allocations_usd AS p FROM deposit_addresses WHERE wallet_id = ? AND chain = ?")
-    .get(walletId, chain) as { p: number } | undefined;
   db.prepare(
-    "UPDATE deposit_addresses SET pending_allocations_usd = ? WHERE wallet_id = ? AND chain = ?",
-  ).run(toUsd(toMicros(entry?.p ?? 0) + deltaMicros), walletId, chain);
+    "UPDATE wallets SET pending_allocations_micros = pending_allocations_micros + ? WHERE id = ?",
+  ).run(deltaMicros, walletId);
+  db.prepare(
+    `UPDATE deposit_addresses SET pending_allocations_micros = pending_allocations_micros + ?
+     WHERE wallet_id = ? AND chain = ?`,
+  ).run(deltaMicros, walletId, chain);
 }
 
 /** Adds to the cumulative amount received through `chain` (spec 2.2 totalBalanceUsd). */
@@ -56,16 +51,20 @@ export function addReceivedMicros(
   db: DatabaseSync,
   walletId: string,
   chain: string,
-  deltaMicros: number,
+  deltaMicros: bigint,
 ): void {
-  const entry = db
-    .prepare("SELECT total_balance_usd AS t FROM deposit_addresses WHERE wallet_id = ? AND chain = ?")
-    .get(walletId, chain) as { t: number } | undefined;
-  db.prepare("UPDATE deposit_addresses SET total_balance_usd = ? WHERE wallet_id = ? AND chain = ?").run(
-    toUsd(toMicros(entry?.t ?? 0) + deltaMicros),
-    walletId,
-    chain,
-  );
+  db.prepare(
+    "UPDATE deposit_addresses SET total_received_micros = total_received_micros + ? WHERE wallet_id = ? AND chain = ?",
+  ).run(deltaMicros, walletId, chain);
+}
+
+/** What `chain`'s deposit address of the wallet has received in all (0 for an unknown chain). */
+export function readReceivedMicros(db: DatabaseSync, walletId: string, chain: string): bigint {
+  const row = prepareReadingBigInts(
+    db,
+    "SELECT total_received_micros AS t FROM deposit_addresses WHERE wallet_id = ? AND chain = ?",
+  ).get(walletId, chain) as { t: bigint } | undefined;
+  return row?.t ?? 0n;
 }
 
 /** The wallet owning `address` in the organization, on whichever chain(s) it is registered. */
@@ -99,7 +98,7 @@ export function listInvestedWalletIds(db: DatabaseSync, organizationId: string):
     db
       .prepare(
         `SELECT DISTINCT b.wallet_id AS id FROM wallet_balances b JOIN wallets w ON w.id = b.wallet_id
-         WHERE w.organization_id = ? AND b.value_usd > 0`,
+         WHERE w.organization_id = ? AND b.value_micros > 0`,
       )
       .all(organizationId) as unknown as { id: string }[]
   ).map((row) => row.id);
@@ -108,13 +107,14 @@ export function listInvestedWalletIds(db: DatabaseSync, organizationId: string):
 /** Accrual state of a wallet: settled through when, and the yield still held. */
 export interface AccrualState {
   accruedThrough: string;
-  yieldOutstandingMicros: number;
+  yieldOutstandingMicros: bigint;
 }
 
 export function readAccrualState(db: DatabaseSync, walletId: string): AccrualState | null {
-  const row = db
-    .prepare("SELECT accrued_through, yield_outstanding_micros FROM wallet_accruals WHERE wallet_id = ?")
-    .get(walletId) as { accrued_through: string; yield_outstanding_micros: number } | undefined;
+  const row = prepareReadingBigInts(
+    db,
+    "SELECT accrued_through, yield_outstanding_micros FROM wallet_accruals WHERE wallet_id = ?",
+  ).get(walletId) as { accrued_through: string; yield_outstanding_micros: bigint } | undefined;
   return row === undefined
     ? null
     : { accruedThrough: row.accrued_through, yieldOutstandingMicros: row.yield_outstanding_micros };

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepareReadingBigInts } from "./db.ts";
 
 /**
  * Kinds of ledger entry. Every movement of money is one of these; `amountMicros` is positive
@@ -28,8 +29,8 @@ export interface LedgerEntry {
   walletId: string;
   kind: LedgerKind;
   positionKey: string | null;
-  amountMicros: number;
-  yieldMicros: number;
+  amountMicros: bigint;
+  yieldMicros: bigint;
   /** The deposit, withdrawal or strategy update the movement belongs to. */
   refId: string | null;
   /** Free text: the payout leg key and sources, for example. */
@@ -41,13 +42,13 @@ export interface LedgerEntry {
 export type StoredLedgerEntry = LedgerEntry & { seq: number };
 
 interface Row {
-  seq: number;
+  seq: bigint;
   organization_id: string;
   wallet_id: string;
   kind: LedgerKind;
   position_key: string | null;
-  amount_micros: number;
-  yield_micros: number;
+  amount_micros: bigint;
+  yield_micros: bigint;
   ref_id: string | null;
   detail: string | null;
   from_at: string | null;
@@ -55,7 +56,7 @@ interface Row {
 }
 
 const toEntry = (row: Row): StoredLedgerEntry => ({
-  seq: row.seq,
+  seq: Number(row.seq),
   organizationId: row.organization_id,
   walletId: row.wallet_id,
   kind: row.kind,
@@ -87,29 +88,41 @@ export function appendLedgerEntry(db: DatabaseSync, entry: LedgerEntry): void {
   );
 }
 
-/** Sums of amount and yield per wallet and kind, for the organization's wallets. */
+/**
+ * Sums of amount and yield per wallet and kind, for the organization's wallets. Summed here in
+ * bigint rather than by SQL SUM: a wallet's lifetime flows are not bounded by its balance, and
+ * SQLite's 64-bit SUM would fail on overflow.
+ */
 export function ledgerSums(
   db: DatabaseSync,
   organizationId: string,
-): { walletId: string; kind: LedgerKind; amountMicros: number; yieldMicros: number }[] {
-  return (
-    db
-      .prepare(
-        `SELECT wallet_id, kind, SUM(amount_micros) AS amount, SUM(yield_micros) AS yield
-         FROM ledger_entries WHERE organization_id = ? GROUP BY wallet_id, kind`,
-      )
-      .all(organizationId) as unknown as {
-      wallet_id: string;
-      kind: LedgerKind;
-      amount: number;
-      yield: number;
-    }[]
-  ).map((row) => ({
-    walletId: row.wallet_id,
-    kind: row.kind,
-    amountMicros: row.amount,
-    yieldMicros: row.yield,
-  }));
+): { walletId: string; kind: LedgerKind; amountMicros: bigint; yieldMicros: bigint }[] {
+  const sums = new Map<
+    string,
+    { walletId: string; kind: LedgerKind; amountMicros: bigint; yieldMicros: bigint }
+  >();
+  const rows = prepareReadingBigInts(
+    db,
+    "SELECT wallet_id, kind, amount_micros, yield_micros FROM ledger_entries WHERE organization_id = ?",
+  ).iterate(organizationId) as Iterable<{
+    wallet_id: string;
+    kind: LedgerKind;
+    amount_micros: bigint;
+    yield_micros: bigint;
+  }>;
+  for (const row of rows) {
+    const key = `${row.wallet_id}\u0000${row.kind}`;
+    const sum = sums.get(key) ?? {
+      walletId: row.wallet_id,
+      kind: row.kind,
+      amountMicros: 0n,
+      yieldMicros: 0n,
+    };
+    sum.amountMicros += row.amount_micros;
+    sum.yieldMicros += row.yield_micros;
+    sums.set(key, sum);
+  }
+  return [...sums.values()];
 }
 
 /** Entries of one kind for the organization that end after `after` (all when null), oldest first. */
@@ -120,12 +133,11 @@ export function listLedgerEntriesOfKind(
   after: string | null,
 ): StoredLedgerEntry[] {
   return (
-    db
-      .prepare(
-        `SELECT * FROM ledger_entries WHERE organization_id = ? AND kind = ? AND (? IS NULL OR at > ?)
-         ORDER BY seq`,
-      )
-      .all(organizationId, kind, after, after) as unknown as Row[]
+    prepareReadingBigInts(
+      db,
+      `SELECT * FROM ledger_entries WHERE organization_id = ? AND kind = ? AND (? IS NULL OR at > ?)
+       ORDER BY seq`,
+    ).all(organizationId, kind, after, after) as unknown as Row[]
   ).map(toEntry);
 }
 
@@ -137,11 +149,10 @@ export function listRecentLedgerEntries(
   limit: number,
 ): StoredLedgerEntry[] {
   return (
-    db
-      .prepare(
-        `SELECT * FROM ledger_entries WHERE organization_id = ? AND (? IS NULL OR wallet_id = ?)
-         ORDER BY seq DESC LIMIT ?`,
-      )
-      .all(organizationId, walletId, walletId, limit) as unknown as Row[]
+    prepareReadingBigInts(
+      db,
+      `SELECT * FROM ledger_entries WHERE organization_id = ? AND (? IS NULL OR wallet_id = ?)
+       ORDER BY seq DESC LIMIT ?`,
+    ).all(organizationId, walletId, walletId, limit) as unknown as Row[]
   ).map(toEntry);
 }

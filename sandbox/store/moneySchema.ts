@@ -1,8 +1,7 @@
 /**
  * SQLite schema of money flows: rate history, accrual state, the ledger, deposits, withdrawals and
- * webhook deliveries. Money is counted in whole micro-units (1e-6 USD) in INTEGER columns; the
- * older wallet tables keep REAL columns, which hold micro-exact values (see holdingsStore.ts).
- * Every statement is idempotent, like schema.ts.
+ * webhook deliveries. Money is counted in whole micro-units (1e-6 USD) in INTEGER columns, as in
+ * the wallet tables. Every statement is idempotent, like schema.ts.
  */
 export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   // Every rate a yield source has had, and since when: accrual integrates over it piecewise.

@@ -1,7 +1,9 @@
 /**
  * SQLite schema of the sandbox. Statements are idempotent (`IF NOT EXISTS`) so opening an existing
- * data directory is the same as opening a new one. Money columns are REAL because the service's
- * amounts are JSON doubles (spec conventions).
+ * data directory is the same as opening a new one. Money is stored as whole micro-units in INTEGER
+ * columns (`*_micros`), like every money table (moneySchema.ts); the API's USD numbers are
+ * computed from them (sdk/contract/money.ts). Data files from before that kept REAL USD columns;
+ * migrations.ts converts them.
  */
 export const SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS catalog_entries (
@@ -26,7 +28,7 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      request_id TEXT NOT NULL,
      label TEXT,
      status TEXT NOT NULL,
-     pending_allocations_usd REAL NOT NULL DEFAULT 0,
+     pending_allocations_micros INTEGER NOT NULL DEFAULT 0,
      created_at TEXT NOT NULL,
      updated_at TEXT NOT NULL
    )`,
@@ -42,13 +44,12 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      sort_order INTEGER NOT NULL,
      PRIMARY KEY (wallet_id, position_key)
    )`,
-  // What the wallet actually holds, per position. All zero until deposits exist (a later issue
-  // credits deposits, accrues yield and debits withdrawals here).
+  // What the wallet holds, per position, in micros. Sandbox prices are 1 unit = 1 USD, so the
+  // position's balanceUnits is its value.
   `CREATE TABLE IF NOT EXISTS wallet_balances (
      wallet_id TEXT NOT NULL REFERENCES wallets(id),
      position_key TEXT NOT NULL,
-     balance_units REAL NOT NULL DEFAULT 0,
-     value_usd REAL NOT NULL DEFAULT 0,
+     value_micros INTEGER NOT NULL DEFAULT 0,
      updated_at TEXT NOT NULL,
      PRIMARY KEY (wallet_id, position_key)
    )`,
@@ -56,8 +57,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      wallet_id TEXT NOT NULL REFERENCES wallets(id),
      chain TEXT NOT NULL,
      address TEXT NOT NULL,
-     total_balance_usd REAL NOT NULL DEFAULT 0,
-     pending_allocations_usd REAL NOT NULL DEFAULT 0,
+     total_received_micros INTEGER NOT NULL DEFAULT 0,
+     pending_allocations_micros INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (wallet_id, chain),
      UNIQUE (chain, address)
    )`,

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepareReadingBigInts } from "./db.ts";
 import { afterCursorSql, type Cursor } from "./pagination.ts";
 
 /** A wallet row as stored; the API view is computed from it by domain/walletView.ts. */
@@ -8,7 +9,8 @@ export interface WalletRecord {
   requestId: string;
   label: string | null;
   status: string;
-  pendingAllocationsUsd: number;
+  /** Deposited money not yet allocated to positions. */
+  pendingAllocationsMicros: bigint;
   createdAt: string;
   updatedAt: string;
 }
@@ -21,18 +23,18 @@ export interface TargetRecord {
   maxProcessingTime: string;
 }
 
-/** What the wallet holds of one position. */
+/** What the wallet holds of one position (1 unit = 1 USD in the sandbox, so units = value). */
 export interface BalanceRecord {
   positionKey: string;
-  balanceUnits: number;
-  valueUsd: number;
+  valueMicros: bigint;
 }
 
 export interface DepositAddressRecord {
   chain: string;
   address: string;
-  totalBalanceUsd: number;
-  pendingAllocationsUsd: number;
+  /** Everything ever received through this chain (spec 2.2 totalBalanceUsd). */
+  totalReceivedMicros: bigint;
+  pendingAllocationsMicros: bigint;
 }
 
 interface WalletRow {
@@ -41,7 +43,7 @@ interface WalletRow {
   request_id: string;
   label: string | null;
   status: string;
-  pending_allocations_usd: number;
+  pending_allocations_micros: bigint;
   created_at: string;
   updated_at: string;
 }
@@ -53,7 +55,7 @@ function toWallet(row: WalletRow): WalletRecord {
     requestId: row.request_id,
     label: row.label,
     status: row.status,
-    pendingAllocationsUsd: row.pending_allocations_usd,
+    pendingAllocationsMicros: row.pending_allocations_micros,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -66,7 +68,7 @@ export function insertWallet(
   addresses: readonly { chain: string; address: string }[],
 ): void {
   db.prepare(
-    `INSERT INTO wallets (id, organization_id, request_id, label, status, pending_allocations_usd, created_at, updated_at)
+    `INSERT INTO wallets (id, organization_id, request_id, label, status, pending_allocations_micros, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     wallet.id,
@@ -74,7 +76,7 @@ export function insertWallet(
     wallet.requestId,
     wallet.label,
     wallet.status,
-    wallet.pendingAllocationsUsd,
+    wallet.pendingAllocationsMicros,
     wallet.createdAt,
     wallet.updatedAt,
   );
@@ -87,9 +89,10 @@ export function insertWallet(
 
 /** Only the owner's wallet is found: another organization's wallet reads as missing (404). */
 export function findWallet(db: DatabaseSync, organizationId: string, walletId: string): WalletRecord | null {
-  const row = db
-    .prepare("SELECT * FROM wallets WHERE id = ? AND organization_id = ?")
-    .get(walletId, organizationId) as WalletRow | undefined;
+  const row = prepareReadingBigInts(db, "SELECT * FROM wallets WHERE id = ? AND organization_id = ?").get(
+    walletId,
+    organizationId,
+  ) as WalletRow | undefined;
   return row === undefined ? null : toWallet(row);
 }
 
@@ -101,12 +104,11 @@ export function listWallets(
   limit: number,
 ): WalletRecord[] {
   const after = afterCursorSql(cursor);
-  const rows = db
-    .prepare(
-      `SELECT * FROM wallets WHERE organization_id = ? AND ${after.sql}
-       ORDER BY created_at DESC, id DESC LIMIT ?`,
-    )
-    .all(organizationId, ...after.params, limit) as unknown as WalletRow[];
+  const rows = prepareReadingBigInts(
+    db,
+    `SELECT * FROM wallets WHERE organization_id = ? AND ${after.sql}
+     ORDER BY created_at DESC, id DESC LIMIT ?`,
+  ).all(organizationId, ...after.params, limit) as unknown as WalletRow[];
   return rows.map(toWallet);
 }
 
@@ -149,8 +151,8 @@ export function replaceTargets(
      VALUES (?, ?, ?, ?, ?, ?)`,
   );
   const ensureBalance = db.prepare(
-    `INSERT OR IGNORE INTO wallet_balances (wallet_id, position_key, balance_units, value_usd, updated_at)
-     VALUES (?, ?, 0, 0, ?)`,
+    `INSERT OR IGNORE INTO wallet_balances (wallet_id, position_key, value_micros, updated_at)
+     VALUES (?, ?, 0, ?)`,
   );
   targets.forEach((target, index) => {
     insertTarget.run(
@@ -167,39 +169,36 @@ export function replaceTargets(
 
 export function listBalances(db: DatabaseSync, walletId: string): BalanceRecord[] {
   return (
-    db
-      .prepare("SELECT position_key, balance_units, value_usd FROM wallet_balances WHERE wallet_id = ?")
-      .all(walletId) as unknown as { position_key: string; balance_units: number; value_usd: number }[]
-  ).map((row) => ({
-    positionKey: row.position_key,
-    balanceUnits: row.balance_units,
-    valueUsd: row.value_usd,
-  }));
+    prepareReadingBigInts(
+      db,
+      "SELECT position_key, value_micros FROM wallet_balances WHERE wallet_id = ?",
+    ).all(walletId) as unknown as { position_key: string; value_micros: bigint }[]
+  ).map((row) => ({ positionKey: row.position_key, valueMicros: row.value_micros }));
 }
 
 export function setBalance(db: DatabaseSync, walletId: string, balance: BalanceRecord, at: string): void {
   db.prepare(
-    `INSERT INTO wallet_balances (wallet_id, position_key, balance_units, value_usd, updated_at)
-     VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO wallet_balances (wallet_id, position_key, value_micros, updated_at)
+     VALUES (?, ?, ?, ?)
      ON CONFLICT (wallet_id, position_key)
-     DO UPDATE SET balance_units = excluded.balance_units, value_usd = excluded.value_usd, updated_at = excluded.updated_at`,
-  ).run(walletId, balance.positionKey, balance.balanceUnits, balance.valueUsd, at);
+     DO UPDATE SET value_micros = excluded.value_micros, updated_at = excluded.updated_at`,
+  ).run(walletId, balance.positionKey, balance.valueMicros, at);
 }
 
 export function listDepositAddresses(db: DatabaseSync, walletId: string): DepositAddressRecord[] {
   return (
-    db
-      .prepare("SELECT * FROM deposit_addresses WHERE wallet_id = ? ORDER BY rowid")
-      .all(walletId) as unknown as {
+    prepareReadingBigInts(db, "SELECT * FROM deposit_addresses WHERE wallet_id = ? ORDER BY rowid").all(
+      walletId,
+    ) as unknown as {
       chain: string;
       address: string;
-      total_balance_usd: number;
-      pending_allocations_usd: number;
+      total_received_micros: bigint;
+      pending_allocations_micros: bigint;
     }[]
   ).map((row) => ({
     chain: row.chain,
     address: row.address,
-    totalBalanceUsd: row.total_balance_usd,
-    pendingAllocationsUsd: row.pending_allocations_usd,
+    totalReceivedMicros: row.total_received_micros,
+    pendingAllocationsMicros: row.pending_allocations_micros,
   }));
 }

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { prepareReadingBigInts } from "./db.ts";
 import { afterCursorSql, type Cursor } from "./pagination.ts";
 
 export interface WithdrawalRecord {
@@ -7,7 +8,7 @@ export interface WithdrawalRecord {
   walletId: string;
   requestId: string;
   status: string;
-  amountMicros: number;
+  amountMicros: bigint;
   destinationToken: string;
   destinationChain: string;
   destinationAddress: string;
@@ -21,16 +22,27 @@ export interface WithdrawalRecord {
 /** Micros drawn from one position for a leg. */
 export interface LegSource {
   positionKey: string;
-  micros: number;
+  micros: bigint;
 }
+
+/** Leg sources as JSON, micros as decimal strings (JSON has no bigint); older files hold numbers. */
+export const sourcesToJson = (sources: readonly LegSource[]) =>
+  JSON.stringify(
+    sources.map((source) => ({ positionKey: source.positionKey, micros: source.micros.toString() })),
+  );
+const sourcesFromJson = (text: string): LegSource[] =>
+  (JSON.parse(text) as { positionKey: string; micros: string | number }[]).map((source) => ({
+    positionKey: source.positionKey,
+    micros: BigInt(source.micros),
+  }));
 
 /** A payout leg. Status: `pending` (not started), `processing`, `completed`, `failed`, `skipped`. */
 export interface LegRecord {
   withdrawalId: string;
   legKey: string;
   sortOrder: number;
-  amountMicros: number;
-  yieldMicros: number;
+  amountMicros: bigint;
+  yieldMicros: bigint;
   maxProcessingTime: string;
   sources: LegSource[];
   status: string;
@@ -47,7 +59,7 @@ interface WithdrawalRow {
   wallet_id: string;
   request_id: string;
   status: string;
-  amount_micros: number;
+  amount_micros: bigint;
   destination_token: string;
   destination_chain: string;
   destination_address: string;
@@ -61,9 +73,9 @@ interface WithdrawalRow {
 interface LegRow {
   withdrawal_id: string;
   leg_key: string;
-  sort_order: number;
-  amount_micros: number;
-  yield_micros: number;
+  sort_order: bigint;
+  amount_micros: bigint;
+  yield_micros: bigint;
   max_processing_time: string;
   sources_json: string;
   status: string;
@@ -92,11 +104,11 @@ const toWithdrawal = (row: WithdrawalRow): WithdrawalRecord => ({
 const toLeg = (row: LegRow): LegRecord => ({
   withdrawalId: row.withdrawal_id,
   legKey: row.leg_key,
-  sortOrder: row.sort_order,
+  sortOrder: Number(row.sort_order),
   amountMicros: row.amount_micros,
   yieldMicros: row.yield_micros,
   maxProcessingTime: row.max_processing_time,
-  sources: JSON.parse(row.sources_json) as LegSource[],
+  sources: sourcesFromJson(row.sources_json),
   status: row.status,
   dueAt: row.due_at,
   plannedFailureReason: row.planned_failure_reason,
@@ -151,15 +163,17 @@ export function findWithdrawal(
   organizationId: string,
   id: string,
 ): WithdrawalRecord | null {
-  const row = db
-    .prepare("SELECT * FROM withdrawals WHERE id = ? AND organization_id = ?")
-    .get(id, organizationId) as WithdrawalRow | undefined;
+  const row = prepareReadingBigInts(db, "SELECT * FROM withdrawals WHERE id = ? AND organization_id = ?").get(
+    id,
+    organizationId,
+  ) as WithdrawalRow | undefined;
   return row === undefined ? null : toWithdrawal(row);
 }
 
 /** Withdrawals found by id alone (for due legs, whose organization is the withdrawal's). */
 export function findWithdrawalById(db: DatabaseSync, id: string): WithdrawalRecord | null {
-  const row = db.prepare("SELECT * FROM withdrawals WHERE id = ?").get(id) as WithdrawalRow | undefined;
+  const row = prepareReadingBigInts(db, "SELECT * FROM withdrawals WHERE id = ?").get(id) as
+    WithdrawalRow | undefined;
   return row === undefined ? null : toWithdrawal(row);
 }
 
@@ -171,21 +185,20 @@ export function listWithdrawals(
 ): WithdrawalRecord[] {
   const after = afterCursorSql(cursor);
   return (
-    db
-      .prepare(
-        `SELECT * FROM withdrawals WHERE wallet_id = ? AND ${after.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
-      )
-      .all(walletId, ...after.params, limit) as unknown as WithdrawalRow[]
+    prepareReadingBigInts(
+      db,
+      `SELECT * FROM withdrawals WHERE wallet_id = ? AND ${after.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ).all(walletId, ...after.params, limit) as unknown as WithdrawalRow[]
   ).map(toWithdrawal);
 }
 
 /** Sum of the amounts of a wallet's withdrawals awaiting approval (held, not yet debited). */
-export function heldForApprovalMicros(db: DatabaseSync, walletId: string, exceptId: string | null): number {
-  const row = db
-    .prepare(
-      "SELECT COALESCE(SUM(amount_micros), 0) AS held FROM withdrawals WHERE wallet_id = ? AND status = 'pending_approval' AND id IS NOT ?",
-    )
-    .get(walletId, exceptId) as { held: number };
+export function heldForApprovalMicros(db: DatabaseSync, walletId: string, exceptId: string | null): bigint {
+  // Held amounts never exceed the wallet's balance, which is bounded (domain/money/limits.ts), so SUM is safe.
+  const row = prepareReadingBigInts(
+    db,
+    "SELECT COALESCE(SUM(amount_micros), 0) AS held FROM withdrawals WHERE wallet_id = ? AND status = 'pending_approval' AND id IS NOT ?",
+  ).get(walletId, exceptId) as { held: bigint };
   return row.held;
 }
 
@@ -205,7 +218,7 @@ export function replaceLegs(db: DatabaseSync, withdrawalId: string, legs: readon
       leg.amountMicros,
       leg.yieldMicros,
       leg.maxProcessingTime,
-      JSON.stringify(leg.sources),
+      sourcesToJson(leg.sources),
       leg.status,
       leg.dueAt,
       leg.plannedFailureReason,
@@ -227,20 +240,20 @@ export function updateLegStatus(
 
 export function listLegs(db: DatabaseSync, withdrawalId: string): LegRecord[] {
   return (
-    db
-      .prepare("SELECT * FROM withdrawal_legs WHERE withdrawal_id = ? ORDER BY sort_order")
-      .all(withdrawalId) as unknown as LegRow[]
+    prepareReadingBigInts(
+      db,
+      "SELECT * FROM withdrawal_legs WHERE withdrawal_id = ? ORDER BY sort_order",
+    ).all(withdrawalId) as unknown as LegRow[]
   ).map(toLeg);
 }
 
 /** Processing legs due by `dueBy`, earliest first. */
 export function listDueLegs(db: DatabaseSync, dueBy: string): LegRecord[] {
   return (
-    db
-      .prepare(
-        "SELECT * FROM withdrawal_legs WHERE status = 'processing' AND due_at <= ? ORDER BY due_at, withdrawal_id, sort_order",
-      )
-      .all(dueBy) as unknown as LegRow[]
+    prepareReadingBigInts(
+      db,
+      "SELECT * FROM withdrawal_legs WHERE status = 'processing' AND due_at <= ? ORDER BY due_at, withdrawal_id, sort_order",
+    ).all(dueBy) as unknown as LegRow[]
   ).map(toLeg);
 }
 

@@ -1,5 +1,7 @@
 // The service contract, written once: the client, the sandbox and the provider all import these.
 export * from "./common.ts";
+export * from "./money.ts";
+export * from "./duration.ts";
 export * from "./errors.ts";
 export * from "./allocation.ts";
 export * from "./catalog.ts";

@@ -3,11 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { StrategyCatalogEntry } from "../../sdk/contract/catalog.ts";
 import { QuoteResponseSchema } from "../../sdk/contract/quote.ts";
 import type { QuoteOption, QuoteRequest } from "../../sdk/contract/quote.ts";
-import {
-  buildQuoteOptions,
-  parseIsoDurationSeconds,
-  quoteRequestProblems,
-} from "../../sandbox/domain/quoteEngine.ts";
+import { buildQuoteOptions, quoteRequestProblems } from "../../sandbox/domain/quoteEngine.ts";
 
 // The checks below are written independently of the engine (their own duration table, their own
 // liquidity profile), so that an engine bug cannot hide behind a shared helper.
@@ -267,17 +263,6 @@ describe("buildQuoteOptions", () => {
       "yieldSourceExclusions",
     ]);
     expect(quoteRequestProblems(CATALOG, { yieldSourceExclusions: ["tbills"] })).toEqual([]);
-  });
-
-  test("ranks ISO 8601 durations by their length", () => {
-    expect(parseIsoDurationSeconds("PT0H")).toBe(0);
-    expect(parseIsoDurationSeconds("PT24H")).toBe(86_400);
-    expect(parseIsoDurationSeconds("P1D")).toBe(86_400);
-    expect(parseIsoDurationSeconds("P1W")).toBe(604_800);
-    expect(parseIsoDurationSeconds("P1DT1H30M15.5S")).toBe(86_400 + 3_600 + 1_800 + 15.5);
-    expect(parseIsoDurationSeconds("24 hours")).toBeUndefined();
-    expect(parseIsoDurationSeconds("P")).toBeUndefined();
-    expect(parseIsoDurationSeconds("PT")).toBeUndefined();
   });
 
   test("treats equal durations written differently (P1D, PT24H) as equally fast", () => {

@@ -16,7 +16,7 @@ function walletWith(balances: Record<string, number>) {
     requestId: "3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f71",
     label: null,
     status: "active",
-    pendingAllocationsUsd: 0,
+    pendingAllocationsMicros: 0n,
     createdAt: AT,
     updatedAt: AT,
   };
@@ -30,7 +30,7 @@ function walletWith(balances: Record<string, number>) {
     [],
   );
   for (const [positionKey, valueUsd] of Object.entries(balances)) {
-    setBalance(db, wallet.id, { positionKey, balanceUnits: valueUsd, valueUsd }, AT);
+    setBalance(db, wallet.id, { positionKey, valueMicros: BigInt(valueUsd) * 1_000_000n }, AT);
   }
   return walletView(db, wallet, catalog, { includeRequestId: false });
 }

@@ -45,25 +45,25 @@ export function accrueWallet(
   db: DatabaseSync,
   wallet: { id: string; organizationId: string },
   toIso: string,
-): number {
+): bigint {
   const state = readAccrualState(db, wallet.id);
   if (state === null) {
-    writeAccrualState(db, wallet.id, { accruedThrough: toIso, yieldOutstandingMicros: 0 });
-    return 0;
+    writeAccrualState(db, wallet.id, { accruedThrough: toIso, yieldOutstandingMicros: 0n });
+    return 0n;
   }
   const fromMs = Date.parse(state.accruedThrough);
   const toMs = Date.parse(toIso);
-  if (!(toMs > fromMs)) return 0;
+  if (!(toMs > fromMs)) return 0n;
   const remainders = readAccrualRemainders(db, wallet.id);
-  let credited = 0;
+  let credited = 0n;
   for (const [positionKey, micros] of readPositionMicros(db, wallet.id)) {
-    if (micros <= 0) continue;
+    if (micros <= 0n) continue;
     const integral = rateIntegral(listRateHistory(db, positionKey), fromMs, toMs);
     if (integral === 0n) continue;
-    const numerator = BigInt(micros) * integral + (remainders.get(positionKey) ?? 0n);
-    const amount = Number(numerator / ACCRUAL_DENOMINATOR);
+    const numerator = micros * integral + (remainders.get(positionKey) ?? 0n);
+    const amount = numerator / ACCRUAL_DENOMINATOR;
     writeAccrualRemainder(db, wallet.id, positionKey, numerator % ACCRUAL_DENOMINATOR);
-    if (amount === 0) continue;
+    if (amount === 0n) continue;
     writePositionMicros(db, wallet.id, positionKey, micros + amount, toIso);
     appendLedgerEntry(db, {
       organizationId: wallet.organizationId,
@@ -90,10 +90,10 @@ export function accrueWallet(
 export function addYieldOutstanding(
   db: DatabaseSync,
   walletId: string,
-  deltaMicros: number,
+  deltaMicros: bigint,
   at: string,
 ): void {
-  const state = readAccrualState(db, walletId) ?? { accruedThrough: at, yieldOutstandingMicros: 0 };
+  const state = readAccrualState(db, walletId) ?? { accruedThrough: at, yieldOutstandingMicros: 0n };
   writeAccrualState(db, walletId, {
     ...state,
     yieldOutstandingMicros: state.yieldOutstandingMicros + deltaMicros,

@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { KNOWN_CHAINS, type Deposit, type FieldProblem, type Page } from "../../../sdk/contract/index.ts";
+import {
+  KNOWN_CHAINS,
+  formatExactUsd,
+  microsToUsd,
+  usdToMicros,
+  type Deposit,
+  type FieldProblem,
+  type Page,
+} from "../../../sdk/contract/index.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { IdempotencyConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { inTransaction } from "../../store/db.ts";
@@ -22,7 +30,7 @@ import {
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import { findWallet, listTargets, touchWallet } from "../../store/walletStore.ts";
 import { accrueWallet } from "./accrual.ts";
-import { formatUsd, microsToUsd, splitByWeights, usdToMicros } from "./micros.ts";
+import { splitByWeights } from "./micros.ts";
 import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
 
 /** Body of `POST /_sandbox/deposits`: an on-chain transfer to a deposit address, as if detected. */
@@ -104,7 +112,7 @@ export function simulateDeposit(
 ): { deposit: Deposit; replayed: boolean } {
   const amountMicros = usdToMicros(body.amount);
   const { owner, problems } = findDestination(deps, organizationId, body.chain, body.address);
-  if (amountMicros < 1)
+  if (amountMicros < 1n)
     problems.push({ field: "amount", reason: "must be at least 0.000001 (one micro-unit)" });
   if (owner === null || problems.length > 0)
     throw new ValidationError(problems, "the deposit cannot be credited");
@@ -114,7 +122,7 @@ export function simulateDeposit(
     if (existing !== null) {
       if (existing.address !== address || existing.amountMicros !== amountMicros) {
         throw new IdempotencyConflictError(
-          `transaction ${body.txHash} on ${body.chain} was already credited as ${formatUsd(existing.amountMicros)} to ${existing.address}; a transaction is credited once`,
+          `transaction ${body.txHash} on ${body.chain} was already credited as ${formatExactUsd(existing.amountMicros)} to ${existing.address}; a transaction is credited once`,
           [{ field: "txHash", reason: "already credited with another address or amount" }],
         );
       }
@@ -146,7 +154,7 @@ export function simulateDeposit(
       kind: "deposit_detected",
       positionKey: null,
       amountMicros,
-      yieldMicros: 0,
+      yieldMicros: 0n,
       refId: record.id,
       detail: `${body.chain}:${body.txHash}`,
       fromAt: null,
@@ -213,14 +221,14 @@ function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
     Object.keys(record.legStatuses).map((key) => [key, "skipped"]),
   );
   targets.forEach((target, index) => {
-    const share = shares[index] ?? 0;
-    legStatuses[target.positionKey] = share > 0 ? "completed" : "skipped";
-    if (share === 0) return;
+    const share = shares[index] ?? 0n;
+    legStatuses[target.positionKey] = share > 0n ? "completed" : "skipped";
+    if (share === 0n) return;
     writePositionMicros(
       deps.db,
       record.walletId,
       target.positionKey,
-      (held.get(target.positionKey) ?? 0) + share,
+      (held.get(target.positionKey) ?? 0n) + share,
       at,
     );
     appendLedgerEntry(deps.db, {
@@ -229,7 +237,7 @@ function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
       kind: "deposit_allocated",
       positionKey: target.positionKey,
       amountMicros: share,
-      yieldMicros: 0,
+      yieldMicros: 0n,
       refId: record.id,
       detail: null,
       fromAt: null,

@@ -6,30 +6,31 @@ import {
   readPositionMicros,
 } from "../../store/holdingsStore.ts";
 import { ledgerSums, type LedgerKind } from "../../store/ledgerStore.ts";
-import { microsToUsd } from "./micros.ts";
+import { microsToUsd } from "../../../sdk/contract/index.ts";
+import { sumMicros } from "./micros.ts";
 
 /** Ledger totals of one wallet, in micros. */
 export interface LedgerTotals {
-  deposits: number;
-  yieldGenerated: number;
-  paidOut: number;
-  inFlight: number;
-  yieldWithdrawn: number;
+  deposits: bigint;
+  yieldGenerated: bigint;
+  paidOut: bigint;
+  inFlight: bigint;
+  yieldWithdrawn: bigint;
   /** What the ledger says the wallet holds: deposits + yield − paid out − in flight. */
-  expectedBalance: number;
+  expectedBalance: bigint;
   /** What the wallet holds: positions + pending allocations. */
-  balance: number;
+  balance: bigint;
   /** balance − expectedBalance: always 0 (conservation); anything else is a sandbox bug. */
-  discrepancy: number;
-  yieldHeld: number;
+  discrepancy: bigint;
+  yieldHeld: bigint;
 }
 
 const zero = (): Omit<LedgerTotals, "expectedBalance" | "balance" | "discrepancy" | "yieldHeld"> => ({
-  deposits: 0,
-  yieldGenerated: 0,
-  paidOut: 0,
-  inFlight: 0,
-  yieldWithdrawn: 0,
+  deposits: 0n,
+  yieldGenerated: 0n,
+  paidOut: 0n,
+  inFlight: 0n,
+  yieldWithdrawn: 0n,
 });
 
 /**
@@ -56,14 +57,14 @@ export function ledgerSummary(db: DatabaseSync, organizationId: string) {
   for (const walletId of listWalletIds(db, organizationId)) {
     const totals = sums.get(walletId) ?? zero();
     const expectedBalance = totals.deposits + totals.yieldGenerated - totals.paidOut - totals.inFlight;
-    const positions = [...readPositionMicros(db, walletId).values()].reduce((sum, m) => sum + m, 0);
+    const positions = sumMicros(readPositionMicros(db, walletId).values());
     const balance = positions + readPendingMicros(db, walletId);
     wallets[walletId] = {
       ...totals,
       expectedBalance,
       balance,
       discrepancy: balance - expectedBalance,
-      yieldHeld: readAccrualState(db, walletId)?.yieldOutstandingMicros ?? 0,
+      yieldHeld: readAccrualState(db, walletId)?.yieldOutstandingMicros ?? 0n,
     };
   }
   const keys = [
@@ -78,14 +79,17 @@ export function ledgerSummary(db: DatabaseSync, organizationId: string) {
     "yieldHeld",
   ] as const;
   const total = Object.fromEntries(
-    keys.map((key) => [key, Object.values(wallets).reduce((sum, w) => sum + w[key], 0)]),
+    keys.map((key) => [key, sumMicros(Object.values(wallets).map((w) => w[key]))]),
   ) as unknown as LedgerTotals;
   const inUsd = (t: LedgerTotals) =>
     Object.fromEntries(keys.map((key) => [`${key}Usd`, microsToUsd(t[key])]));
   return {
-    total: { ...inUsd(total), discrepancyMicros: total.discrepancy },
+    total: { ...inUsd(total), discrepancyMicros: Number(total.discrepancy) },
     wallets: Object.fromEntries(
-      Object.entries(wallets).map(([id, t]) => [id, { ...inUsd(t), discrepancyMicros: t.discrepancy }]),
+      Object.entries(wallets).map(([id, t]) => [
+        id,
+        { ...inUsd(t), discrepancyMicros: Number(t.discrepancy) },
+      ]),
     ),
   };
 }

@@ -1,52 +1,54 @@
+import type { Micros } from "../../../sdk/contract/index.ts";
+
 /**
- * Money arithmetic in whole micro-units (1 micro = 0.000001 USD). Every balance, deposit, payout
- * and accrual is an integer number of micros, so sums are exact and the conservation invariant
- * (balances + paid out + in flight = deposits + yield generated) holds with no epsilon.
- * Amounts up to 9e9 USD stay below 2^53 micros, where JavaScript integers are exact.
+ * The sandbox's own arithmetic on micro-units (`Micros`, a bigint; conversion, rounding and
+ * formatting live in sdk/contract/money.ts). Every balance, deposit, payout and accrual is a whole
+ * number of micros, so sums are exact and the conservation invariant (balances + paid out + in
+ * flight = deposits + yield generated) holds with no epsilon, at any size.
  */
-export const MICROS_PER_USD = 1_000_000;
 
-/** A USD amount from the API, to the nearest micro (amounts finer than 6 decimals are rounded). */
-export function usdToMicros(usd: number): number {
-  return Math.round(usd * MICROS_PER_USD);
+/** The sum of some amounts. */
+export function sumMicros(amounts: Iterable<Micros>): Micros {
+  let total = 0n;
+  for (const amount of amounts) total += amount;
+  return total;
 }
 
-/** Micros as the JSON number the API answers; `m / 1e6` round-trips exactly through usdToMicros. */
-export function microsToUsd(micros: number): number {
-  return micros / MICROS_PER_USD;
-}
+/** The larger of two amounts. */
+export const maxMicros = (a: Micros, b: Micros): Micros => (a > b ? a : b);
 
-/** For messages: `1234.5` rather than `1234.500000`. */
-export function formatUsd(micros: number): string {
-  return `${microsToUsd(micros)} USD`;
-}
+/** The smaller of two amounts. */
+export const minMicros = (a: Micros, b: Micros): Micros => (a < b ? a : b);
 
 /**
  * Splits `total` micros in proportion to integer `weights` (bps or micros) by largest remainder:
  * the parts are integers summing to exactly `total`, none more than a micro above its exact
- * share. Ties in the remainder go to the earlier weight. All-zero weights give all-zero parts.
+ * share. Ties in the remainder go to the earlier weight. All-zero weights give all-zero parts;
+ * negative weights count as zero.
  */
-export function splitByWeights(total: number, weights: readonly number[]): number[] {
-  const scaled = weights.map((w) => BigInt(Math.max(0, Math.round(w))));
-  const weightSum = scaled.reduce((sum, w) => sum + w, 0n);
-  if (weightSum === 0n || total === 0) return weights.map(() => 0);
-  const bigTotal = BigInt(total);
-  const parts = scaled.map((w) => (bigTotal * w) / weightSum);
-  const remainders = scaled.map((w, index) => ({ index, remainder: (bigTotal * w) % weightSum }));
-  let left = Number(bigTotal - parts.reduce((sum, p) => sum + p, 0n));
+export function splitByWeights(total: Micros, weights: readonly (number | bigint)[]): Micros[] {
+  const scaled = weights.map((w) => {
+    const whole = typeof w === "bigint" ? w : BigInt(Math.round(w));
+    return whole > 0n ? whole : 0n;
+  });
+  const weightSum = sumMicros(scaled);
+  if (weightSum === 0n || total === 0n) return weights.map(() => 0n);
+  const parts = scaled.map((w) => (total * w) / weightSum);
+  const remainders = scaled.map((w, index) => ({ index, remainder: (total * w) % weightSum }));
+  let left = total - sumMicros(parts);
   remainders.sort((a, b) =>
     a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1,
   );
   for (const { index } of remainders) {
-    if (left <= 0) break;
+    if (left <= 0n) break;
     parts[index] = (parts[index] ?? 0n) + 1n;
-    left -= 1;
+    left -= 1n;
   }
-  return parts.map(Number);
+  return parts;
 }
 
-/** floor(a * b / c) for non-negative integers, without overflow. */
-export function mulDivFloor(a: number, b: number, c: number): number {
-  if (c === 0) return 0;
-  return Number((BigInt(a) * BigInt(b)) / BigInt(c));
+/** floor(a × b / c) for non-negative integers; 0 when c is 0. */
+export function mulDivFloor(a: Micros, b: Micros, c: Micros): Micros {
+  if (c === 0n) return 0n;
+  return (a * b) / c;
 }

@@ -2,7 +2,7 @@ import { readPositionMicros, writePositionMicros } from "../../store/holdingsSto
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import type { TargetRecord } from "../../store/walletStore.ts";
 import { accrueWallet } from "./accrual.ts";
-import { splitByWeights } from "./micros.ts";
+import { splitByWeights, sumMicros } from "./micros.ts";
 import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
 
 /**
@@ -21,17 +21,17 @@ export function rebalanceWallet(
 ): void {
   accrueWallet(deps.db, wallet, at);
   const held = readPositionMicros(deps.db, wallet.id);
-  const total = [...held.values()].reduce((sum, micros) => sum + micros, 0);
+  const total = sumMicros(held.values());
   const shares = splitByWeights(
     total,
     targets.map((t) => t.targetWeightBps),
   );
-  const next = new Map<string, number>([...held.keys()].map((key) => [key, 0]));
-  targets.forEach((target, index) => next.set(target.positionKey, shares[index] ?? 0));
+  const next = new Map<string, bigint>([...held.keys()].map((key) => [key, 0n]));
+  targets.forEach((target, index) => next.set(target.positionKey, shares[index] ?? 0n));
   let moved = false;
   for (const [positionKey, micros] of next) {
-    const delta = micros - (held.get(positionKey) ?? 0);
-    if (delta === 0) continue;
+    const delta = micros - (held.get(positionKey) ?? 0n);
+    if (delta === 0n) continue;
     moved = true;
     writePositionMicros(deps.db, wallet.id, positionKey, micros, at);
     appendLedgerEntry(deps.db, {
@@ -40,7 +40,7 @@ export function rebalanceWallet(
       kind: "rebalance",
       positionKey,
       amountMicros: delta,
-      yieldMicros: 0,
+      yieldMicros: 0n,
       refId: strategyUpdateId,
       detail: null,
       fromAt: null,

@@ -11,13 +11,15 @@ import {
   heldForApprovalMicros,
   listLegs,
   replaceLegs,
+  sourcesToJson,
   updateLegStatus,
   updateWithdrawal,
   type LegRecord,
   type WithdrawalRecord,
 } from "../../store/withdrawalStore.ts";
 import { accrueWallet, addYieldOutstanding } from "./accrual.ts";
-import { formatUsd, microsToUsd, mulDivFloor, splitByWeights } from "./micros.ts";
+import { formatExactUsd, microsToUsd } from "../../../sdk/contract/index.ts";
+import { maxMicros, minMicros, mulDivFloor, splitByWeights, sumMicros } from "./micros.ts";
 import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
 import { heldPositions, planPayoutLegs, type LegPlan } from "./payoutRouting.ts";
 
@@ -33,7 +35,7 @@ import { heldPositions, planPayoutLegs, type LegPlan } from "./payoutRouting.ts"
  * A rejected approval ends it `failed` with nothing debited.
  */
 
-const later = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString();
+const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 export function setWithdrawalStatus(
   deps: MoneyDeps,
@@ -106,7 +108,7 @@ const legFromPlan = (withdrawalId: string, plan: LegPlan, index: number, at: str
   legKey: plan.legKey,
   sortOrder: index,
   amountMicros: plan.amountMicros,
-  yieldMicros: 0,
+  yieldMicros: 0n,
   maxProcessingTime: plan.maxProcessingTime,
   sources: plan.sources,
   status: "pending",
@@ -125,8 +127,8 @@ export function withdrawableMicros(
   deps: MoneyDeps,
   walletId: string,
   exceptWithdrawalId: string | null,
-): number {
-  const held = [...readPositionMicros(deps.db, walletId).values()].reduce((sum, micros) => sum + micros, 0);
+): bigint {
+  const held = sumMicros(readPositionMicros(deps.db, walletId).values());
   return held - heldForApprovalMicros(deps.db, walletId, exceptWithdrawalId);
 }
 
@@ -160,19 +162,18 @@ export function startWithdrawal(
     failBeforeStart(
       deps,
       record,
-      `insufficient funds when processing started: ${formatUsd(Math.max(0, available))} withdrawable`,
+      `insufficient funds when processing started: ${formatExactUsd(maxMicros(0n, available))} withdrawable`,
       at,
     );
     return;
   }
   const held = readPositionMicros(deps.db, record.walletId);
-  const walletTotal =
-    [...held.values()].reduce((sum, m) => sum + m, 0) + readPendingMicros(deps.db, record.walletId);
-  const yieldHeld = Math.min(
-    readAccrualState(deps.db, record.walletId)?.yieldOutstandingMicros ?? 0,
+  const walletTotal = sumMicros(held.values()) + readPendingMicros(deps.db, record.walletId);
+  const yieldHeld = minMicros(
+    readAccrualState(deps.db, record.walletId)?.yieldOutstandingMicros ?? 0n,
     walletTotal,
   );
-  const yieldShare = mulDivFloor(record.amountMicros, Math.max(0, yieldHeld), walletTotal);
+  const yieldShare = mulDivFloor(record.amountMicros, maxMicros(0n, yieldHeld), walletTotal);
   const legYields = splitByWeights(
     yieldShare,
     plans.map((plan) => plan.amountMicros),
@@ -184,13 +185,13 @@ export function startWithdrawal(
   );
   const legs: LegRecord[] = plans.map((plan, index) => ({
     ...legFromPlan(record.id, plan, index, at),
-    yieldMicros: legYields[index] ?? 0,
-    dueAt: later(at, plan.seconds),
+    yieldMicros: legYields[index] ?? 0n,
+    dueAt: later(at, plan.delayMs),
     plannedFailureReason: fault?.legKey === plan.legKey ? fault.reason : null,
   }));
   for (const leg of legs) {
     for (const source of leg.sources) {
-      const before = held.get(source.positionKey) ?? 0;
+      const before = held.get(source.positionKey) ?? 0n;
       held.set(source.positionKey, before - source.micros);
       writePositionMicros(deps.db, record.walletId, source.positionKey, before - source.micros, at);
     }
@@ -202,7 +203,7 @@ export function startWithdrawal(
       amountMicros: leg.amountMicros,
       yieldMicros: leg.yieldMicros,
       refId: record.id,
-      detail: JSON.stringify({ legKey: leg.legKey, sources: leg.sources }),
+      detail: `{"legKey":${JSON.stringify(leg.legKey)},"sources":${sourcesToJson(leg.sources)}}`,
       fromAt: null,
       at,
     });
@@ -249,7 +250,7 @@ function returnLegFunds(deps: MoneyDeps, withdrawal: WithdrawalRecord, leg: LegR
       deps.db,
       withdrawal.walletId,
       source.positionKey,
-      (held.get(source.positionKey) ?? 0) + source.micros,
+      (held.get(source.positionKey) ?? 0n) + source.micros,
       at,
     );
   }
@@ -262,7 +263,7 @@ function returnLegFunds(deps: MoneyDeps, withdrawal: WithdrawalRecord, leg: LegR
     amountMicros: leg.amountMicros,
     yieldMicros: leg.yieldMicros,
     refId: withdrawal.id,
-    detail: JSON.stringify({ legKey: leg.legKey, sources: leg.sources }),
+    detail: `{"legKey":${JSON.stringify(leg.legKey)},"sources":${sourcesToJson(leg.sources)}}`,
     fromAt: null,
     at,
   });
@@ -282,7 +283,7 @@ function failLeg(
   const wallet = { id: withdrawal.walletId, organizationId: withdrawal.organizationId };
   // Returned money earns again from `at`, never for the time it was out.
   accrueWallet(deps.db, wallet, at);
-  let returned = 0;
+  let returned = 0n;
   for (const leg of listLegs(deps.db, withdrawal.id)) {
     if (leg.status !== "processing") continue;
     returnLegFunds(deps, withdrawal, leg, at);
@@ -296,7 +297,7 @@ function failLeg(
     current,
     {
       status: "failed",
-      failureReason: `payout leg ${failed.legKey} failed: ${reason}; ${formatUsd(returned)} returned to the wallet`,
+      failureReason: `payout leg ${failed.legKey} failed: ${reason}; ${formatExactUsd(returned)} returned to the wallet`,
     },
     current.status,
     at,

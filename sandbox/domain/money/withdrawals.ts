@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Page, Withdrawal, WithdrawalListItem, WithdrawRequest } from "../../../sdk/contract/index.ts";
+import {
+  formatExactUsd,
+  microsToUsd,
+  usdToMicros,
+  type Page,
+  type Withdrawal,
+  type WithdrawalListItem,
+  type WithdrawRequest,
+} from "../../../sdk/contract/index.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { InsufficientFundsError, NotFoundError, ValidationError } from "../errors.ts";
 import { inTransaction } from "../../store/db.ts";
@@ -19,7 +27,7 @@ import {
 import { createSigningActivity, type ApprovalContinuation } from "../approvals.ts";
 import { runIdempotent } from "../idempotency.ts";
 import { accrueWallet } from "./accrual.ts";
-import { formatUsd, microsToUsd, usdToMicros } from "./micros.ts";
+
 import type { MoneyDeps } from "./moneyDeps.ts";
 import { heldPositions, planPayoutLegs } from "./payoutRouting.ts";
 import {
@@ -92,7 +100,7 @@ export function requestWithdrawal(
   const wallet = findWallet(deps.db, organizationId, walletId);
   if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
   const amountMicros = usdToMicros(body.withdrawalAmount);
-  if (amountMicros < 1) {
+  if (amountMicros < 1n) {
     throw new ValidationError([
       { field: "withdrawalAmount", reason: "must be at least 0.000001 (one micro-unit)" },
     ]);
@@ -125,7 +133,7 @@ function createWithdrawal(
   input: {
     organizationId: string;
     walletId: string;
-    amountMicros: number;
+    amountMicros: bigint;
     body: WithdrawRequest;
     at: string;
   },
@@ -134,9 +142,9 @@ function createWithdrawal(
   accrueWallet(deps.db, { id: walletId, organizationId }, at);
   const available = withdrawableMicros(deps, walletId, null);
   if (amountMicros > available) {
-    const availableText = formatUsd(Math.max(0, available));
+    const availableText = formatExactUsd(available > 0n ? available : 0n);
     throw new InsufficientFundsError(
-      `withdrawalAmount ${formatUsd(amountMicros)} exceeds the withdrawable balance of ${availableText}; withdraw at most that (pending allocations become withdrawable once allocated)`,
+      `withdrawalAmount ${formatExactUsd(amountMicros)} exceeds the withdrawable balance of ${availableText}; withdraw at most that (pending allocations become withdrawable once allocated)`,
       [{ field: "withdrawalAmount", reason: `exceeds the withdrawable balance of ${availableText}` }],
     );
   }

@@ -1,14 +1,14 @@
-import type {
-  FieldProblem,
-  YieldFigures,
-  YieldMetrics,
-  YieldMetricsRequest,
+import {
+  microsToUsd,
+  type FieldProblem,
+  type YieldFigures,
+  type YieldMetrics,
+  type YieldMetricsRequest,
 } from "../../../sdk/contract/index.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { listWalletIds } from "../../store/holdingsStore.ts";
 import { listLedgerEntriesOfKind } from "../../store/ledgerStore.ts";
 import { accrueWallet } from "./accrual.ts";
-import { microsToUsd } from "./micros.ts";
 import type { MoneyDeps } from "./moneyDeps.ts";
 
 /**
@@ -51,10 +51,12 @@ export function yieldMetrics(
   }
   for (const id of walletIds) accrueWallet(deps.db, { id, organizationId }, now);
 
-  const whole = new Map<string, number>();
+  const whole = new Map<string, bigint>();
+  // Pro rata shares of entries straddling a boundary: fractions of a micro, summed per wallet as
+  // doubles and rounded to the micro once.
   const partial = new Map<string, number>();
-  const add = (map: Map<string, number>, id: string, value: number) =>
-    map.set(id, (map.get(id) ?? 0) + value);
+  const add = (map: Map<string, bigint>, id: string, value: bigint) =>
+    map.set(id, (map.get(id) ?? 0n) + value);
   for (const entry of listLedgerEntriesOfKind(deps.db, organizationId, "accrual", startIso)) {
     const fromMs = Date.parse(entry.fromAt ?? entry.at);
     const toMs = Date.parse(entry.at);
@@ -62,25 +64,29 @@ export function yieldMetrics(
     if (fromMs >= startMs && toMs <= endMs) add(whole, entry.walletId, entry.amountMicros);
     else {
       const overlap = Math.min(toMs, endMs) - Math.max(fromMs, startMs);
-      if (overlap > 0) add(partial, entry.walletId, (entry.amountMicros * overlap) / (toMs - fromMs));
+      if (overlap > 0) {
+        const share = (Number(entry.amountMicros) * overlap) / (toMs - fromMs);
+        partial.set(entry.walletId, (partial.get(entry.walletId) ?? 0) + share);
+      }
     }
   }
-  const withdrawn = new Map<string, number>();
+  const withdrawn = new Map<string, bigint>();
   for (const entry of listLedgerEntriesOfKind(deps.db, organizationId, "payout_completed", startIso)) {
     if (Date.parse(entry.at) <= endMs) add(withdrawn, entry.walletId, entry.yieldMicros);
   }
 
-  const figuresMicros = (id: string) => {
-    const generated = (whole.get(id) ?? 0) + Math.round(partial.get(id) ?? 0);
-    const out = withdrawn.get(id) ?? 0;
+  type FiguresMicros = { generated: bigint; withdrawn: bigint; accruedDelta: bigint };
+  const figuresMicros = (id: string): FiguresMicros => {
+    const generated = (whole.get(id) ?? 0n) + BigInt(Math.round(partial.get(id) ?? 0));
+    const out = withdrawn.get(id) ?? 0n;
     return { generated, withdrawn: out, accruedDelta: generated - out };
   };
-  const toUsd = (f: { generated: number; withdrawn: number; accruedDelta: number }): YieldFigures => ({
+  const toUsd = (f: FiguresMicros): YieldFigures => ({
     generated: microsToUsd(f.generated),
     withdrawn: microsToUsd(f.withdrawn),
     accruedDelta: microsToUsd(f.accruedDelta),
   });
-  const total = { generated: 0, withdrawn: 0, accruedDelta: 0 };
+  const total: FiguresMicros = { generated: 0n, withdrawn: 0n, accruedDelta: 0n };
   for (const id of walletIds) {
     const f = figuresMicros(id);
     total.generated += f.generated;

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, describe, expect, test } from "vitest";
+import { DATABASE_FILE } from "../../sandbox/store/db.ts";
+import { ORG, startTestSandbox } from "./helpers.ts";
+
+const dataDir = mkdtempSync(join(tmpdir(), "sandbox-migrate-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const WALLET = "3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70";
+const AT = "2026-01-01T00:00:00.000Z";
+
+/** The wallet tables as an older sandbox wrote them: USD in REAL columns. */
+function writeOldDataFile(): void {
+  const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
+  db.exec(`CREATE TABLE wallets (id TEXT PRIMARY KEY, organization_id TEXT NOT NULL, request_id TEXT NOT NULL,
+    label TEXT, status TEXT NOT NULL, pending_allocations_usd REAL NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+  db.exec(`CREATE TABLE wallet_targets (wallet_id TEXT NOT NULL REFERENCES wallets(id), position_key TEXT NOT NULL,
+    target_weight_bps INTEGER NOT NULL, asset TEXT NOT NULL, max_processing_time TEXT NOT NULL,
+    sort_order INTEGER NOT NULL, PRIMARY KEY (wallet_id, position_key))`);
+  db.exec(`CREATE TABLE wallet_balances (wallet_id TEXT NOT NULL REFERENCES wallets(id), position_key TEXT NOT NULL,
+    balance_units REAL NOT NULL DEFAULT 0, value_usd REAL NOT NULL DEFAULT 0, updated_at TEXT NOT NULL,
+    PRIMARY KEY (wallet_id, position_key))`);
+  db.exec(`CREATE TABLE deposit_addresses (wallet_id TEXT NOT NULL REFERENCES wallets(id), chain TEXT NOT NULL,
+    address TEXT NOT NULL, total_balance_usd REAL NOT NULL DEFAULT 0, pending_allocations_usd REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (wallet_id, chain), UNIQUE (chain, address))`);
+  db.prepare("INSERT INTO wallets VALUES (?, ?, ?, NULL, 'active', ?, ?, ?)").run(
+    WALLET,
+    ORG,
+    "3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f71",
+    0.000001,
+    AT,
+    AT,
+  );
+  db.prepare("INSERT INTO wallet_targets VALUES (?, 'syrupUsdc', 10000, 'syrupUSDC', 'PT0H', 0)").run(WALLET);
+  db.prepare("INSERT INTO wallet_balances VALUES (?, 'syrupUsdc', ?, ?, ?)").run(
+    WALLET,
+    1234.567891,
+    1234.567891,
+    AT,
+  );
+  db.prepare("INSERT INTO deposit_addresses VALUES (?, 'ethereum', '0xabc', ?, ?)").run(
+    WALLET,
+    1234.567892,
+    0.000001,
+  );
+  db.close();
+}
+
+describe("opening an older data file", () => {
+  test("converts the wallet tables' REAL USD columns to integer micros, keeping every figure", async () => {
+    writeOldDataFile();
+    const sandbox = await startTestSandbox({ dataDir });
+    try {
+      const wallet = await sandbox.api("GET", `/v2/portfolio-wallets/${WALLET}`);
+      expect(wallet.status).toBe(200);
+      expect(wallet.body).toMatchObject({
+        totalBalanceUsd: 1234.567892,
+        instantWithdrawableUsd: 1234.567891,
+        pendingAllocationsUsd: 0.000001,
+        depositAddresses: { ethereum: { totalBalanceUsd: 1234.567892, pendingAllocationsUsd: 0.000001 } },
+        positions: [{ positionKey: "syrupUsdc", valueUsd: 1234.567891, balanceUnits: 1234.567891 }],
+      });
+    } finally {
+      await sandbox.close();
+    }
+    const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
+    const columns = (table: string) =>
+      (
+        db.prepare("SELECT name, type FROM pragma_table_info(?)").all(table) as {
+          name: string;
+          type: string;
+        }[]
+      )
+        .filter((c) => c.name.endsWith("_usd") || c.name.endsWith("_micros") || c.name === "balance_units")
+        .map((c) => `${c.name} ${c.type}`);
+    expect(columns("wallets")).toEqual(["pending_allocations_micros INTEGER"]);
+    expect(columns("wallet_balances")).toEqual(["value_micros INTEGER"]);
+    expect(columns("deposit_addresses")).toEqual([
+      "total_received_micros INTEGER",
+      "pending_allocations_micros INTEGER",
+    ]);
+    db.close();
+  });
+});
