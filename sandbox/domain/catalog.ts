@@ -4,6 +4,7 @@ import {
   DateTimeSchema,
   StrategyCatalogEntrySchema,
   fieldProblemsOf,
+  unknownPositionKeyProblems,
   describeFieldProblems,
   type FieldProblem,
   type YieldSource,
@@ -85,44 +86,21 @@ export function loadCatalogFile(path: string, nowIso: string): YieldSource[] {
 }
 
 /**
- * Problems for positionKeys that are not in the catalog. The reason lists the valid keys, so a
- * caller can fix the request without another round trip.
- */
-export function unknownPositionKeyProblems(
-  positions: readonly { positionKey: string }[],
-  catalog: readonly YieldSource[],
-  field = "positions",
-): FieldProblem[] {
-  const valid = catalog.map((entry) => entry.positionKey);
-  return positions.flatMap((position, index) =>
-    valid.includes(position.positionKey)
-      ? []
-      : [
-          {
-            field: `${field}[${index}].positionKey`,
-            reason: `unknown positionKey ${JSON.stringify(position.positionKey)}; valid keys: ${valid.join(", ")}`,
-          },
-        ],
-  );
-}
-
-/**
- * The same check on a raw, not yet validated body: positions whose positionKey is a non-empty
- * string are checked, so an unknown key is reported alongside the schema's own problems.
+ * The contract's unknown-positionKey rule on a raw, not yet validated body: positions whose
+ * positionKey is a non-empty string are checked, so an unknown key is reported alongside the
+ * schema's own problems.
  */
 export function unknownPositionKeysInRawBody(raw: unknown, catalog: readonly YieldSource[]): FieldProblem[] {
   if (raw === null || typeof raw !== "object" || !("positions" in raw) || !Array.isArray(raw.positions))
     return [];
-  const valid = new Set(catalog.map((entry) => entry.positionKey));
-  return (raw.positions as unknown[]).flatMap((position, index) => {
-    const key =
-      position !== null && typeof position === "object" && "positionKey" in position
+  const positions = (raw.positions as unknown[]).map((position) => ({
+    positionKey:
+      position !== null &&
+      typeof position === "object" &&
+      "positionKey" in position &&
+      position.positionKey !== ""
         ? position.positionKey
-        : undefined;
-    if (typeof key !== "string" || key === "" || valid.has(key)) return [];
-    return unknownPositionKeyProblems([{ positionKey: key }], catalog).map((problem) => ({
-      ...problem,
-      field: `positions[${index}].positionKey`,
-    }));
-  });
+        : undefined,
+  }));
+  return unknownPositionKeyProblems(positions, catalog);
 }

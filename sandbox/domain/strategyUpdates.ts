@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import {
   canonicalAllocation,
+  unknownPositionKeyProblems,
   type StrategyUpdate,
   type StrategyUpdateRequest,
   type YieldSource,
@@ -26,7 +27,6 @@ import {
   type ApprovalContinuation,
   type ApprovalDeps,
 } from "./approvals.ts";
-import { unknownPositionKeyProblems } from "./catalog.ts";
 import type { FaultRegistry } from "./faults.ts";
 import { runIdempotent } from "./idempotency.ts";
 

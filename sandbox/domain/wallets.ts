@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import {
   canonicalAllocation,
+  unknownPositionKeyProblems,
   type CreateWalletRequest,
   type Page,
   type PortfolioWallet,
@@ -11,7 +12,6 @@ import type { SandboxClock } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { NotFoundError, ValidationError } from "./errors.ts";
 import { findWallet, insertWallet, listWallets } from "../store/walletStore.ts";
-import { unknownPositionKeyProblems } from "./catalog.ts";
 import { depositAddressesFor } from "./depositAddresses.ts";
 import { runIdempotent } from "./idempotency.ts";
 import { walletView } from "./walletView.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DateTimeSchema, DurationSchema, openEnum } from "./common.ts";
+import { quoteValue, type FieldProblem } from "./errors.ts";
 
 export const KNOWN_POSITION_KEYS = ["tbills", "resolvRlp", "syrupUsdc"] as const;
 export const KNOWN_ASSETS = ["tbills", "rlp", "syrupUSDC"] as const;
@@ -35,3 +36,28 @@ export const YieldSourcesResponseSchema = z.looseObject({
   yieldSources: z.array(YieldSourceSchema),
 });
 export type YieldSourcesResponse = z.infer<typeof YieldSourcesResponseSchema>;
+
+/**
+ * The unknown-positionKey rule, once for the client, the sandbox and the provider: every position
+ * whose positionKey is not in the catalog is a problem at `<pathPrefix>[<index>].positionKey`, and
+ * every reason lists the valid keys, so a caller fixes the request without another round trip.
+ * Positions whose key is not a string are left to the schema.
+ */
+export function unknownPositionKeyProblems(
+  positions: readonly { positionKey?: unknown }[],
+  catalog: readonly { positionKey: string }[],
+  pathPrefix = "positions",
+): FieldProblem[] {
+  const validKeys = catalog.map((entry) => entry.positionKey);
+  const valid = new Set(validKeys);
+  return positions.flatMap((position, index) =>
+    typeof position.positionKey !== "string" || valid.has(position.positionKey)
+      ? []
+      : [
+          {
+            field: `${pathPrefix}[${index}].positionKey`,
+            reason: `unknown positionKey ${quoteValue(position.positionKey)}; valid keys are: ${validKeys.join(", ")}`,
+          },
+        ],
+  );
+}

@@ -88,6 +88,7 @@ export function shareWithdrawableWithin(
   bound: string | number,
 ): number {
   let share = 0;
-  for (const entry of entries) if (isWithdrawableWithin(entry.maxProcessingTime, bound)) share += entry.weight;
+  for (const entry of entries)
+    if (isWithdrawableWithin(entry.maxProcessingTime, bound)) share += entry.weight;
   return share;
 }

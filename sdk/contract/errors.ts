@@ -58,3 +58,18 @@ export function fieldProblemsOf(error: z.ZodError, prefix: readonly PropertyKey[
 export function describeFieldProblems(problems: readonly FieldProblem[]): string {
   return problems.map((p) => `${p.field}: ${p.reason}`).join("; ");
 }
+
+/** The longest a quoted value may be in a message (see `quoteValue`). */
+export const MAX_QUOTED_VALUE_LENGTH = 200;
+
+/**
+ * A value as an error message quotes it: its JSON text (`"bitcoin"`, `7`), cut to at most 200
+ * characters, the cut marked with how long the whole was. An error about a 20 MB string stays small
+ * and still shows what the value looked like.
+ */
+export function quoteValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  if (text.length <= MAX_QUOTED_VALUE_LENGTH) return text;
+  const marker = `… (${text.length} characters)`;
+  return `${text.slice(0, MAX_QUOTED_VALUE_LENGTH - marker.length)}${marker}`;
+}
