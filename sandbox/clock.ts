@@ -25,6 +25,11 @@ export function createWallClock(initialOffsetMs = 0): SandboxClock {
   };
 }
 
+/** The ISO timestamp `ms` milliseconds after `iso` (when a step started at `iso` falls due). */
+export function isoAfter(iso: string, ms: number): string {
+  return new Date(Date.parse(iso) + ms).toISOString();
+}
+
 /** ISO 8601 with milliseconds and `Z`: fixed width, so timestamps sort as strings (cursors rely on it). */
 export function isoNow(clock: SandboxClock): string {
   return clock.now().toISOString();

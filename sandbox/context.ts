@@ -4,7 +4,8 @@ import type { SandboxClock } from "./clock.ts";
 import type { ApprovalDeps } from "./domain/approvals.ts";
 import type { WebhookDispatcher } from "./domain/events/delivery.ts";
 import type { FaultRegistry } from "./domain/faults.ts";
-import type { MoneyFlows } from "./domain/money/moneyFlows.ts";
+import type { DueWorkScheduler } from "./domain/dueWorkScheduler.ts";
+import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
 import type { RequestCounter } from "./domain/requestCounter.ts";
 import type { StrategyUpdates } from "./domain/strategyUpdates.ts";
 
@@ -20,8 +21,10 @@ export interface SandboxContext {
   strategyUpdates: StrategyUpdates;
   faults: FaultRegistry;
   requestCounter: RequestCounter;
-  /** Deposits, yield accrual, withdrawals and the ledger (sandbox/domain/money/). */
-  money: MoneyFlows;
+  /** What deposits, yield accrual, withdrawals and the ledger need (sandbox/domain/money/). */
+  money: MoneyDeps;
+  /** The one scheduler of time-driven work (strategy updates, deposit steps, payout legs). */
+  dueWork: DueWorkScheduler;
   /** Background webhook delivery (sandbox/domain/events/delivery.ts). */
   webhookDispatcher: WebhookDispatcher;
 }

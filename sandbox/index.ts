@@ -10,7 +10,11 @@ import { createWebhookDispatcher, DEFAULT_WEBHOOK_DELIVERY } from "./domain/even
 import { createEventSink } from "./domain/events/eventSink.ts";
 import { strategyStatusEvent } from "./domain/events/strategyEvents.ts";
 import { createFaultRegistry } from "./domain/faults.ts";
-import { createMoneyFlows } from "./domain/money/moneyFlows.ts";
+import { createDueWorkScheduler, type DueWorkScheduler } from "./domain/dueWorkScheduler.ts";
+import { dueMoneyWork } from "./domain/money/dueMoneyWork.ts";
+import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
+import { rebalanceWallet } from "./domain/money/rebalance.ts";
+import { withdrawalContinuation } from "./domain/money/withdrawals.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
 import type { SandboxEnv } from "./http/env.ts";
@@ -63,7 +67,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...options.webhookDelivery,
   });
   const events = createEventSink(db, () => webhookDispatcher.kick());
-  const money = createMoneyFlows({
+  // The scheduler is created last (it needs every kind of due work); until then, wake is a no-op.
+  let dueWork: DueWorkScheduler | null = null;
+  const wake = () => dueWork?.wake();
+  const money: MoneyDeps = {
     db,
     clock,
     catalog,
@@ -71,7 +78,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     approvals,
     faults,
     depositProcessingDelayMs: options.depositProcessingDelayMs ?? DEFAULT_DEPOSIT_PROCESSING_DELAY_MS,
-  });
+    wake,
+  };
   const strategyUpdates = createStrategyUpdates({
     db,
     clock,
@@ -79,12 +87,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     approvals,
     faults,
     rebalanceDelayMs: options.rebalanceDelayMs ?? DEFAULT_REBALANCE_DELAY_MS,
-    rebalance: money.rebalance,
+    rebalance: (wallet, targets, at, updateId) => rebalanceWallet(money, wallet, targets, at, updateId),
     onStatusChanged: (update, previousStatus, at) =>
       events.emit(update.organizationId, ...strategyStatusEvent(update, previousStatus), at),
+    wake,
   });
   approvals.continuations.set("strategy_update", strategyUpdates.continuation);
-  approvals.continuations.set("withdrawal", money.withdrawalContinuation);
+  approvals.continuations.set("withdrawal", withdrawalContinuation(money));
+  // Strategy updates settle before money work, as on every API request.
+  dueWork = createDueWorkScheduler(clock, [strategyUpdates.dueWork, dueMoneyWork(money)]);
+  // A restart picks up what fell due while the sandbox was down.
+  dueWork.settleDue();
 
   const tokens = options.tokens ?? DEFAULT_TOKENS;
   const ctx: SandboxContext = {
@@ -97,6 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     requestCounter: createRequestCounter(),
     money,
+    dueWork,
     webhookDispatcher,
   };
   const app = createApp(ctx);
@@ -119,8 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     app,
     close() {
       closed ??= (async () => {
-        strategyUpdates.close();
-        money.close();
+        dueWork.close();
         await webhookDispatcher.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

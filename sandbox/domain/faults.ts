@@ -91,7 +91,7 @@ export function createFaultRegistry(): FaultRegistry {
   let httpFaults: HttpFault[] = [];
   const strategyFailures = new Map<string, string[]>();
   const legFailures = new Map<string, { legKey: string; reason: string }[]>();
-  const strategyKey = (organizationId: string, walletId: string) => `${organizationId}\u0000${walletId}`;
+  const walletKey = (organizationId: string, walletId: string) => `${organizationId}\u0000${walletId}`;
   return {
     addHttpFault(organizationId, request) {
       const fault: HttpFault = { ...request, id: randomUUID(), organizationId, remaining: request.times };
@@ -112,22 +112,22 @@ export function createFaultRegistry(): FaultRegistry {
     },
     listHttpFaults: (organizationId) => httpFaults.filter((f) => f.organizationId === organizationId),
     planStrategyFailure(organizationId, walletId, reason) {
-      const key = strategyKey(organizationId, walletId);
+      const key = walletKey(organizationId, walletId);
       strategyFailures.set(key, [...(strategyFailures.get(key) ?? []), reason]);
     },
     takeStrategyFailure(organizationId, walletId) {
-      const key = strategyKey(organizationId, walletId);
+      const key = walletKey(organizationId, walletId);
       const [next, ...rest] = strategyFailures.get(key) ?? [];
       if (rest.length === 0) strategyFailures.delete(key);
       else strategyFailures.set(key, rest);
       return next ?? null;
     },
     planWithdrawalLegFailure(organizationId, walletId, legKey, reason) {
-      const key = strategyKey(organizationId, walletId);
+      const key = walletKey(organizationId, walletId);
       legFailures.set(key, [...(legFailures.get(key) ?? []), { legKey, reason }]);
     },
     takeWithdrawalLegFailure(organizationId, walletId, legKeys) {
-      const key = strategyKey(organizationId, walletId);
+      const key = walletKey(organizationId, walletId);
       const planned = legFailures.get(key) ?? [];
       const index = planned.findIndex((p) => legKeys.some((actual) => legMatches(p.legKey, actual)));
       const fault = planned[index];

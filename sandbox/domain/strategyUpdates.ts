@@ -7,7 +7,7 @@ import {
   type StrategyUpdateRequest,
   type YieldSource,
 } from "../../sdk/contract/index.ts";
-import type { SandboxClock } from "../clock.ts";
+import { isoAfter, type SandboxClock } from "../clock.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
 import { inTransaction } from "../store/db.ts";
 import { getPolicy } from "../store/policyStore.ts";
@@ -17,6 +17,7 @@ import {
   insertStrategyUpdate,
   listOpenStrategyUpdates,
   listProcessingStrategyUpdates,
+  nextStrategyUpdateDueAt,
   updateStrategyUpdateState,
   type StrategyUpdateRecord,
 } from "../store/strategyUpdateStore.ts";
@@ -28,6 +29,7 @@ import {
   type ApprovalDeps,
 } from "./approvals.ts";
 import type { FaultRegistry } from "./faults.ts";
+import type { DueWork } from "./dueWorkScheduler.ts";
 import { runIdempotent } from "./idempotency.ts";
 
 /** Idempotency scope of the strategy PATCH. */
@@ -50,6 +52,8 @@ export interface StrategyUpdateDeps {
   ): void;
   /** Told of every status change, inside the transaction that made it (webhook events). */
   onStatusChanged(update: StrategyUpdateRecord, previousStatus: string | null, at: string): void;
+  /** Tells the due-work scheduler that an update started processing (domain/dueWorkScheduler.ts). */
+  wake(): void;
 }
 
 /**
@@ -58,7 +62,8 @@ export interface StrategyUpdateDeps {
  * (new) → `processing` directly otherwise; `processing` → `completed` after the rebalance delay
  * (the wallet's strategyConfig changes only now) or → `failed` (injected fault, source gone);
  * `pending_approval` → `failed` when rejected or superseded by a newer update.
- * Due updates settle lazily on every API request and by a timer, so state moves without reads.
+ * Due updates settle through the due-work scheduler (`dueWork`): on every API request, on clock
+ * advances and by its timer, so state moves without reads.
  */
 export interface StrategyUpdates {
   request(
@@ -67,20 +72,17 @@ export interface StrategyUpdates {
     body: StrategyUpdateRequest,
   ): { update: StrategyUpdate; replayed: boolean };
   get(organizationId: string, updateId: string): StrategyUpdate;
-  /** Completes every `processing` update that is due on the sandbox clock. */
-  settleDue(): void;
+  /** Processing updates that fall due, for the due-work scheduler: each completes (or fails) at its due time. */
+  readonly dueWork: DueWork;
   /** Continues or fails an update once its signing activity is decided (see domain/approvals.ts). */
   readonly continuation: ApprovalContinuation;
-  /** Stops the timers (the sandbox is closing). */
-  close(): void;
 }
 
 export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates {
   const { db, clock } = deps;
-  const timers = new Map<string, NodeJS.Timeout>();
   const now = () => clock.now().toISOString();
 
-  function view(record: StrategyUpdateRecord): StrategyUpdate {
+  function strategyUpdateView(record: StrategyUpdateRecord): StrategyUpdate {
     const activity =
       record.signingActivityId === null
         ? null
@@ -99,7 +101,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     };
   }
 
-  function load(organizationId: string, updateId: string): StrategyUpdateRecord {
+  function loadOwnUpdate(organizationId: string, updateId: string): StrategyUpdateRecord {
     const record = findStrategyUpdate(db, organizationId, updateId);
     if (record === null) throw new NotFoundError(`strategy update ${updateId}`);
     return record;
@@ -110,25 +112,11 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     if (record !== null && record.status !== previousStatus) deps.onStatusChanged(record, previousStatus, at);
   }
 
-  /** Arms a timer for a processing update; if it fires early (sandbox clock behind), it re-arms. */
-  function schedule(record: { id: string; dueAt: string | null }): void {
-    if (record.dueAt === null || timers.has(record.id)) return;
-    const remaining = Math.max(1, Date.parse(record.dueAt) - clock.now().getTime());
-    const timer = setTimeout(() => {
-      timers.delete(record.id);
-      settleDue();
-      const still = listProcessingStrategyUpdates(db).find((u) => u.id === record.id);
-      if (still !== undefined) schedule(still);
-    }, remaining);
-    timer.unref();
-    timers.set(record.id, timer);
-  }
-
   function startProcessing(record: { id: string; organizationId: string; status: string }, at: string): void {
-    const dueAt = new Date(Date.parse(at) + deps.rebalanceDelayMs).toISOString();
+    const dueAt = isoAfter(at, deps.rebalanceDelayMs);
     updateStrategyUpdateState(db, record.id, { status: "processing", dueAt }, at);
     notify(record.organizationId, record.id, record.status, at);
-    schedule({ id: record.id, dueAt });
+    deps.wake();
   }
 
   function fail(
@@ -159,8 +147,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     notify(record.organizationId, record.id, record.status, at);
   }
 
-  function settleDue(): void {
-    const at = now();
+  function settleDue(at: string): void {
     for (const record of listProcessingStrategyUpdates(db, at)) {
       inTransaction(db, () => {
         // Settle at the moment the update was due, not "now": a clock jump must not reorder history.
@@ -168,9 +155,6 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
         if (record.plannedFailureReason !== null) fail(record, record.plannedFailureReason, settledAt);
         else complete(record, settledAt);
       });
-      const timer = timers.get(record.id);
-      if (timer !== undefined) clearTimeout(timer);
-      timers.delete(record.id);
     }
   }
 
@@ -196,7 +180,10 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
       () => createUpdate(organizationId, walletId, body.requestId, positions, at),
       at,
     );
-    return { update: view(load(organizationId, outcome.resourceId)), replayed: outcome.replayed };
+    return {
+      update: strategyUpdateView(loadOwnUpdate(organizationId, outcome.resourceId)),
+      replayed: outcome.replayed,
+    };
   }
 
   function createUpdate(
@@ -265,18 +252,10 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     },
   };
 
-  // A restart picks up where the previous process left off.
-  settleDue();
-  for (const record of listProcessingStrategyUpdates(db)) schedule(record);
-
   return {
     request,
-    get: (organizationId, updateId) => view(load(organizationId, updateId)),
-    settleDue,
+    get: (organizationId, updateId) => strategyUpdateView(loadOwnUpdate(organizationId, updateId)),
+    dueWork: { name: "strategy updates", nextDueAt: () => nextStrategyUpdateDueAt(db), settleDue },
     continuation,
-    close() {
-      for (const timer of timers.values()) clearTimeout(timer);
-      timers.clear();
-    },
   };
 }

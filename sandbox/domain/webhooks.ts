@@ -28,7 +28,7 @@ export interface WebhookDeps {
   clock: SandboxClock;
 }
 
-function view(record: WebhookRecord): WebhookRegistration {
+function registrationView(record: WebhookRecord): WebhookRegistration {
   return {
     id: record.id,
     url: record.url,
@@ -41,7 +41,7 @@ function view(record: WebhookRecord): WebhookRegistration {
   };
 }
 
-function load(deps: WebhookDeps, organizationId: string, id: string): WebhookRecord {
+function loadOwnRegistration(deps: WebhookDeps, organizationId: string, id: string): WebhookRecord {
   const record = findWebhook(deps.db, organizationId, id);
   if (record === null) throw new NotFoundError(`webhook registration ${id}`);
   return record;
@@ -93,12 +93,12 @@ export function createWebhook(
           create,
           at,
         );
-  const record = load(deps, organizationId, outcome.resourceId);
-  return { registration: { ...view(record), secret: record.secret }, replayed: outcome.replayed };
+  const record = loadOwnRegistration(deps, organizationId, outcome.resourceId);
+  return { registration: { ...registrationView(record), secret: record.secret }, replayed: outcome.replayed };
 }
 
 export function getWebhook(deps: WebhookDeps, organizationId: string, id: string): WebhookRegistration {
-  return view(load(deps, organizationId, id));
+  return registrationView(loadOwnRegistration(deps, organizationId, id));
 }
 
 export function listWebhookPage(
@@ -108,7 +108,7 @@ export function listWebhookPage(
 ): Page<WebhookRegistration> {
   const rows = listWebhooks(deps.db, organizationId, page.cursor, page.pageSize + 1);
   const { data, nextCursor } = pageFrom(rows, page.pageSize);
-  return { data: data.map(view), pageSize: page.pageSize, nextCursor };
+  return { data: data.map(registrationView), pageSize: page.pageSize, nextCursor };
 }
 
 /** Spec 3.5: disabling records when and why; re-activating clears both. */
@@ -118,7 +118,7 @@ export function setWebhookStatus(
   id: string,
   body: WebhookStatusUpdateRequest,
 ): WebhookRegistration {
-  const record = load(deps, organizationId, id);
+  const record = loadOwnRegistration(deps, organizationId, id);
   const at = deps.clock.now().toISOString();
   const change =
     body.status === "disabled"
@@ -131,7 +131,7 @@ export function setWebhookStatus(
         }
       : { status: "active", disabledAt: null, disabledReason: null };
   updateWebhookStatus(deps.db, id, change, at);
-  return view(load(deps, organizationId, id));
+  return registrationView(loadOwnRegistration(deps, organizationId, id));
 }
 
 export function removeWebhook(deps: WebhookDeps, organizationId: string, id: string): void {

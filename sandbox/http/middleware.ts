@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "../context.ts";
+import { accrueOrganization } from "../domain/money/accrual.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";
 
@@ -91,12 +92,17 @@ export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxE
 
 /**
  * Moves time-driven work (rebalances, deposit steps, payout legs) forward and settles the
- * caller's accrual to now, before any API request reads state.
+ * organization's accrual to now: what every API read, and the ledger audit, see first.
  */
+export function settleForRead(ctx: SandboxContext, organizationId: string): void {
+  ctx.dueWork.settleDue();
+  accrueOrganization(ctx.db, organizationId, ctx.clock.now().toISOString());
+}
+
+/** Settles due work and the caller's accrual before any API request reads state. */
 export function settleMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    ctx.strategyUpdates.settleDue();
-    ctx.money.settle(c.get("organizationId"));
+    settleForRead(ctx, c.get("organizationId"));
     await next();
   };
 }

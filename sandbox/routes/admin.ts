@@ -62,8 +62,7 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.post("/clock/advance", async (c) => {
     const body = await readBody(c, AdvanceSchema);
     ctx.clock.advance((body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000));
-    ctx.strategyUpdates.settleDue();
-    ctx.money.settleDue();
+    ctx.dueWork.settleDue();
     return c.json({ now: now(), offsetMs: ctx.clock.offsetMs() });
   });
 

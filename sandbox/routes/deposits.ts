@@ -8,12 +8,10 @@ import { parsePageQuery, uuidParam } from "../http/validation.ts";
 export function depositRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
   routes.get("/:id/deposits", (c) =>
-    c.json(listDepositPage(ctx.money.deps, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c))),
+    c.json(listDepositPage(ctx.money, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c))),
   );
   routes.get("/:id/deposits/:depositId", (c) =>
-    c.json(
-      getDeposit(ctx.money.deps, c.get("organizationId"), uuidParam(c, "id"), uuidParam(c, "depositId")),
-    ),
+    c.json(getDeposit(ctx.money, c.get("organizationId"), uuidParam(c, "id"), uuidParam(c, "depositId"))),
   );
   return routes;
 }

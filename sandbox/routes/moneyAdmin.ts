@@ -9,6 +9,7 @@ import {
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
 import { microsToUsd } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "../http/env.ts";
+import { settleForRead } from "../http/middleware.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { parseWith, readBody } from "../http/validation.ts";
 import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
@@ -43,9 +44,9 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.post("/deposits", async (c) => {
     const organizationId = c.get("organizationId");
     const body = await readBody(c, SimulateDepositSchema, (raw) =>
-      depositDestinationProblems(ctx.money.deps, organizationId, raw),
+      depositDestinationProblems(ctx.money, organizationId, raw),
     );
-    const { deposit, replayed } = simulateDeposit(ctx.money.deps, organizationId, body);
+    const { deposit, replayed } = simulateDeposit(ctx.money, organizationId, body);
     return c.json(deposit, replayed ? 200 : 201);
   });
 
@@ -59,7 +60,7 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   });
 
   routes.get("/ledger", (c) => {
-    ctx.money.settle(c.get("organizationId"));
+    settleForRead(ctx, c.get("organizationId"));
     return c.json(ledgerSummary(ctx.db, c.get("organizationId")));
   });
   routes.get("/ledger/entries", (c) => {

@@ -12,27 +12,15 @@ export function withdrawalRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.post("/:id/withdraw", async (c) => {
     const walletId = uuidParam(c, "id");
     const body = await readBody(c, WithdrawRequestSchema, destinationProblems);
-    const { withdrawal, replayed } = requestWithdrawal(
-      ctx.money.deps,
-      c.get("organizationId"),
-      walletId,
-      body,
-    );
+    const { withdrawal, replayed } = requestWithdrawal(ctx.money, c.get("organizationId"), walletId, body);
     return c.json(withdrawal, replayed ? 200 : 201);
   });
   routes.get("/:id/withdrawals", (c) =>
-    c.json(
-      listWithdrawalPage(ctx.money.deps, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c)),
-    ),
+    c.json(listWithdrawalPage(ctx.money, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c))),
   );
   routes.get("/:id/withdrawals/:withdrawalId", (c) =>
     c.json(
-      getWithdrawal(
-        ctx.money.deps,
-        c.get("organizationId"),
-        uuidParam(c, "id"),
-        uuidParam(c, "withdrawalId"),
-      ),
+      getWithdrawal(ctx.money, c.get("organizationId"), uuidParam(c, "id"), uuidParam(c, "withdrawalId")),
     ),
   );
   return routes;

@@ -12,7 +12,7 @@ export function yieldMetricsRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const hasBody =
       (c.req.header("content-length") ?? "0") !== "0" || c.req.header("transfer-encoding") !== undefined;
     const body = hasBody ? await readBody(c, YieldMetricsRequestSchema) : {};
-    return c.json(yieldMetrics(ctx.money.deps, c.get("organizationId"), body));
+    return c.json(yieldMetrics(ctx.money, c.get("organizationId"), body));
   });
   return routes;
 }

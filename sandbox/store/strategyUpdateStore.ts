@@ -105,6 +105,16 @@ export function listProcessingStrategyUpdates(db: DatabaseSync, dueBy?: string):
   return (rows as unknown as Row[]).map(toRecord);
 }
 
+/** When the earliest processing update falls due (sandbox clock), or null when none is processing. */
+export function nextStrategyUpdateDueAt(db: DatabaseSync): string | null {
+  const row = db
+    .prepare(
+      "SELECT MIN(due_at) AS due FROM strategy_updates WHERE status = 'processing' AND due_at IS NOT NULL",
+    )
+    .get() as { due: string | null };
+  return row.due;
+}
+
 export function updateStrategyUpdateState(
   db: DatabaseSync,
   id: string,

@@ -1,5 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
+import { inTransaction } from "../../store/db.ts";
 import {
+  listInvestedWalletIds,
   readAccrualRemainders,
   readAccrualState,
   readPositionMicros,
@@ -97,5 +99,17 @@ export function addYieldOutstanding(
   writeAccrualState(db, walletId, {
     ...state,
     yieldOutstandingMicros: state.yieldOutstandingMicros + deltaMicros,
+  });
+}
+
+/**
+ * Settles accrual up to `toIso` for every wallet of the organization with money invested, before
+ * an API request reads them. Wallets with nothing invested are skipped: every path that puts money
+ * into a position settles the wallet's accrual first, so their next accrual starts from that moment.
+ */
+export function accrueOrganization(db: DatabaseSync, organizationId: string, toIso: string): void {
+  inTransaction(db, () => {
+    for (const id of listInvestedWalletIds(db, organizationId))
+      accrueWallet(db, { id, organizationId }, toIso);
   });
 }

@@ -11,6 +11,7 @@ import {
 } from "../../../sdk/contract/index.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { IdempotencyConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import { isoAfter } from "../../clock.ts";
 import { inTransaction } from "../../store/db.ts";
 import {
   findDeposit,
@@ -139,7 +140,7 @@ export function simulateDeposit(
       amountMicros,
       status: "processing",
       legStatuses: Object.fromEntries(listTargets(deps.db, walletId).map((t) => [t.positionKey, "pending"])),
-      nextStepAt: offset(at, Math.floor(deps.depositProcessingDelayMs / 2)),
+      nextStepAt: isoAfter(at, Math.floor(deps.depositProcessingDelayMs / 2)),
       failureReason: null,
       createdAt: at,
       updatedAt: at,
@@ -167,8 +168,6 @@ export function simulateDeposit(
     return { deposit: depositView(record), replayed: false };
   });
 }
-
-const offset = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 function emitDepositStatus(
   deps: MoneyDeps,
@@ -205,7 +204,7 @@ function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
   const at = record.nextStepAt ?? deps.clock.now().toISOString();
   if (Object.values(record.legStatuses).some((status) => status === "pending")) {
     const legStatuses = Object.fromEntries(Object.keys(record.legStatuses).map((key) => [key, "processing"]));
-    const nextStepAt = offset(record.createdAt, deps.depositProcessingDelayMs);
+    const nextStepAt = isoAfter(record.createdAt, deps.depositProcessingDelayMs);
     updateDeposit(deps.db, record.id, { ...record, legStatuses, nextStepAt, updatedAt: at });
     return;
   }
@@ -259,7 +258,7 @@ function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
   emitWalletFigures(deps, wallet, at, { positionsMoved: true });
 }
 
-/** Runs a due deposit step in its own transaction (see moneyFlows.ts for the ordering). */
+/** Runs a due deposit step in its own transaction (see dueMoneyWork.ts for the ordering). */
 export function advanceDueDeposit(deps: MoneyDeps, record: DepositRecord): void {
   inTransaction(deps.db, () => advanceDeposit(deps, record));
 }

@@ -17,7 +17,7 @@ export interface MoneyDeps {
   faults: FaultRegistry;
   /** How long a detected deposit takes to reach its positions, in sandbox-clock ms. */
   depositProcessingDelayMs: number;
-  /** Re-arms the timer of due money work; call after scheduling something. */
+  /** Tells the due-work scheduler that new work was scheduled (domain/dueWorkScheduler.ts). */
   wake(): void;
 }
 

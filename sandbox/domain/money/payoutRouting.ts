@@ -1,7 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
-import { liquidityDelayMs, type YieldSource } from "../../../sdk/contract/index.ts";
-import { readPositionMicros } from "../../store/holdingsStore.ts";
-import { listTargets } from "../../store/walletStore.ts";
+import { liquidityDelayMs } from "../../../sdk/contract/index.ts";
 import type { LegSource } from "../../store/withdrawalStore.ts";
 import { minMicros, splitByWeights, sumMicros } from "./micros.ts";
 
@@ -27,25 +24,6 @@ export interface LegPlan {
  * never counted as liquid (sdk/contract/duration.ts), so it is paid last, after 30 days.
  */
 export const UNKNOWN_LIQUIDITY_PAYOUT_DELAY_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** Positions holding money, with the liquidity limit the wallet shows for them (walletView's rule). */
-export function heldPositions(
-  db: DatabaseSync,
-  walletId: string,
-  catalog: readonly YieldSource[],
-): HeldPosition[] {
-  const targets = listTargets(db, walletId);
-  return [...readPositionMicros(db, walletId)]
-    .filter(([, micros]) => micros > 0n)
-    .map(([positionKey, micros]) => ({
-      positionKey,
-      micros,
-      maxProcessingTime:
-        targets.find((t) => t.positionKey === positionKey)?.maxProcessingTime ??
-        catalog.find((e) => e.positionKey === positionKey)?.maxProcessingTime ??
-        "PT0H",
-    }));
-}
 
 /**
  * Routes a withdrawal through the fastest money first: instantly withdrawable (PT0H) positions

@@ -29,15 +29,11 @@ import { runIdempotent } from "../idempotency.ts";
 import { accrueWallet } from "./accrual.ts";
 
 import type { MoneyDeps } from "./moneyDeps.ts";
-import { heldPositions, planPayoutLegs } from "./payoutRouting.ts";
-import {
-  failBeforeStart,
-  previewLegs,
-  setWithdrawalStatus,
-  settleLeg,
-  startWithdrawal,
-  withdrawableMicros,
-} from "./withdrawalLifecycle.ts";
+import { planPayoutLegs } from "./payoutRouting.ts";
+import { heldPositions, withdrawableMicros } from "./withdrawableFunds.ts";
+import { recordWithdrawalStatus } from "./withdrawalEvents.ts";
+import { failBeforeStart, settleLeg, startWithdrawal } from "./withdrawalLifecycle.ts";
+import { plannedLegs } from "./withdrawalLegs.ts";
 
 /** Idempotency scope of the withdraw POST. */
 export const WITHDRAW_ENDPOINT = "POST /v2/portfolio-wallets/:id/withdraw";
@@ -140,7 +136,7 @@ function createWithdrawal(
 ): string {
   const { organizationId, walletId, amountMicros, body, at } = input;
   accrueWallet(deps.db, { id: walletId, organizationId }, at);
-  const available = withdrawableMicros(deps, walletId, null);
+  const available = withdrawableMicros(deps.db, walletId, null);
   if (amountMicros > available) {
     const availableText = formatExactUsd(available > 0n ? available : 0n);
     throw new InsufficientFundsError(
@@ -179,8 +175,8 @@ function createWithdrawal(
   const pending = { ...record, signingActivityId: activity.id };
   insertWithdrawal(deps.db, pending);
   const plans = planPayoutLegs(heldPositions(deps.db, walletId, deps.catalog()), amountMicros) ?? [];
-  replaceLegs(deps.db, record.id, previewLegs(record.id, plans, at));
-  setWithdrawalStatus(deps, pending, { status: "pending_approval" }, null, at);
+  replaceLegs(deps.db, record.id, plannedLegs(record.id, plans, at));
+  recordWithdrawalStatus(deps, pending, { status: "pending_approval" }, null, at);
   return record.id;
 }
 

@@ -55,13 +55,13 @@ export function yieldMetrics(
   // Pro rata shares of entries straddling a boundary: fractions of a micro, summed per wallet as
   // doubles and rounded to the micro once.
   const partial = new Map<string, number>();
-  const add = (map: Map<string, bigint>, id: string, value: bigint) =>
+  const addTo = (map: Map<string, bigint>, id: string, value: bigint) =>
     map.set(id, (map.get(id) ?? 0n) + value);
   for (const entry of listLedgerEntriesOfKind(deps.db, organizationId, "accrual", startIso)) {
     const fromMs = Date.parse(entry.fromAt ?? entry.at);
     const toMs = Date.parse(entry.at);
     if (fromMs >= endMs) continue;
-    if (fromMs >= startMs && toMs <= endMs) add(whole, entry.walletId, entry.amountMicros);
+    if (fromMs >= startMs && toMs <= endMs) addTo(whole, entry.walletId, entry.amountMicros);
     else {
       const overlap = Math.min(toMs, endMs) - Math.max(fromMs, startMs);
       if (overlap > 0) {
@@ -72,7 +72,7 @@ export function yieldMetrics(
   }
   const withdrawn = new Map<string, bigint>();
   for (const entry of listLedgerEntriesOfKind(deps.db, organizationId, "payout_completed", startIso)) {
-    if (Date.parse(entry.at) <= endMs) add(withdrawn, entry.walletId, entry.yieldMicros);
+    if (Date.parse(entry.at) <= endMs) addTo(withdrawn, entry.walletId, entry.yieldMicros);
   }
 
   type FiguresMicros = { generated: bigint; withdrawn: bigint; accruedDelta: bigint };
