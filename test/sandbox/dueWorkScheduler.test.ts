@@ -1,0 +1,79 @@
+import { describe, expect, test } from "vitest";
+import { createManualClock } from "../../sandbox/clock.ts";
+import { createDueWorkScheduler, type DueWork } from "../../sandbox/domain/dueWorkScheduler.ts";
+
+/** A kind of due work over a list of due times; records when each item settled. */
+function work(name: string, dueTimes: string[], log: string[]): DueWork {
+  const waiting = [...dueTimes].sort();
+  return {
+    name,
+    nextDueAt: () => waiting[0] ?? null,
+    settleDue(nowIso) {
+      while (waiting[0] !== undefined && waiting[0] <= nowIso) log.push(`${name}@${waiting.shift()}`);
+    },
+  };
+}
+
+describe("dueWorkScheduler", () => {
+  test("settles every kind's due items, kinds in order, each in due order, and nothing early", () => {
+    const clock = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
+    const log: string[] = [];
+    const scheduler = createDueWorkScheduler(clock, [
+      work("updates", ["2026-01-01T00:00:02.000Z", "2026-01-01T00:00:01.000Z"], log),
+      work("money", ["2026-01-01T00:00:01.500Z", "2026-01-01T00:00:09.000Z"], log),
+    ]);
+    scheduler.settleDue();
+    expect(log).toEqual([]);
+    clock.advance(2000);
+    scheduler.settleDue();
+    scheduler.close();
+    expect(log).toEqual([
+      "updates@2026-01-01T00:00:01.000Z",
+      "updates@2026-01-01T00:00:02.000Z",
+      "money@2026-01-01T00:00:01.500Z",
+    ]);
+  });
+
+  test("its one timer settles work with nobody calling, on a clock that moves", async () => {
+    const log: string[] = [];
+    const clock = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
+    // A wall-like clock: real time passes for the scheduler's timer.
+    const startedAt = Date.now();
+    const moving = {
+      ...clock,
+      now: () => new Date(Date.parse("2026-01-01T00:00:00.000Z") + Date.now() - startedAt),
+    };
+    const scheduler = createDueWorkScheduler(moving, [work("money", ["2026-01-01T00:00:00.030Z"], log)]);
+    scheduler.wake();
+    for (let i = 0; i < 200 && log.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    scheduler.close();
+    expect(log).toEqual(["money@2026-01-01T00:00:00.030Z"]);
+  });
+
+  test("a kind that fails does not stop the others", () => {
+    const clock = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
+    const log: string[] = [];
+    const failing: DueWork = {
+      name: "broken",
+      nextDueAt: () => "2026-01-01T00:00:00.000Z",
+      settleDue() {
+        throw new Error("boom");
+      },
+    };
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const scheduler = createDueWorkScheduler(clock, [
+        failing,
+        work("money", ["2026-01-01T00:00:00.000Z"], log),
+      ]);
+      scheduler.settleDue();
+      scheduler.close();
+    } finally {
+      console.error = original;
+    }
+    expect(log).toEqual(["money@2026-01-01T00:00:00.000Z"]);
+    expect(errors).toHaveLength(1);
+  });
+});
