@@ -1,33 +1,76 @@
 /**
  * The sandbox's notion of "now". Every timestamp the sandbox writes comes from here, so tests
- * (and the admin API) can move time forward without waiting: rate changes, rebalances and, later,
- * yield accrual all read the same clock.
+ * (and the admin API) can move time forward without waiting: rate changes, rebalances and yield
+ * accrual all read the same clock.
+ *
+ * Bounds: sandbox time never passes the end of year 9999 (`LATEST_TIMESTAMP_MS`), so every
+ * timestamp is a fixed-width ISO 8601 string (`YYYY-MM-DDTHH:mm:ss.sssZ`) and string order is
+ * time order, which cursors and due-work queries rely on. One advance moves at most
+ * `MAX_CLOCK_ADVANCE_MS` (100 years of 365 days).
  */
 export interface SandboxClock {
   /** The current sandbox time. */
   now(): Date;
-  /** Moves sandbox time forward by `ms` milliseconds (never backwards: timestamps must stay ordered). */
+  /**
+   * Moves sandbox time forward by `ms` milliseconds (never backwards: timestamps must stay
+   * ordered). Throws a RangeError for a negative or non-finite amount, more than
+   * MAX_CLOCK_ADVANCE_MS, or a move past LATEST_TIMESTAMP_MS; nothing moves then.
+   */
   advance(ms: number): void;
-  /** How far sandbox time is ahead of the wall clock, in milliseconds. */
+  /** How far sandbox time is ahead of the wall clock (a manual clock: of its start), in milliseconds. */
   offsetMs(): number;
 }
 
-/** Wall-clock time plus an offset that only grows. */
-export function createWallClock(initialOffsetMs = 0): SandboxClock {
-  let offset = initialOffsetMs;
+/** 9999-12-31T23:59:59.999Z: the last instant a fixed-width ISO 8601 timestamp can show. */
+export const LATEST_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** The most one clock advance may move: 100 years of 365 days. */
+export const MAX_CLOCK_ADVANCE_MS = 100 * 365 * 24 * 60 * 60 * 1000;
+
+/**
+ * Why moving a clock that reads `nowMs` forward by `ms` is refused, or null when it may move. The
+ * admin API answers the reason as a 400 before touching the clock.
+ */
+export function clockAdvanceProblem(nowMs: number, ms: number): string | null {
+  if (!Number.isFinite(ms) || ms < 0) return "must be a finite number of milliseconds, 0 or more";
+  if (ms > MAX_CLOCK_ADVANCE_MS)
+    return `must move the clock at most ${MAX_CLOCK_ADVANCE_MS} ms (100 years) at once`;
+  if (nowMs + ms > LATEST_TIMESTAMP_MS) {
+    return `would move the clock past 9999-12-31T23:59:59.999Z, the last time the sandbox can show; at most ${Math.max(0, LATEST_TIMESTAMP_MS - nowMs)} ms remain`;
+  }
+  return null;
+}
+
+function checkedAdvance(nowMs: number, ms: number): void {
+  const problem = clockAdvanceProblem(nowMs, ms);
+  if (problem !== null) throw new RangeError(`the sandbox clock cannot advance by ${ms} ms: ${problem}`);
+}
+
+/**
+ * Wall-clock time plus an offset that only grows. `onAdvance` is told the new offset after each
+ * advance (startSandbox stores it, so the offset survives a restart).
+ */
+export function createWallClock(initialOffsetMs = 0, onAdvance?: (offsetMs: number) => void): SandboxClock {
+  let offset = Number.isFinite(initialOffsetMs) && initialOffsetMs > 0 ? initialOffsetMs : 0;
+  const nowMs = () => Math.min(Date.now() + offset, LATEST_TIMESTAMP_MS);
   return {
-    now: () => new Date(Date.now() + offset),
+    now: () => new Date(nowMs()),
     advance(ms: number) {
-      if (!Number.isFinite(ms) || ms < 0) throw new RangeError("the sandbox clock only moves forward");
+      checkedAdvance(nowMs(), ms);
       offset += ms;
+      onAdvance?.(offset);
     },
     offsetMs: () => offset,
   };
 }
 
-/** The ISO timestamp `ms` milliseconds after `iso` (when a step started at `iso` falls due). */
+/**
+ * The ISO timestamp `ms` milliseconds after `iso` (when a step started at `iso` falls due). A
+ * time past the end of year 9999 is that end: such a step never falls due before then, and the
+ * timestamp keeps its fixed width.
+ */
 export function isoAfter(iso: string, ms: number): string {
-  return new Date(Date.parse(iso) + ms).toISOString();
+  return new Date(Math.min(Date.parse(iso) + ms, LATEST_TIMESTAMP_MS)).toISOString();
 }
 
 /** ISO 8601 with milliseconds and `Z`: fixed width, so timestamps sort as strings (cursors rely on it). */
@@ -46,7 +89,7 @@ export function createManualClock(start: Date = new Date()): SandboxClock {
   return {
     now: () => new Date(startMs + offset),
     advance(ms: number) {
-      if (!Number.isFinite(ms) || ms < 0) throw new RangeError("the sandbox clock only moves forward");
+      checkedAdvance(startMs + offset, ms);
       offset += ms;
     },
     offsetMs: () => offset,

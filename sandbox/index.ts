@@ -29,6 +29,7 @@ import {
 import { countCatalog, listCatalog, replaceCatalog } from "./store/catalogStore.ts";
 import { openDatabase } from "./store/db.ts";
 import { DEFAULT_POLICY, getPolicy, setPolicy } from "./store/policyStore.ts";
+import { readClockOffsetMs, writeClockOffsetMs } from "./store/settingsStore.ts";
 
 export type { SandboxOptions } from "./options.ts";
 export type { SandboxClock } from "./clock.ts";
@@ -50,8 +51,11 @@ export interface Sandbox {
 
 /** Opens the store, seeds catalog and policies, wires the domain and starts listening on 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const clock = options.clock ?? createWallClock();
   const db = openDatabase(options.dataDir ?? DEFAULT_DATA_DIR);
+  // The sandbox's own clock keeps its offset in the database, so advanced time survives a restart
+  // (a clock passed in belongs to the caller).
+  const clock =
+    options.clock ?? createWallClock(readClockOffsetMs(db), (offsetMs) => writeClockOffsetMs(db, offsetMs));
   const nowIso = clock.now().toISOString();
   if (options.catalog !== undefined) replaceCatalog(db, completeCatalog(options.catalog, nowIso));
   else if (countCatalog(db) === 0) replaceCatalog(db, completeCatalog(DEFAULT_CATALOG, nowIso));

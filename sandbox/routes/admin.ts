@@ -4,7 +4,8 @@ import type { SandboxContext } from "../context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { NotFoundError } from "../domain/errors.ts";
+import { clockAdvanceProblem, MAX_CLOCK_ADVANCE_MS } from "../clock.ts";
+import { NotFoundError, ValidationError } from "../domain/errors.ts";
 import { readBody, uuidParam } from "../http/validation.ts";
 import { listCatalog, updateCatalogRate } from "../store/catalogStore.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
@@ -23,7 +24,19 @@ const RateSchema = z.object({
   currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
 });
 const AdvanceSchema = z
-  .object({ ms: z.number().int().min(0).optional(), seconds: z.number().min(0).optional() })
+  .object({
+    ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_CLOCK_ADVANCE_MS, `must be at most ${MAX_CLOCK_ADVANCE_MS} (100 years)`)
+      .optional(),
+    seconds: z
+      .number()
+      .min(0)
+      .max(MAX_CLOCK_ADVANCE_MS / 1000, `must be at most ${MAX_CLOCK_ADVANCE_MS / 1000} (100 years)`)
+      .optional(),
+  })
   .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");
 const StrategyFaultSchema = z.object({
   walletId: z.uuid("must be a wallet id"),
@@ -61,7 +74,12 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.get("/clock", (c) => c.json({ now: now(), offsetMs: ctx.clock.offsetMs() }));
   routes.post("/clock/advance", async (c) => {
     const body = await readBody(c, AdvanceSchema);
-    ctx.clock.advance((body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000));
+    const ms = (body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000);
+    const problem = clockAdvanceProblem(ctx.clock.now().getTime(), ms);
+    if (problem !== null) {
+      throw new ValidationError([{ field: body.ms === undefined ? "seconds" : "ms", reason: problem }]);
+    }
+    ctx.clock.advance(ms);
     ctx.dueWork.settleDue();
     return c.json({ now: now(), offsetMs: ctx.clock.offsetMs() });
   });

@@ -112,4 +112,9 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      disabled_reason TEXT
    )`,
   `CREATE INDEX IF NOT EXISTS webhooks_by_org_created ON webhook_registrations (organization_id, created_at DESC, id DESC)`,
+  // Sandbox-wide settings that must survive a restart, such as the clock offset.
+  `CREATE TABLE IF NOT EXISTS sandbox_settings (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   )`,
 ];

@@ -3,6 +3,7 @@ import { inTransaction } from "../../store/db.ts";
 import {
   listInvestedWalletIds,
   readAccrualRemainders,
+  readPendingMicros,
   readAccrualState,
   readPositionMicros,
   writeAccrualRemainder,
@@ -11,6 +12,8 @@ import {
 } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import { listRateHistory, type RatePeriodStart } from "../../store/rateHistoryStore.ts";
+import { MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
+import { sumMicros } from "./micros.ts";
 
 /** Simple interest on ACT/365: a position at r bps earns value × r / 10000 × days / 365. */
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
@@ -57,14 +60,19 @@ export function accrueWallet(
   const toMs = Date.parse(toIso);
   if (!(toMs > fromMs)) return 0n;
   const remainders = readAccrualRemainders(db, wallet.id);
+  const positions = readPositionMicros(db, wallet.id);
+  // Yield stops at the per-wallet maximum (limits.ts): what would pass it is not credited.
+  let room = MAX_WALLET_TOTAL_MICROS - sumMicros(positions.values()) - readPendingMicros(db, wallet.id);
   let credited = 0n;
-  for (const [positionKey, micros] of readPositionMicros(db, wallet.id)) {
+  for (const [positionKey, micros] of positions) {
     if (micros <= 0n) continue;
     const integral = rateIntegral(listRateHistory(db, positionKey), fromMs, toMs);
     if (integral === 0n) continue;
     const numerator = micros * integral + (remainders.get(positionKey) ?? 0n);
-    const amount = numerator / ACCRUAL_DENOMINATOR;
+    const earned = numerator / ACCRUAL_DENOMINATOR;
     writeAccrualRemainder(db, wallet.id, positionKey, numerator % ACCRUAL_DENOMINATOR);
+    const amount = earned < room ? earned : room > 0n ? room : 0n;
+    room -= amount;
     if (amount === 0n) continue;
     writePositionMicros(db, wallet.id, positionKey, micros + amount, toIso);
     appendLedgerEntry(db, {

@@ -25,13 +25,16 @@ import {
   addPendingMicros,
   addReceivedMicros,
   findDepositAddressOwners,
+  readPendingMicros,
   readPositionMicros,
+  readReceivedMicros,
   writePositionMicros,
 } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import { findWallet, listTargets, touchWallet } from "../../store/walletStore.ts";
 import { accrueWallet } from "./accrual.ts";
-import { splitByWeights } from "./micros.ts";
+import { limitText, MAX_WALLET_TOTAL_MICROS, MAX_STORED_MICROS } from "./limits.ts";
+import { splitByWeights, sumMicros } from "./micros.ts";
 import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
 
 /** Body of `POST /_sandbox/deposits`: an on-chain transfer to a deposit address, as if detected. */
@@ -101,6 +104,38 @@ export function depositDestinationProblems(
 }
 
 /**
+ * The per-wallet maximum (limits.ts): a deposit may not take the wallet's total past it, nor the
+ * deposit address's lifetime received past what the sandbox can store. Checked before any write.
+ */
+function depositLimitProblems(
+  deps: MoneyDeps,
+  walletId: string,
+  chain: string,
+  amountMicros: bigint,
+): FieldProblem[] {
+  const total =
+    sumMicros(readPositionMicros(deps.db, walletId).values()) + readPendingMicros(deps.db, walletId);
+  if (total + amountMicros > MAX_WALLET_TOTAL_MICROS) {
+    const room = MAX_WALLET_TOTAL_MICROS - total;
+    return [
+      {
+        field: "amount",
+        reason: `would take the wallet's total to ${limitText(total + amountMicros)}, above the per-wallet maximum of ${limitText(MAX_WALLET_TOTAL_MICROS)}; at most ${limitText(room > 0n ? room : 0n)} more fits`,
+      },
+    ];
+  }
+  if (readReceivedMicros(deps.db, walletId, chain) + amountMicros > MAX_STORED_MICROS) {
+    return [
+      {
+        field: "amount",
+        reason: `would take what this deposit address has received past ${limitText(MAX_STORED_MICROS)}, the most the sandbox stores; use another chain's address`,
+      },
+    ];
+  }
+  return [];
+}
+
+/**
  * Credits a simulated on-chain transfer: the deposit is detected (`processing`, legs `pending`)
  * and the amount raises the wallet's and the chain's pendingAllocationsUsd. A repeated
  * (chain, txHash) is the same transfer: it answers the original deposit and credits nothing; the
@@ -129,6 +164,8 @@ export function simulateDeposit(
       }
       return { deposit: depositView(existing), replayed: true };
     }
+    const overLimit = depositLimitProblems(deps, walletId, body.chain, amountMicros);
+    if (overLimit.length > 0) throw new ValidationError(overLimit, "the deposit cannot be credited");
     const at = deps.clock.now().toISOString();
     const record: DepositRecord = {
       id: randomUUID(),

@@ -27,6 +27,7 @@ import {
 import { createSigningActivity, type ApprovalContinuation } from "../approvals.ts";
 import { runIdempotent } from "../idempotency.ts";
 import { accrueWallet } from "./accrual.ts";
+import { limitText, MAX_OPERATION_MICROS } from "./limits.ts";
 
 import type { MoneyDeps } from "./moneyDeps.ts";
 import { planPayoutLegs } from "./payoutRouting.ts";
@@ -99,6 +100,14 @@ export function requestWithdrawal(
   if (amountMicros < 1n) {
     throw new ValidationError([
       { field: "withdrawalAmount", reason: "must be at least 0.000001 (one micro-unit)" },
+    ]);
+  }
+  if (amountMicros > MAX_OPERATION_MICROS) {
+    throw new ValidationError([
+      {
+        field: "withdrawalAmount",
+        reason: `must be at most ${limitText(MAX_OPERATION_MICROS)} (one withdrawal); split a larger amount into several withdrawals`,
+      },
     ]);
   }
   const at = deps.clock.now().toISOString();

@@ -1,0 +1,212 @@
+// Regression tests for the defects of issue 10, one describe per defect. Each fails without its fix.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, describe, expect, test } from "vitest";
+import { createManualClock } from "../../sandbox/index.ts";
+import { DATABASE_FILE } from "../../sandbox/store/db.ts";
+import { OTHER_TOKEN, startTestSandbox, uuid, walletBody, type TestSandbox } from "../sandbox/helpers.ts";
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "sandbox-defects-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+const FIXED_WIDTH_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+async function expectHealthy(t: TestSandbox): Promise<void> {
+  for (const token of [undefined, OTHER_TOKEN]) {
+    const res = await t.api("GET", "/v2/portfolio-wallets", token === undefined ? {} : { token });
+    expect(res.status).toBe(200);
+  }
+}
+
+describe("defect 1: a clock advance can no longer break the sandbox for everyone", () => {
+  test("huge, infinite-ish and year-33715 advances are 400s naming the field and the limit; nothing moves", async () => {
+    const t = await startTestSandbox();
+    try {
+      const before = (await t.api("GET", "/_sandbox/clock")).body.offsetMs;
+      for (const [body, field] of [
+        [{ ms: 9007199254740991 }, "ms"],
+        [{ seconds: 1e308 }, "seconds"],
+        [{ ms: 1e15 }, "ms"],
+      ] as const) {
+        const res = await t.api("POST", "/_sandbox/clock/advance", { body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.error.code).toBe("validation_failed");
+        expect(res.body.error.details[0].field).toBe(field);
+        expect(res.body.error.details[0].reason).toMatch(/at most/);
+      }
+      expect((await t.api("GET", "/_sandbox/clock")).body.offsetMs).toBe(before);
+      await expectHealthy(t);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("the clock stops at 9999-12-31T23:59:59.999Z and timestamps stay fixed width and in order", async () => {
+    const t = await startTestSandbox({ clock: createManualClock(new Date("2026-01-01T00:00:00.000Z")) });
+    try {
+      const first = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
+      let now = Date.parse((await t.api("GET", "/_sandbox/clock")).body.now);
+      const end = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+      while (end - now > 100 * YEAR_MS) {
+        const res = await t.api("POST", "/_sandbox/clock/advance", { body: { ms: 100 * YEAR_MS } });
+        expect(res.status).toBe(200);
+        now = Date.parse(res.body.now);
+      }
+      const past = await t.api("POST", "/_sandbox/clock/advance", { body: { ms: end - now + 1 } });
+      expect(past.status).toBe(400);
+      expect(past.body.error.details[0].reason).toMatch(/past 9999-12-31T23:59:59.999Z/);
+      const last = await t.api("POST", "/_sandbox/clock/advance", { body: { ms: end - now } });
+      expect(last.body.now).toBe("9999-12-31T23:59:59.999Z");
+      const second = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
+      expect(second.createdAt).toBe("9999-12-31T23:59:59.999Z");
+      const list = (await t.api("GET", "/v2/portfolio-wallets")).body.data as {
+        id: string;
+        createdAt: string;
+      }[];
+      expect(list.map((w) => w.id)).toEqual([second.id, first.id]);
+      for (const wallet of list) expect(wallet.createdAt).toMatch(FIXED_WIDTH_ISO);
+      await expectHealthy(t);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("defect 5: the clock offset survives a restart", () => {
+  test("after advancing two days and restarting, the offset is kept and new wallets sort after old ones", async () => {
+    const dataDir = tempDir();
+    const first = await startTestSandbox({ dataDir });
+    const twoDays = 2 * 24 * 60 * 60 * 1000;
+    expect((await first.api("POST", "/_sandbox/clock/advance", { body: { ms: twoDays } })).status).toBe(200);
+    const older = (await first.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
+    await first.close();
+
+    const second = await startTestSandbox({ dataDir });
+    try {
+      expect((await second.api("GET", "/_sandbox/clock")).body.offsetMs).toBeGreaterThanOrEqual(twoDays);
+      const newer = (await second.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
+      expect(newer.createdAt > older.createdAt).toBe(true);
+      const list = (await second.api("GET", "/v2/portfolio-wallets")).body.data as { id: string }[];
+      expect(list.map((w) => w.id)).toEqual([newer.id, older.id]);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("defect 3: totals of 2^53 micros and more are exact, and bounded", () => {
+  async function depositTo(
+    t: TestSandbox,
+    wallet: { depositAddresses: Record<string, { address: string }> },
+    amount: number,
+  ) {
+    return t.api("POST", "/_sandbox/deposits", {
+      body: {
+        chain: "ethereum",
+        address: wallet.depositAddresses["ethereum"]?.address,
+        amount,
+        txHash: `0x${uuid().replaceAll("-", "")}`,
+      },
+    });
+  }
+
+  test("ten deposits of 1e9: the ledger answers exact totals; a 9.5e9 withdrawal is a 400 naming the limit", async () => {
+    const t = await startTestSandbox({
+      clock: createManualClock(new Date("2026-03-01T00:00:00.000Z")),
+      depositProcessingDelayMs: 1000,
+    });
+    try {
+      const wallet = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
+      for (let i = 0; i < 10; i++) expect((await depositTo(t, wallet, 1e9)).status).toBe(201);
+      await t.api("POST", "/_sandbox/clock/advance", { body: { ms: 1000 } });
+      const ledger = await t.api("GET", "/_sandbox/ledger");
+      expect(ledger.status).toBe(200);
+      expect(ledger.body.total).toMatchObject({ depositsUsd: 1e10, balanceUsd: 1e10, discrepancyMicros: 0 });
+      const read = await t.api("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      expect(read.body.totalBalanceUsd).toBe(1e10);
+
+      const tooBig = await t.api("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        body: {
+          requestId: uuid(),
+          withdrawalAmount: 9.5e9,
+          destinationToken: "usdc",
+          destinationChain: "ethereum",
+          destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+        },
+      });
+      expect(tooBig.status).toBe(400);
+      expect(tooBig.body.error.details).toEqual([
+        { field: "withdrawalAmount", reason: expect.stringMatching(/at most 1000000000 USD/) },
+      ]);
+      const allowed = await t.api("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        body: {
+          requestId: uuid(),
+          withdrawalAmount: 999_999_999.999999,
+          destinationToken: "usdc",
+          destinationChain: "ethereum",
+          destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+        },
+      });
+      expect(allowed.status).toBe(201);
+      const after = await t.api("GET", "/_sandbox/ledger");
+      expect(after.body.total.discrepancyMicros).toBe(0);
+      expect(after.body.total.depositsUsd).toBe(1e10);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a wallet holds at most 1e12 USD: a deposit past it is a 400, and yield stops at it", async () => {
+    const dataDir = tempDir();
+    const t = await startTestSandbox({
+      dataDir,
+      clock: createManualClock(new Date("2026-03-01T00:00:00.000Z")),
+      depositProcessingDelayMs: 0,
+    });
+    try {
+      const wallet = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
+      expect((await depositTo(t, wallet, 1)).status).toBe(201);
+      await t.api("POST", "/_sandbox/clock/advance", { body: { ms: 1 } });
+      // Bring the wallet close to the maximum without a thousand deposits.
+      const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
+      db.prepare(
+        "UPDATE wallet_balances SET value_micros = value_micros + ? WHERE wallet_id = ? AND position_key = 'tbills'",
+      ).run(999_999_998_999n * 1_000_000n, wallet.id);
+      db.prepare(
+        "INSERT INTO ledger_entries (organization_id, wallet_id, kind, amount_micros, at) VALUES ('org-a', ?, 'deposit_detected', ?, '2026-03-01T00:00:00.000Z')",
+      ).run(wallet.id, 999_999_998_999n * 1_000_000n);
+      db.close();
+
+      const over = await depositTo(t, wallet, 1000.5);
+      expect(over.status).toBe(400);
+      expect(over.body.error.details[0]).toMatchObject({ field: "amount" });
+      expect(over.body.error.details[0].reason).toMatch(
+        /per-wallet maximum of 1000000000000 USD; at most 1000 USD more fits/,
+      );
+      expect((await depositTo(t, wallet, 1000)).status).toBe(201);
+
+      // A century of yield on a full wallet credits nothing past the maximum, and conservation holds.
+      expect((await t.api("POST", "/_sandbox/clock/advance", { body: { ms: 100 * YEAR_MS } })).status).toBe(
+        200,
+      );
+      const read = await t.api("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body.totalBalanceUsd).toBe(1e12);
+      const ledger = await t.api("GET", "/_sandbox/ledger");
+      expect(ledger.status).toBe(200);
+      expect(ledger.body.total.discrepancyMicros).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
