@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { ConflictError } from "./errors.ts";
+import {
+  compilePathPattern,
+  countWildcards,
+  MAX_PATH_PATTERN_LENGTH,
+  MAX_PATH_PATTERN_WILDCARDS,
+  type PathPattern,
+} from "./pathPattern.ts";
 
 /**
  * Fault injection for tests of retry and recovery logic. Faults live in memory (a restart clears
@@ -43,9 +51,16 @@ export const HttpFaultRequestSchema = z.intersection(
     method: z.string().min(1).default("*"),
     /**
      * Path pattern: a route pattern such as `/v2/portfolio-wallets/:id/strategy` (`:name` matches
-     * one segment) and/or `*` wildcards (any characters).
+     * one segment) and/or `*` wildcards (any characters); matched without backtracking (pathPattern.ts).
      */
-    path: z.string().startsWith("/", "must start with /"),
+    path: z
+      .string()
+      .startsWith("/", "must start with /")
+      .max(MAX_PATH_PATTERN_LENGTH, `must be at most ${MAX_PATH_PATTERN_LENGTH} characters`)
+      .refine(
+        (path) => countWildcards(path) <= MAX_PATH_PATTERN_WILDCARDS,
+        `must hold at most ${MAX_PATH_PATTERN_WILDCARDS} wildcards (* or :name)`,
+      ),
     /** How many matching requests the fault applies to. */
     times: z.number().int().min(1).max(1000).default(1),
   }),
@@ -55,15 +70,8 @@ export type HttpFaultRequest = z.infer<typeof HttpFaultRequestSchema>;
 
 export type HttpFault = HttpFaultRequest & { id: string; organizationId: string; remaining: number };
 
-function pathPatternToRegExp(pattern: string): RegExp {
-  const source = pattern
-    .split(/(\*|:[A-Za-z_][A-Za-z0-9_]*)/)
-    .map((part) =>
-      part === "*" ? ".*" : part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-    )
-    .join("");
-  return new RegExp(`^${source}/?$`);
-}
+/** How many HTTP faults one organization may have armed at once. */
+export const MAX_HTTP_FAULTS_PER_ORGANIZATION = 50;
 
 export interface FaultRegistry {
   addHttpFault(organizationId: string, request: HttpFaultRequest): HttpFault;
@@ -88,29 +96,36 @@ const legMatches = (planned: string, actual: string) =>
   planned === actual || (planned === "redeem" && actual.startsWith("redeem_"));
 
 export function createFaultRegistry(): FaultRegistry {
-  let httpFaults: HttpFault[] = [];
+  let httpFaults: { fault: HttpFault; pattern: PathPattern }[] = [];
   const strategyFailures = new Map<string, string[]>();
   const legFailures = new Map<string, { legKey: string; reason: string }[]>();
   const walletKey = (organizationId: string, walletId: string) => `${organizationId}\u0000${walletId}`;
   return {
     addHttpFault(organizationId, request) {
+      const armed = httpFaults.filter((f) => f.fault.organizationId === organizationId).length;
+      if (armed >= MAX_HTTP_FAULTS_PER_ORGANIZATION) {
+        throw new ConflictError(
+          `this organization has ${armed} faults armed, the most the sandbox keeps; clear them with DELETE /_sandbox/faults`,
+        );
+      }
       const fault: HttpFault = { ...request, id: randomUUID(), organizationId, remaining: request.times };
-      httpFaults.push(fault);
+      httpFaults.push({ fault, pattern: compilePathPattern(request.path) });
       return fault;
     },
     takeHttpFault(organizationId, method, path) {
-      const fault = httpFaults.find(
-        (f) =>
-          f.organizationId === organizationId &&
-          (f.method === "*" || f.method.toUpperCase() === method.toUpperCase()) &&
-          pathPatternToRegExp(f.path).test(path),
+      const entry = httpFaults.find(
+        ({ fault, pattern }) =>
+          fault.organizationId === organizationId &&
+          (fault.method === "*" || fault.method.toUpperCase() === method.toUpperCase()) &&
+          pattern.matches(path),
       );
-      if (fault === undefined) return null;
-      fault.remaining -= 1;
-      if (fault.remaining <= 0) httpFaults = httpFaults.filter((f) => f !== fault);
-      return fault;
+      if (entry === undefined) return null;
+      entry.fault.remaining -= 1;
+      if (entry.fault.remaining <= 0) httpFaults = httpFaults.filter((f) => f !== entry);
+      return entry.fault;
     },
-    listHttpFaults: (organizationId) => httpFaults.filter((f) => f.organizationId === organizationId),
+    listHttpFaults: (organizationId) =>
+      httpFaults.filter((f) => f.fault.organizationId === organizationId).map((f) => f.fault),
     planStrategyFailure(organizationId, walletId, reason) {
       const key = walletKey(organizationId, walletId);
       strategyFailures.set(key, [...(strategyFailures.get(key) ?? []), reason]);
@@ -141,7 +156,7 @@ export function createFaultRegistry(): FaultRegistry {
       };
     },
     clear(organizationId) {
-      httpFaults = httpFaults.filter((f) => f.organizationId !== organizationId);
+      httpFaults = httpFaults.filter((f) => f.fault.organizationId !== organizationId);
       for (const key of strategyFailures.keys()) {
         if (key.startsWith(`${organizationId}\u0000`)) strategyFailures.delete(key);
       }

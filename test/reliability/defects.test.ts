@@ -210,3 +210,58 @@ describe("defect 3: totals of 2^53 micros and more are exact, and bounded", () =
     }
   });
 });
+
+describe("defect 4: fault path patterns cannot block the server", () => {
+  test("a pattern built to backtrack is armed and every request still answers; limits are 400/409", async () => {
+    const t = await startTestSandbox();
+    try {
+      // As a regular expression this pattern backtracked through C(n, 15) splits of every path.
+      const pathological = `/${"*a".repeat(15)}!`;
+      for (const path of ["/******!", pathological]) {
+        const armed = await t.api("POST", "/_sandbox/faults", {
+          body: { path, kind: "drop", times: 1000 },
+          token: OTHER_TOKEN,
+        });
+        expect(armed.status).toBe(201);
+      }
+      // A request that the faults must be checked against, with a path full of a's; a hang fails the test.
+      const path = `/v2/portfolio-wallets/${"a".repeat(60)}`;
+      for (const token of [OTHER_TOKEN, undefined]) {
+        const res = await t.api("GET", path, token === undefined ? {} : { token });
+        expect(res.status).toBe(400);
+      }
+      const tooLong = await t.api("POST", "/_sandbox/faults", {
+        body: { path: `/${"x".repeat(300)}`, kind: "drop" },
+      });
+      expect(tooLong.body.error.details[0]).toMatchObject({
+        field: "path",
+        reason: "must be at most 200 characters",
+      });
+      const tooWild = await t.api("POST", "/_sandbox/faults", {
+        body: { path: `/${":a/".repeat(17)}`, kind: "drop" },
+      });
+      expect(tooWild.body.error.details[0].reason).toMatch(/at most 16 wildcards/);
+      for (let i = 0; i < 48; i++) {
+        expect(
+          (
+            await t.api("POST", "/_sandbox/faults", {
+              body: { path: "/nowhere", kind: "drop" },
+              token: OTHER_TOKEN,
+            })
+          ).status,
+        ).toBe(201);
+      }
+      const full = await t.api("POST", "/_sandbox/faults", {
+        body: { path: "/nowhere", kind: "drop" },
+        token: OTHER_TOKEN,
+      });
+      expect(full.status).toBe(409);
+      // The cap is per organization: org-a can still arm its own.
+      expect(
+        (await t.api("POST", "/_sandbox/faults", { body: { path: "/nowhere", kind: "drop" } })).status,
+      ).toBe(201);
+    } finally {
+      await t.close();
+    }
+  });
+});
