@@ -5,6 +5,7 @@ import { HttpError, toErrorResponse } from "./http/errors.ts";
 import {
   ADMIN_PREFIX,
   authMiddleware,
+  bodySizeLimitMiddleware,
   faultMiddleware,
   requestCounterMiddleware,
   requestIdMiddleware,
@@ -26,11 +27,13 @@ export const WALLETS_BASE = "/v2/portfolio-wallets";
 
 /**
  * The sandbox's HTTP application. Middleware order matters: the request id first (so even a 401
- * carries one), then authentication, counting, fault injection, and settling of due work.
+ * carries one), the body size limit (before anything reads a body), then authentication,
+ * counting, fault injection, and settling of due work.
  */
 export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   app.use("*", requestIdMiddleware());
+  app.use("*", bodySizeLimitMiddleware());
   mountSigningProvider(app, ctx); // before bearer auth: Turnkey requests are authenticated by their X-Stamp
   app.use("*", authMiddleware(ctx));
   app.use("*", requestCounterMiddleware(ctx));

@@ -63,6 +63,32 @@ export function asHttpError(error: unknown): HttpError | null {
   return null;
 }
 
+/** An error body names at most this many field problems (a note counts the rest)... */
+export const MAX_ERROR_DETAILS = 100;
+/** ...each reason at most this long, and the message at most this long. */
+const MAX_REASON_LENGTH = 500;
+const MAX_MESSAGE_LENGTH = 2000;
+
+const cut = (text: string, max: number) =>
+  text.length <= max ? text : `${text.slice(0, max - 40)}… (${text.length} characters in all)`;
+
+/**
+ * Keeps an error body small whatever the request was: a body of many bad positions, or a huge
+ * value quoted somewhere, must not come back several times its own size. Values are quoted short
+ * where they are quoted (quoteValue); this is the net under that.
+ */
+function boundedBody(error: HttpError): { message: string; details: FieldProblem[] } {
+  const listed = error.details.slice(0, MAX_ERROR_DETAILS).map((problem) => ({
+    ...problem,
+    field: cut(problem.field, MAX_REASON_LENGTH),
+    reason: cut(problem.reason, MAX_REASON_LENGTH),
+  }));
+  const unlisted = error.details.length - listed.length;
+  const details =
+    unlisted > 0 ? [...listed, { field: "(more)", reason: `${unlisted} more problems not listed` }] : listed;
+  return { message: cut(error.message, MAX_MESSAGE_LENGTH), details };
+}
+
 /** Renders any thrown value as the service's error body. Unknown errors become a 500 and are logged. */
 export function toErrorResponse(c: Context<SandboxEnv>, error: unknown): Response {
   const requestId = c.get("requestId") ?? null;
@@ -72,15 +98,6 @@ export function toErrorResponse(c: Context<SandboxEnv>, error: unknown): Respons
     known ?? new HttpError(500, "internal_error", "the sandbox failed to handle the request; see its log");
   for (const [name, value] of Object.entries(httpError.headers)) c.header(name, value);
   if (httpError.status === 401) c.header("WWW-Authenticate", 'Bearer realm="sandbox"');
-  return c.json(
-    {
-      error: {
-        code: httpError.code,
-        message: httpError.message,
-        requestId,
-        details: httpError.details,
-      },
-    },
-    httpError.status as 400,
-  );
+  const { message, details } = boundedBody(httpError);
+  return c.json({ error: { code: httpError.code, message, requestId, details } }, httpError.status as 400);
 }

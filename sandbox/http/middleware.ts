@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "../context.ts";
 import { accrueOrganization } from "../domain/money/accrual.ts";
@@ -10,6 +11,26 @@ import { HttpError } from "./errors.ts";
 /** Admin calls are not counted and never faulted: tests use them to set faults up. */
 export const ADMIN_PREFIX = "/_sandbox";
 const isAdmin = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+
+/** The largest request body the sandbox reads: 1 MB. */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Refuses a body over 1 MB with 413 `payload_too_large` before reading it: at once when its
+ * Content-Length says so, and as soon as a chunked body passes the limit otherwise.
+ */
+export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
+  return bodyLimit({
+    maxSize: MAX_REQUEST_BODY_BYTES,
+    onError: () => {
+      throw new HttpError(
+        413,
+        "payload_too_large",
+        `the request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes (1 MB), the most the sandbox reads`,
+      );
+    },
+  });
+}
 
 /** Gives every request an id, answered as `x-request-id` on success and error alike. */
 export function requestIdMiddleware(): MiddlewareHandler<SandboxEnv> {

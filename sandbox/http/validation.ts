@@ -5,6 +5,8 @@ import {
   PageQuerySchema,
   UuidSchema,
   fieldProblemsOf,
+  MAX_QUOTED_VALUE_LENGTH,
+  quoteValue,
   type FieldProblem,
 } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "./env.ts";
@@ -22,7 +24,7 @@ export async function readJsonBody(c: Context<SandboxEnv>): Promise<unknown> {
     throw new HttpError(
       400,
       "malformed_json",
-      `the body must be JSON sent with Content-Type: application/json (got ${contentType === "" ? "no Content-Type" : JSON.stringify(contentType)})`,
+      `the body must be JSON sent with Content-Type: application/json (got ${contentType === "" ? "no Content-Type" : quoteValue(contentType)})`,
     );
   }
   const text = await c.req.text();
@@ -34,7 +36,7 @@ export async function readJsonBody(c: Context<SandboxEnv>): Promise<unknown> {
     throw new HttpError(
       400,
       "malformed_json",
-      `the request body is not valid JSON: ${(error as Error).message}`,
+      `the request body is not valid JSON: ${(error as Error).message.slice(0, MAX_QUOTED_VALUE_LENGTH)}`,
     );
   }
 }
@@ -73,7 +75,7 @@ export function uuidParam(c: Context<SandboxEnv>, name: string): string {
   const result = UuidSchema.safeParse(value);
   if (!result.success) {
     throw HttpError.validation(
-      [{ field: name, reason: `path parameter ${name} must be a UUID (got ${JSON.stringify(value)})` }],
+      [{ field: name, reason: `path parameter ${name} must be a UUID (got ${quoteValue(value)})` }],
       "invalid path parameter",
     );
   }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import {
   QuoteRequestSchema,
+  quoteValue,
   type FieldProblem,
   type QuoteRequest,
   type YieldSource,
@@ -25,7 +26,7 @@ function unknownExclusionProblems(request: QuoteRequest, catalog: readonly Yield
         : [
             {
               field: `${field}[${index}]`,
-              reason: `unknown ${what} ${JSON.stringify(value)}; valid values: ${valid.join(", ")}`,
+              reason: `unknown ${what} ${quoteValue(value)}; valid values: ${valid.join(", ")}`,
             },
           ],
     );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TOTAL_WEIGHT_BPS } from "./common.ts";
+import { quoteValue } from "./errors.ts";
 
 /**
  * One position of a requested allocation. Only `positionKey` and `targetWeightBps` are used;
@@ -45,7 +46,7 @@ export const AllocationSchema = z
         ctx.addIssue({
           code: "custom",
           path: [index, "positionKey"],
-          message: `duplicate positionKey "${key}" (also at positions[${first}]); list each yield source once`,
+          message: `duplicate positionKey ${quoteValue(key)} (also at positions[${first}]); list each yield source once`,
         });
       } else {
         seen.set(key, index);

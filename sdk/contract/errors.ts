@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   "idempotency_conflict",
   "insufficient_funds",
   "conflict",
+  "forbidden",
+  "payload_too_large",
   "rate_limited",
   "internal_error",
   "unavailable",

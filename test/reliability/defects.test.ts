@@ -265,3 +265,86 @@ describe("defect 4: fault path patterns cannot block the server", () => {
     }
   });
 });
+
+describe("defect 6: bodies are limited to 1 MB and errors do not echo the input", () => {
+  test("a body over 1 MB is 413 before it is read: by Content-Length, and chunked", async () => {
+    const t = await startTestSandbox();
+    try {
+      const big = JSON.stringify({ yieldSourceExclusions: ["x".repeat(2 * 1024 * 1024)] });
+      const declared = await t.api("POST", "/v2/portfolio-wallets/quote", {
+        raw: big,
+        headers: { "content-type": "application/json" },
+      });
+      expect(declared.status).toBe(413);
+      expect(declared.body.error.code).toBe("payload_too_large");
+      expect(declared.headers.get("x-request-id")).toEqual(expect.any(String));
+
+      const chunks = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+          for (let i = 0; i < 40; i++) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const chunked = await fetch(`${t.url}/v2/portfolio-wallets/quote`, {
+        method: "POST",
+        headers: { authorization: "Bearer token-a", "content-type": "application/json" },
+        body: chunks,
+        duplex: "half",
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+
+      // A client that announces 20 MB and sends nothing gets its answer at once: nothing waits for the body.
+      const { connect } = await import("node:net");
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(t.sandbox.port, "127.0.0.1", () => {
+          socket.write(
+            "POST /v2/portfolio-wallets/quote HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer token-a\r\n" +
+              "Content-Type: application/json\r\nContent-Length: 20000000\r\n\r\n",
+          );
+        });
+        let text = "";
+        socket.on("data", (data: Buffer) => {
+          text += data.toString();
+          if (text.includes("\r\n\r\n")) {
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.on("error", reject);
+      });
+      expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 413 Payload Too Large");
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a 900 kB value is quoted cut to 200 characters, and a thousand bad fields are summarised", async () => {
+    const t = await startTestSandbox();
+    try {
+      const huge = "y".repeat(900 * 1024);
+      const quote = await t.api("POST", "/v2/portfolio-wallets/quote", {
+        body: { yieldSourceExclusions: [huge] },
+      });
+      expect(quote.status).toBe(400);
+      const text = JSON.stringify(quote.body);
+      expect(text.length).toBeLessThan(2000);
+      expect(quote.body.error.details[0].reason).toContain(`(${huge.length + 2} characters)`);
+
+      const positions = Array.from({ length: 1000 }, () => ({
+        positionKey: huge.slice(0, 500),
+        targetWeightBps: -1,
+      }));
+      const wallet = await t.api("POST", "/v2/portfolio-wallets", { body: { requestId: uuid(), positions } });
+      expect(wallet.status).toBe(400);
+      expect(wallet.body.error.details.length).toBeLessThanOrEqual(101);
+      expect(wallet.body.error.details.at(-1)).toEqual({
+        field: "(more)",
+        reason: expect.stringMatching(/more problems not listed/),
+      });
+      expect(JSON.stringify(wallet.body).length).toBeLessThan(100_000);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   KNOWN_CHAINS,
   formatExactUsd,
+  quoteValue,
   microsToUsd,
   usdToMicros,
   type Deposit,
@@ -76,7 +77,7 @@ function findDestination(
   rawAddress: string,
 ): { owner: { walletId: string; address: string } | null; problems: FieldProblem[] } {
   if (!(KNOWN_CHAINS as readonly string[]).includes(chain)) {
-    const reason = `unknown chain ${JSON.stringify(chain)}; known chains: ${KNOWN_CHAINS.join(", ")}`;
+    const reason = `unknown chain ${quoteValue(chain)}; known chains: ${KNOWN_CHAINS.join(", ")}`;
     return { owner: null, problems: [{ field: "chain", reason }] };
   }
   // EVM addresses are case-insensitive (mixed case is only a checksum); Solana's base58 is not.
@@ -86,7 +87,7 @@ function findDestination(
   if (owner !== undefined) return { owner: { walletId: owner.walletId, address }, problems: [] };
   const reason =
     owners.length === 0
-      ? `${JSON.stringify(rawAddress)} is no deposit address of a wallet of this organization; use one from the wallet's depositAddresses`
+      ? `${quoteValue(rawAddress)} is no deposit address of a wallet of this organization; use one from the wallet's depositAddresses`
       : `address ${rawAddress} is a deposit address on ${owners.map((o) => o.chain).join(", ")}, not on ${chain}`;
   return { owner: null, problems: [{ field: owners.length === 0 ? "address" : "chain", reason }] };
 }

@@ -1,5 +1,5 @@
 import type { FieldProblem } from "../../../sdk/contract/index.ts";
-import { KNOWN_CHAINS, WITHDRAWAL_TOKENS } from "../../../sdk/contract/index.ts";
+import { KNOWN_CHAINS, WITHDRAWAL_TOKENS, quoteValue } from "../../../sdk/contract/index.ts";
 
 const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
@@ -49,7 +49,7 @@ export function destinationProblems(raw: unknown): FieldProblem[] {
   if (typeof chain === "string" && chain !== "" && !chainKnown) {
     problems.push({
       field: "destinationChain",
-      reason: `unknown chain ${JSON.stringify(chain)}; use one of: ${KNOWN_CHAINS.join(", ")}`,
+      reason: `unknown chain ${quoteValue(chain)}; use one of: ${KNOWN_CHAINS.join(", ")}`,
     });
   }
   const token = body.destinationToken;
@@ -60,7 +60,7 @@ export function destinationProblems(raw: unknown): FieldProblem[] {
   ) {
     problems.push({
       field: "destinationToken",
-      reason: `unsupported token ${JSON.stringify(token)}; use one of: ${WITHDRAWAL_TOKENS.join(", ")}`,
+      reason: `unsupported token ${quoteValue(token)}; use one of: ${WITHDRAWAL_TOKENS.join(", ")}`,
     });
   }
   const address = body.destinationAddress;
