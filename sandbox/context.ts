@@ -8,6 +8,7 @@ import type { DueWorkScheduler } from "./domain/dueWorkScheduler.ts";
 import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
 import type { RequestCounter } from "./domain/requestCounter.ts";
 import type { StrategyUpdates } from "./domain/strategyUpdates.ts";
+import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
 
 /** Everything a route needs, built once per sandbox instance (no module-level state). */
 export interface SandboxContext {
@@ -27,4 +28,6 @@ export interface SandboxContext {
   dueWork: DueWorkScheduler;
   /** Background webhook delivery (sandbox/domain/events/delivery.ts). */
   webhookDispatcher: WebhookDispatcher;
+  /** Where webhooks may go (sandbox/domain/webhookUrlPolicy.ts). */
+  webhookUrlPolicy: WebhookUrlPolicy;
 }

@@ -66,11 +66,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const approvals = createApprovalDeps(db, clock);
   const faults = createFaultRegistry();
   const catalog = () => listCatalog(db);
-  const webhookDispatcher = createWebhookDispatcher(db, {
-    ...DEFAULT_WEBHOOK_DELIVERY,
-    ...options.webhookDelivery,
-  });
-  const events = createEventSink(db, () => webhookDispatcher.kick());
+  const webhookDelivery = { ...DEFAULT_WEBHOOK_DELIVERY, ...options.webhookDelivery };
+  const webhookUrlPolicy = { allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false };
+  const webhookDispatcher = createWebhookDispatcher(db, webhookDelivery, webhookUrlPolicy);
+  const events = createEventSink(db, () => webhookDispatcher.kick(), webhookDelivery);
   // The scheduler is created last (it needs every kind of due work); until then, wake is a no-op.
   let dueWork: DueWorkScheduler | null = null;
   const wake = () => dueWork?.wake();
@@ -116,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     money,
     dueWork,
     webhookDispatcher,
+    webhookUrlPolicy,
   };
   const app = createApp(ctx);
 

@@ -25,10 +25,25 @@ export interface SandboxOptions {
    */
   depositProcessingDelayMs?: number;
   /**
-   * Webhook delivery: `retryBaseDelayMs` (default 1000; real ms before the first retry, doubling),
-   * `maxAttempts` (default 8, the first included), `timeoutMs` (default 5000 per attempt).
+   * Webhook delivery, all times in real ms: `retryBaseDelayMs` (default 1000, before the first
+   * retry, doubling), `maxAttempts` (default 8, the first included), `timeoutMs` (default 5000 per
+   * attempt), `concurrency` (default 16 attempts in flight in all; `--webhook-concurrency`, env
+   * SANDBOX_WEBHOOK_CONCURRENCY), `concurrencyPerOrganization` (default 4;
+   * `--webhook-concurrency-per-org`, SANDBOX_WEBHOOK_CONCURRENCY_PER_ORG),
+   * `concurrencyPerRegistration` (default 2; `--webhook-concurrency-per-registration`,
+   * SANDBOX_WEBHOOK_CONCURRENCY_PER_REGISTRATION), `maxPendingPerRegistration` (default 1000;
+   * `--webhook-max-pending`, SANDBOX_WEBHOOK_MAX_PENDING), `historyRetentionMs` (default 86400000;
+   * `--webhook-history-retention-ms`, SANDBOX_WEBHOOK_HISTORY_RETENTION_MS) and
+   * `historyMaxPerOrganization` (default 10000; `--webhook-history-max`, SANDBOX_WEBHOOK_HISTORY_MAX).
    */
   webhookDelivery?: Partial<WebhookDeliveryOptions>;
+  /**
+   * Lets webhooks go to loopback and private-network addresses (127.0.0.1, localhost, 10.x, ...),
+   * as tests and the quickstart need. Link-local and cloud metadata addresses and URLs with
+   * credentials are refused whatever this says. Default false (`--allow-private-webhook-urls`,
+   * env SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS=true).
+   */
+  allowPrivateWebhookUrls?: boolean;
 }
 
 export const DEFAULT_PORT = 8787;

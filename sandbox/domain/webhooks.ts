@@ -9,9 +9,11 @@ import type {
 } from "../../sdk/contract/index.ts";
 import type { SandboxClock } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
-import { NotFoundError } from "./errors.ts";
+import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
 import { inTransaction } from "../store/db.ts";
+import { cancelPendingDeliveries } from "../store/webhookDeliveryStore.ts";
 import {
+  countWebhooks,
   deleteWebhook,
   findWebhook,
   insertWebhook,
@@ -20,13 +22,19 @@ import {
   type WebhookRecord,
 } from "../store/webhookStore.ts";
 import { runIdempotent } from "./idempotency.ts";
+import { webhookUrlProblem, type WebhookUrlPolicy } from "./webhookUrlPolicy.ts";
 
 export const CREATE_WEBHOOK_ENDPOINT = "POST /webhooks/registrations";
 
 export interface WebhookDeps {
   db: DatabaseSync;
   clock: SandboxClock;
+  /** Where webhooks may go; a registration elsewhere is refused (webhookUrlPolicy.ts). */
+  urlPolicy: WebhookUrlPolicy;
 }
+
+/** How many registrations one organization may have. */
+export const MAX_WEBHOOKS_PER_ORGANIZATION = 100;
 
 function registrationView(record: WebhookRecord): WebhookRegistration {
   return {
@@ -57,8 +65,16 @@ export function createWebhook(
   organizationId: string,
   body: CreateWebhookRegistrationRequest,
 ): { registration: CreatedWebhookRegistration; replayed: boolean } {
+  const refused = webhookUrlProblem(body.url, deps.urlPolicy);
+  if (refused !== null) throw new ValidationError([{ field: "url", reason: refused }]);
   const at = deps.clock.now().toISOString();
   const create = () => {
+    const count = countWebhooks(deps.db, organizationId);
+    if (count >= MAX_WEBHOOKS_PER_ORGANIZATION) {
+      throw new ConflictError(
+        `this organization has ${count} webhook registrations, the most the sandbox keeps; delete one first`,
+      );
+    }
     const id = randomUUID();
     insertWebhook(deps.db, {
       id,
@@ -134,6 +150,12 @@ export function setWebhookStatus(
   return registrationView(loadOwnRegistration(deps, organizationId, id));
 }
 
+/** Deletes a registration; its pending deliveries end `cancelled` at once (nothing will send them). */
 export function removeWebhook(deps: WebhookDeps, organizationId: string, id: string): void {
-  if (!deleteWebhook(deps.db, organizationId, id)) throw new NotFoundError(`webhook registration ${id}`);
+  const deleted = inTransaction(deps.db, () => {
+    const found = deleteWebhook(deps.db, organizationId, id);
+    if (found) cancelPendingDeliveries(deps.db, id, "registration deleted", new Date().toISOString());
+    return found;
+  });
+  if (!deleted) throw new NotFoundError(`webhook registration ${id}`);
 }

@@ -17,7 +17,7 @@ import { parsePageQuery, readBody, uuidParam } from "../http/validation.ts";
 /** Webhook registrations (spec 4.13; listing and deletion per docs/spec-gaps.md). No /v2 prefix (spec 9.1). */
 export function webhookRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
-  const deps = { db: ctx.db, clock: ctx.clock };
+  const deps = { db: ctx.db, clock: ctx.clock, urlPolicy: ctx.webhookUrlPolicy };
   routes.post("/", async (c) => {
     const body = await readBody(c, CreateWebhookRegistrationRequestSchema);
     const { registration, replayed } = createWebhook(deps, c.get("organizationId"), body);

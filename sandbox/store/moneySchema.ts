@@ -137,4 +137,13 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      updated_at TEXT NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)`,
+  // The outbox stays fast at any size: the next seq is read from an index (O(log n), not a scan),
+  // each registration's due deliveries are found by one (fair, per-registration dispatch), and
+  // finished history is pruned by time and per organization (webhookDeliveryStore.ts).
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_by_seq ON webhook_deliveries (seq)`,
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_by_org_seq ON webhook_deliveries (organization_id, seq)`,
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_by_registration_due
+     ON webhook_deliveries (registration_id, status, next_attempt_at, seq)`,
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_by_event ON webhook_deliveries (event_id)`,
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries (status, updated_at)`,
 ];

@@ -104,7 +104,7 @@ export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void
     `INSERT INTO webhook_deliveries
        (id, seq, organization_id, event_id, event_type, registration_id, url, status, attempts, next_attempt_at,
         last_attempt_at, last_response_status, last_error, delivered_at, created_at, updated_at)
-     VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM webhook_deliveries), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, COALESCE((SELECT MAX(seq) FROM webhook_deliveries), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     delivery.id,
     delivery.organizationId,
@@ -124,15 +124,116 @@ export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void
   );
 }
 
-/** Pending deliveries due by `nowMs`, oldest first. */
-export function listDueDeliveries(db: DatabaseSync, nowMs: number, limit: number): DeliveryRecord[] {
+/** A registration's pending deliveries due by `nowMs`, oldest first (index webhook_deliveries_by_registration_due). */
+export function listDueDeliveriesOf(
+  db: DatabaseSync,
+  registrationId: string,
+  nowMs: number,
+  limit: number,
+): DeliveryRecord[] {
   return (
     db
       .prepare(
-        "SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?",
+        `SELECT * FROM webhook_deliveries WHERE registration_id = ? AND status = 'pending' AND next_attempt_at <= ?
+         ORDER BY next_attempt_at, seq LIMIT ?`,
       )
-      .all(nowMs, limit) as unknown as Row[]
+      .all(registrationId, nowMs, limit) as unknown as Row[]
   ).map(toRecord);
+}
+
+/** Every registration, with its organization: what the dispatcher visits, in a stable order. */
+export function listRegistrationsForDispatch(db: DatabaseSync): { id: string; organizationId: string }[] {
+  return (
+    db
+      .prepare(
+        "SELECT id, organization_id FROM webhook_registrations ORDER BY organization_id, created_at, id",
+      )
+      .all() as unknown as { id: string; organization_id: string }[]
+  ).map((row) => ({ id: row.id, organizationId: row.organization_id }));
+}
+
+/**
+ * Whether the registration has at least `count` deliveries pending. Reads at most `count` index
+ * entries, whatever the size of the outbox.
+ */
+export function hasPendingBacklog(db: DatabaseSync, registrationId: string, count: number): boolean {
+  const row = db
+    .prepare(
+      "SELECT 1 AS found FROM webhook_deliveries WHERE registration_id = ? AND status = 'pending' LIMIT 1 OFFSET ?",
+    )
+    .get(registrationId, count - 1);
+  return row !== undefined;
+}
+
+/**
+ * Ends every pending delivery of a registration as `cancelled` (the registration is gone), and
+ * those of registrations that no longer exist when `registrationId` is null (at startup).
+ */
+export function cancelPendingDeliveries(
+  db: DatabaseSync,
+  registrationId: string | null,
+  reason: string,
+  atIso: string,
+): void {
+  db.prepare(
+    `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
+     WHERE status = 'pending' AND (registration_id = ?
+       OR (? IS NULL AND registration_id NOT IN (SELECT id FROM webhook_registrations)))`,
+  ).run(reason, atIso, registrationId, registrationId);
+}
+
+/** How long finished deliveries are kept, and how many per organization at most. */
+export interface DeliveryRetention {
+  /** Finished deliveries (succeeded, failed, cancelled) last updated before this are deleted. */
+  olderThanIso: string;
+  /** Of the rest, each organization keeps its newest this many. */
+  keepPerOrganization: number;
+}
+
+/** Deletes at most this many rows per statement, so a prune never holds the database for long. */
+const PRUNE_BATCH = 5000;
+
+/**
+ * Prunes delivery history: finished deliveries older than the retention, those past each
+ * organization's newest `keepPerOrganization`, then events no delivery refers to any more. Pending
+ * deliveries are never pruned. Returns how many deliveries were deleted.
+ */
+export function pruneDeliveryHistory(db: DatabaseSync, retention: DeliveryRetention): number {
+  let deleted = 0;
+  const byAge = db.prepare(
+    `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
+       WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? LIMIT ?)`,
+  );
+  for (;;) {
+    const changes = Number(byAge.run(retention.olderThanIso, PRUNE_BATCH).changes);
+    deleted += changes;
+    if (changes < PRUNE_BATCH) break;
+  }
+  const organizations = db
+    .prepare("SELECT DISTINCT organization_id AS id FROM webhook_registrations")
+    .all() as unknown as { id: string }[];
+  const oldestKept = db.prepare(
+    `SELECT seq FROM webhook_deliveries WHERE organization_id = ? AND status != 'pending'
+     ORDER BY seq DESC LIMIT 1 OFFSET ?`,
+  );
+  const byCount = db.prepare(
+    `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
+       WHERE organization_id = ? AND status != 'pending' AND seq < ? LIMIT ?)`,
+  );
+  for (const { id } of organizations) {
+    const kept = oldestKept.get(id, retention.keepPerOrganization - 1) as { seq: number } | undefined;
+    if (kept === undefined) continue;
+    for (;;) {
+      const changes = Number(byCount.run(id, kept.seq, PRUNE_BATCH).changes);
+      deleted += changes;
+      if (changes < PRUNE_BATCH) break;
+    }
+  }
+  db.prepare(
+    `DELETE FROM webhook_events WHERE NOT EXISTS
+       (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+  ).run();
+  return deleted;
 }
 
 /** When the next pending delivery is due (epoch ms), or null when none is pending. */

@@ -99,6 +99,13 @@ export function updateWebhookStatus(
   ).run(change.status, change.disabledAt, change.disabledReason, at, id);
 }
 
+export function countWebhooks(db: DatabaseSync, organizationId: string): number {
+  const row = db
+    .prepare("SELECT COUNT(*) AS n FROM webhook_registrations WHERE organization_id = ?")
+    .get(organizationId) as { n: number };
+  return row.n;
+}
+
 /** Returns false when nothing was deleted (unknown id or another organization's registration). */
 export function deleteWebhook(db: DatabaseSync, organizationId: string, id: string): boolean {
   const result = db

@@ -348,3 +348,66 @@ describe("defect 6: bodies are limited to 1 MB and errors do not echo the input"
     }
   });
 });
+
+describe("defect 7: one organization's hanging receivers do not delay another's webhooks", () => {
+  test("org-a's delivery arrives while every one of org-b's twenty hanging attempts is still waiting", async () => {
+    const { startReceiver } = await import("../webhooks/receiver.ts");
+    const t = await startTestSandbox({
+      allowPrivateWebhookUrls: true,
+      depositProcessingDelayMs: 60_000,
+      // Hanging attempts hold their slot for 20 s: long past the wait below.
+      webhookDelivery: { timeoutMs: 20_000, retryBaseDelayMs: 50, maxAttempts: 2 },
+    });
+    const hanging = await startReceiver(() => "hang");
+    const live = await startReceiver();
+    try {
+      for (let i = 0; i < 20; i++) {
+        const res = await t.api("POST", "/webhooks/registrations", {
+          token: OTHER_TOKEN,
+          body: { url: `${hanging.url}?n=${i}`, eventTypes: ["portfolio_wallet.deposit.status_changed"] },
+        });
+        expect(res.status).toBe(201);
+      }
+      const depositFor = async (token: string | undefined) => {
+        const wallet = (
+          await t.api("POST", "/v2/portfolio-wallets", { body: walletBody(), ...(token ? { token } : {}) })
+        ).body;
+        const res = await t.api("POST", "/_sandbox/deposits", {
+          ...(token ? { token } : {}),
+          body: {
+            chain: "ethereum",
+            address: wallet.depositAddresses.ethereum.address,
+            amount: 5,
+            txHash: `0x${uuid()}`,
+          },
+        });
+        expect(res.status).toBe(201);
+      };
+      await depositFor(OTHER_TOKEN);
+      await depositFor(OTHER_TOKEN);
+      const { eventually } = await import("../sandbox/helpers.ts");
+      await eventually(async () => hanging.requests.length > 0);
+
+      await t.api("POST", "/webhooks/registrations", {
+        body: { url: live.url, eventTypes: ["portfolio_wallet.deposit.status_changed"] },
+      });
+      await depositFor(undefined);
+      await eventually(async () => live.requests.length === 1, 10_000);
+
+      const orgB = (await t.api("GET", "/_sandbox/webhook-deliveries?limit=1000", { token: OTHER_TOKEN }))
+        .body.data as {
+        attempts: number;
+        status: string;
+      }[];
+      expect(orgB).toHaveLength(40);
+      // None of org-b's attempts has ended yet: org-a did not wait for them to time out.
+      expect(orgB.every((d) => d.attempts === 0 && d.status === "pending")).toBe(true);
+      // And org-b holds no more than its own share of the slots.
+      expect(hanging.requests.length).toBeLessThanOrEqual(4);
+    } finally {
+      await hanging.close();
+      await live.close();
+      await t.close();
+    }
+  });
+});

@@ -25,7 +25,11 @@ afterEach(async () => {
 });
 
 async function sandbox(webhookDelivery = DELIVERY): Promise<MoneySandbox> {
-  const m = await startMoneySandbox({ webhookDelivery, rebalanceDelayMs: 1000 });
+  const m = await startMoneySandbox({
+    webhookDelivery,
+    rebalanceDelayMs: 1000,
+    allowPrivateWebhookUrls: true,
+  });
   cleanups.push(() => m.close());
   return m;
 }

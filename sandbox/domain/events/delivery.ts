@@ -6,14 +6,18 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from "../../../sdk/contract/index.ts";
 import {
+  cancelPendingDeliveries,
   findRegistrationForDelivery,
   findWebhookEventPayload,
   leaseDelivery,
-  listDueDeliveries,
+  listDueDeliveriesOf,
+  listRegistrationsForDispatch,
   nextDeliveryDueAt,
+  pruneDeliveryHistory,
   recordDeliveryAttempt,
   type DeliveryRecord,
 } from "../../store/webhookDeliveryStore.ts";
+import { guardedLookup, webhookUrlProblem, type WebhookUrlPolicy } from "../webhookUrlPolicy.ts";
 import { signDelivery } from "./signature.ts";
 
 /** How deliveries are attempted. All times are real milliseconds. */
@@ -24,24 +28,46 @@ export interface WebhookDeliveryOptions {
   maxAttempts: number;
   /** Time allowed for one attempt (connect, answer and body). Default 5000. */
   timeoutMs: number;
+  /** Attempts in flight at once, all organizations together. Default 16. */
+  concurrency: number;
+  /** Attempts in flight at once for one organization. Default 4. */
+  concurrencyPerOrganization: number;
+  /** Attempts in flight at once for one registration. Default 2. */
+  concurrencyPerRegistration: number;
+  /** Pending deliveries one registration may collect before further events to it are cancelled. Default 1000. */
+  maxPendingPerRegistration: number;
+  /** How long finished deliveries stay listed, in ms. Default 86400000 (24 hours). */
+  historyRetentionMs: number;
+  /** How many finished deliveries each organization keeps at most (newest first). Default 10000. */
+  historyMaxPerOrganization: number;
 }
 
 export const DEFAULT_WEBHOOK_DELIVERY: WebhookDeliveryOptions = {
   retryBaseDelayMs: 1000,
   maxAttempts: 8,
   timeoutMs: 5000,
+  concurrency: 16,
+  concurrencyPerOrganization: 4,
+  concurrencyPerRegistration: 2,
+  maxPendingPerRegistration: 1000,
+  historyRetentionMs: 24 * 60 * 60 * 1000,
+  historyMaxPerOrganization: 10_000,
 };
 
-/** How many deliveries are attempted at once. */
-const CONCURRENCY = 16;
 /** How long past its timeout an attempt keeps its claim on a delivery. */
 const LEASE_MARGIN_MS = 1000;
 /** setTimeout's ceiling (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How often delivery history is pruned. */
+const PRUNE_INTERVAL_MS = 60_000;
+/** When deliveries are due but none could start (their slots are taken), look again this soon at the latest. */
+const BLOCKED_RECHECK_MS = 1000;
 
 export interface WebhookDispatcher {
   /** Looks for due deliveries soon (after the current synchronous work, so after its commit). */
   kick(): void;
+  /** Prunes delivery history now (it also happens every minute); returns the deliveries deleted. */
+  prune(): number;
   /** Stops timers, aborts attempts in flight (they stay pending and resume after a restart). */
   close(): Promise<void>;
 }
@@ -54,17 +80,32 @@ export interface WebhookDispatcher {
  * The event id and body are the same on every attempt. A registration disabled or deleted before
  * an attempt gets nothing: the delivery ends `cancelled`. Deliveries run concurrently, so
  * receivers must not rely on order (each event carries its createdAt).
+ *
+ * Fairness: attempts in flight are capped per registration, per organization and in all, and each
+ * pass visits organizations in turn (a different one first each pass), so one organization's
+ * hanging receivers hold at most its own slots: another organization's due delivery starts at
+ * once while fewer than concurrency / concurrencyPerOrganization other organizations are saturated,
+ * and within one attempt timeout otherwise.
  */
 export function createWebhookDispatcher(
   db: DatabaseSync,
   options: WebhookDeliveryOptions,
+  urlPolicy: WebhookUrlPolicy,
 ): WebhookDispatcher {
-  const agent = new Agent({ keepAliveTimeout: 1000, connections: CONCURRENCY });
+  const agent = new Agent({
+    keepAliveTimeout: 1000,
+    connections: options.concurrency,
+    connect: { lookup: guardedLookup(urlPolicy) },
+  });
   const abort = new AbortController();
-  const inFlight = new Map<string, Promise<void>>();
+  const inFlight = new Map<
+    string,
+    { organizationId: string; registrationId: string; attempt: Promise<void> }
+  >();
   let timer: NodeJS.Timeout | null = null;
   let immediate: NodeJS.Immediate | null = null;
   let closed = false;
+  let firstOrganization = 0;
 
   function kick(): void {
     if (closed || immediate !== null) return;
@@ -74,33 +115,85 @@ export function createWebhookDispatcher(
     });
   }
 
+  const inFlightOf = (key: "organizationId" | "registrationId", id: string) => {
+    let count = 0;
+    for (const attempt of inFlight.values()) if (attempt[key] === id) count += 1;
+    return count;
+  };
+
+  /** Starts due deliveries while slots are free: per registration, per organization, in all. */
   function run(): void {
     if (closed) return;
-    const free = CONCURRENCY - inFlight.size;
-    if (free > 0) {
-      for (const delivery of listDueDeliveries(db, Date.now(), free)) {
-        leaseDelivery(db, delivery.id, Date.now() + options.timeoutMs + LEASE_MARGIN_MS);
-        const attempt = deliver(delivery)
-          .catch((error: unknown) => console.error("[sandbox] webhook delivery failed unexpectedly", error))
-          .finally(() => {
-            inFlight.delete(delivery.id);
-            kick();
-          });
-        inFlight.set(delivery.id, attempt);
+    const nowMs = Date.now();
+    const byOrganization = new Map<string, string[]>();
+    for (const registration of listRegistrationsForDispatch(db)) {
+      byOrganization.set(registration.organizationId, [
+        ...(byOrganization.get(registration.organizationId) ?? []),
+        registration.id,
+      ]);
+    }
+    const organizations = [...byOrganization.keys()];
+    // A different organization goes first on each pass, so none is always served last.
+    const offset = organizations.length === 0 ? 0 : firstOrganization++ % organizations.length;
+    for (let i = 0; i < organizations.length && inFlight.size < options.concurrency; i++) {
+      const organizationId = organizations[(offset + i) % organizations.length] ?? "";
+      for (const registrationId of byOrganization.get(organizationId) ?? []) {
+        const free = Math.min(
+          options.concurrency - inFlight.size,
+          options.concurrencyPerOrganization - inFlightOf("organizationId", organizationId),
+          options.concurrencyPerRegistration - inFlightOf("registrationId", registrationId),
+        );
+        if (free <= 0) continue;
+        for (const delivery of listDueDeliveriesOf(db, registrationId, nowMs, free)) start(delivery);
       }
     }
     arm();
   }
 
-  /** A timer for the earliest pending delivery (those being attempted are leased into the future). */
+  function start(delivery: DeliveryRecord): void {
+    leaseDelivery(db, delivery.id, Date.now() + options.timeoutMs + LEASE_MARGIN_MS);
+    const attempt = deliver(delivery)
+      .catch((error: unknown) => console.error("[sandbox] webhook delivery failed unexpectedly", error))
+      .finally(() => {
+        inFlight.delete(delivery.id);
+        kick();
+      });
+    inFlight.set(delivery.id, {
+      organizationId: delivery.organizationId,
+      registrationId: delivery.registrationId,
+      attempt,
+    });
+  }
+
+  /**
+   * A timer for the earliest pending delivery (those being attempted are leased into the future).
+   * When that one is already due, its slots are taken: a finishing attempt kicks the next pass, and
+   * the timer only looks again after BLOCKED_RECHECK_MS.
+   */
   function arm(): void {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     const due = nextDeliveryDueAt(db);
     if (due === null) return;
-    timer = setTimeout(run, Math.min(MAX_TIMER_MS, Math.max(0, due - Date.now())));
+    const wait = due - Date.now();
+    timer = setTimeout(run, Math.min(MAX_TIMER_MS, wait > 0 ? wait : BLOCKED_RECHECK_MS));
     timer.unref();
   }
+
+  function prune(): number {
+    return pruneDeliveryHistory(db, {
+      olderThanIso: new Date(Date.now() - options.historyRetentionMs).toISOString(),
+      keepPerOrganization: options.historyMaxPerOrganization,
+    });
+  }
+  const pruneTimer = setInterval(() => {
+    try {
+      prune();
+    } catch (error) {
+      console.error("[sandbox] pruning webhook delivery history failed", error);
+    }
+  }, PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
 
   async function deliver(delivery: DeliveryRecord): Promise<void> {
     const registration = findRegistrationForDelivery(db, delivery.registrationId);
@@ -119,7 +212,11 @@ export function createWebhookDispatcher(
       return;
     }
     const attempts = delivery.attempts + 1;
-    const outcome = await post(registration.url, registration.secret, delivery.eventId, payload);
+    const refused = webhookUrlProblem(registration.url, urlPolicy);
+    const outcome =
+      refused === null
+        ? await post(registration.url, registration.secret, delivery.eventId, payload)
+        : { status: null, error: `not sent: the URL ${refused}` };
     if (closed) return; // the database may be closing; the delivery stays pending for a restart
     const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const givingUp = !succeeded && attempts >= options.maxAttempts;
@@ -168,17 +265,22 @@ export function createWebhookDispatcher(
     }
   }
 
-  // Deliveries left pending by a previous process resume at startup.
+  // Deliveries left pending by a previous process resume at startup; those of registrations
+  // deleted meanwhile end now, and old history goes.
+  cancelPendingDeliveries(db, null, "registration deleted", new Date().toISOString());
+  prune();
   kick();
 
   return {
     kick,
+    prune,
     async close() {
       closed = true;
+      clearInterval(pruneTimer);
       if (timer !== null) clearTimeout(timer);
       if (immediate !== null) clearImmediate(immediate);
       abort.abort();
-      await Promise.allSettled(inFlight.values());
+      await Promise.allSettled([...inFlight.values()].map((f) => f.attempt));
       await agent.destroy();
     },
   };

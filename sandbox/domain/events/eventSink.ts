@@ -11,6 +11,7 @@ import type {
   WithdrawalStatusChangedDataSchema,
 } from "../../../sdk/contract/index.ts";
 import {
+  hasPendingBacklog,
   insertDelivery,
   insertWebhookEvent,
   listActiveRegistrations,
@@ -37,16 +38,30 @@ export interface EventSink {
   emit<T extends EventType>(organizationId: string, type: T, data: EventDataByType[T], at: string): void;
 }
 
-export function createEventSink(db: DatabaseSync, onEnqueued: () => void): EventSink {
+/**
+ * `maxPendingPerRegistration`: a registration whose receiver is down or slow collects at most this
+ * many pending deliveries; further events for it are recorded `cancelled` ("backlog full"), so one
+ * dead receiver cannot grow the outbox without bound.
+ */
+export function createEventSink(
+  db: DatabaseSync,
+  onEnqueued: () => void,
+  options: { maxPendingPerRegistration: number },
+): EventSink {
   return {
     emit(organizationId, type, data, at) {
+      const subscribed = listActiveRegistrations(db, organizationId).filter((r) =>
+        r.eventTypes.includes(type),
+      );
+      // An event nobody subscribes to is not stored: the outbox only holds what it will send.
+      if (subscribed.length === 0) return;
       const id = randomUUID();
       const payload = JSON.stringify({ id, type, createdAt: at, organizationId, data });
       insertWebhookEvent(db, { id, organizationId, type, payload, createdAt: at });
       const nowMs = Date.now();
       const createdAt = new Date(nowMs).toISOString();
-      for (const registration of listActiveRegistrations(db, organizationId)) {
-        if (!registration.eventTypes.includes(type)) continue;
+      for (const registration of subscribed) {
+        const backlogFull = hasPendingBacklog(db, registration.id, options.maxPendingPerRegistration);
         insertDelivery(db, {
           id: randomUUID(),
           organizationId,
@@ -54,12 +69,14 @@ export function createEventSink(db: DatabaseSync, onEnqueued: () => void): Event
           eventType: type,
           registrationId: registration.id,
           url: registration.url,
-          status: "pending",
+          status: backlogFull ? "cancelled" : "pending",
           attempts: 0,
-          nextAttemptAt: nowMs,
+          nextAttemptAt: backlogFull ? null : nowMs,
           lastAttemptAt: null,
           lastResponseStatus: null,
-          lastError: null,
+          lastError: backlogFull
+            ? `backlog full: ${options.maxPendingPerRegistration} deliveries of this registration were already pending`
+            : null,
           deliveredAt: null,
           createdAt,
           updatedAt: createdAt,
