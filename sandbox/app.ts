@@ -4,6 +4,7 @@ import type { SandboxEnv } from "./http/env.ts";
 import { HttpError, toErrorResponse } from "./http/errors.ts";
 import {
   ADMIN_PREFIX,
+  adminGateMiddleware,
   authMiddleware,
   bodySizeLimitMiddleware,
   faultMiddleware,
@@ -34,6 +35,9 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   app.use("*", requestIdMiddleware());
   app.use("*", bodySizeLimitMiddleware());
+  // Before the signing provider's admin routes too (/_sandbox/signing), which are mounted early.
+  app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminToken));
+  app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminToken));
   mountSigningProvider(app, ctx); // before bearer auth: Turnkey requests are authenticated by their X-Stamp
   app.use("*", authMiddleware(ctx));
   app.use("*", requestCounterMiddleware(ctx));

@@ -16,6 +16,8 @@ export interface SandboxContext {
   clock: SandboxClock;
   /** Bearer token → organization id. */
   tokens: ReadonlyMap<string, string>;
+  /** The admin API's token; null: the admin API is off; undefined: open to API tokens (options.ts). */
+  adminToken: string | null | undefined;
   /** The current catalog (rates may change between calls). */
   catalog(): YieldSource[];
   approvals: ApprovalDeps;

@@ -51,6 +51,8 @@ export interface Sandbox {
 
 /** Opens the store, seeds catalog and policies, wires the domain and starts listening on 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  if (options.adminToken === "")
+    throw new Error("adminToken must not be empty; leave it out or pass null to switch the admin API off");
   const db = openDatabase(options.dataDir ?? DEFAULT_DATA_DIR);
   // The sandbox's own clock keeps its offset in the database, so advanced time survives a restart
   // (a clock passed in belongs to the caller).
@@ -107,6 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db,
     clock,
     tokens: tokens instanceof Map ? tokens : new Map(Object.entries(tokens)),
+    adminToken: options.adminToken,
     catalog,
     approvals,
     strategyUpdates,

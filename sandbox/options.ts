@@ -10,6 +10,17 @@ export interface SandboxOptions {
   /** Directory of the SQLite file, or `:memory:`. Default `.sandbox-data` (`--data`). */
   dataDir?: string;
   /** Bearer token → organization id. Default `{ "sandbox-token": "sandbox-org" }` (env `SANDBOX_TOKENS`). */
+  /**
+   * Who may call the admin API (`/_sandbox/*`), which can move the shared clock, change the shared
+   * catalog and approve an organization's own withdrawals:
+   * - a token: admin calls must also send it as `X-Sandbox-Admin-Token` (the bearer API token
+   *   still says which organization a call acts for);
+   * - `null`: the admin API is off (403 on every admin call);
+   * - left out: every API token may call it. That is the in-process test sandbox's default (it
+   *   binds 127.0.0.1 only); `portfolio-wallet sandbox` never leaves it out: it passes
+   *   `--admin-token` / env `SANDBOX_ADMIN_TOKEN`, or `null`.
+   */
+  adminToken?: string | null;
   tokens?: Record<string, string> | ReadonlyMap<string, string>;
   /** Replaces the stored catalog at startup (`--catalog <file.json>`). Default: keep the stored one, or the built-in one. */
   catalog?: YieldSource[];
@@ -78,4 +89,13 @@ export function parsePolicies(text: string): Record<string, Partial<OrgPolicy>> 
     throw new Error("SANDBOX_POLICIES must be a JSON object keyed by organization id");
   }
   return value as Record<string, Partial<OrgPolicy>>;
+}
+
+/** Reads a true/false environment setting (`true`, `1`, `yes` / `false`, `0`, `no`, unset = false). */
+export function parseBooleanSetting(name: string, text: string | undefined): boolean {
+  if (text === undefined || text.trim() === "") return false;
+  const value = text.trim().toLowerCase();
+  if (["true", "1", "yes"].includes(value)) return true;
+  if (["false", "0", "no"].includes(value)) return false;
+  throw new Error(`${name} must be true or false (got ${JSON.stringify(text.slice(0, 50))})`);
 }

@@ -11,6 +11,7 @@
 //   PORTFOLIO_WALLET_QUICKSTART_PORT       the embedded sandbox's port (default 18787; keep it per stack)
 //   PORTFOLIO_WALLET_QUICKSTART_STACK      the stack name (default "quickstart")
 //   PORTFOLIO_WALLET_QUICKSTART_STATE_DIR  where the stack state and the sandbox data live
+import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
@@ -50,16 +51,21 @@ const usesEmbeddedSandbox =
   process.env["PORTFOLIO_WALLET_BASE_URL"] === undefined &&
   (config["portfolio-wallet:baseUrl"] === undefined || config[EMBEDDED_MARKER]?.value === "true");
 const embedded = usesEmbeddedSandbox
-  ? await startSandbox({ port: embeddedSandboxPort(), dataDir: sandboxDataDir }).catch(
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== "EADDRINUSE") throw error;
-        console.error(
-          `port ${embeddedSandboxPort()} is in use: stop whatever listens there (another quickstart or sandbox?), ` +
-            "or choose another port with PORTFOLIO_WALLET_QUICKSTART_PORT (the same one for every later run).",
-        );
-        process.exit(1);
-      },
-    )
+  ? await startSandbox({
+      port: embeddedSandboxPort(),
+      dataDir: sandboxDataDir,
+      // The quickstart makes no admin call: a random admin token keeps other local processes out
+      // of the admin API while the sandbox runs. A webhookUrl on this machine must be reachable.
+      adminToken: randomBytes(24).toString("hex"),
+      allowPrivateWebhookUrls: true,
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EADDRINUSE") throw error;
+      console.error(
+        `port ${embeddedSandboxPort()} is in use: stop whatever listens there (another quickstart or sandbox?), ` +
+          "or choose another port with PORTFOLIO_WALLET_QUICKSTART_PORT (the same one for every later run).",
+      );
+      process.exit(1);
+    })
   : undefined;
 if (embedded) {
   console.log(

@@ -1,11 +1,16 @@
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { startSandbox } from "../../sandbox/index.ts";
 import { loadCatalogFile } from "../../sandbox/domain/catalog.ts";
+import {
+  DEFAULT_WEBHOOK_DELIVERY,
+  type WebhookDeliveryOptions,
+} from "../../sandbox/domain/events/delivery.ts";
 import {
   DEFAULT_DATA_DIR,
   DEFAULT_PORT,
   DEFAULT_REBALANCE_DELAY_MS,
   DEFAULT_TOKENS,
+  parseBooleanSetting,
   parsePolicies,
   parseTokens,
 } from "../../sandbox/options.ts";
@@ -18,16 +23,72 @@ function wholeNumber(value: string): number {
   return parsed;
 }
 
+function positiveWholeNumber(value: string): number {
+  const parsed = wholeNumber(value);
+  if (parsed === 0) throw new InvalidArgumentError("must be a whole number >= 1.");
+  return parsed;
+}
+
+function nonEmpty(value: string): string {
+  if (value === "") throw new InvalidArgumentError("must not be empty.");
+  return value;
+}
+
+/** Webhook delivery settings with a flag and an environment variable each (the option of the same name). */
+const WEBHOOK_SETTINGS: { flag: string; env: string; key: keyof WebhookDeliveryOptions; what: string }[] = [
+  {
+    flag: "webhook-concurrency",
+    env: "SANDBOX_WEBHOOK_CONCURRENCY",
+    key: "concurrency",
+    what: "webhook attempts in flight, in all",
+  },
+  {
+    flag: "webhook-concurrency-per-org",
+    env: "SANDBOX_WEBHOOK_CONCURRENCY_PER_ORG",
+    key: "concurrencyPerOrganization",
+    what: "webhook attempts in flight for one organization",
+  },
+  {
+    flag: "webhook-concurrency-per-registration",
+    env: "SANDBOX_WEBHOOK_CONCURRENCY_PER_REGISTRATION",
+    key: "concurrencyPerRegistration",
+    what: "webhook attempts in flight for one registration",
+  },
+  {
+    flag: "webhook-max-pending",
+    env: "SANDBOX_WEBHOOK_MAX_PENDING",
+    key: "maxPendingPerRegistration",
+    what: "pending deliveries one registration may collect",
+  },
+  {
+    flag: "webhook-history-retention-ms",
+    env: "SANDBOX_WEBHOOK_HISTORY_RETENTION_MS",
+    key: "historyRetentionMs",
+    what: "how long finished deliveries are kept, in ms",
+  },
+  {
+    flag: "webhook-history-max",
+    env: "SANDBOX_WEBHOOK_HISTORY_MAX",
+    key: "historyMaxPerOrganization",
+    what: "finished deliveries kept per organization",
+  },
+];
+
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
 interface SandboxFlags {
   port: number;
   data: string;
   catalog?: string;
   rebalanceDelayMs: number;
+  adminToken?: string;
+  allowPrivateWebhookUrls?: boolean;
+  [webhookSetting: string]: unknown;
 }
 
 /** `portfolio-wallet sandbox`: the local sandbox of the service, until SIGINT or SIGTERM. */
 export function sandboxCommand(): Command {
-  return new Command("sandbox")
+  const command = new Command("sandbox")
     .description("Run the local sandbox of the Portfolio Wallet Yield Service on 127.0.0.1.")
     .option("--port <port>", "TCP port on 127.0.0.1; 0 picks a free one", wholeNumber, DEFAULT_PORT)
     .option("--data <dir>", 'directory of the SQLite data, or ":memory:" to keep nothing', DEFAULT_DATA_DIR)
@@ -38,19 +99,50 @@ export function sandboxCommand(): Command {
       wholeNumber,
       DEFAULT_REBALANCE_DELAY_MS,
     )
+    .addOption(
+      new Option(
+        "--admin-token <token>",
+        "token the admin API (/_sandbox/*) requires in X-Sandbox-Admin-Token; without one the admin API is off",
+      )
+        .env("SANDBOX_ADMIN_TOKEN")
+        .argParser(nonEmpty),
+    )
+    .option(
+      "--allow-private-webhook-urls",
+      "let webhooks go to loopback and private-network addresses (env SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS=true)",
+    );
+  for (const setting of WEBHOOK_SETTINGS) {
+    command.addOption(
+      new Option(
+        `--${setting.flag} <n>`,
+        `${setting.what} (default ${DEFAULT_WEBHOOK_DELIVERY[setting.key]})`,
+      )
+        .env(setting.env)
+        .argParser(setting.key.startsWith("history") ? wholeNumber : positiveWholeNumber),
+    );
+  }
+  return command
     .addHelpText(
       "after",
       `
 Environment:
-  SANDBOX_TOKENS    API tokens and their organizations, "token=org,token2=org2"
-                    (default: ${Object.entries(DEFAULT_TOKENS)
-                      .map(([token, org]) => `${token}=${org}`)
-                      .join(",")})
-  SANDBOX_POLICIES  approval policies per organization, JSON:
-                    '{"org":{"strategyUpdateApprovals":1,"withdrawalApprovals":2}}'`,
+  SANDBOX_TOKENS        API tokens and their organizations, "token=org,token2=org2"
+                        (default: ${Object.entries(DEFAULT_TOKENS)
+                          .map(([token, org]) => `${token}=${org}`)
+                          .join(",")})
+  SANDBOX_POLICIES      approval policies per organization, JSON:
+                        '{"org":{"strategyUpdateApprovals":1,"withdrawalApprovals":2}}'
+  SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS
+                        true or false, as --allow-private-webhook-urls
+  (the other settings' variables are listed with their flags above)`,
     )
     .action(async (flags: SandboxFlags) => {
       const env = process.env;
+      const webhookDelivery: Partial<WebhookDeliveryOptions> = {};
+      for (const setting of WEBHOOK_SETTINGS) {
+        const value = flags[camel(setting.flag)];
+        if (typeof value === "number") webhookDelivery[setting.key] = value;
+      }
       const sandbox = await startSandbox({
         port: flags.port,
         dataDir: flags.data,
@@ -62,6 +154,15 @@ Environment:
           ? {}
           : { catalog: loadCatalogFile(flags.catalog, new Date().toISOString()) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
+        // A sandbox started from the command line is shared: no token, no admin API.
+        adminToken: flags.adminToken ?? null,
+        allowPrivateWebhookUrls:
+          flags.allowPrivateWebhookUrls === true ||
+          parseBooleanSetting(
+            "SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS",
+            env["SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS"],
+          ),
+        webhookDelivery,
       });
       console.log(`listening on ${sandbox.url}`);
       await new Promise<void>((resolve) => {

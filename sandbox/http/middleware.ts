@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -39,6 +39,39 @@ export function requestIdMiddleware(): MiddlewareHandler<SandboxEnv> {
     c.set("requestId", requestId);
     await next();
     c.res.headers.set("x-request-id", requestId);
+  };
+}
+
+/** The header that carries the sandbox's admin token on admin calls. */
+export const ADMIN_TOKEN_HEADER = "x-sandbox-admin-token";
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/**
+ * Guards the admin API (`/_sandbox/*`, docs/sandbox.md "Admin token"): with an admin token
+ * configured, a call must send it in X-Sandbox-Admin-Token (compared in constant time); with the
+ * admin API off (`adminToken: null`), every admin call is 403; without either, it passes.
+ */
+export function adminGateMiddleware(adminToken: string | null | undefined): MiddlewareHandler<SandboxEnv> {
+  const expected = typeof adminToken === "string" ? digest(adminToken) : null;
+  return async (c, next) => {
+    if (adminToken === undefined) return next();
+    if (expected === null) {
+      throw new HttpError(
+        403,
+        "forbidden",
+        "the admin API of this sandbox is off: start it with --admin-token <token> (or SANDBOX_ADMIN_TOKEN) and send that token as X-Sandbox-Admin-Token",
+      );
+    }
+    const sent = c.req.header(ADMIN_TOKEN_HEADER);
+    if (sent === undefined || !timingSafeEqual(digest(sent), expected)) {
+      throw new HttpError(
+        403,
+        "forbidden",
+        `admin calls need the sandbox's admin token in the ${ADMIN_TOKEN_HEADER} header (an API token alone is not enough)`,
+      );
+    }
+    await next();
   };
 }
 

@@ -103,4 +103,58 @@ describe("npm run sandbox (portfolio-wallet sandbox)", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test("keeps the admin API off without an admin token, and requires the token given by SANDBOX_ADMIN_TOKEN", async () => {
+    const off = await startCli(["--port", "0", "--data", ":memory:"], { SANDBOX_TOKENS: "t=o" });
+    const offUrl = off.line.replace("listening on ", "");
+    const refused = await fetch(`${offUrl}/_sandbox/clock`, { headers: { authorization: "Bearer t" } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /admin API of this sandbox is off/,
+    );
+
+    const on = await startCli(["--port", "0", "--data", ":memory:"], {
+      SANDBOX_TOKENS: "t=o",
+      SANDBOX_ADMIN_TOKEN: "cli-admin-token",
+      SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS: "true",
+    });
+    const url = on.line.replace("listening on ", "");
+    const withoutToken = await fetch(`${url}/_sandbox/clock`, { headers: { authorization: "Bearer t" } });
+    expect(withoutToken.status).toBe(403);
+    const withToken = await fetch(`${url}/_sandbox/clock`, {
+      headers: { authorization: "Bearer t", "x-sandbox-admin-token": "cli-admin-token" },
+    });
+    expect(withToken.status).toBe(200);
+    const loopbackHook = await fetch(`${url}/webhooks/registrations`, {
+      method: "POST",
+      headers: { authorization: "Bearer t", "content-type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/h", eventTypes: ["portfolio_wallet.balance.updated"] }),
+    });
+    expect(loopbackHook.status).toBe(201);
+  });
+
+  test("refuses loopback webhook URLs unless allowed, and bad setting values with a usage error", async () => {
+    const env = { ...process.env };
+    delete env.SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS;
+    const { line } = await startCli(
+      ["--port", "0", "--data", ":memory:", "--webhook-concurrency-per-org", "2"],
+      {
+        ...(env as Record<string, string>),
+        SANDBOX_TOKENS: "t=o",
+      },
+    );
+    const url = line.replace("listening on ", "");
+    const loopbackHook = await fetch(`${url}/webhooks/registrations`, {
+      method: "POST",
+      headers: { authorization: "Bearer t", "content-type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/h", eventTypes: ["portfolio_wallet.balance.updated"] }),
+    });
+    expect(loopbackHook.status).toBe(400);
+    await expect(
+      startCli(["--port", "0", "--data", ":memory:", "--webhook-concurrency-per-org", "0"]),
+    ).rejects.toThrow(/exited with 2.*--webhook-concurrency-per-org/s);
+    await expect(
+      startCli(["--port", "0", "--data", ":memory:"], { SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS: "maybe" }),
+    ).rejects.toThrow(/SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS must be true or false/);
+  });
 });
