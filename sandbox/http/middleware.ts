@@ -27,6 +27,8 @@ export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
         413,
         "payload_too_large",
         `the request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes (1 MB), the most the sandbox reads`,
+        // The rest of the body is never read, so the connection cannot carry another request.
+        { headers: { Connection: "close" } },
       );
     },
   });

@@ -15,6 +15,8 @@ export const TURNKEY_CODES = {
 } as const;
 export type TurnkeyCodeName = keyof typeof TURNKEY_CODES;
 
+const MAX_MESSAGE_LENGTH = 1000;
+
 /** The one error type the signing-provider handlers throw; `toTurnkeyErrorResponse` renders it. */
 export class TurnkeyHttpError extends Error {
   readonly codeName: TurnkeyCodeName;
@@ -35,7 +37,8 @@ export function toTurnkeyErrorResponse(c: Context, error: unknown): Response {
   const known = error instanceof TurnkeyHttpError ? error : null;
   if (known === null) console.error("[sandbox] signing provider: unhandled error", error);
   const { code, status } = TURNKEY_CODES[known?.codeName ?? "internal"];
-  const message =
-    known?.message ?? "the sandbox's signing provider failed to handle the request; see its log";
+  const full = known?.message ?? "the sandbox's signing provider failed to handle the request; see its log";
+  // Messages may quote what the caller sent; an answer stays small whatever that was.
+  const message = full.length <= MAX_MESSAGE_LENGTH ? full : `${full.slice(0, MAX_MESSAGE_LENGTH)}…`;
   return c.json({ code, message, details: [] }, status);
 }
