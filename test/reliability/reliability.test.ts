@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createManualClock, startSandbox, type Sandbox } from "../../sandbox/index.ts";
+import { createManualClock, startSandbox, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
 import { openDatabase } from "../../sandbox/store/db.ts";
 import { insertDelivery, insertWebhookEvent } from "../../sandbox/store/webhookDeliveryStore.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
@@ -78,6 +78,18 @@ async function fundedWallet(
   return { wallet: wallet.json, deposit: deposit.json };
 }
 
+/** An in-memory sandbox of org-a (token A) and org-b (token B) that requires the admin token. */
+function twoOrganizationSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({
+    port: 0,
+    dataDir: ":memory:",
+    tokens: { [A]: "org-a", [B]: "org-b" },
+    adminToken: ADMIN_TOKEN,
+    depositProcessingDelayMs: 0,
+    ...options,
+  });
+}
+
 const withdrawBody = (amount: number, destination = EVM, requestId = randomUUID()) => ({
   requestId,
   withdrawalAmount: amount,
@@ -92,13 +104,8 @@ describe("bad-input matrix", () => {
   let orgBMarkers: string[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({
-      port: 0,
-      dataDir: ":memory:",
-      tokens: { [A]: "org-a", [B]: "org-b" },
-      adminToken: ADMIN_TOKEN,
+    sandbox = await twoOrganizationSandbox({
       clock: createManualClock(new Date("2026-03-01T00:00:00.000Z")),
-      depositProcessingDelayMs: 0,
       policies: {
         "org-a": { withdrawalApprovals: 1 },
         "org-b": { withdrawalApprovals: 1, strategyUpdateApprovals: 1 },
@@ -282,13 +289,8 @@ describe("bad-input matrix", () => {
 describe("races", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({
-      port: 0,
-      dataDir: ":memory:",
-      tokens: { [A]: "org-a", [B]: "org-b" },
-      adminToken: ADMIN_TOKEN,
+    sandbox = await twoOrganizationSandbox({
       clock: createManualClock(new Date("2026-03-01T00:00:00.000Z")),
-      depositProcessingDelayMs: 0,
       policies: { "org-b": { strategyUpdateApprovals: 1 } },
     });
   });
@@ -538,13 +540,8 @@ describe("outbox growth", () => {
 
 describe("noisy neighbour", () => {
   test("one organization's hanging receivers and heavy writes leave another's p95 within the documented bound", async () => {
-    const sandbox = await startSandbox({
-      port: 0,
-      dataDir: ":memory:",
-      tokens: { [A]: "org-a", [B]: "org-b" },
-      adminToken: ADMIN_TOKEN,
+    const sandbox = await twoOrganizationSandbox({
       allowPrivateWebhookUrls: true,
-      depositProcessingDelayMs: 0,
       webhookDelivery: { timeoutMs: 30_000, maxAttempts: 2 },
     });
     const receivers: Receiver[] = [await startReceiver(() => "hang"), await startReceiver()];
