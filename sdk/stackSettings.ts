@@ -50,17 +50,31 @@ export interface ProviderSettings {
 
 const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
 
-/** Reads one setting: stack config first, then the environment. Empty strings count as unset. */
-function readSetting(
-  name: SettingName,
-  source: ConfigSource | undefined,
-  env: NodeJS.ProcessEnv,
-): string | undefined {
-  const fromConfig = source?.get(`${CONFIG_NAMESPACE}:${name}`);
-  if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
-  const fromEnv = env[SETTINGS[name].env];
-  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined;
+/** Where one setting comes from: its value, or undefined when the source does not set it. */
+export type SettingLookup = (name: SettingName) => string | undefined;
+
+/** A setting from stack config (`portfolio-wallet:<name>`). Empty strings count as unset. */
+export function fromStackConfig(source: ConfigSource | undefined): SettingLookup {
+  return (name) => nonEmpty(source?.get(`${CONFIG_NAMESPACE}:${name}`));
 }
+
+/** A setting from its environment variable (PORTFOLIO_WALLET_*, TURNKEY_*). Empty strings count as unset. */
+export function fromEnvironment(env: NodeJS.ProcessEnv): SettingLookup {
+  return (name) => nonEmpty(env[SETTINGS[name].env]);
+}
+
+/** The first source, in order, that sets a setting. */
+export function firstOf(...lookups: SettingLookup[]): SettingLookup {
+  return (name) => {
+    for (const lookup of lookups) {
+      const value = lookup(name);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+}
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
 /** Where to set a missing setting, for error messages. */
 export function howToSet(name: SettingName): string {
@@ -69,16 +83,26 @@ export function howToSet(name: SettingName): string {
 }
 
 /**
- * Resolves the provider's settings at call time. Never cached in a module global and never
- * captured by the serialized provider, so no secret reaches Pulumi state.
+ * Resolves the provider's settings at call time: stack config first, then the environment. Never
+ * cached in a module global and never captured by the serialized provider, so no secret reaches
+ * Pulumi state.
  */
 export function resolveProviderSettings(
   source: ConfigSource | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderSettings {
+  return resolveSettings(firstOf(fromStackConfig(source), fromEnvironment(env)));
+}
+
+/**
+ * Resolves and checks every setting from a lookup, reporting every problem at once. The one
+ * place the settings' rules live; the provider and the command-line tool differ only in the
+ * order of their sources.
+ */
+export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
   const problems: string[] = [];
-  const baseUrl = readSetting("baseUrl", source, env);
-  const apiToken = readSetting("apiToken", source, env);
+  const baseUrl = readSetting("baseUrl");
+  const apiToken = readSetting("apiToken");
   if (baseUrl === undefined) problems.push(`${CONFIG_NAMESPACE}:baseUrl is not set; ${howToSet("baseUrl")}`);
   else {
     const parsed = HttpUrlSchema.safeParse(baseUrl);
@@ -94,7 +118,7 @@ export function resolveProviderSettings(
     apiPrivateKey: "turnkeyApiPrivateKey",
   } as const satisfies Record<keyof ApproverSettings, SettingName>;
   const approverValues = Object.entries(approverSettingNames).map(
-    ([field, name]) => [field, name, readSetting(name, source, env)] as const,
+    ([field, name]) => [field, name, readSetting(name)] as const,
   );
   const missingApproverSettings = approverValues.filter(([, , value]) => value === undefined);
   let approver: ApproverSettings | undefined;
@@ -110,7 +134,7 @@ export function resolveProviderSettings(
     );
   }
 
-  const timeoutText = readSetting("approvalTimeoutSeconds", source, env);
+  const timeoutText = readSetting("approvalTimeoutSeconds");
   let approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000;
   if (timeoutText !== undefined) {
     const seconds = Number(timeoutText);
@@ -121,7 +145,7 @@ export function resolveProviderSettings(
     else approvalTimeoutMs = seconds * 1000;
   }
 
-  if (problems.length > 0) throw new Error(`Portfolio wallet provider configuration: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
   return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs };
 }
 
