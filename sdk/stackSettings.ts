@@ -94,6 +94,46 @@ export function resolveProviderSettings(
   return resolveSettings(firstOf(fromStackConfig(source), fromEnvironment(env)));
 }
 
+const APPROVER_SETTING_NAMES = {
+  apiBaseUrl: "turnkeyApiBaseUrl",
+  organizationId: "turnkeyOrganizationId",
+  apiPublicKey: "turnkeyApiPublicKey",
+  apiPrivateKey: "turnkeyApiPrivateKey",
+} as const satisfies Record<keyof ApproverSettings, SettingName>;
+
+/** The approver's settings when all four are set; a problem when only some are. */
+function approverFrom(readSetting: SettingLookup, problems: string[]): ApproverSettings | undefined {
+  const values = Object.entries(APPROVER_SETTING_NAMES).map(
+    ([field, name]) => [field, name, readSetting(name)] as const,
+  );
+  const missing = values.filter(([, , value]) => value === undefined);
+  if (missing.length === 0) {
+    return Object.fromEntries(
+      values.map(([field, , value]) => [field, value]),
+    ) as unknown as ApproverSettings;
+  }
+  if (missing.length < values.length) {
+    // A half-configured approver would silently leave changes pending: say which settings are missing.
+    const names = missing.map(([, name]) => `${CONFIG_NAMESPACE}:${name}`);
+    problems.push(
+      `the Turnkey approver is partly configured; also set ${names.join(", ")} (or unset the others)`,
+    );
+  }
+  return undefined;
+}
+
+/** The approver's settings alone (to approve or reject without talking to the service); all four are needed. */
+export function resolveApproverSettings(readSetting: SettingLookup): ApproverSettings {
+  const problems: string[] = [];
+  const approver = approverFrom(readSetting, problems);
+  if (approver === undefined && problems.length === 0) {
+    const all = Object.values(APPROVER_SETTING_NAMES).map((name) => `${CONFIG_NAMESPACE}:${name}`);
+    problems.push(`no Turnkey approver is configured; set ${all.join(", ")} (see docs/approvals.md)`);
+  }
+  if (approver === undefined) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
+  return approver;
+}
+
 /**
  * Resolves and checks every setting from a lookup, reporting every problem at once. The one
  * place the settings' rules live; the provider and the command-line tool differ only in the
@@ -111,28 +151,7 @@ export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
   if (apiToken === undefined)
     problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
 
-  const approverSettingNames = {
-    apiBaseUrl: "turnkeyApiBaseUrl",
-    organizationId: "turnkeyOrganizationId",
-    apiPublicKey: "turnkeyApiPublicKey",
-    apiPrivateKey: "turnkeyApiPrivateKey",
-  } as const satisfies Record<keyof ApproverSettings, SettingName>;
-  const approverValues = Object.entries(approverSettingNames).map(
-    ([field, name]) => [field, name, readSetting(name)] as const,
-  );
-  const missingApproverSettings = approverValues.filter(([, , value]) => value === undefined);
-  let approver: ApproverSettings | undefined;
-  if (missingApproverSettings.length === 0) {
-    approver = Object.fromEntries(
-      approverValues.map(([field, , value]) => [field, value]),
-    ) as unknown as ApproverSettings;
-  } else if (missingApproverSettings.length < approverValues.length) {
-    // A half-configured approver would silently leave changes pending: say which settings are missing.
-    const missing = missingApproverSettings.map(([, name]) => `${CONFIG_NAMESPACE}:${name}`);
-    problems.push(
-      `the Turnkey approver is partly configured; also set ${missing.join(", ")} (or unset the others)`,
-    );
-  }
+  const approver = approverFrom(readSetting, problems);
 
   const timeoutText = readSetting("approvalTimeoutSeconds");
   let approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000;

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { startSandbox } from "../../sandbox/index.ts";
 import { loadCatalogFile } from "../../sandbox/domain/catalog.ts";
 import {
@@ -9,14 +9,7 @@ import {
   parsePolicies,
   parseTokens,
 } from "../../sandbox/options.ts";
-
-function wholeNumber(value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === "" || !Number.isInteger(parsed) || parsed < 0) {
-    throw new InvalidArgumentError("must be a whole number >= 0.");
-  }
-  return parsed;
-}
+import { wholeNumber } from "../flagValues.ts";
 
 interface SandboxFlags {
   port: number;
