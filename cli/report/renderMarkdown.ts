@@ -53,18 +53,26 @@ function walletFigures(wallet: WalletChange): string {
   );
 }
 
+/** A resource that leaves the stack changes nothing at the service: the wallet keeps its allocation. */
+function leavesTheStack(wallet: WalletChange): boolean {
+  return wallet.op === "delete";
+}
+
 function detailedWallets(report: AllocationReport): string[] {
-  return report.wallets.flatMap((wallet) => [
-    "",
-    `#### ${walletTitle(wallet)}`,
-    "",
-    ...walletTable(wallet),
-    "",
-    walletFigures(wallet),
-  ]);
+  return report.wallets.flatMap((wallet) =>
+    leavesTheStack(wallet)
+      ? [
+          "",
+          `#### ${walletTitle(wallet)}`,
+          "",
+          "No request changes its allocation: the wallet keeps it at the service.",
+        ]
+      : ["", `#### ${walletTitle(wallet)}`, "", ...walletTable(wallet), "", walletFigures(wallet)],
+  );
 }
 
 function compactRow(wallet: WalletChange): string {
+  if (leavesTheStack(wallet)) return `| ${cell(wallet.name)} | ${wallet.action} | keeps its allocation | | |`;
   const changes = wallet.afterUnknown
     ? "known at `up`"
     : wallet.rows
