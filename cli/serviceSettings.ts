@@ -10,10 +10,9 @@ import {
   fromEnvironment,
   fromStackConfig,
   resolveApproverSettings,
-  resolveSettings,
+  resolveConnectionSettings,
   type ApproverSettings,
   type ConfigSource,
-  type ProviderSettings,
   type SettingLookup,
 } from "../sdk/stackSettings.ts";
 
@@ -88,13 +87,15 @@ function lazily(stack: string | undefined): SettingLookup {
   };
 }
 
-/** Resolves every setting (and checks it), from flags, environment and stack config. */
+/** The service's URL and token (checked), from flags, environment and stack config. */
 export function resolveCliSettings(
   options: GlobalOptions,
   env: NodeJS.ProcessEnv = process.env,
-): ProviderSettings {
+): { baseUrl: string; apiToken: string } {
   try {
-    return resolveSettings(firstOf(fromFlags(options), fromEnvironment(env), lazily(options.stack)));
+    return resolveConnectionSettings(
+      firstOf(fromFlags(options), fromEnvironment(env), lazily(options.stack)),
+    );
   } catch (error) {
     throw new Error(
       `${(error as Error).message.replace(/^Portfolio wallet settings: /, "")}. ` +
@@ -123,12 +124,12 @@ export function resolveCliApprover(
 /** Runs `work` with a client of the service, and closes it after. */
 export async function withServiceClient<T>(
   options: GlobalOptions,
-  work: (client: PortfolioWalletClient, settings: ProviderSettings) => Promise<T>,
+  work: (client: PortfolioWalletClient) => Promise<T>,
 ): Promise<T> {
   const settings = resolveCliSettings(options);
   const client = new PortfolioWalletClient({ baseUrl: settings.baseUrl, apiToken: settings.apiToken });
   try {
-    return await work(client, settings);
+    return await work(client);
   } finally {
     await client.close();
   }

@@ -94,6 +94,30 @@ export function resolveProviderSettings(
   return resolveSettings(firstOf(fromStackConfig(source), fromEnvironment(env)));
 }
 
+/** The service's URL and the API token: what every request needs. */
+function connectionFrom(
+  readSetting: SettingLookup,
+  problems: string[],
+): { baseUrl: string | undefined; apiToken: string | undefined } {
+  const baseUrl = readSetting("baseUrl");
+  const apiToken = readSetting("apiToken");
+  if (baseUrl === undefined) problems.push(`${CONFIG_NAMESPACE}:baseUrl is not set; ${howToSet("baseUrl")}`);
+  else if (!HttpUrlSchema.safeParse(baseUrl).success) {
+    problems.push(`${CONFIG_NAMESPACE}:baseUrl must be an absolute http(s) URL`);
+  }
+  if (apiToken === undefined)
+    problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
+  return { baseUrl, apiToken };
+}
+
+/** Only what a request to the service needs (commands that never approve read nothing else). */
+export function resolveConnectionSettings(readSetting: SettingLookup): { baseUrl: string; apiToken: string } {
+  const problems: string[] = [];
+  const { baseUrl, apiToken } = connectionFrom(readSetting, problems);
+  if (problems.length > 0) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
+  return { baseUrl: baseUrl!, apiToken: apiToken! };
+}
+
 const APPROVER_SETTING_NAMES = {
   apiBaseUrl: "turnkeyApiBaseUrl",
   organizationId: "turnkeyOrganizationId",
@@ -141,16 +165,7 @@ export function resolveApproverSettings(readSetting: SettingLookup): ApproverSet
  */
 export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
   const problems: string[] = [];
-  const baseUrl = readSetting("baseUrl");
-  const apiToken = readSetting("apiToken");
-  if (baseUrl === undefined) problems.push(`${CONFIG_NAMESPACE}:baseUrl is not set; ${howToSet("baseUrl")}`);
-  else {
-    const parsed = HttpUrlSchema.safeParse(baseUrl);
-    if (!parsed.success) problems.push(`${CONFIG_NAMESPACE}:baseUrl must be an absolute http(s) URL`);
-  }
-  if (apiToken === undefined)
-    problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
-
+  const { baseUrl, apiToken } = connectionFrom(readSetting, problems);
   const approver = approverFrom(readSetting, problems);
 
   const timeoutText = readSetting("approvalTimeoutSeconds");
