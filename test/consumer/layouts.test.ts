@@ -172,14 +172,16 @@ describe("the packed package in a user's project", () => {
     await project.pulumi(["stack", "init", "report"]);
     await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
     await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
-    // Planted: a key set without --secret lands in the preview's config in clear text.
+    // Planted: an approver whose private key was set without --secret, so it lands in the
+    // preview's config in clear text. (No approval is needed here: the sandbox requires none.)
     const plantedKey = "c0ffee".repeat(10) + "beef";
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiBaseUrl", serviceUrl]);
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyOrganizationId", ORGANIZATION]);
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiPublicKey", `02${"ab".repeat(32)}`]);
     await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiPrivateKey", plantedKey]);
     await project.pulumi(["config", "set", "webhookUrl", "https://hooks.example.com/report"]);
     await configure(project, POSITIONS_BEFORE);
-    await project.pulumi(["config", "rm", "portfolio-wallet:turnkeyApiPrivateKey"]);
     await project.pulumi(["up", "--yes", "--skip-preview"]);
-    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiPrivateKey", plantedKey]);
     await configure(project, POSITIONS_AFTER);
 
     const preview = await project.pulumi(["preview", "--json"]);
@@ -194,11 +196,12 @@ describe("the packed package in a user's project", () => {
     expect(report.stdout).toContain("| syrupUsdc | 4000 | 5000 | +1000 |");
     expect(report.stdout).toContain("| tbills | 6000 | 5000 | −1000 |");
     expect(report.stdout).toMatch(/Blended rate \d+\.\d → \d+\.\d bps/);
+    // The approver's presence is read from the config's keys; its values never are.
+    expect(report.stdout).toContain("This stack configures an approver");
     expect(report.stdout).not.toContain(plantedKey);
     expect(report.stdout).not.toContain(API_TOKEN);
     expect(report.stdout).not.toContain("hooks.example.com");
 
-    await project.pulumi(["config", "rm", "portfolio-wallet:turnkeyApiPrivateKey"]);
     await project.pulumi(["destroy", "--yes", "--skip-preview"]);
   }, 600_000);
 
