@@ -67,6 +67,22 @@ EOF
   chmod 0755 "$1/pulumi-resource-pulumi-nodejs"
 }
 
+# The policy-pack launcher for packs whose PulumiPolicy.yaml says `runtime: nodejsshim`: the 3.68
+# language host cannot run policy packs, and for a runtime with no language plugin the engine runs
+# `pulumi-analyzer-policy-<runtime>` with the engine address and "." in the pack's directory. This
+# runs @pulumi/pulumi's cmd/run-policy-pack, resolved from there (the project's node_modules).
+write_policy_pack_plugin() {
+  cat >"$1/pulumi-analyzer-policy-nodejsshim" <<'EOF'
+#!/bin/sh
+PULUMI_RUN_POLICY_PACK_PATH=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/run-policy-pack'))")
+if [ -n "$PULUMI_RUN_POLICY_PACK_PATH" ]; then
+    exec node "$PULUMI_RUN_POLICY_PACK_PATH" "$@"
+fi
+exit 1
+EOF
+  chmod 0755 "$1/pulumi-analyzer-policy-nodejsshim"
+}
+
 publish() {
   if [[ -d "$repo_root/node_modules" ]]; then
     mkdir -p "$repo_root/node_modules/.cache/pulumi-engine" &&
@@ -97,6 +113,8 @@ fi
 
 # 2. A cached build.
 if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
+  # A cache made before the policy-pack launcher existed gets it now.
+  [[ -x "$engine_dir/bin/pulumi-analyzer-policy-nodejsshim" ]] || write_policy_pack_plugin "$engine_dir/bin"
   publish "$engine_dir/bin"
   exit 0
 fi
@@ -113,6 +131,8 @@ if ! flock -n 9; then
   flock 9
 fi
 if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
+  # A cache made before the policy-pack launcher existed gets it now.
+  [[ -x "$engine_dir/bin/pulumi-analyzer-policy-nodejsshim" ]] || write_policy_pack_plugin "$engine_dir/bin"
   publish "$engine_dir/bin"
   exit 0
 fi
@@ -157,6 +177,7 @@ go_build pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulum
   "$LANGHOST_VERSION" "$tmp_dir/engine/bin/pulumi-language-nodejs"
 go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli_version" "$tmp_dir/engine/bin/pulumi"
 write_dynamic_provider_plugin "$tmp_dir/engine/bin"
+write_policy_pack_plugin "$tmp_dir/engine/bin"
 
 built_version="$("$tmp_dir/engine/bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
 [[ "$built_version" == "v$cli_version" ]] || die "built pulumi reports version '$built_version', expected v$cli_version"
