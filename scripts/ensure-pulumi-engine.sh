@@ -52,35 +52,32 @@ cli_version="$sdk_version"
 cache_root="${PULUMI_ENGINE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/portfolio-wallet-pulumi/engine}"
 engine_dir="$cache_root/$cli_version-$LANGHOST_VERSION"
 
-# The documented dynamic-provider plugin: run @pulumi/pulumi's cmd/dynamic-provider with the Node.js on PATH,
-# resolving the SDK from the plugin's working directory (the Pulumi project directory). Same as the
-# pulumi-resource-pulumi-nodejs script shipped in the @pulumi/pulumi npm package, with "$@" quoted and exec.
-write_dynamic_provider_plugin() {
-  cat >"$1/pulumi-resource-pulumi-nodejs" <<'EOF'
+# A plugin launcher: runs a script of @pulumi/pulumi (resolved from the plugin's working directory,
+# the Pulumi project's or the policy pack's, so from its node_modules) with the Node.js on PATH.
+# Args: bin dir, launcher name, module. The same shape as the pulumi-resource-pulumi-nodejs script
+# shipped in the @pulumi/pulumi npm package, with "$@" quoted and exec.
+write_node_launcher() {
+  cat >"$1/$2" <<EOF
 #!/bin/sh
-PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))")
-if [ -n "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" ]; then
-    exec node "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" "$@"
+SCRIPT_PATH=\$(node -e "console.log(require.resolve('$3'))")
+if [ -n "\$SCRIPT_PATH" ]; then
+    exec node "\$SCRIPT_PATH" "\$@"
 fi
 exit 1
 EOF
-  chmod 0755 "$1/pulumi-resource-pulumi-nodejs"
+  chmod 0755 "$1/$2"
+}
+
+# The dynamic-provider plugin.
+write_dynamic_provider_plugin() {
+  write_node_launcher "$1" pulumi-resource-pulumi-nodejs @pulumi/pulumi/cmd/dynamic-provider
 }
 
 # The policy-pack launcher for packs whose PulumiPolicy.yaml says `runtime: nodejsshim`: the 3.68
 # language host cannot run policy packs, and for a runtime with no language plugin the engine runs
-# `pulumi-analyzer-policy-<runtime>` with the engine address and "." in the pack's directory. This
-# runs @pulumi/pulumi's cmd/run-policy-pack, resolved from there (the project's node_modules).
+# `pulumi-analyzer-policy-<runtime>` with the engine address and "." in the pack's directory.
 write_policy_pack_plugin() {
-  cat >"$1/pulumi-analyzer-policy-nodejsshim" <<'EOF'
-#!/bin/sh
-PULUMI_RUN_POLICY_PACK_PATH=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/run-policy-pack'))")
-if [ -n "$PULUMI_RUN_POLICY_PACK_PATH" ]; then
-    exec node "$PULUMI_RUN_POLICY_PACK_PATH" "$@"
-fi
-exit 1
-EOF
-  chmod 0755 "$1/pulumi-analyzer-policy-nodejsshim"
+  write_node_launcher "$1" pulumi-analyzer-policy-nodejsshim @pulumi/pulumi/cmd/run-policy-pack
 }
 
 publish() {
