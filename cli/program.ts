@@ -1,27 +1,59 @@
 import { Command, CommanderError } from "commander";
+import { approveCommand, rejectCommand } from "./commands/approval.ts";
+import { depositsCommand, walletsCommand, withdrawalsCommand, yieldCommand } from "./commands/listings.ts";
+import { quoteCommand } from "./commands/quote.ts";
+import { reportCommand } from "./commands/report.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
+import { withdrawCommand } from "./commands/withdraw.ts";
 import { packageVersion } from "./packageVersion.ts";
 
 /** The `portfolio-wallet` command and its subcommands. */
 export function createProgram(): Command {
   return new Command("portfolio-wallet")
-    .description("Tools for the Portfolio Wallet Yield Service and its Pulumi provider.")
+    .description(
+      "Treasury operations on the Portfolio Wallet Yield Service, pull-request reports of allocation changes, and a local sandbox.",
+    )
     .version(packageVersion(), "-v, --version")
+    .option(
+      "--base-url <url>",
+      "the service (else PORTFOLIO_WALLET_BASE_URL, else stack config portfolio-wallet:baseUrl)",
+    )
+    .option(
+      "--api-token <token>",
+      "API token (else PORTFOLIO_WALLET_API_TOKEN, else stack config portfolio-wallet:apiToken; prefer those: flags show in process lists)",
+    )
+    .option("--stack <name>", "read settings from this stack's config (default: the selected stack, if any)")
+    .option("--json", "print results as JSON, for scripts")
     .showHelpAfterError("(run with --help for usage)")
+    .addCommand(quoteCommand())
+    .addCommand(approveCommand())
+    .addCommand(rejectCommand())
+    .addCommand(withdrawCommand())
+    .addCommand(walletsCommand())
+    .addCommand(depositsCommand())
+    .addCommand(withdrawalsCommand())
+    .addCommand(yieldCommand())
+    .addCommand(reportCommand())
     .addCommand(sandboxCommand());
+}
+
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(allCommands)];
 }
 
 /**
  * Runs the command line and returns the exit code: 0 on success, 2 for a usage error (unknown
- * command or flag, bad flag value), 1 for a failure of the command itself, reported as one line.
+ * command or flag, bad flag value), 1 when the command failed, reported as one line on stderr.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
-  // Usage errors throw instead of exiting, in every subcommand, so this function decides the code.
-  for (const command of [program, ...program.commands]) command.exitOverride();
+  // Usage errors throw instead of exiting, in every (sub)command, so this function decides the code.
+  for (const command of allCommands(program)) command.exitOverride();
   try {
     await program.parseAsync([...argv]);
-    return 0;
+    // A command that ran but did not get what was asked (a rejected approval, a failed withdrawal)
+    // has set process.exitCode after printing why.
+    return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has printed the message (or the help or version) already.

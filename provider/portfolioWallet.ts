@@ -1,5 +1,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import { sameAllocation } from "../sdk/contract/allocation.ts";
+import { formatUsd } from "../sdk/contract/money.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import { IdempotencyConflictError } from "../sdk/client/index.ts";
 import {
@@ -222,11 +223,6 @@ export const portfolioWalletProvider = {
     // An empty wallet leaves the stack; it stays at the service, empty, because there is no delete endpoint.
   },
 };
-
-/** A balance for a message: dollars and cents, never a long float. (Moves to the contract's money module.) */
-function formatUsd(amount: number): string {
-  return `${amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD`;
-}
 
 async function createWallet(
   clients: ServiceClients,

@@ -54,3 +54,20 @@ export function strategyUpdateRequestId(
 export function webhookCreationRequestId(urn: string, generation: number): string {
   return uuidv5(generation === 0 ? `webhook:${urn}` : `webhook:${urn}:${generation}`, REQUEST_ID_NAMESPACE);
 }
+
+/**
+ * The requestId the command-line tool sends for a withdrawal when it is given none: a UUID v5 of the
+ * withdrawal's details and the UTC day. Re-running the same command (after a timeout, a killed
+ * terminal, a retried CI job) sends the same key, so the service answers with the withdrawal it
+ * already made instead of paying twice; an identical withdrawal on purpose takes `--request-id`.
+ */
+export function withdrawalRequestId(
+  details: { walletId: string; amount: number; chain: string; token: string; address: string },
+  utcDay: string,
+): string {
+  const { walletId, amount, chain, token, address } = details;
+  return uuidv5(
+    `withdraw:${walletId}:${amount}:${chain}:${token}:${address}:${utcDay}`,
+    REQUEST_ID_NAMESPACE,
+  );
+}

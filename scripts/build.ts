@@ -27,6 +27,7 @@ export const BUILD_INPUTS = [
   "provider",
   "sandbox",
   "cli",
+  "policy",
   "docs",
   "scripts/build.ts",
   "package.json",

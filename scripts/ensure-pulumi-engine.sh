@@ -52,19 +52,32 @@ cli_version="$sdk_version"
 cache_root="${PULUMI_ENGINE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/portfolio-wallet-pulumi/engine}"
 engine_dir="$cache_root/$cli_version-$LANGHOST_VERSION"
 
-# The documented dynamic-provider plugin: run @pulumi/pulumi's cmd/dynamic-provider with the Node.js on PATH,
-# resolving the SDK from the plugin's working directory (the Pulumi project directory). Same as the
-# pulumi-resource-pulumi-nodejs script shipped in the @pulumi/pulumi npm package, with "$@" quoted and exec.
-write_dynamic_provider_plugin() {
-  cat >"$1/pulumi-resource-pulumi-nodejs" <<'EOF'
+# A plugin launcher: runs a script of @pulumi/pulumi (resolved from the plugin's working directory,
+# the Pulumi project's or the policy pack's, so from its node_modules) with the Node.js on PATH.
+# Args: bin dir, launcher name, module. The same shape as the pulumi-resource-pulumi-nodejs script
+# shipped in the @pulumi/pulumi npm package, with "$@" quoted and exec.
+write_node_launcher() {
+  cat >"$1/$2" <<EOF
 #!/bin/sh
-PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))")
-if [ -n "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" ]; then
-    exec node "$PULUMI_DYNAMIC_PROVIDER_SCRIPT_PATH" "$@"
+SCRIPT_PATH=\$(node -e "console.log(require.resolve('$3'))")
+if [ -n "\$SCRIPT_PATH" ]; then
+    exec node "\$SCRIPT_PATH" "\$@"
 fi
 exit 1
 EOF
-  chmod 0755 "$1/pulumi-resource-pulumi-nodejs"
+  chmod 0755 "$1/$2"
+}
+
+# The dynamic-provider plugin.
+write_dynamic_provider_plugin() {
+  write_node_launcher "$1" pulumi-resource-pulumi-nodejs @pulumi/pulumi/cmd/dynamic-provider
+}
+
+# The policy-pack launcher for packs whose PulumiPolicy.yaml says `runtime: nodejsshim`: the 3.68
+# language host cannot run policy packs, and for a runtime with no language plugin the engine runs
+# `pulumi-analyzer-policy-<runtime>` with the engine address and "." in the pack's directory.
+write_policy_pack_plugin() {
+  write_node_launcher "$1" pulumi-analyzer-policy-nodejsshim @pulumi/pulumi/cmd/run-policy-pack
 }
 
 publish() {
@@ -97,6 +110,8 @@ fi
 
 # 2. A cached build.
 if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
+  # A cache made before the policy-pack launcher existed gets it now.
+  [[ -x "$engine_dir/bin/pulumi-analyzer-policy-nodejsshim" ]] || write_policy_pack_plugin "$engine_dir/bin"
   publish "$engine_dir/bin"
   exit 0
 fi
@@ -113,6 +128,8 @@ if ! flock -n 9; then
   flock 9
 fi
 if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
+  # A cache made before the policy-pack launcher existed gets it now.
+  [[ -x "$engine_dir/bin/pulumi-analyzer-policy-nodejsshim" ]] || write_policy_pack_plugin "$engine_dir/bin"
   publish "$engine_dir/bin"
   exit 0
 fi
@@ -157,6 +174,7 @@ go_build pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulum
   "$LANGHOST_VERSION" "$tmp_dir/engine/bin/pulumi-language-nodejs"
 go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli_version" "$tmp_dir/engine/bin/pulumi"
 write_dynamic_provider_plugin "$tmp_dir/engine/bin"
+write_policy_pack_plugin "$tmp_dir/engine/bin"
 
 built_version="$("$tmp_dir/engine/bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
 [[ "$built_version" == "v$cli_version" ]] || die "built pulumi reports version '$built_version', expected v$cli_version"

@@ -2,6 +2,7 @@
 // through the real Pulumi engine, against the embedded sandbox unless a base URL is configured.
 //
 //   npm run quickstart             # up (again: a no-op update)
+//   npm run quickstart -- report   # preview, as the pull-request report a reviewer reads
 //   npm run quickstart -- destroy  # tear the stack down
 //
 // The embedded sandbox keeps its SQLite data in .sandbox-data/ and the stack state lives in
@@ -11,14 +12,16 @@
 //   PORTFOLIO_WALLET_QUICKSTART_PORT       the embedded sandbox's port (default 18787; keep it per stack)
 //   PORTFOLIO_WALLET_QUICKSTART_STACK      the stack name (default "quickstart")
 //   PORTFOLIO_WALLET_QUICKSTART_STATE_DIR  where the stack state and the sandbox data live
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
 import { startSandbox } from "../sandbox/index.ts";
 import { ensureBuilt } from "./build.ts";
 import { pulumiCommand, pulumiEnv, repoRoot } from "./pulumiEnv.ts";
 
+const execFileAsync = promisify(execFile);
 const STACK_NAME = process.env["PORTFOLIO_WALLET_QUICKSTART_STACK"] || "quickstart";
 const stateRoot = process.env["PORTFOLIO_WALLET_QUICKSTART_STATE_DIR"];
 const stateDir = stateRoot ? path.join(stateRoot, "pulumi-state") : undefined;
@@ -31,8 +34,8 @@ const EMBEDDED_MARKER = "portfolio-wallet-quickstart:embeddedSandbox";
 
 const { positionals } = parseArgs({ allowPositionals: true });
 const action = positionals[0] ?? "up";
-if (action !== "up" && action !== "destroy") {
-  console.error(`unknown action "${action}": use "up" (default) or "destroy"`);
+if (action !== "up" && action !== "destroy" && action !== "report") {
+  console.error(`unknown action "${action}": use "up" (default), "report" or "destroy"`);
   process.exit(2);
 }
 
@@ -95,6 +98,27 @@ try {
   if (action === "destroy") {
     await stack.destroy(stream);
     console.log(`\nstack "${STACK_NAME}" destroyed`);
+  } else if (action === "report") {
+    // What a pull request's comment shows for the current program (edit the weights in
+    // examples/quickstart/index.ts, then run this): `pulumi preview --json` into the report.
+    // Asynchronous children: the embedded sandbox answers them from this very process.
+    const preview = await execFileAsync(
+      (await pulumiCommand()).command,
+      ["preview", "--json", "--non-interactive", "--stack", STACK_NAME],
+      { cwd: repoRoot, env: { ...process.env, ...envVars }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const reporting = execFileAsync(process.execPath, [path.join(repoRoot, "cli", "main.ts"), "report"], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORTFOLIO_WALLET_BASE_URL: embedded?.url ?? String(config["portfolio-wallet:baseUrl"]?.value),
+        ...(embedded ? { PORTFOLIO_WALLET_API_TOKEN: SANDBOX_TOKEN } : {}),
+      },
+    });
+    reporting.child.stdin?.end(preview.stdout);
+    const report = await reporting;
+    process.stdout.write(report.stdout);
+    process.stderr.write(report.stderr);
   } else {
     const result = await stack.up(stream);
     const outputs = result.outputs;

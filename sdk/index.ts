@@ -20,6 +20,13 @@ export {
   type WebhookRegistrationArgs,
 } from "./resources/webhookRegistration.ts";
 export * from "./functions/index.ts";
+export {
+  loadAllocation,
+  writeAllocationFile,
+  AllocationFileSchema,
+  type AllocationFile,
+  type AllocationPosition,
+} from "./allocationFile.ts";
 export * from "./client/index.ts";
 export * as contract from "./contract/index.ts";
 export * from "./approval/index.ts";

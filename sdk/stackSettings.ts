@@ -50,17 +50,31 @@ export interface ProviderSettings {
 
 const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
 
-/** Reads one setting: stack config first, then the environment. Empty strings count as unset. */
-function readSetting(
-  name: SettingName,
-  source: ConfigSource | undefined,
-  env: NodeJS.ProcessEnv,
-): string | undefined {
-  const fromConfig = source?.get(`${CONFIG_NAMESPACE}:${name}`);
-  if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
-  const fromEnv = env[SETTINGS[name].env];
-  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined;
+/** Where one setting comes from: its value, or undefined when the source does not set it. */
+export type SettingLookup = (name: SettingName) => string | undefined;
+
+/** A setting from stack config (`portfolio-wallet:<name>`). Empty strings count as unset. */
+export function fromStackConfig(source: ConfigSource | undefined): SettingLookup {
+  return (name) => nonEmpty(source?.get(`${CONFIG_NAMESPACE}:${name}`));
 }
+
+/** A setting from its environment variable (PORTFOLIO_WALLET_*, TURNKEY_*). Empty strings count as unset. */
+export function fromEnvironment(env: NodeJS.ProcessEnv): SettingLookup {
+  return (name) => nonEmpty(env[SETTINGS[name].env]);
+}
+
+/** The first source, in order, that sets a setting. */
+export function firstOf(...lookups: SettingLookup[]): SettingLookup {
+  return (name) => {
+    for (const lookup of lookups) {
+      const value = lookup(name);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+}
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
 /** Where to set a missing setting, for error messages. */
 export function howToSet(name: SettingName): string {
@@ -69,48 +83,92 @@ export function howToSet(name: SettingName): string {
 }
 
 /**
- * Resolves the provider's settings at call time. Never cached in a module global and never
- * captured by the serialized provider, so no secret reaches Pulumi state.
+ * Resolves the provider's settings at call time: stack config first, then the environment. Never
+ * cached in a module global and never captured by the serialized provider, so no secret reaches
+ * Pulumi state.
  */
 export function resolveProviderSettings(
   source: ConfigSource | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderSettings {
-  const problems: string[] = [];
-  const baseUrl = readSetting("baseUrl", source, env);
-  const apiToken = readSetting("apiToken", source, env);
+  return resolveSettings(firstOf(fromStackConfig(source), fromEnvironment(env)));
+}
+
+/** The service's URL and the API token: what every request needs. */
+function connectionFrom(
+  readSetting: SettingLookup,
+  problems: string[],
+): { baseUrl: string | undefined; apiToken: string | undefined } {
+  const baseUrl = readSetting("baseUrl");
+  const apiToken = readSetting("apiToken");
   if (baseUrl === undefined) problems.push(`${CONFIG_NAMESPACE}:baseUrl is not set; ${howToSet("baseUrl")}`);
-  else {
-    const parsed = HttpUrlSchema.safeParse(baseUrl);
-    if (!parsed.success) problems.push(`${CONFIG_NAMESPACE}:baseUrl must be an absolute http(s) URL`);
+  else if (!HttpUrlSchema.safeParse(baseUrl).success) {
+    problems.push(`${CONFIG_NAMESPACE}:baseUrl must be an absolute http(s) URL`);
   }
   if (apiToken === undefined)
     problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
+  return { baseUrl, apiToken };
+}
 
-  const approverSettingNames = {
-    apiBaseUrl: "turnkeyApiBaseUrl",
-    organizationId: "turnkeyOrganizationId",
-    apiPublicKey: "turnkeyApiPublicKey",
-    apiPrivateKey: "turnkeyApiPrivateKey",
-  } as const satisfies Record<keyof ApproverSettings, SettingName>;
-  const approverValues = Object.entries(approverSettingNames).map(
-    ([field, name]) => [field, name, readSetting(name, source, env)] as const,
+/** Only what a request to the service needs (commands that never approve read nothing else). */
+export function resolveConnectionSettings(readSetting: SettingLookup): { baseUrl: string; apiToken: string } {
+  const problems: string[] = [];
+  const { baseUrl, apiToken } = connectionFrom(readSetting, problems);
+  if (problems.length > 0) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
+  return { baseUrl: baseUrl!, apiToken: apiToken! };
+}
+
+const APPROVER_SETTING_NAMES = {
+  apiBaseUrl: "turnkeyApiBaseUrl",
+  organizationId: "turnkeyOrganizationId",
+  apiPublicKey: "turnkeyApiPublicKey",
+  apiPrivateKey: "turnkeyApiPrivateKey",
+} as const satisfies Record<keyof ApproverSettings, SettingName>;
+
+/** The approver's settings when all four are set; a problem when only some are. */
+function approverFrom(readSetting: SettingLookup, problems: string[]): ApproverSettings | undefined {
+  const values = Object.entries(APPROVER_SETTING_NAMES).map(
+    ([field, name]) => [field, name, readSetting(name)] as const,
   );
-  const missingApproverSettings = approverValues.filter(([, , value]) => value === undefined);
-  let approver: ApproverSettings | undefined;
-  if (missingApproverSettings.length === 0) {
-    approver = Object.fromEntries(
-      approverValues.map(([field, , value]) => [field, value]),
+  const missing = values.filter(([, , value]) => value === undefined);
+  if (missing.length === 0) {
+    return Object.fromEntries(
+      values.map(([field, , value]) => [field, value]),
     ) as unknown as ApproverSettings;
-  } else if (missingApproverSettings.length < approverValues.length) {
+  }
+  if (missing.length < values.length) {
     // A half-configured approver would silently leave changes pending: say which settings are missing.
-    const missing = missingApproverSettings.map(([, name]) => `${CONFIG_NAMESPACE}:${name}`);
+    const names = missing.map(([, name]) => `${CONFIG_NAMESPACE}:${name}`);
     problems.push(
-      `the Turnkey approver is partly configured; also set ${missing.join(", ")} (or unset the others)`,
+      `the Turnkey approver is partly configured; also set ${names.join(", ")} (or unset the others)`,
     );
   }
+  return undefined;
+}
 
-  const timeoutText = readSetting("approvalTimeoutSeconds", source, env);
+/** The approver's settings alone (to approve or reject without talking to the service); all four are needed. */
+export function resolveApproverSettings(readSetting: SettingLookup): ApproverSettings {
+  const problems: string[] = [];
+  const approver = approverFrom(readSetting, problems);
+  if (approver === undefined && problems.length === 0) {
+    const all = Object.values(APPROVER_SETTING_NAMES).map((name) => `${CONFIG_NAMESPACE}:${name}`);
+    problems.push(`no Turnkey approver is configured; set ${all.join(", ")} (see docs/approvals.md)`);
+  }
+  if (approver === undefined) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
+  return approver;
+}
+
+/**
+ * Resolves and checks every setting from a lookup, reporting every problem at once. The one
+ * place the settings' rules live; the provider and the command-line tool differ only in the
+ * order of their sources.
+ */
+export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
+  const problems: string[] = [];
+  const { baseUrl, apiToken } = connectionFrom(readSetting, problems);
+  const approver = approverFrom(readSetting, problems);
+
+  const timeoutText = readSetting("approvalTimeoutSeconds");
   let approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000;
   if (timeoutText !== undefined) {
     const seconds = Number(timeoutText);
@@ -121,7 +179,7 @@ export function resolveProviderSettings(
     else approvalTimeoutMs = seconds * 1000;
   }
 
-  if (problems.length > 0) throw new Error(`Portfolio wallet provider configuration: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
   return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs };
 }
 

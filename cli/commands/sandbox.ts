@@ -14,14 +14,7 @@ import {
   parsePolicies,
   parseTokens,
 } from "../../sandbox/options.ts";
-
-function wholeNumber(value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === "" || !Number.isInteger(parsed) || parsed < 0) {
-    throw new InvalidArgumentError("must be a whole number >= 0.");
-  }
-  return parsed;
-}
+import { wholeNumber } from "../flagValues.ts";
 
 function positiveWholeNumber(value: string): number {
   const parsed = wholeNumber(value);

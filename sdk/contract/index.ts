@@ -4,6 +4,7 @@ export * from "./money.ts";
 export * from "./duration.ts";
 export * from "./errors.ts";
 export * from "./allocation.ts";
+export * from "./allocationMetrics.ts";
 export * from "./catalog.ts";
 export * from "./quote.ts";
 export * from "./wallet.ts";

@@ -6,7 +6,7 @@
  * (1 micro = 0.000001 USD) held in a `bigint`, so sums and differences are exact at any size: a
  * wallet total above 2^53 micros (about 9.0e9 USD) is as exact as a cent. The service's JSON
  * carries amounts as numbers (doubles, spec conventions); they are converted at the boundary and
- * nowhere else, with these functions.
+ * nowhere else, with these functions. Messages and reports show dollars and cents (`formatUsd`).
  */
 
 /** Integer micro-units of USD: 1_000_000n is one dollar. */

@@ -1,10 +1,10 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import type { ON_DELETE_CHOICES } from "../../provider/inputs.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
-import { dynamicResourceArgsOf, resourceUrnOf, withoutStackTraces } from "./resourceUrn.ts";
+import { PackageResource } from "./packageResource.ts";
 
 export const PORTFOLIO_WALLET_TYPE = typeTokenOf("portfolioWallet");
 
@@ -54,7 +54,7 @@ export interface PortfolioWalletArgs {
  * });
  * export const ethereumDepositAddress = wallet.depositAddressByChain.apply((a) => a.ethereum);
  */
-export class PortfolioWallet extends pulumi.dynamic.Resource {
+export class PortfolioWallet extends PackageResource {
   /** The wallet id at the service (also the resource id). */
   declare readonly walletId: pulumi.Output<string>;
   /**
@@ -88,20 +88,7 @@ export class PortfolioWallet extends pulumi.dynamic.Resource {
   declare readonly strategyChangeStatus: pulumi.Output<string | null>;
 
   constructor(name: string, args: PortfolioWalletArgs, opts?: pulumi.CustomResourceOptions) {
-    const { provider, module, type } = dynamicResourceArgsOf("portfolioWallet");
-    const restoreStackTraces = withoutStackTraces();
-    try {
-      super(
-        provider,
-        name,
-        { ...args, resourceUrn: resourceUrnOf(name, "portfolioWallet", opts), ...outputPlaceholders },
-        opts,
-        module,
-        type,
-      );
-    } finally {
-      restoreStackTraces();
-    }
+    super("portfolioWallet", name, { ...args, ...outputPlaceholders }, opts);
     noteManagedAllocation(this.walletId, `PortfolioWallet "${name}"`);
   }
 }

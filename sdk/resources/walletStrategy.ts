@@ -1,8 +1,8 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
-import { dynamicResourceArgsOf, resourceUrnOf, withoutStackTraces } from "./resourceUrn.ts";
+import { PackageResource } from "./packageResource.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
 
 export const WALLET_STRATEGY_TYPE = typeTokenOf("walletStrategy");
@@ -23,7 +23,7 @@ export interface WalletStrategyArgs {
  * allocation and leaves the wallet's allocation as it is. Do not manage the same wallet's
  * allocation with a PortfolioWallet as well.
  */
-export class WalletStrategy extends pulumi.dynamic.Resource {
+export class WalletStrategy extends PackageResource {
   declare readonly walletId: pulumi.Output<string>;
   /** The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what allocation diffs show. */
   declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
@@ -35,27 +35,18 @@ export class WalletStrategy extends pulumi.dynamic.Resource {
   declare readonly strategyChangeStatus: pulumi.Output<string | null>;
 
   constructor(name: string, args: WalletStrategyArgs, opts?: pulumi.CustomResourceOptions) {
-    const { provider, module, type } = dynamicResourceArgsOf("walletStrategy");
-    const restoreStackTraces = withoutStackTraces();
-    try {
-      super(
-        provider,
-        name,
-        {
-          ...args,
-          resourceUrn: resourceUrnOf(name, "walletStrategy", opts),
-          targetWeightsBps: undefined,
-          blendedRateBps: undefined,
-          strategyChange: undefined,
-          strategyChangeStatus: undefined,
-        },
-        opts,
-        module,
-        type,
-      );
-    } finally {
-      restoreStackTraces();
-    }
+    super(
+      "walletStrategy",
+      name,
+      {
+        ...args,
+        targetWeightsBps: undefined,
+        blendedRateBps: undefined,
+        strategyChange: undefined,
+        strategyChangeStatus: undefined,
+      },
+      opts,
+    );
     noteManagedAllocation(args.walletId, `WalletStrategy "${name}"`);
   }
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EventType } from "../contract/events.ts";
 import { typeTokenOf } from "../../provider/resourceTypes.ts";
-import { dynamicResourceArgsOf, resourceUrnOf, withoutStackTraces } from "./resourceUrn.ts";
+import { PackageResource } from "./packageResource.ts";
 
 export const WEBHOOK_REGISTRATION_TYPE = typeTokenOf("webhookRegistration");
 
@@ -24,7 +24,7 @@ export interface WebhookRegistrationArgs {
  * Pulumi secret output `secret` (encrypted in state). The service cannot change the url, event
  * types or description in place, so changing them replaces the registration (a new secret).
  */
-export class WebhookRegistration extends pulumi.dynamic.Resource {
+export class WebhookRegistration extends PackageResource {
   declare readonly registrationId: pulumi.Output<string>;
   declare readonly url: pulumi.Output<string>;
   /** Sorted event types. */
@@ -40,27 +40,18 @@ export class WebhookRegistration extends pulumi.dynamic.Resource {
   declare readonly secret: pulumi.Output<string | null>;
 
   constructor(name: string, args: WebhookRegistrationArgs, opts?: pulumi.CustomResourceOptions) {
-    const { provider, module, type } = dynamicResourceArgsOf("webhookRegistration");
-    const restoreStackTraces = withoutStackTraces();
-    try {
-      super(
-        provider,
-        name,
-        {
-          ...args,
-          resourceUrn: resourceUrnOf(name, "webhookRegistration", opts),
-          registrationId: undefined,
-          status: undefined,
-          createdAt: undefined,
-          disabledAt: undefined,
-          secret: undefined,
-        },
-        pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
-        module,
-        type,
-      );
-    } finally {
-      restoreStackTraces();
-    }
+    super(
+      "webhookRegistration",
+      name,
+      {
+        ...args,
+        registrationId: undefined,
+        status: undefined,
+        createdAt: undefined,
+        disabledAt: undefined,
+        secret: undefined,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
+    );
   }
 }

@@ -167,6 +167,44 @@ describe("the packed package in a user's project", () => {
     600_000,
   );
 
+  test("portfolio-wallet report turns a real `pulumi preview --json` into the allocation table, without secrets", async () => {
+    const project = await projectFor("esm-typescript");
+    await project.pulumi(["stack", "init", "report"]);
+    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
+    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
+    // Planted: an approver whose private key was set without --secret, so it lands in the
+    // preview's config in clear text. (No approval is needed here: the sandbox requires none.)
+    const plantedKey = "c0ffee".repeat(10) + "beef";
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiBaseUrl", serviceUrl]);
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyOrganizationId", ORGANIZATION]);
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiPublicKey", `02${"ab".repeat(32)}`]);
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiPrivateKey", plantedKey]);
+    await project.pulumi(["config", "set", "webhookUrl", "https://hooks.example.com/report"]);
+    await configure(project, POSITIONS_BEFORE);
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    await configure(project, POSITIONS_AFTER);
+
+    const preview = await project.pulumi(["preview", "--json"]);
+    expect(preview.stdout).toContain(plantedKey);
+    // Settings come from the stack config, read through the Pulumi CLI in the project directory.
+    const report = await project.runCli(["report", "--commit", "0123abc"], preview.stdout);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain(
+      "<!-- portfolio-wallet-report project=treasury-esm stack=report commit=0123abc -->",
+    );
+    expect(report.stdout).toContain("### treasury-esm/report: 1 wallet reweighted");
+    expect(report.stdout).toContain("| syrupUsdc | 4000 | 5000 | +1000 |");
+    expect(report.stdout).toContain("| tbills | 6000 | 5000 | −1000 |");
+    expect(report.stdout).toMatch(/Blended rate \d+\.\d → \d+\.\d bps/);
+    // The approver's presence is read from the config's keys; its values never are.
+    expect(report.stdout).toContain("This stack configures an approver");
+    expect(report.stdout).not.toContain(plantedKey);
+    expect(report.stdout).not.toContain(API_TOKEN);
+    expect(report.stdout).not.toContain("hooks.example.com");
+
+    await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+  }, 600_000);
+
   test("a rebuilt package with changed internals previews as no change, and __provider stays the same", async () => {
     const project = await projectFor("esm-typescript");
     await project.pulumi(["stack", "init", "upgrade"]);

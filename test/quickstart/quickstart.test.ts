@@ -66,6 +66,13 @@ describe("npm run quickstart", () => {
       expect(second).not.toMatch(/created|updated|replaced/);
       expect(second).toContain(`wallet id:          ${walletId}`);
 
+      // The reviewer's view of the program as it stands: the report of a real preview.
+      const report = await quickstart("report");
+      expect(report).toContain(
+        `<!-- portfolio-wallet-report project=portfolio-wallet-quickstart stack=${stackName}`,
+      );
+      expect(report).toContain(`### portfolio-wallet-quickstart/${stackName}: no changes`);
+
       const destroyed = await quickstart("destroy");
       expect(destroyed).toMatch(/- 3 deleted/);
       expect(existsSync(path.join(stateRoot, "sandbox-data"))).toBe(true);

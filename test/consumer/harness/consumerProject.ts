@@ -123,14 +123,15 @@ export class ConsumerProject {
     return spawn("npx", ["--no-install", "portfolio-wallet", ...args], {
       cwd: this.dir,
       env: { ...this.env(), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
   }
 
-  /** `npx portfolio-wallet <args>` to completion: its exit code and output. */
-  async runCli(args: string[]): Promise<CommandResult & { code: number }> {
+  /** `npx portfolio-wallet <args>` to completion, with `input` on stdin: its exit code and output. */
+  async runCli(args: string[], input = ""): Promise<CommandResult & { code: number }> {
     const child = this.spawnCli(args);
+    child.stdin?.end(input);
     let stdout = "";
     let stderr = "";
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

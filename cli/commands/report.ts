@@ -1,0 +1,117 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import { StrategiesResponseSchema, type StrategyCatalogEntry } from "../../sdk/contract/index.ts";
+import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
+import { buildAllocationReport, type ReportContext } from "../report/allocationReport.ts";
+import { readPreview } from "../report/previewSteps.ts";
+import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
+import { wholeNumber } from "../flagValues.ts";
+import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
+
+interface ReportFlags {
+  preview: string;
+  format: "markdown" | "json";
+  commit?: string;
+  catalog?: string;
+  maxChars: number;
+  output?: string;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stream) text += chunk.toString();
+  return text;
+}
+
+function catalogFromFile(file: string): StrategyCatalogEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`--catalog ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  // The file of `GET /v2/portfolio-wallets/strategies`, or just its array.
+  const parsed = StrategiesResponseSchema.safeParse(Array.isArray(json) ? { strategies: json } : json);
+  if (!parsed.success) {
+    throw new Error(
+      `--catalog ${file} is not a strategy catalog: ${describeFieldProblems(fieldProblemsOf(parsed.error))}`,
+    );
+  }
+  return parsed.data.strategies;
+}
+
+/**
+ * The catalog, and the balances of wallets the preview deletes: from the service (read-only), or the
+ * catalog from a file when working offline (balances then stay unknown, and the report says so).
+ */
+async function serviceFacts(
+  options: GlobalOptions,
+  flags: ReportFlags,
+  deletedWalletIds: string[],
+): Promise<Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances">> {
+  const readAt = new Date().toISOString();
+  if (flags.catalog !== undefined) {
+    return {
+      catalog: catalogFromFile(flags.catalog),
+      catalogSource: `file ${flags.catalog}`,
+      catalogReadAt: readAt,
+      balances: new Map(),
+    };
+  }
+  return withServiceClient(options, async (client) => {
+    const catalog = (await client.catalog.listStrategies()).strategies;
+    const balances = new Map<string, number>();
+    for (const walletId of deletedWalletIds) {
+      const wallet = await client.wallets.retrieve(walletId).catch(() => undefined);
+      if (wallet !== undefined) balances.set(walletId, wallet.totalBalanceUsd + wallet.pendingAllocationsUsd);
+    }
+    return { catalog, catalogSource: `the service at ${client.baseUrl}`, catalogReadAt: readAt, balances };
+  });
+}
+
+/** `portfolio-wallet report`: a pull-request report of a `pulumi preview --json`. */
+export function reportCommand(): Command {
+  return new Command("report")
+    .description(
+      "Turn `pulumi preview --json` into a pull-request report of allocation changes (markdown or JSON).",
+    )
+    .option("--preview <file>", 'the preview JSON, or "-" for stdin', "-")
+    .addOption(
+      new Option("--format <format>", "markdown for a comment, json for bots")
+        .choices(["markdown", "json"])
+        .default("markdown"),
+    )
+    .option("--commit <sha>", "the commit the preview is of, for the comment marker (default: $GITHUB_SHA)")
+    .option(
+      "--catalog <file>",
+      "read rates and liquidity limits from this file instead of the service (offline)",
+    )
+    .option(
+      "--max-chars <n>",
+      "size budget of the markdown (GitHub allows 65536 per comment)",
+      wholeNumber,
+      DEFAULT_MAX_CHARS,
+    )
+    .option("--output <file>", "write the report to a file instead of stdout")
+    .action(async (flags: ReportFlags, command: Command) => {
+      const options = globalOptionsOf(command);
+      const text = flags.preview === "-" ? await readAll(process.stdin) : readFileSync(flags.preview, "utf8");
+      const preview = readPreview(text);
+      const deleted = preview.steps
+        .filter((step) => step.op === "delete" && step.kind === "portfolioWallet" && step.walletId !== null)
+        .map((step) => step.walletId!);
+      const facts = await serviceFacts(options, flags, deleted);
+      const report = buildAllocationReport(preview, {
+        ...facts,
+        commit: flags.commit ?? (process.env["GITHUB_SHA"] || null),
+        // Whether an approver is configured, never what it is: the key's presence only.
+        approverConfigured: preview.approverConfigured || Boolean(process.env["TURNKEY_API_PRIVATE_KEY"]),
+      });
+      const rendered =
+        flags.format === "json"
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : renderMarkdown(report, flags.maxChars);
+      if (flags.output !== undefined) writeFileSync(flags.output, rendered);
+      else process.stdout.write(rendered);
+    });
+}

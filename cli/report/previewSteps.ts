@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { typeTokenOf, type ResourceKind } from "../../provider/resourceTypes.ts";
+
+/**
+ * What the report reads of `pulumi preview --json`, by allowlist: for each step its operation, its
+ * URN, and of this package's resources only the fields below. Nothing else of the preview (stack
+ * config, other resources' inputs, webhook URLs, labels) is read, so no secret can reach a report,
+ * whether it was set with `--secret` or not.
+ */
+
+/** The value the engine shows for an input that is not known until `up` (an output of another resource). */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+const WeightsSchema = z.record(z.string(), z.number());
+const PositionsSchema = z.array(z.looseObject({ positionKey: z.string(), targetWeightBps: z.number() }));
+
+const StateSchema = z
+  .looseObject({
+    type: z.string().optional(),
+    inputs: z.record(z.string(), z.unknown()).optional(),
+    outputs: z.record(z.string(), z.unknown()).optional(),
+  })
+  .optional()
+  .nullable();
+
+const StepSchema = z.looseObject({
+  op: z.string(),
+  urn: z.string(),
+  oldState: StateSchema,
+  newState: StateSchema,
+});
+
+export const PreviewSchema = z.looseObject({
+  steps: z.array(StepSchema).default([]),
+  changeSummary: z.record(z.string(), z.number()).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A target allocation as the report sees it: known weights, or "unknown until up". */
+export type Weights = Record<string, number> | "unknown" | null;
+
+/** One step of the preview, reduced to the allowlisted facts. */
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  /** Resource name: the last `::` part of the URN. */
+  name: string;
+  /** The resource's own type token. */
+  type: string;
+  /** Which of this package's resources it is, if it is one. */
+  kind: ResourceKind | null;
+  before: Weights;
+  after: Weights;
+  /** PortfolioWallet `onDelete` in state: what a delete does. */
+  onDelete: string | null;
+  /** The wallet id in state (PortfolioWallet `walletId`, WalletStrategy `walletId`). */
+  walletId: string | null;
+}
+
+export interface PreviewFacts {
+  project: string | null;
+  stack: string | null;
+  steps: PreviewStep[];
+  /** Whether the stack config names a Turnkey approver key (its value is never read). */
+  approverConfigured: boolean;
+}
+
+const KIND_BY_TYPE = new Map(
+  (["portfolioWallet", "walletStrategy", "webhookRegistration"] as const).map((kind) => [
+    typeTokenOf(kind),
+    kind,
+  ]),
+);
+
+function weightsOf(inputs: Record<string, unknown> | undefined): Weights {
+  if (inputs === undefined) return null;
+  const weights = inputs["targetWeightsBps"];
+  if (weights === UNKNOWN) return "unknown";
+  const parsedWeights = WeightsSchema.safeParse(weights);
+  if (parsedWeights.success) {
+    return Object.values(parsedWeights.data).some((value) => (value as unknown) === UNKNOWN)
+      ? "unknown"
+      : parsedWeights.data;
+  }
+  // Before check() ran (or when it could not finish) the inputs still hold the program's positions.
+  const positions = inputs["positions"];
+  if (positions === undefined) return null;
+  const parsedPositions = PositionsSchema.safeParse(positions);
+  if (!parsedPositions.success) return "unknown";
+  return Object.fromEntries(parsedPositions.data.map((p) => [p.positionKey, p.targetWeightBps]));
+}
+
+function stringField(state: z.infer<typeof StateSchema>, field: string): string | null {
+  const value = state?.outputs?.[field] ?? state?.inputs?.[field];
+  return typeof value === "string" && value !== UNKNOWN ? value : null;
+}
+
+/** `urn:pulumi:<stack>::<project>::<types>::<name>`. */
+function urnParts(urn: string): { stack: string | null; project: string | null; type: string; name: string } {
+  const fields = urn.split("::");
+  const stack = fields[0]?.startsWith("urn:pulumi:") ? fields[0].slice("urn:pulumi:".length) : null;
+  return {
+    stack,
+    project: fields[1] ?? null,
+    type: fields[2]?.split("$").at(-1) ?? "",
+    name: fields.slice(3).join("::"),
+  };
+}
+
+/** Reads a preview; throws with what is wrong when the text is not `pulumi preview --json` output. */
+export function readPreview(text: string): PreviewFacts {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error("the preview is not JSON: pass the output of `pulumi preview --json`");
+  }
+  const parsed = PreviewSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(
+      "the preview does not look like `pulumi preview --json` output (expected an object with a `steps` array)",
+    );
+  }
+  const steps = parsed.data.steps.map((step): PreviewStep => {
+    const { type, name } = urnParts(step.urn);
+    const kind = KIND_BY_TYPE.get(type) ?? null;
+    const state = step.newState ?? step.oldState;
+    return {
+      op: step.op,
+      urn: step.urn,
+      name,
+      type,
+      kind,
+      before: kind === null || kind === "webhookRegistration" ? null : weightsOf(step.oldState?.inputs),
+      after: kind === null || kind === "webhookRegistration" ? null : weightsOf(step.newState?.inputs),
+      onDelete: kind === "portfolioWallet" ? stringField(step.oldState ?? state, "onDelete") : null,
+      walletId:
+        kind === null || kind === "webhookRegistration"
+          ? null
+          : stringField(step.oldState ?? state, "walletId"),
+    };
+  });
+  const first = steps[0] ? urnParts(steps[0].urn) : undefined;
+  const configKeys = Object.keys(parsed.data.config ?? {});
+  return {
+    project: first?.project ?? null,
+    stack: first?.stack ?? null,
+    steps,
+    approverConfigured: configKeys.includes("portfolio-wallet:turnkeyApiPrivateKey"),
+  };
+}

@@ -1,0 +1,168 @@
+import type { AllocationReport, WalletChange } from "./allocationReport.ts";
+import { beforeAfter, bps, signedBps } from "./format.ts";
+
+/**
+ * The report as a pull-request comment: the headline first, warnings next, then one table per
+ * wallet, and the rest folded. A comment holds at most 65,536 characters on GitHub; when the whole
+ * report does not fit the budget, the folded details go first, then the per-wallet tables become one
+ * row per wallet, and only as a last resort are rows left out (saying how many). The marker line,
+ * the headline and the warnings are never cut.
+ */
+
+/** Default budget: GitHub's limit (65,536) less room for the comment action's own marker. */
+export const DEFAULT_MAX_CHARS = 60_000;
+
+/** The hidden first line a sticky-comment action can find and replace; it names stack and commit. */
+export function reportMarker(report: AllocationReport): string {
+  const fields = [
+    `project=${report.project ?? "-"}`,
+    `stack=${report.stack ?? "-"}`,
+    `commit=${report.commit ?? "-"}`,
+  ];
+  return `<!-- portfolio-wallet-report ${fields.join(" ")} -->`;
+}
+
+/** Table cells never break the table: pipes and newlines in names are escaped. */
+const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+
+function walletTitle(wallet: WalletChange): string {
+  const id = wallet.walletId === null ? "" : ` (wallet ${wallet.walletId})`;
+  return `${wallet.kind} \`${cell(wallet.name)}\`: ${wallet.action}${id}`;
+}
+
+function walletTable(wallet: WalletChange): string[] {
+  if (wallet.afterUnknown) {
+    return [`The target allocation is computed from other resources and is known only at \`up\`.`];
+  }
+  const lines = [
+    "| source | before bps | after bps | Δ bps |",
+    "|---|--:|--:|--:|",
+    ...wallet.rows.map(
+      (row) =>
+        `| ${cell(row.positionKey)} | ${bps(row.beforeBps)} | ${bps(row.afterBps)} | ${signedBps(row.deltaBps)} |`,
+    ),
+    `| **sum** | **${bps(wallet.sumBeforeBps)}** | **${bps(wallet.sumAfterBps)}** | |`,
+  ];
+  return lines;
+}
+
+function walletFigures(wallet: WalletChange): string {
+  return (
+    `Blended rate ${beforeAfter(wallet.blendedRateBps.before, wallet.blendedRateBps.after, 1)} · ` +
+    `withdrawable at once (PT0H) ${beforeAfter(wallet.instantShareBps.before, wallet.instantShareBps.after)}`
+  );
+}
+
+/** A resource that leaves the stack changes nothing at the service: the wallet keeps its allocation. */
+function leavesTheStack(wallet: WalletChange): boolean {
+  return wallet.op === "delete";
+}
+
+function detailedWallets(report: AllocationReport): string[] {
+  return report.wallets.flatMap((wallet) =>
+    leavesTheStack(wallet)
+      ? [
+          "",
+          `#### ${walletTitle(wallet)}`,
+          "",
+          "No request changes its allocation: the wallet keeps it at the service.",
+        ]
+      : ["", `#### ${walletTitle(wallet)}`, "", ...walletTable(wallet), "", walletFigures(wallet)],
+  );
+}
+
+function compactRow(wallet: WalletChange): string {
+  if (leavesTheStack(wallet)) return `| ${cell(wallet.name)} | ${wallet.action} | keeps its allocation | | |`;
+  const changes = wallet.afterUnknown
+    ? "known at `up`"
+    : wallet.rows
+        .filter((row) => row.deltaBps !== 0 || wallet.op !== "update")
+        .map((row) => `${row.positionKey} ${bps(row.beforeBps)}→${bps(row.afterBps)}`)
+        .join(", ");
+  return (
+    `| ${cell(wallet.name)} | ${wallet.action} | ${cell(changes) || "—"} | ` +
+    `${beforeAfter(wallet.blendedRateBps.before, wallet.blendedRateBps.after, 1)} | ` +
+    `${beforeAfter(wallet.instantShareBps.before, wallet.instantShareBps.after)} |`
+  );
+}
+
+function compactWallets(report: AllocationReport, rows: number): string[] {
+  const shown = report.wallets.slice(0, rows);
+  const left = report.wallets.length - shown.length;
+  return [
+    "",
+    "| wallet | change | weights (bps, before→after) | blended rate | withdrawable at once (PT0H) |",
+    "|---|---|---|---|---|",
+    ...shown.map(compactRow),
+    ...(left > 0
+      ? [
+          "",
+          `… and ${left} more wallet${left === 1 ? "" : "s"}, left out to fit the comment; ` +
+            "`portfolio-wallet report --format json` lists them all.",
+        ]
+      : []),
+  ];
+}
+
+function head(report: AllocationReport): string[] {
+  const lines = [reportMarker(report), `### ${report.headline}`];
+  if (report.warnings.length > 0) {
+    lines.push("", "**Warnings**", "", ...report.warnings.map((warning) => `- ⚠️ ${warning.message}`));
+  }
+  if (report.approval !== null) lines.push("", `**Approval:** ${report.approval.note}`);
+  return lines;
+}
+
+function details(report: AllocationReport): string[] {
+  const others = report.otherChanges.map(
+    (change) =>
+      `- ${change.op}: ${cell(change.type.split(":").at(-1) ?? change.type)} \`${cell(change.name)}\``,
+  );
+  return [
+    "",
+    "<details><summary>Details</summary>",
+    "",
+    ...(others.length > 0 ? ["Other changes:", "", ...others, ""] : []),
+    `- Unchanged resources: ${report.unchanged}.`,
+    `- Rates and liquidity limits from ${report.catalog.source}, read at ${report.catalog.readAt}` +
+      `${report.catalog.ratesAsOf ? ` (rates as of ${report.catalog.ratesAsOf})` : ""}; ` +
+      `${report.catalog.positionKeys} yield sources.`,
+    "- Blended rate: Σ weight × current rate / 10000. Withdrawable at once: the weights of sources whose " +
+      "processing time is PT0H.",
+    "",
+    "</details>",
+  ];
+}
+
+/** The report as markdown within `maxChars` characters. */
+export function renderMarkdown(report: AllocationReport, maxChars = DEFAULT_MAX_CHARS): string {
+  const text = (lines: string[]) => `${lines.join("\n")}\n`;
+  const top = head(report);
+  if (report.wallets.length === 0 && report.otherChanges.length === 0) {
+    return text([
+      ...top,
+      "",
+      "No allocation, wallet or webhook changes in this preview.",
+      ...details(report),
+    ]);
+  }
+  const candidates = [
+    [...top, ...detailedWallets(report), ...details(report)],
+    [...top, ...detailedWallets(report)],
+    [...top, ...compactWallets(report, report.wallets.length), ...details(report)],
+    [...top, ...compactWallets(report, report.wallets.length)],
+  ];
+  for (const lines of candidates) {
+    const rendered = text(lines);
+    if (rendered.length <= maxChars) return rendered;
+  }
+  // Only rows remain to cut: as many as fit, in the order of the preview.
+  let low = 0;
+  let high = report.wallets.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (text([...top, ...compactWallets(report, middle)]).length <= maxChars) low = middle;
+    else high = middle - 1;
+  }
+  return text([...top, ...compactWallets(report, low)]);
+}

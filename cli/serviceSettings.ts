@@ -1,0 +1,136 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { PortfolioWalletClient } from "../sdk/client/index.ts";
+import type { SETTINGS } from "../sdk/stackSettings.ts";
+import {
+  CONFIG_NAMESPACE,
+  firstOf,
+  fromEnvironment,
+  fromStackConfig,
+  resolveApproverSettings,
+  resolveConnectionSettings,
+  type ApproverSettings,
+  type ConfigSource,
+  type SettingLookup,
+} from "../sdk/stackSettings.ts";
+
+/**
+ * Where the command-line tool finds its settings, in order: flags, then the environment
+ * (PORTFOLIO_WALLET_*, TURNKEY_*), then the stack config of the Pulumi project in the working
+ * directory (`portfolio-wallet:*`, read with `pulumi config` only when something is still missing).
+ * The rules of each setting are the provider's (sdk/stackSettings.ts).
+ */
+
+/** The options every service command takes (declared once, on the root command). */
+export interface GlobalOptions {
+  baseUrl?: string;
+  apiToken?: string;
+  stack?: string;
+  json?: boolean;
+}
+
+export function globalOptionsOf(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+/**
+ * The stack's config through the Pulumi CLI (`pulumi config --json --show-secrets`), or nothing
+ * when there is no Pulumi project here or no CLI. Values stay in this process; none is printed.
+ */
+function stackConfig(stack: string | undefined, cwd = process.cwd()): ConfigSource | undefined {
+  if (!existsSync(path.join(cwd, "Pulumi.yaml")) && !existsSync(path.join(cwd, "Pulumi.yml"))) {
+    if (stack !== undefined) {
+      throw new Error(
+        `--stack ${stack}: there is no Pulumi project (Pulumi.yaml) in ${cwd}; run the command there`,
+      );
+    }
+    return undefined;
+  }
+  const result = spawnSync(
+    "pulumi",
+    ["config", "--json", "--show-secrets", "--non-interactive", ...(stack ? ["--stack", stack] : [])],
+    { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  );
+  if (result.error !== undefined || result.status !== 0) {
+    if (stack !== undefined) {
+      throw new Error(
+        `could not read the config of stack ${stack} with the Pulumi CLI: ${(result.stderr || String(result.error)).trim()}`,
+      );
+    }
+    return undefined;
+  }
+  const config = JSON.parse(result.stdout) as Record<string, { value?: unknown }>;
+  return {
+    get: (key) => {
+      const value = config[key]?.value;
+      return typeof value === "string" ? value : undefined;
+    },
+  };
+}
+
+function fromFlags(options: GlobalOptions): SettingLookup {
+  const values: Partial<Record<keyof typeof SETTINGS, string | undefined>> = {
+    baseUrl: options.baseUrl,
+    apiToken: options.apiToken,
+  };
+  return (name) => values[name] || undefined;
+}
+
+/** The stack config, read at most once and only when flags and environment leave a setting unset. */
+function lazily(stack: string | undefined): SettingLookup {
+  let source: ConfigSource | undefined | null = null;
+  return (name) => {
+    if (source === null) source = stackConfig(stack);
+    return fromStackConfig(source)(name);
+  };
+}
+
+/** The service's URL and token (checked), from flags, environment and stack config. */
+export function resolveCliSettings(
+  options: GlobalOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): { baseUrl: string; apiToken: string } {
+  try {
+    return resolveConnectionSettings(
+      firstOf(fromFlags(options), fromEnvironment(env), lazily(options.stack)),
+    );
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message.replace(/^Portfolio wallet settings: /, "")}. ` +
+        `The command-line tool reads --base-url and --api-token, then the environment, then the stack config (${CONFIG_NAMESPACE}:*).`,
+      { cause: error },
+    );
+  }
+}
+
+/** The Turnkey approver's settings, from the environment, then stack config (no service needed). */
+export function resolveCliApprover(
+  options: GlobalOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): ApproverSettings {
+  try {
+    return resolveApproverSettings(firstOf(fromEnvironment(env), lazily(options.stack)));
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message.replace(/^Portfolio wallet settings: /, "")}. ` +
+        `The command-line tool reads the TURNKEY_* environment variables, then the stack config (${CONFIG_NAMESPACE}:turnkey*).`,
+      { cause: error },
+    );
+  }
+}
+
+/** Runs `work` with a client of the service, and closes it after. */
+export async function withServiceClient<T>(
+  options: GlobalOptions,
+  work: (client: PortfolioWalletClient) => Promise<T>,
+): Promise<T> {
+  const settings = resolveCliSettings(options);
+  const client = new PortfolioWalletClient({ baseUrl: settings.baseUrl, apiToken: settings.apiToken });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,64 @@
+import { typeTokenOf } from "../provider/resourceTypes.ts";
+import type { TargetWeights } from "../sdk/contract/index.ts";
+import type { AllocationManager } from "./rules.ts";
+
+/**
+ * What the rules need of the resources the engine shows a policy: this package's resources
+ * recognised by their type token, and their target weights, read from the inputs the provider's
+ * check() produced (`targetWeightsBps`) or, before it ran, from the program's `positions`. A value
+ * not known until `up` (an output of another resource) reads as undefined: it is not judged.
+ */
+
+export const TYPES = {
+  portfolioWallet: typeTokenOf("portfolioWallet"),
+  walletStrategy: typeTokenOf("walletStrategy"),
+  webhookRegistration: typeTokenOf("webhookRegistration"),
+} as const;
+
+export function isAllocationResource(type: string): boolean {
+  return type === TYPES.portfolioWallet || type === TYPES.walletStrategy;
+}
+
+const isWeight = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+export function targetWeightsOf(props: Record<string, unknown>): TargetWeights | undefined {
+  const map = props["targetWeightsBps"];
+  if (map !== null && typeof map === "object" && !Array.isArray(map)) {
+    const entries = Object.entries(map as Record<string, unknown>);
+    return entries.every(([, weight]) => isWeight(weight))
+      ? (Object.fromEntries(entries) as TargetWeights)
+      : undefined;
+  }
+  const positions = props["positions"];
+  if (!Array.isArray(positions)) return undefined;
+  const weights: Record<string, number> = {};
+  for (const position of positions as unknown[]) {
+    const { positionKey, targetWeightBps } = (position ?? {}) as {
+      positionKey?: unknown;
+      targetWeightBps?: unknown;
+    };
+    if (typeof positionKey !== "string" || !isWeight(targetWeightBps)) return undefined;
+    weights[positionKey] = (weights[positionKey] ?? 0) + targetWeightBps;
+  }
+  return weights;
+}
+
+/** Which wallet a resource manages the allocation of, when known. */
+export function managerOf(resource: {
+  type: string;
+  name: string;
+  props: Record<string, unknown>;
+}): AllocationManager | undefined {
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  if (resource.type === TYPES.portfolioWallet) {
+    return {
+      resource: resource.name,
+      kind: "PortfolioWallet",
+      walletId: text(resource.props["walletId"]) ?? text(resource.props["adoptWalletId"]),
+    };
+  }
+  if (resource.type === TYPES.walletStrategy) {
+    return { resource: resource.name, kind: "WalletStrategy", walletId: text(resource.props["walletId"]) };
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import {
+  AllocationSchema,
+  canonicalAllocation,
+  describeFieldProblems,
+  fieldProblemsOf,
+} from "./contract/index.ts";
+
+/**
+ * An allocation file: the target allocation a program applies, kept beside it in the repository so
+ * that a pull request shows a change of weights as a change of this file. `portfolio-wallet quote
+ * --write allocation.json` writes one from a quote option; a program reads it with `loadAllocation`.
+ *
+ * ```json
+ * {
+ *   "positions": [
+ *     { "positionKey": "syrupUsdc", "targetWeightBps": 4000 },
+ *     { "positionKey": "tbills", "targetWeightBps": 6000 }
+ *   ],
+ *   "quote": { "optimizedFor": "APY", "blendedRateBps": 505, "constraintsSatisfied": true, ... }
+ * }
+ * ```
+ * `quote` records where the weights came from; it is not read back.
+ */
+export const AllocationFileSchema = z.looseObject({
+  positions: AllocationSchema,
+  quote: z.record(z.string(), z.unknown()).optional(),
+});
+export type AllocationFile = z.infer<typeof AllocationFileSchema>;
+
+/** A position of an allocation file: what `PortfolioWallet` and `WalletStrategy` take as `positions`. */
+export interface AllocationPosition {
+  positionKey: string;
+  targetWeightBps: number;
+}
+
+/**
+ * Reads an allocation file (a path relative to the working directory, which is the program's
+ * directory under `pulumi up`) and returns its positions, sorted by positionKey. Every problem is
+ * reported at once, naming the file and the field.
+ *
+ * @example
+ * new PortfolioWallet("treasury", { positions: loadAllocation("allocation.json") });
+ */
+export function loadAllocation(file: string): AllocationPosition[] {
+  const absolute = path.resolve(file);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(absolute, "utf8"));
+  } catch (error) {
+    throw new Error(`allocation file ${absolute}: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = AllocationFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(
+      `allocation file ${absolute} is invalid: ${describeFieldProblems(fieldProblemsOf(parsed.error))}. ` +
+        "Write it with `portfolio-wallet quote --write` or fix the listed fields (weights are whole basis points summing to 10000).",
+    );
+  }
+  return canonicalAllocation(parsed.data.positions);
+}
+
+/** Writes an allocation file: positions sorted by positionKey, two-space JSON, so diffs stay small. */
+export function writeAllocationFile(
+  file: string,
+  positions: readonly AllocationPosition[],
+  quote?: Record<string, unknown>,
+): void {
+  const content: AllocationFile = {
+    positions: canonicalAllocation(positions),
+    ...(quote === undefined ? {} : { quote }),
+  };
+  AllocationFileSchema.parse(content);
+  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+}

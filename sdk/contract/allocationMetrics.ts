@@ -1,0 +1,90 @@
+import type { StrategyCatalogEntry } from "./catalog.ts";
+import { TOTAL_WEIGHT_BPS } from "./common.ts";
+import { parseIsoDurationMs, shareWithdrawableWithin } from "./duration.ts";
+
+/**
+ * What an allocation means, read against the strategy catalog: its blended rate, and how much of
+ * it can be withdrawn within a processing time. Pure functions of target weights and catalog
+ * entries, shared by the pull-request report and the policy pack. A key the catalog does not know
+ * is reported, never guessed: it counts neither towards the rate nor towards liquidity.
+ */
+
+/** Target weights in basis points by positionKey, `{ tbills: 6000, syrupUsdc: 4000 }`. */
+export type TargetWeights = Readonly<Record<string, number>>;
+
+/**
+ * Seconds in an ISO 8601 duration (`PT0H` → 0, `PT24H` → 86400, `P1D`; a year counts 365 days, a
+ * month 30), or null when the text is not one. An unparseable processing time is never counted as
+ * liquid: overstating what can be withdrawn is the mistake that costs money. The contract's one
+ * duration rule (duration.ts), in seconds.
+ */
+export function durationSeconds(duration: string): number | null {
+  const ms = parseIsoDurationMs(duration);
+  return ms === null ? null : ms / 1000;
+}
+
+function catalogByKey(catalog: readonly StrategyCatalogEntry[]): Map<string, StrategyCatalogEntry> {
+  return new Map(catalog.map((entry) => [entry.positionKey, entry]));
+}
+
+/** Position keys of the weights that the catalog does not list. */
+export function keysMissingFromCatalog(
+  weights: TargetWeights,
+  catalog: readonly StrategyCatalogEntry[],
+): string[] {
+  const known = catalogByKey(catalog);
+  return Object.keys(weights)
+    .filter((key) => !known.has(key))
+    .sort();
+}
+
+/**
+ * The blended rate of the weights at the catalog's current rates, in bps, to one decimal:
+ * Σ weight × currentRateBps / 10000. Keys missing from the catalog contribute nothing.
+ */
+export function blendedRateBps(weights: TargetWeights, catalog: readonly StrategyCatalogEntry[]): number {
+  const known = catalogByKey(catalog);
+  let weighted = 0;
+  for (const [key, weight] of Object.entries(weights)) {
+    const entry = known.get(key);
+    if (entry !== undefined) weighted += weight * entry.currentRateBps;
+  }
+  return Math.round((weighted / TOTAL_WEIGHT_BPS) * 10) / 10;
+}
+
+/**
+ * The share of the weights (bps) whose yield source is withdrawable within `within` (an ISO 8601
+ * duration: `PT0H` for at once). A source whose processing time does not parse, or that the
+ * catalog does not list, is not counted.
+ */
+export function withdrawableShareBps(
+  weights: TargetWeights,
+  catalog: readonly StrategyCatalogEntry[],
+  within: string,
+): number {
+  if (parseIsoDurationMs(within) === null)
+    throw new Error(`"${within}" is not an ISO 8601 duration such as PT0H or PT24H`);
+  const known = catalogByKey(catalog);
+  // A key the catalog does not list has no processing time, which never counts as liquid.
+  return shareWithdrawableWithin(
+    Object.entries(weights).map(([key, weight]) => ({
+      maxProcessingTime: known.get(key)?.maxProcessingTime ?? "",
+      weight,
+    })),
+    within,
+  );
+}
+
+/** The weights (bps) per strategy type; keys missing from the catalog are left out. */
+export function weightByStrategyType(
+  weights: TargetWeights,
+  catalog: readonly StrategyCatalogEntry[],
+): Record<string, number> {
+  const known = catalogByKey(catalog);
+  const byType: Record<string, number> = {};
+  for (const [key, weight] of Object.entries(weights)) {
+    const type = known.get(key)?.strategyType;
+    if (type !== undefined) byType[type] = (byType[type] ?? 0) + weight;
+  }
+  return byType;
+}

@@ -1,0 +1,65 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as resourceProviderModule from "../../provider/resourceProvider.cts";
+import { RESOURCE_TYPES, typeTokenOf, type ResourceKind } from "../../provider/resourceTypes.ts";
+
+/**
+ * The base of this package's resource classes: how each registers with Pulumi, written once.
+ * - The provider is the one serialized provider object (provider/resourceProvider.cts).
+ * - `resourceUrn` is added to the inputs: the URN the engine will give the resource. The provider
+ *   derives every requestId from it (dynamic providers are not told their URN), which is what
+ *   makes a retried or resumed `pulumi up` idempotent; the type token inside it tells the
+ *   serialized provider which kind of resource a call is for.
+ * - Registration runs without stack-trace capture (see withoutStackTraces).
+ */
+export abstract class PackageResource extends pulumi.dynamic.Resource {
+  constructor(
+    kind: ResourceKind,
+    name: string,
+    props: Record<string, unknown>,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const { module, type } = RESOURCE_TYPES[kind];
+    // TypeScript does not model `module.exports =` in a .cts file; the provider is that module's
+    // `module.exports` itself, the `default` of its namespace in both module formats.
+    const provider = (resourceProviderModule as unknown as { default: pulumi.dynamic.ResourceProvider })
+      .default;
+    const restoreStackTraces = withoutStackTraces();
+    try {
+      super(provider, name, { ...props, resourceUrn: resourceUrnOf(name, kind, opts) }, opts, module, type);
+    } finally {
+      restoreStackTraces();
+    }
+  }
+}
+
+/**
+ * The URN the engine will give a resource. Without a parent it is known now: a plain string
+ * spares the SDK an Output per resource (the same text pulumi.createUrn builds); under a parent,
+ * the parent's URN is an output.
+ */
+export function resourceUrnOf(
+  name: string,
+  kind: ResourceKind,
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.Input<string> {
+  if (opts?.parent === undefined) {
+    return `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${typeTokenOf(kind)}::${name}`;
+  }
+  return pulumi.createUrn(name, typeTokenOf(kind), opts.parent);
+}
+
+/**
+ * Turns stack-trace capture off until the returned function is called. The SDK captures a stack
+ * trace for each of the four promises it makes per property of a resource, to name leaked promises
+ * if a program exits early; in a TypeScript program each capture is also source-mapped. Measured
+ * with `npm run bench`, that was most of what a PortfolioWallet cost the program over a bare
+ * dynamic resource. Only traces captured during the registration call itself are affected; errors
+ * keep their messages.
+ */
+function withoutStackTraces(): () => void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return () => {
+    Error.stackTraceLimit = limit;
+  };
+}

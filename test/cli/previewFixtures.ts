@@ -1,0 +1,158 @@
+import type { StrategyCatalogEntry } from "../../sdk/contract/index.ts";
+
+/**
+ * `pulumi preview --json` documents shaped like the engine's (see a real one in
+ * test/consumer/layouts.test.ts), for the report's tests: steps with `op`, `urn`, and the old and
+ * new state of each resource.
+ */
+
+const STACK = "prod";
+const PROJECT = "treasury";
+const PROVIDER = 'exports.handler = __f0;\nconst provider = require("@portfolio-wallet/pulumi/provider");\n';
+const TYPES = {
+  wallet: "pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet",
+  strategy: "pulumi-nodejs:dynamic/walletstrategy:WalletStrategy",
+  webhook: "pulumi-nodejs:dynamic/webhookregistration:WebhookRegistration",
+  bucket: "aws:s3/bucket:Bucket",
+} as const;
+
+export const urnOf = (type: keyof typeof TYPES, name: string) =>
+  `urn:pulumi:${STACK}::${PROJECT}::${TYPES[type]}::${name}`;
+
+export const CATALOG: StrategyCatalogEntry[] = [
+  {
+    positionKey: "tbills",
+    asset: "tbills",
+    strategyType: "tbills",
+    maxProcessingTime: "PT24H",
+    currentRateBps: 430,
+    rateUpdatedAt: "2026-11-20T00:00:00.000Z",
+  },
+  {
+    positionKey: "syrupUsdc",
+    asset: "syrupUSDC",
+    strategyType: "overcollateralizedLending",
+    maxProcessingTime: "PT0H",
+    currentRateBps: 650,
+    rateUpdatedAt: "2026-11-21T00:00:00.000Z",
+  },
+  {
+    positionKey: "resolvRlp",
+    asset: "rlp",
+    strategyType: "deltaNeutralStrategy",
+    maxProcessingTime: "PT168H",
+    currentRateBps: 1050,
+    rateUpdatedAt: "2026-11-22T00:00:00.000Z",
+  },
+];
+
+function walletState(
+  name: string,
+  weights: Record<string, number> | string,
+  walletId: string,
+  onDelete = "fail-if-funded",
+) {
+  const inputs = {
+    __provider: PROVIDER,
+    resourceUrn: urnOf("wallet", name),
+    targetWeightsBps: weights,
+    onDelete,
+  };
+  return {
+    urn: urnOf("wallet", name),
+    type: TYPES.wallet,
+    inputs,
+    outputs: {
+      ...inputs,
+      walletId,
+      status: "active",
+      blendedRateBps: 518,
+      depositAddressByChain: { ethereum: "0xabc" },
+    },
+  };
+}
+
+export type FixtureStep = Record<string, unknown>;
+
+export const step = {
+  sameStack: (): FixtureStep => ({
+    op: "same",
+    urn: `urn:pulumi:${STACK}::${PROJECT}::pulumi:pulumi:Stack::${PROJECT}-${STACK}`,
+    oldState: { type: "pulumi:pulumi:Stack" },
+    newState: { type: "pulumi:pulumi:Stack" },
+  }),
+  walletUpdate: (
+    name: string,
+    before: Record<string, number>,
+    after: Record<string, number>,
+    walletId: string,
+  ): FixtureStep => ({
+    op: "update",
+    urn: urnOf("wallet", name),
+    oldState: walletState(name, before, walletId),
+    newState: { ...walletState(name, after, walletId), outputs: {} },
+    detailedDiff: null,
+  }),
+  walletSame: (name: string, weights: Record<string, number>, walletId: string): FixtureStep => ({
+    op: "same",
+    urn: urnOf("wallet", name),
+    oldState: walletState(name, weights, walletId),
+    newState: walletState(name, weights, walletId),
+  }),
+  walletCreate: (name: string, weights: Record<string, number>): FixtureStep => ({
+    op: "create",
+    urn: urnOf("wallet", name),
+    newState: { ...walletState(name, weights, ""), outputs: {} },
+  }),
+  walletDelete: (
+    name: string,
+    weights: Record<string, number>,
+    walletId: string,
+    onDelete = "fail-if-funded",
+  ): FixtureStep => ({
+    op: "delete",
+    urn: urnOf("wallet", name),
+    oldState: walletState(name, weights, walletId, onDelete),
+  }),
+  webhookReplace: (name: string): FixtureStep => ({
+    op: "replace",
+    urn: urnOf("webhook", name),
+    oldState: {
+      type: TYPES.webhook,
+      inputs: {
+        url: "https://user:hunter2@hooks.example.com/old",
+        eventTypes: ["portfolio_wallet.balance.updated"],
+      },
+      outputs: {
+        secret: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" },
+      },
+    },
+    newState: {
+      type: TYPES.webhook,
+      inputs: {
+        url: "https://user:hunter2@hooks.example.com/new",
+        eventTypes: ["portfolio_wallet.balance.updated"],
+      },
+    },
+  }),
+  webhookCreateReplacement: (name: string): FixtureStep => ({
+    op: "create-replacement",
+    urn: urnOf("webhook", name),
+  }),
+  webhookDeleteReplaced: (name: string): FixtureStep => ({
+    op: "delete-replaced",
+    urn: urnOf("webhook", name),
+  }),
+  otherCreate: (name: string): FixtureStep => ({
+    op: "create",
+    urn: urnOf("bucket", name),
+    newState: { type: TYPES.bucket },
+  }),
+};
+
+/** A preview document; `config` as the engine prints it (secrets masked, plain values in clear). */
+export function previewOf(steps: FixtureStep[], config: Record<string, string> = {}): string {
+  const changeSummary: Record<string, number> = {};
+  for (const s of steps) changeSummary[s["op"] as string] = (changeSummary[s["op"] as string] ?? 0) + 1;
+  return JSON.stringify({ config, steps, duration: 1_234_567_890, changeSummary }, null, 4);
+}
