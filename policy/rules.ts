@@ -1,5 +1,5 @@
 import {
-  durationSeconds,
+  parseIsoDurationMs,
   keysMissingFromCatalog,
   weightByStrategyType,
   withdrawableShareBps,
@@ -65,7 +65,7 @@ export function minWithdrawableShare(
   minBps: number,
   configKey: string,
 ): string[] {
-  if (durationSeconds(within) === null) {
+  if (parseIsoDurationMs(within) === null) {
     return [
       `${subject.resource}: ${configKey} names "${within}", which is not an ISO 8601 duration such as PT0H or PT24H`,
     ];

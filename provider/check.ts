@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { StrategyCatalogEntry } from "../sdk/contract/catalog.ts";
+import { type StrategyCatalogEntry, unknownPositionKeyProblems } from "../sdk/contract/catalog.ts";
 import { fieldProblemsOf } from "../sdk/contract/errors.ts";
 
 /** A check failure as the dynamic provider returns it: `property` is a path such as `positions[1].targetWeightBps`. */
@@ -57,24 +57,15 @@ export function validateInputs<T>(
   return { inputs: undefined, failures, complete: unknownKeys.size === 0 };
 }
 
-/** Every positionKey not in the catalog, with a message listing the valid keys. */
+/** The contract's unknown-positionKey rule, as Pulumi check failures. */
 export function unknownPositionKeyFailures(
   positions: readonly { positionKey: string }[],
   catalog: readonly StrategyCatalogEntry[],
-  property = "positions",
 ): CheckFailure[] {
-  const validKeys = catalog.map((entry) => entry.positionKey);
-  const valid = new Set(validKeys);
-  return positions.flatMap((position, index) =>
-    valid.has(position.positionKey)
-      ? []
-      : [
-          {
-            property: `${property}[${index}].positionKey`,
-            reason: `unknown positionKey "${position.positionKey}"; valid keys are: ${validKeys.join(", ")}`,
-          },
-        ],
-  );
+  return unknownPositionKeyProblems(positions, catalog).map((problem) => ({
+    property: problem.field,
+    reason: problem.reason,
+  }));
 }
 
 /** A failure for an input the service cannot change in place, with what to do instead. */

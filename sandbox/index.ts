@@ -3,7 +3,7 @@ import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
 import { createWallClock, type SandboxClock } from "./clock.ts";
-import type { SandboxContext } from "./context.ts";
+import type { SandboxContext } from "./http/context.ts";
 import { createApprovalDeps } from "./domain/approvals.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
 import { createWebhookDispatcher, DEFAULT_WEBHOOK_DELIVERY } from "./domain/events/delivery.ts";

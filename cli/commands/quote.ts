@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { writeAllocationFile } from "../../sdk/allocationFile.ts";
-import { durationSeconds, type QuoteOption, type QuoteRequest } from "../../sdk/contract/index.ts";
+import { isInstantlyWithdrawable, type QuoteOption, type QuoteRequest } from "../../sdk/contract/index.ts";
 import { basisPoints, collect, liquidityConstraint, wholeNumber } from "../flagValues.ts";
 import { printResult, table } from "../output.ts";
 import { globalOptionsOf, withServiceClient } from "../serviceSettings.ts";
@@ -20,7 +20,7 @@ function instantShareBps(option: QuoteOption): number | null {
   let share = 0;
   for (const position of option.strategyConfig.positions) {
     if (position.maxProcessingTime === undefined) return null;
-    if (durationSeconds(position.maxProcessingTime) === 0) share += position.targetWeightBps;
+    if (isInstantlyWithdrawable(position.maxProcessingTime)) share += position.targetWeightBps;
   }
   return share;
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "./context.ts";
 import { accrueOrganization } from "../domain/money/accrual.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import type { SandboxEnv } from "../http/env.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { StrategiesResponse, YieldSourcesResponse } from "../../sdk/contract/index.ts";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
 
 /** GET /strategies (spec 4.3) and GET /yield-sources (spec 4.2, shape in docs/spec-gaps.md). */

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import { getDeposit, listDepositPage } from "../domain/money/deposits.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { parsePageQuery, uuidParam } from "../http/validation.ts";

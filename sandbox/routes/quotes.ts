@@ -6,7 +6,7 @@ import {
   type QuoteRequest,
   type YieldSource,
 } from "../../sdk/contract/index.ts";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import { buildQuoteOptions, quoteRequestProblems } from "../domain/quoteEngine.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { HttpError } from "../http/errors.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { StrategyUpdateRequestSchema } from "../../sdk/contract/index.ts";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import { unknownPositionKeysInRawBody } from "../domain/catalog.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { readBody, uuidParam } from "../http/validation.ts";

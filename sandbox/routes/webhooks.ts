@@ -3,7 +3,7 @@ import {
   CreateWebhookRegistrationRequestSchema,
   WebhookStatusUpdateRequestSchema,
 } from "../../sdk/contract/index.ts";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import {
   createWebhook,
   getWebhook,

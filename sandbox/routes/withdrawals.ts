@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { WithdrawRequestSchema } from "../../sdk/contract/index.ts";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import { destinationProblems } from "../domain/money/destinationAddress.ts";
 import { getWithdrawal, listWithdrawalPage, requestWithdrawal } from "../domain/money/withdrawals.ts";
 import type { SandboxEnv } from "../http/env.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { YieldMetricsRequestSchema } from "../../sdk/contract/index.ts";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import { yieldMetrics } from "../domain/money/yieldMetrics.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { readBody } from "../http/validation.ts";

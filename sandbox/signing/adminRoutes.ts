@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { HttpError } from "../http/errors.ts";

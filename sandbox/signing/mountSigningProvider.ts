@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { ADMIN_PREFIX } from "../http/middleware.ts";
 import { signingAdminRoutes } from "./adminRoutes.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
-import type { SandboxContext } from "../context.ts";
+import type { SandboxContext } from "../http/context.ts";
 import { ACTIVITY_STATUS, resolveSigningActivity } from "../domain/approvals.ts";
 import { inTransaction } from "../store/db.ts";
 import {

@@ -12,17 +12,6 @@ import { parseIsoDurationMs, shareWithdrawableWithin } from "./duration.ts";
 /** Target weights in basis points by positionKey, `{ tbills: 6000, syrupUsdc: 4000 }`. */
 export type TargetWeights = Readonly<Record<string, number>>;
 
-/**
- * Seconds in an ISO 8601 duration (`PT0H` → 0, `PT24H` → 86400, `P1D`; a year counts 365 days, a
- * month 30), or null when the text is not one. An unparseable processing time is never counted as
- * liquid: overstating what can be withdrawn is the mistake that costs money. The contract's one
- * duration rule (duration.ts), in seconds.
- */
-export function durationSeconds(duration: string): number | null {
-  const ms = parseIsoDurationMs(duration);
-  return ms === null ? null : ms / 1000;
-}
-
 function catalogByKey(catalog: readonly StrategyCatalogEntry[]): Map<string, StrategyCatalogEntry> {
   return new Map(catalog.map((entry) => [entry.positionKey, entry]));
 }

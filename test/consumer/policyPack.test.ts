@@ -12,6 +12,8 @@ import { packedPackage } from "./harness/packedPackage.ts";
  */
 
 const API_TOKEN = "pw-policy-token-4e7a0c";
+/** The request-count admin calls need it: a CLI-started sandbox keeps its admin API closed otherwise. */
+const ADMIN_TOKEN = "policy-admin-token";
 const PLANTED_SECRET = "pw-planted-stack-secret-9d3b1f";
 const PACK = "node_modules/@portfolio-wallet/pulumi/policy/offline";
 
@@ -23,6 +25,7 @@ beforeAll(async () => {
   project = await ConsumerProject.create("esm-typescript", await packedPackage());
   sandbox = project.spawnCli(["sandbox", "--port", "0", "--data", ":memory:"], {
     SANDBOX_TOKENS: `${API_TOKEN}=policy-org`,
+    SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,
   });
   serviceUrl = await listeningUrl(sandbox);
   await project.pulumi(["stack", "init", "policy"]);
@@ -59,7 +62,7 @@ function packConfig(config: Record<string, unknown>): string {
 
 async function requestCounts(): Promise<Record<string, number>> {
   const response = await fetch(`${serviceUrl}/_sandbox/request-counts`, {
-    headers: { authorization: `Bearer ${API_TOKEN}` },
+    headers: { authorization: `Bearer ${API_TOKEN}`, "x-sandbox-admin-token": ADMIN_TOKEN },
   });
   return ((await response.json()) as { counts: Record<string, number> }).counts;
 }
@@ -67,7 +70,7 @@ async function requestCounts(): Promise<Record<string, number>> {
 async function resetRequestCounts(): Promise<void> {
   await fetch(`${serviceUrl}/_sandbox/request-counts`, {
     method: "DELETE",
-    headers: { authorization: `Bearer ${API_TOKEN}` },
+    headers: { authorization: `Bearer ${API_TOKEN}`, "x-sandbox-admin-token": ADMIN_TOKEN },
   });
 }
 

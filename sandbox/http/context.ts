@@ -1,14 +1,14 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { YieldSource } from "../sdk/contract/index.ts";
-import type { SandboxClock } from "./clock.ts";
-import type { ApprovalDeps } from "./domain/approvals.ts";
-import type { WebhookDispatcher } from "./domain/events/delivery.ts";
-import type { FaultRegistry } from "./domain/faults.ts";
-import type { DueWorkScheduler } from "./domain/dueWorkScheduler.ts";
-import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
-import type { RequestCounter } from "./domain/requestCounter.ts";
-import type { StrategyUpdates } from "./domain/strategyUpdates.ts";
-import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
+import type { YieldSource } from "../../sdk/contract/index.ts";
+import type { SandboxClock } from "../clock.ts";
+import type { ApprovalDeps } from "../domain/approvals.ts";
+import type { WebhookDispatcher } from "../domain/events/delivery.ts";
+import type { FaultRegistry } from "../domain/faults.ts";
+import type { DueWorkScheduler } from "../domain/dueWorkScheduler.ts";
+import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
+import type { RequestCounter } from "../domain/requestCounter.ts";
+import type { StrategyUpdates } from "../domain/strategyUpdates.ts";
+import type { WebhookUrlPolicy } from "../domain/webhookUrlPolicy.ts";
 
 /** Everything a route needs, built once per sandbox instance (no module-level state). */
 export interface SandboxContext {

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { repoRoot } from "../scripts/pulumiEnv.ts";
+
+/**
+ * The layering of docs/architecture.md, checked on the import graph: a module imports only
+ * modules of its own layer or of layers below. The table is the same as the document's.
+ */
+
+/** Layers from the bottom up; a module belongs to the first layer whose prefix matches its path. */
+const LAYERS: { name: string; paths: string[] }[] = [
+  { name: "contract", paths: ["sdk/contract/"] },
+  { name: "client", paths: ["sdk/client/"] },
+  { name: "settings", paths: ["sdk/stackSettings.ts", "sdk/allocationFile.ts"] },
+  { name: "approval and webhook verification", paths: ["sdk/approval/", "sdk/webhooks/"] },
+  { name: "provider implementation", paths: ["provider/"] },
+  { name: "resource classes and functions", paths: ["sdk/resources/", "sdk/functions/"] },
+  { name: "package entry", paths: ["sdk/index.ts"] },
+  { name: "sandbox store", paths: ["sandbox/store/"] },
+  { name: "sandbox domain", paths: ["sandbox/clock.ts", "sandbox/domain/"] },
+  { name: "sandbox http", paths: ["sandbox/http/", "sandbox/signing/", "sandbox/routes/"] },
+  { name: "sandbox wiring", paths: ["sandbox/index.ts", "sandbox/app.ts", "sandbox/options.ts"] },
+  { name: "policy pack", paths: ["policy/"] },
+  { name: "command-line tool", paths: ["cli/"] },
+];
+
+/** Parts that stand beside each other: neither may use the other. */
+const SEPARATE: [string, string][] = [
+  ["sandbox/", "provider/"],
+  ["sandbox/", "sdk/resources/"],
+  ["sandbox/", "sdk/client/"],
+  ["sandbox/", "policy/"],
+  ["policy/", "sandbox/"],
+];
+
+const SOURCE_DIRS = ["sdk", "provider", "sandbox", "policy", "cli"];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(repoRoot, dir)).flatMap((entry) => {
+    const relative = `${dir}/${entry}`;
+    if (statSync(path.join(repoRoot, relative)).isDirectory()) return sourceFiles(relative);
+    return /\.c?ts$/.test(entry) && !entry.endsWith(".d.ts") ? [relative] : [];
+  });
+}
+
+function layerOf(file: string): number {
+  return LAYERS.findIndex((layer) =>
+    layer.paths.some((prefix) => file === prefix || file.startsWith(prefix)),
+  );
+}
+
+/** Every relative import of a file (static, dynamic, re-exports, type-only), as repo-relative paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(repoRoot, file), "utf8");
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map(
+    (match) => match[1]!,
+  );
+  return specifiers.map((specifier) =>
+    path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)),
+  );
+}
+
+const files = SOURCE_DIRS.flatMap(sourceFiles);
+
+describe("architecture (docs/architecture.md)", () => {
+  test("the document names every layer's folders and files", () => {
+    const document = readFileSync(path.join(repoRoot, "docs", "architecture.md"), "utf8");
+    const unnamed = LAYERS.flatMap((layer) => layer.paths).filter(
+      (prefix) => !document.includes(`\`${prefix}\``),
+    );
+    expect(unnamed).toEqual([]);
+  });
+
+  test("every source module belongs to a layer", () => {
+    expect(files.filter((file) => layerOf(file) < 0)).toEqual([]);
+  });
+
+  test("no module imports a module of a layer above its own", () => {
+    const upward = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => layerOf(target) > layerOf(file))
+        .map(
+          (target) =>
+            `${file} (${LAYERS[layerOf(file)]!.name}) imports ${target} (${LAYERS[layerOf(target)]!.name})`,
+        ),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  test("the sandbox and the provider side stand apart: they share only the contract", () => {
+    const crossing = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => SEPARATE.some(([from, to]) => file.startsWith(from) && target.startsWith(to)))
+        .map((target) => `${file} imports ${target}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+});
