@@ -53,6 +53,26 @@ async function fund(wallet: { depositAddresses: Record<string, { address: string
   await advance(7200);
 }
 
+/** `withdraw --wait` of `amountUsd` in USDC on Ethereum to a burn address. */
+function waitingWithdrawal(walletId: string, amountUsd: number): string[] {
+  return [
+    "withdraw",
+    "--wallet",
+    walletId,
+    "--amount",
+    String(amountUsd),
+    "--chain",
+    "ethereum",
+    "--token",
+    "usdc",
+    "--address",
+    "0x000000000000000000000000000000000000dEaD",
+    "--wait",
+    "--timeout",
+    "120",
+  ];
+}
+
 async function advance(seconds: number) {
   const res = await t.api("POST", "/_sandbox/clock/advance", { body: { seconds } });
   expect(res.status).toBe(200);
@@ -175,23 +195,7 @@ describe("wallets, deposits, withdrawals, yield", () => {
   test("withdraw --wait follows the instant and redeem legs on the sandbox clock until completed", async () => {
     const wallet = await newWallet();
     await fund(wallet, 1000);
-    const args = [
-      "--json",
-      "withdraw",
-      "--wallet",
-      wallet.id,
-      "--amount",
-      "600",
-      "--chain",
-      "ethereum",
-      "--token",
-      "usdc",
-      "--address",
-      "0x000000000000000000000000000000000000dEaD",
-      "--wait",
-      "--timeout",
-      "120",
-    ];
+    const args = ["--json", ...waitingWithdrawal(wallet.id, 600)];
     const waiting = run(args);
     // Once the instant leg has paid and the redeem leg waits for its day, move the clock on.
     for (;;) {
@@ -233,22 +237,7 @@ describe("wallets, deposits, withdrawals, yield", () => {
       body: { walletId: wallet.id, legKey: "redeem", reason: "redemption window closed" },
     });
     expect(fault.status).toBe(201);
-    const waiting = run([
-      "withdraw",
-      "--wallet",
-      wallet.id,
-      "--amount",
-      "700",
-      "--chain",
-      "ethereum",
-      "--token",
-      "usdc",
-      "--address",
-      "0x000000000000000000000000000000000000dEaD",
-      "--wait",
-      "--timeout",
-      "120",
-    ]);
+    const waiting = run(waitingWithdrawal(wallet.id, 700));
     for (;;) {
       const list = await t.api("GET", `/v2/portfolio-wallets/${wallet.id}/withdrawals`);
       if (list.body.data.length > 0) break;
