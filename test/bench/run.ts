@@ -12,7 +12,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { randomUUID } from "node:crypto";
 import { startSandbox } from "../../sandbox/index.ts";
+import { PortfolioWalletClient } from "../../sdk/client/index.ts";
 import { ensureBuilt } from "../../scripts/build.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
@@ -161,6 +163,38 @@ function profilesOf(dir: string): Record<string, CpuProfileSummary & { file: str
   return found;
 }
 
+/**
+ * The service's own time for what `up` asks of it: n wallet creations sent one after another
+ * through the client, the same request the provider's create sends (one POST each). What a
+ * provider cannot avoid, whatever the engine.
+ */
+async function measureServiceCreates(n: number): Promise<{ n: number; medianMs: number; totalMs: number }> {
+  const client = new PortfolioWalletClient({ baseUrl: sandbox.url, apiToken: TOKEN });
+  const durations: number[] = [];
+  try {
+    for (let index = 0; index < n; index++) {
+      const started = performance.now();
+      await client.wallets.create({
+        requestId: randomUUID(),
+        label: `service floor ${index}`,
+        positions: [
+          { positionKey: "tbills", targetWeightBps: 6000 },
+          { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+        ],
+      });
+      durations.push(performance.now() - started);
+    }
+  } finally {
+    await client.close();
+  }
+  return {
+    n,
+    medianMs: Math.round(median(durations) * 10) / 10,
+    totalMs: Math.round(durations.reduce((sum, d) => sum + d, 0)),
+  };
+}
+
+let serviceCreates: { n: number; medianMs: number; totalMs: number } | undefined;
 const measurements: Measurement[] = [];
 try {
   for (const n of SIZES) {
@@ -180,6 +214,7 @@ try {
       }
     }
   }
+  serviceCreates = await measureServiceCreates(Math.max(...SIZES));
 } finally {
   await sandbox.close();
   project.cleanUp();
@@ -202,16 +237,44 @@ function requestSummary(counts: Record<string, number>): string {
   return `${total(reads)} reads, ${total(writes)} writes${detail ? ` (${detail})` : ""}`;
 }
 
+/**
+ * The most calls in flight at one moment: 1 means the engine sent them one after another (it does
+ * for check and diff, pulumi/pulumi#3302), whatever the provider could have done in parallel.
+ */
+function mostAtOnce(calls: CallTiming[]): number {
+  const edges = calls.flatMap((call) => [
+    { at: call.startedAtMs, change: 1 },
+    { at: call.startedAtMs + call.durationMs, change: -1 },
+  ]);
+  // Ends before starts at the same instant: touching calls do not overlap.
+  edges.sort((a, b) => a.at - b.at || a.change - b.change);
+  let inFlight = 0;
+  let most = 0;
+  for (const edge of edges) {
+    inFlight += edge.change;
+    most = Math.max(most, inFlight);
+  }
+  return most;
+}
+
 function phaseSummary(calls: CallTiming[]) {
   const ready = calls.filter((call) => call.method === "loaded").map((call) => call.startedAtMs);
-  const byMethod: Record<string, { calls: number; medianMs: number; totalMs: number }> = {};
+  const byMethod: Record<
+    string,
+    { calls: number; medianMs: number; totalMs: number; spanMs: number; mostAtOnce: number }
+  > = {};
   for (const method of ["check", "diff", "create", "read", "update", "delete"]) {
-    const durations = calls.filter((call) => call.method === method).map((call) => call.durationMs);
-    if (durations.length === 0) continue;
+    const ofMethod = calls.filter((call) => call.method === method);
+    if (ofMethod.length === 0) continue;
+    const durations = ofMethod.map((call) => call.durationMs);
+    const first = Math.min(...ofMethod.map((call) => call.startedAtMs));
+    const last = Math.max(...ofMethod.map((call) => call.startedAtMs + call.durationMs));
     byMethod[method] = {
       calls: durations.length,
       medianMs: Math.round(median(durations) * 10) / 10,
       totalMs: Math.round(durations.reduce((sum, d) => sum + d, 0)),
+      spanMs: Math.round(last - first),
+      mostAtOnce: mostAtOnce(ofMethod),
     };
   }
   return { implementationReadyMs: ready.length > 0 ? Math.round(Math.min(...ready)) : null, byMethod };
@@ -280,6 +343,7 @@ const summary = {
     paddedBytesPerResource: of("padded", n).at(-1)?.stateBytesPerResource,
     providerBytes: of("wallet", n).at(-1)?.providerBytes,
   })),
+  serviceCreates,
   cpuProfiles,
   measurements,
 };
@@ -324,16 +388,31 @@ const lines = [
   "",
   `## Provider phases (wallets, n = ${largest}, last run)`,
   "",
-  "| operation | implementation ready after (ms from process start) | calls: count, median ms, total ms |",
+  "Per method: calls, median ms, total ms, ms from the first call's start to the last one's end,",
+  "and the most calls in flight at once (1: the engine sent them one at a time).",
+  "",
+  "| operation | implementation ready after (ms from process start) | calls: count, median ms, total ms, span ms, most at once |",
   "|---|---|---|",
   ...Object.entries(summary.providerPhases).map(
     ([operation, phases]) =>
       `| ${operation} | ${phases.implementationReadyMs ?? "-"} | ${
         Object.entries(phases.byMethod)
-          .map(([method, t]) => `${method}: ${t.calls}, ${t.medianMs}, ${t.totalMs}`)
+          .map(
+            ([method, t]) =>
+              `${method}: ${t.calls}, ${t.medianMs}, ${t.totalMs}, ${t.spanMs}, ${t.mostAtOnce}`,
+          )
           .join("; ") || "-"
       } |`,
   ),
+  ...(serviceCreates
+    ? [
+        "",
+        `## The service's own time (n = ${serviceCreates.n})`,
+        "",
+        `${serviceCreates.n} wallet creations sent one after another through the client, the request the provider's create sends: ` +
+          `median ${serviceCreates.medianMs} ms, total ${serviceCreates.totalMs} ms.`,
+      ]
+    : []),
   "",
   "## State",
   "",

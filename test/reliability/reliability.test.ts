@@ -11,8 +11,6 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock, startSandbox, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
-import { openDatabase } from "../../sandbox/store/db.ts";
-import { insertDelivery, insertWebhookEvent } from "../../sandbox/store/webhookDeliveryStore.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { eventually } from "../sandbox/helpers.ts";
 import { startReceiver, type Receiver } from "../webhooks/receiver.ts";
@@ -25,6 +23,7 @@ import {
   type Endpoint,
 } from "./badInputMatrix.ts";
 import { Figures } from "./figures.ts";
+import { OutboxFixture } from "./outboxInsertCost.ts";
 import { p95, pool, send, type Answer } from "./http.ts";
 
 const figures = new Figures();
@@ -475,59 +474,12 @@ describe("kill -9 during a write burst", () => {
 
 describe("outbox growth", () => {
   test("a delivery insert costs the same with 1k and 100k deliveries stored", () => {
-    const db = openDatabase(":memory:");
-    db.prepare(
-      `INSERT INTO webhook_registrations (id, organization_id, url, status, event_types_json, secret, created_at, updated_at)
-       VALUES ('reg', 'org', 'https://example.com/h', 'active', '[]', 's', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
-    ).run();
-    insertWebhookEvent(db, {
-      id: "event",
-      organizationId: "org",
-      type: "t",
-      payload: "{}",
-      createdAt: "2026-01-01T00:00:00.000Z",
-    });
-    const fillTo = (rows: number) =>
-      db
-        .prepare(
-          `WITH RECURSIVE n(i) AS (SELECT (SELECT COUNT(*) FROM webhook_deliveries) + 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-           INSERT INTO webhook_deliveries (id, seq, organization_id, event_id, event_type, registration_id, url, status, attempts, created_at, updated_at)
-           SELECT 'fill-' || i, i, 'org', 'event', 't', 'reg', 'u', 'succeeded', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n`,
-        )
-        .run(rows);
-    /** Microseconds per insert: the cheapest of five rounds of 200, so a busy machine's pauses do not count. */
-    const perInsertMicros = () => {
-      let best = Number.POSITIVE_INFINITY;
-      for (let round = 0; round < 5; round++) {
-        const start = process.hrtime.bigint();
-        for (let i = 0; i < 200; i++) {
-          insertDelivery(db, {
-            id: randomUUID(),
-            organizationId: "org",
-            eventId: "event",
-            eventType: "t",
-            registrationId: "reg",
-            url: "u",
-            status: "pending",
-            attempts: 0,
-            nextAttemptAt: 0,
-            lastAttemptAt: null,
-            lastResponseStatus: null,
-            lastError: null,
-            deliveredAt: null,
-            createdAt: "2026-01-01T00:00:00.000Z",
-            updatedAt: "2026-01-01T00:00:00.000Z",
-          });
-        }
-        best = Math.min(best, Number(process.hrtime.bigint() - start) / 1000 / 200);
-      }
-      return best;
-    };
-    fillTo(1_000);
-    const small = perInsertMicros();
-    fillTo(100_000);
-    const large = perInsertMicros();
-    db.close();
+    const outbox = new OutboxFixture();
+    outbox.fillTo(1_000);
+    const small = outbox.perInsertMicros();
+    outbox.fillTo(100_000);
+    const large = outbox.perInsertMicros();
+    outbox.close();
     const group = figures.group("outbox growth");
     group.cases += 2000;
     group.notes.push(
