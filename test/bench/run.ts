@@ -30,9 +30,10 @@ const OUT_DIR = process.env["BENCH_OUT"] ?? path.join(repoRoot, "bench-results")
 const TOKEN = "bench-token";
 /**
  * The floor (no-op dynamic resources), the floor carrying a wallet's state size (`padded`: the
- * engine's own cost of those bytes), and PortfolioWallets.
+ * engine's own cost of those bytes), that and the one service request a wallet's create cannot
+ * avoid (`serviced`), and PortfolioWallets.
  */
-const KINDS = ["noop", "padded", "wallet"] as const;
+const KINDS = ["noop", "padded", "serviced", "wallet"] as const;
 /** Characters of padding that make a no-op resource's state as large as a wallet's (inputs and outputs). */
 const PADDING = Number(process.env["BENCH_PADDING"] ?? "450");
 const OPERATIONS = ["preview", "up", "no-change preview"] as const;
@@ -108,7 +109,11 @@ async function measure(kind: Kind, n: number, run: number, profile: boolean): Pr
   for (const operation of OPERATIONS) {
     const timingsFile = path.join(work, `${stack}-${operation.replaceAll(" ", "-")}.jsonl`);
     const profileDir = path.join(work, `${stack}-cpu-profile`);
-    const env: Record<string, string> = { PORTFOLIO_WALLET_PROVIDER_TIMINGS: timingsFile };
+    const env: Record<string, string> = {
+      PORTFOLIO_WALLET_PROVIDER_TIMINGS: timingsFile,
+      BENCH_SERVICE_URL: sandbox.url,
+      BENCH_SERVICE_TOKEN: TOKEN,
+    };
     if (profile && operation === "up") env["NODE_OPTIONS"] = `--cpu-prof --cpu-prof-dir=${profileDir}`;
     await resetRequestCounts();
     const started = performance.now();
@@ -284,15 +289,18 @@ const timeRows = SIZES.flatMap((n) =>
   OPERATIONS.map((operation) => {
     const floor = medianSeconds("noop", n, operation);
     const floorWithState = medianSeconds("padded", n, operation);
+    const floorWithStateAndService = medianSeconds("serviced", n, operation);
     const wallets = medianSeconds("wallet", n, operation);
     return {
       n,
       operation,
       floorSeconds: floor,
       floorWithWalletStateSeconds: floorWithState,
+      floorWithStateAndServiceSeconds: floorWithStateAndService,
       walletSeconds: wallets,
       ratio: wallets / floor,
       ratioToFloorWithState: wallets / floorWithState,
+      ratioToFloorWithStateAndService: wallets / floorWithStateAndService,
     };
   }),
 );
@@ -357,15 +365,18 @@ const lines = [
   "",
   "## Wall time (s): PortfolioWallets against the engine's floor",
   "",
-  "Floor: no-op dynamic resources. Floor with state: the same no-op resources carrying as many bytes",
-  "of state as a wallet, which shows what the engine itself spends on the state a wallet needs.",
+  "Floor: no-op dynamic resources. + state: the same no-op resources carrying as many bytes of",
+  "state as a wallet (what the engine itself spends on those bytes). + service: that, and a create",
+  "that sends the service the same wallet creation a PortfolioWallet sends (what any provider of",
+  "this service must spend). The last ratio is the provider's own cost.",
   "",
-  "| n | operation | floor | floor with state | wallets | wallets / floor | wallets / floor with state |",
-  "|---|---|---|---|---|---|---|",
+  "| n | operation | floor | + state | + service | wallets | wallets / floor | wallets / + state | wallets / + service |",
+  "|---|---|---|---|---|---|---|---|---|",
   ...timeRows.map(
     (r) =>
       `| ${r.n} | ${r.operation} | ${s(r.floorSeconds)} | ${s(r.floorWithWalletStateSeconds)} | ` +
-      `${s(r.walletSeconds)} | ${r.ratio.toFixed(2)}× | ${r.ratioToFloorWithState.toFixed(2)}× |`,
+      `${s(r.floorWithStateAndServiceSeconds)} | ${s(r.walletSeconds)} | ${r.ratio.toFixed(2)}× | ` +
+      `${r.ratioToFloorWithState.toFixed(2)}× | ${r.ratioToFloorWithStateAndService.toFixed(2)}× |`,
   ),
   "",
   "## How cost grows (least squares over the medians)",

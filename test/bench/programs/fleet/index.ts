@@ -1,7 +1,9 @@
 // Benchmark program: `count` resources of `kind`, so the engine's own cost can be told from the
 // provider's: `wallet` (PortfolioWallet), `noop` (a dynamic resource whose provider does nothing),
-// and `padded` (the same no-op resource carrying `bench:padding` characters, stored in its inputs
-// and outputs, so its state per resource is as large as a wallet's).
+// `padded` (the same no-op resource carrying `bench:padding` characters, stored in its inputs and
+// outputs, so its state per resource is as large as a wallet's), and `serviced` (padded, and its
+// create sends the service the same wallet creation a PortfolioWallet's create sends: the floor
+// for any provider of this service, since that request cannot be avoided).
 import * as pulumi from "@pulumi/pulumi";
 import { PortfolioWallet } from "@portfolio-wallet/pulumi";
 
@@ -23,6 +25,39 @@ class Noop extends pulumi.dynamic.Resource {
   }
 }
 
+// The service's address and token come from the environment the bench gives the engine (and so
+// the dynamic-provider process), never from inputs, so they stay out of state.
+const servicedProvider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    const response = await fetch(`${process.env["BENCH_SERVICE_URL"]}/v2/portfolio-wallets`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${process.env["BENCH_SERVICE_TOKEN"]}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        requestId: crypto.randomUUID(),
+        label: `bench serviced ${inputs.index}`,
+        positions: [
+          { positionKey: "tbills", targetWeightBps: 6000 },
+          { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+        ],
+      }),
+    });
+    const wallet = (await response.json()) as { id?: string };
+    if (response.status !== 201 || wallet.id === undefined) {
+      throw new Error(`wallet creation answered ${response.status}`);
+    }
+    return { id: wallet.id, outs: inputs };
+  },
+};
+
+class Serviced extends pulumi.dynamic.Resource {
+  constructor(name: string, props: { index: number; padding: string }) {
+    super(servicedProvider, name, props, undefined, "benchserviced", "Serviced");
+  }
+}
+
 for (let index = 0; index < count; index++) {
   if (kind === "wallet") {
     new PortfolioWallet(`wallet-${index}`, {
@@ -32,6 +67,8 @@ for (let index = 0; index < count; index++) {
         { positionKey: "syrupUsdc", targetWeightBps: 4000 },
       ],
     });
+  } else if (kind === "serviced") {
+    new Serviced(`serviced-${index}`, { index, padding });
   } else if (kind === "padded") {
     new Noop(`noop-${index}`, { index, padding });
   } else {
