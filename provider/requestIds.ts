@@ -35,7 +35,7 @@ export function allocationHash(
  * - the revision (how many strategy changes this resource has started before), so going
  *   A → B → A sends a new key for the second A instead of replaying the first;
  * - the hash of the target allocation, so a different target always gets a new key.
- * Re-applying the same pending change reuses the stored key (see strategyChange.ts).
+ * Re-applying the same pending change reuses the stored key (see strategyChange/requestKey.ts).
  */
 export function strategyUpdateRequestId(
   urn: string,

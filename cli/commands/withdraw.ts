@@ -3,7 +3,7 @@ import type { Withdrawal } from "../../sdk/contract/index.ts";
 import { formatUsd } from "../../sdk/contract/index.ts";
 import type { PortfolioWalletClient } from "../../sdk/client/index.ts";
 import { withdrawalRequestId } from "../../provider/requestIds.ts";
-import { secondsText, waitsWithin } from "../../provider/strategyChange/boundedWaits.ts";
+import { secondsText, waitsWithin } from "../../provider/boundedWaits.ts";
 import { positiveAmount, uuid, wholeNumber } from "../flagValues.ts";
 import { fields, printResult, table } from "../output.ts";
 import { progressOn } from "../progress.ts";

@@ -4,7 +4,7 @@ import { ConflictError, IdempotencyConflictError } from "../../sdk/client/index.
 import type { TargetPosition } from "../inputs.ts";
 import type { ServiceClients } from "../serviceClients.ts";
 import { approvePendingChange } from "./approval.ts";
-import { secondsText, waitsWithin } from "./boundedWaits.ts";
+import { secondsText, waitsWithin } from "../boundedWaits.ts";
 import {
   keySpentBy,
   MAX_SPENT_KEYS_SKIPPED,
