@@ -1,0 +1,73 @@
+// The dynamic-provider process's client pool: one client and one catalog read per service and
+// token, a failed catalog read tried again, and every client closed at the end.
+import { describe, expect, test } from "vitest";
+import { ServiceClientPool } from "../../provider/serviceClients.ts";
+import {
+  OTHER_TOKEN,
+  baseConfig,
+  configSource,
+  requestCounts,
+  resetRequestCounts,
+  useProviderSandbox,
+} from "./helpers.ts";
+
+const t = useProviderSandbox();
+const CATALOG_READ = "GET /v2/portfolio-wallets/strategies";
+
+describe("ServiceClientPool", () => {
+  test("one client and one catalog read per service and token, however many calls", async () => {
+    const pool = new ServiceClientPool();
+    try {
+      await resetRequestCounts(t);
+      const first = pool.for(configSource(baseConfig(t)));
+      const second = pool.for(configSource(baseConfig(t)));
+      expect(second.service).toBe(first.service);
+      const [a, b] = await Promise.all([first.catalog(), second.catalog()]);
+      expect(await first.catalog()).toBe(a);
+      expect(b).toBe(a);
+      expect(a.length).toBeGreaterThan(0);
+      expect((await requestCounts(t))[CATALOG_READ]).toBe(1);
+
+      // Another token is another organization: its own client.
+      expect(pool.for(configSource(baseConfig(t, OTHER_TOKEN))).service).not.toBe(first.service);
+    } finally {
+      await pool.closeAll();
+    }
+  });
+
+  test("a failed catalog read is not kept: the next call reads again", async () => {
+    const pool = new ServiceClientPool();
+    try {
+      const fault = await t.api("POST", "/_sandbox/faults", {
+        body: {
+          method: "GET",
+          path: "/v2/portfolio-wallets/strategies",
+          kind: "status",
+          status: 503,
+          times: 3,
+        },
+      });
+      expect(fault.status, JSON.stringify(fault.body)).toBe(201);
+      // Three 503s: the first attempt and the client's two retries all fail.
+      const clients = pool.for(configSource(baseConfig(t)));
+      await expect(clients.catalog()).rejects.toThrow(/503/);
+      await expect(clients.catalog()).resolves.not.toHaveLength(0);
+    } finally {
+      await pool.closeAll();
+    }
+  });
+
+  test("closeAll closes every client: a closed one refuses requests, and the pool makes a new one", async () => {
+    const pool = new ServiceClientPool();
+    const before = pool.for(configSource(baseConfig(t)));
+    await pool.closeAll();
+    await expect(before.service.catalog.listStrategies()).rejects.toThrow(/closed/);
+    const after = pool.for(configSource(baseConfig(t)));
+    try {
+      expect(after.service).not.toBe(before.service);
+      await expect(after.catalog()).resolves.not.toHaveLength(0);
+    } finally {
+      await pool.closeAll();
+    }
+  });
+});
