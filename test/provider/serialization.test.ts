@@ -29,6 +29,11 @@ const requireFromString = require("require-from-string") as (code: string) => {
 
 const API_TOKEN = "pw-live-token-5f2c9a7e1b3d4c6f8a0e2b4d6f8a1c3e";
 const approverKeys = generateTurnkeyApiKeyPair();
+/**
+ * Here the program imports the sources, outside node_modules, so the serializer copies the provider
+ * by value; an installed package is serialized by reference, and its 1 KB bound is asserted in
+ * test/consumer/layouts.test.ts.
+ */
 const SIZE_LIMIT_BYTES = 8 * 1024;
 
 const KINDS = {
