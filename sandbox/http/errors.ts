@@ -1,13 +1,20 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { SandboxEnv } from "./env.ts";
 import { describeFieldProblems, type ErrorCode, type FieldProblem } from "../../sdk/contract/index.ts";
 import { DomainError, type DomainErrorKind } from "../domain/errors.ts";
 
 /**
+ * Every thrown value becomes a response here, and only here, in one of two shapes: the service's
+ * `{ error: ... }` body (docs/spec-gaps.md), by `toErrorResponse`, and the signing provider's
+ * `{ code, message, details }` body that the Turnkey SDK parses, by `toTurnkeyErrorResponse`.
+ * Domain code throws domain errors (`sandbox/domain/errors.ts`); each shape maps their kinds in
+ * one table.
+ */
+
+/**
  * The HTTP layer's one error type: what handlers and middleware throw for problems of the request
- * itself (a body that is not JSON, a bad path parameter, a missing token). Domain code throws
- * domain errors (`sandbox/domain/errors.ts`) instead; `toErrorResponse` is the only place that turns
- * either (or any other thrown value) into the JSON error body of docs/spec-gaps.md.
+ * itself (a body that is not JSON, a bad path parameter, a missing token).
  */
 export class HttpError extends Error {
   readonly status: number;
@@ -53,12 +60,30 @@ const DOMAIN_ERROR_RESPONSES: Record<DomainErrorKind, { status: number; code: Er
   insufficient_funds: { status: 422, code: "insufficient_funds" },
 };
 
-/** Any thrown value as an HttpError: domain errors by the table above, anything else a 500. */
+/** The error code of an HTTP status Hono's own middleware answers with (HTTPException). */
+function errorCodeOfStatus(status: number): ErrorCode {
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not_found";
+  if (status === 413) return "payload_too_large";
+  if (status === 429) return "rate_limited";
+  if (status >= 500) return "internal_error";
+  return "validation_failed";
+}
+
+/**
+ * Any thrown value as an HttpError: domain errors by the table above; an HTTPException thrown by
+ * Hono's middleware keeps its status; anything else is unknown (null, a 500).
+ */
 export function asHttpError(error: unknown): HttpError | null {
   if (HttpError.isInstance(error)) return error;
   if (DomainError.isInstance(error)) {
     const { status, code } = DOMAIN_ERROR_RESPONSES[error.kind];
     return new HttpError(status, code, error.message, { details: error.details });
+  }
+  if (error instanceof HTTPException) {
+    const message = error.message === "" ? `the request was refused (HTTP ${error.status})` : error.message;
+    return new HttpError(error.status, errorCodeOfStatus(error.status), message);
   }
   return null;
 }
@@ -100,4 +125,60 @@ export function toErrorResponse(c: Context<SandboxEnv>, error: unknown): Respons
   if (httpError.status === 401) c.header("WWW-Authenticate", 'Bearer realm="sandbox"');
   const { message, details } = boundedBody(httpError);
   return c.json({ error: { code: httpError.code, message, requestId, details } }, httpError.status as 400);
+}
+
+/**
+ * gRPC status codes, as the signing provider (Turnkey) puts them in its error bodies, with the HTTP
+ * status its gateway answers for each. The Turnkey SDK turns the body into `TurnkeyRequestError`
+ * with `code` set to this number.
+ */
+export const TURNKEY_CODES = {
+  invalidArgument: { code: 3, status: 400 },
+  notFound: { code: 5, status: 404 },
+  permissionDenied: { code: 7, status: 403 },
+  failedPrecondition: { code: 9, status: 400 },
+  internal: { code: 13, status: 500 },
+  unauthenticated: { code: 16, status: 401 },
+} as const;
+export type TurnkeyCodeName = keyof typeof TURNKEY_CODES;
+
+/** What the signing-provider handlers throw for problems of the request itself (a bad stamp or body). */
+export class TurnkeyHttpError extends Error {
+  readonly codeName: TurnkeyCodeName;
+
+  constructor(codeName: TurnkeyCodeName, message: string) {
+    super(message);
+    this.name = "TurnkeyHttpError";
+    this.codeName = codeName;
+  }
+}
+
+/** The signing provider's code of each kind of domain error: the whole mapping, in one table. */
+const DOMAIN_ERROR_TURNKEY_CODES: Record<DomainErrorKind, TurnkeyCodeName> = {
+  not_found: "notFound",
+  validation: "invalidArgument",
+  conflict: "failedPrecondition",
+  idempotency_conflict: "failedPrecondition",
+  insufficient_funds: "failedPrecondition",
+};
+
+const MAX_TURNKEY_MESSAGE_LENGTH = 1000;
+
+/**
+ * Renders any thrown value in the signing provider's error shape `{ code, message, details }`
+ * (not the service's `{ error: ... }` shape: the Turnkey SDK parses this one). Unknown errors are
+ * a 500 and are logged.
+ */
+export function toTurnkeyErrorResponse(c: Context, error: unknown): Response {
+  const known =
+    error instanceof TurnkeyHttpError
+      ? { codeName: error.codeName, message: error.message }
+      : DomainError.isInstance(error)
+        ? { codeName: DOMAIN_ERROR_TURNKEY_CODES[error.kind], message: error.message }
+        : null;
+  if (known === null) console.error("[sandbox] signing provider: unhandled error", error);
+  const { code, status } = TURNKEY_CODES[known?.codeName ?? "internal"];
+  const full = known?.message ?? "the sandbox's signing provider failed to handle the request; see its log";
+  // Messages may quote what the caller sent; an answer stays small whatever that was.
+  return c.json({ code, message: cut(full, MAX_TURNKEY_MESSAGE_LENGTH), details: [] }, status);
 }

@@ -1,5 +1,5 @@
 import type { SigningActivityRecord } from "../store/signingActivityStore.ts";
-import type { ApproverKeyRecord, VoteRecord } from "./store.ts";
+import type { ApproverKeyRecord, VoteRecord } from "../store/signingProviderStore.ts";
 import { API_KEY_STAMP_SCHEME } from "./stamp.ts";
 
 /** Turnkey's timestamp: seconds and nanoseconds since the epoch, both as strings. */

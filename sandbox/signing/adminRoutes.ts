@@ -8,7 +8,12 @@ import { HttpError } from "../http/errors.ts";
 import { authMiddleware } from "../http/middleware.ts";
 import { readBody } from "../http/validation.ts";
 import { publicKeyFromCompressedHex, StampError } from "./stamp.ts";
-import { deleteApproverKey, listApproverKeys, upsertApproverKey, type ApproverKeyRecord } from "./store.ts";
+import {
+  deleteApproverKey,
+  listApproverKeys,
+  upsertApproverKey,
+  type ApproverKeyRecord,
+} from "../store/signingProviderStore.ts";
 
 const PublicKeySchema = z
   .string()

@@ -4,7 +4,6 @@ import type { SandboxEnv } from "../http/env.ts";
 import { ADMIN_PREFIX } from "../http/middleware.ts";
 import { signingAdminRoutes } from "./adminRoutes.ts";
 import { SIGNING_PROVIDER_PREFIX, signingProviderRoutes } from "./providerRoutes.ts";
-import { ensureSigningSchema } from "./store.ts";
 
 /** Where the signing provider's admin API lives. */
 export const SIGNING_ADMIN_PREFIX = `${ADMIN_PREFIX}/signing`;
@@ -16,7 +15,6 @@ export const SIGNING_ADMIN_PREFIX = `${ADMIN_PREFIX}/signing`;
  * X-Stamp instead (the admin API applies the bearer check itself).
  */
 export function mountSigningProvider(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
-  ensureSigningSchema(ctx.db);
   app.route(SIGNING_PROVIDER_PREFIX, signingProviderRoutes(ctx));
   app.route(SIGNING_ADMIN_PREFIX, signingAdminRoutes(ctx));
 }

@@ -1,28 +1,20 @@
-import { randomUUID } from "node:crypto";
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
-import { ACTIVITY_STATUS, resolveSigningActivity } from "../domain/approvals.ts";
-import { inTransaction } from "../store/db.ts";
-import {
-  findSigningActivity,
-  findSigningActivityByFingerprint,
-  updateSigningActivityStatus,
-  type SigningActivityRecord,
-} from "../store/signingActivityStore.ts";
-import { turnkeyActivityView } from "./activityView.ts";
-import { authenticateStamp, STAMP_HEADER, StampError, type ApiKeyStamp } from "./stamp.ts";
+import { NotFoundError } from "../domain/errors.ts";
+import { castVote } from "../domain/signingVotes.ts";
+import { toTurnkeyErrorResponse, TurnkeyHttpError } from "../http/errors.ts";
+import { findSigningActivity, type SigningActivityRecord } from "../store/signingActivityStore.ts";
 import {
   findApproverKey,
-  insertVote,
   listApproverKeys,
   listVotes,
   type ApproverKeyRecord,
   type VoteSelection,
-} from "./store.ts";
-import { toTurnkeyErrorResponse, TurnkeyHttpError } from "./turnkeyErrors.ts";
-import { tallyVotes } from "./votes.ts";
+} from "../store/signingProviderStore.ts";
+import { turnkeyActivityView } from "./activityView.ts";
+import { authenticateStamp, STAMP_HEADER, StampError, type ApiKeyStamp } from "./stamp.ts";
 
 /** Where the signing provider's API lives, as the Turnkey SDK calls it (`apiBaseUrl` + this). */
 export const SIGNING_PROVIDER_PREFIX = "/public/v1";
@@ -132,7 +124,7 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
     const { organizationId, activityId } = parseOr400(GetActivityBodySchema, c.get("stampedBody"));
     const activity = findSigningActivity(ctx.db, organizationId, activityId);
     if (activity === null)
-      throw new TurnkeyHttpError("notFound", `no activity ${activityId} in organization ${organizationId}`);
+      throw new NotFoundError(`activity ${activityId} in organization ${organizationId}`);
     return c.json(answer(activity, c.get("signer")));
   });
 
@@ -142,85 +134,18 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
       (c) => {
         const body = parseOr400(voteBodySchema(type), c.get("stampedBody"));
         const signer = c.get("signer");
-        const decided = inTransaction(ctx.db, () =>
-          castVote(ctx, {
-            organizationId: body.organizationId,
-            fingerprint: body.parameters.fingerprint,
-            signer,
-            selection,
-            message: c.get("stampedText"),
-            signature: c.get("stampSignature"),
-          }),
-        );
+        const decided = castVote(ctx.approvals, {
+          organizationId: body.organizationId,
+          fingerprint: body.parameters.fingerprint,
+          signer,
+          selection,
+          message: c.get("stampedText"),
+          signature: c.get("stampSignature"),
+        });
         return c.json(answer(decided, signer));
       },
     );
   vote("VOTE_SELECTION_APPROVED", "ACTIVITY_TYPE_APPROVE_ACTIVITY");
   vote("VOTE_SELECTION_REJECTED", "ACTIVITY_TYPE_REJECT_ACTIVITY");
   return routes;
-}
-
-/**
- * Records one key's vote and, when it decides the activity, resolves it through the approvals core
- * (which continues or fails the operation). A key's repeated identical vote is a no-op; a key
- * changing its vote, or voting on a decided activity, is refused.
- */
-function castVote(
-  ctx: SandboxContext,
-  input: {
-    organizationId: string;
-    fingerprint: string;
-    signer: ApproverKeyRecord;
-    selection: VoteSelection;
-    message: string;
-    signature: string;
-  },
-): SigningActivityRecord {
-  const activity = findSigningActivityByFingerprint(ctx.db, input.organizationId, input.fingerprint);
-  if (activity === null)
-    throw new TurnkeyHttpError(
-      "notFound",
-      `no activity with this fingerprint in organization ${input.organizationId}`,
-    );
-  const votes = listVotes(ctx.db, activity.id);
-  const previous = votes.find((v) => v.publicKey === input.signer.publicKey);
-  if (previous !== undefined) {
-    if (previous.selection === input.selection) return activity;
-    throw new TurnkeyHttpError(
-      "failedPrecondition",
-      `this API key already voted ${previous.selection} on activity ${activity.id}`,
-    );
-  }
-  if (activity.status !== ACTIVITY_STATUS.consensusNeeded)
-    throw new TurnkeyHttpError(
-      "failedPrecondition",
-      `activity ${activity.id} is ${activity.status} and takes no more votes`,
-    );
-
-  const at = ctx.clock.now().toISOString();
-  insertVote(ctx.db, {
-    id: randomUUID(),
-    activityId: activity.id,
-    publicKey: input.signer.publicKey,
-    userId: input.signer.userId,
-    selection: input.selection,
-    message: input.message,
-    signature: input.signature,
-    createdAt: at,
-  });
-  const tally = tallyVotes(
-    [...votes, { publicKey: input.signer.publicKey, selection: input.selection }],
-    activity.requiredApprovals,
-  );
-  if (tally.decision === "undecided") {
-    // A vote that does not decide still changes the activity (its votes), as updatedAt says.
-    updateSigningActivityStatus(ctx.db, activity.id, activity.status, activity.failureReason, at);
-    return { ...activity, updatedAt: at };
-  }
-  return resolveSigningActivity(ctx.approvals, {
-    organizationId: activity.organizationId,
-    activityId: activity.id,
-    decision: tally.decision,
-    ...(tally.decision === "rejected" ? { reason: `rejected by approver ${input.signer.userName}` } : {}),
-  });
 }

@@ -89,6 +89,27 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      created_at TEXT NOT NULL,
      updated_at TEXT NOT NULL
    )`,
+  // The signing provider's API keys allowed to vote for an organization (signingProviderStore.ts).
+  `CREATE TABLE IF NOT EXISTS signing_api_keys (
+     organization_id TEXT NOT NULL,
+     public_key TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     user_name TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (organization_id, public_key)
+   )`,
+  // One vote per key and activity: a key voting twice still counts once.
+  `CREATE TABLE IF NOT EXISTS signing_votes (
+     id TEXT PRIMARY KEY,
+     activity_id TEXT NOT NULL REFERENCES signing_activities(id),
+     public_key TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     selection TEXT NOT NULL,
+     message TEXT NOT NULL,
+     signature TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     UNIQUE (activity_id, public_key)
+   )`,
   `CREATE TABLE IF NOT EXISTS idempotency_keys (
      organization_id TEXT NOT NULL,
      endpoint TEXT NOT NULL,

@@ -182,6 +182,26 @@ describe("signing provider endpoints", () => {
     );
     expect(forged).toEqual({ status: 401, body: UNAUTHENTICATED });
   });
+  test("an unknown fingerprint or activity id is Turnkey's NOT_FOUND (code 5), and nothing moves", async () => {
+    const keys = await registeredKeyPair(t, ONE_APPROVAL);
+    const pending = await pendingStrategyUpdate(t, ONE_APPROVAL);
+    const unknownFingerprint = await signingPost(
+      "/submit/approve_activity",
+      approveBody(pending, "f".repeat(64)),
+      stamperOf(keys),
+    );
+    expect(unknownFingerprint).toMatchObject({
+      status: 404,
+      body: { code: 5, message: expect.stringMatching(/fingerprint .* was not found/) },
+    });
+    const unknownActivity = await signingPost(
+      "/query/get_activity",
+      { organizationId: pending.org.organizationId, activityId: "00000000-0000-4000-8000-000000000000" },
+      stamperOf(keys),
+    );
+    expect(unknownActivity).toMatchObject({ status: 404, body: { code: 5 } });
+    await expectUnmoved(t, pending);
+  });
 });
 
 describe("/_sandbox/signing/api-keys", () => {

@@ -1,37 +1,9 @@
 import type { DatabaseSync } from "node:sqlite";
 
 /**
- * Tables of the signing-provider stand-in: the API keys allowed to vote for an organization, and
- * the votes cast on signing activities. They live beside the signing_activities table of
- * store/schema.ts but are created here, by the module that owns them; the statements are
- * idempotent, like those of store/schema.ts.
+ * The signing provider's own tables (schema.ts): the API keys allowed to vote for an organization,
+ * and the votes cast on signing activities.
  */
-const SIGNING_SCHEMA_STATEMENTS: readonly string[] = [
-  `CREATE TABLE IF NOT EXISTS signing_api_keys (
-     organization_id TEXT NOT NULL,
-     public_key TEXT NOT NULL,
-     user_id TEXT NOT NULL,
-     user_name TEXT NOT NULL,
-     created_at TEXT NOT NULL,
-     PRIMARY KEY (organization_id, public_key)
-   )`,
-  // One vote per key and activity: a key voting twice still counts once.
-  `CREATE TABLE IF NOT EXISTS signing_votes (
-     id TEXT PRIMARY KEY,
-     activity_id TEXT NOT NULL REFERENCES signing_activities(id),
-     public_key TEXT NOT NULL,
-     user_id TEXT NOT NULL,
-     selection TEXT NOT NULL,
-     message TEXT NOT NULL,
-     signature TEXT NOT NULL,
-     created_at TEXT NOT NULL,
-     UNIQUE (activity_id, public_key)
-   )`,
-];
-
-export function ensureSigningSchema(db: DatabaseSync): void {
-  for (const statement of SIGNING_SCHEMA_STATEMENTS) db.exec(statement);
-}
 
 /** An API key registered as an approver of an organization (a Turnkey API user). */
 export interface ApproverKeyRecord {
