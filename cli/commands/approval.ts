@@ -26,7 +26,7 @@ function meaningOf(decision: "approve" | "reject", outcome: ApprovalOutcome): st
         : `The activity was rejected${outcome.reason ? ` (${outcome.reason})` : ""}; the operation fails and cannot be approved.`;
     case "failed":
       return `The signing activity failed${outcome.reason ? `: ${outcome.reason}` : ""}.`;
-    default:
+    case "in_progress":
       return "Submitted; the signing provider is still processing the activity.";
   }
 }

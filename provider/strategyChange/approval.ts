@@ -7,9 +7,12 @@ import type { StrategyChangeState } from "./state.ts";
  * where the provider approves during `pulumi up`.
  * - No approver configured (or no signing activity): the change is returned as it is, and `up`
  *   succeeds showing `pending_approval` and the signingActivityId.
- * - Approved with consensus: `applied` tells the caller to wait until the wallet shows it.
+ * - Approved with consensus (`completed`): `approved` tells the caller to wait until the wallet
+ *   shows it.
  * - Our vote counted, others must still vote (`consensus_needed`): `up` succeeds showing the
  *   pending change and the approvals still needed.
+ * - Not decided yet, or a status this code does not know (`in_progress`): nothing counts as
+ *   approved; `up` succeeds showing the pending change, and a refresh or the next `up` looks again.
  * - Rejected, or the signing activity failed: throws, saying what to do.
  */
 export async function approvePendingChange(
@@ -37,7 +40,9 @@ export async function approvePendingChange(
         change: { ...voted, approvalsStillNeeded: outcome.approvalsStillNeeded ?? null },
         approved: false,
       };
-    default:
+    case "in_progress":
+      return { change: voted, approved: false };
+    case "completed":
       return { change: voted, approved: true };
   }
 }

@@ -73,7 +73,7 @@ const scenario = process.argv[2];
 // The resource classes turn stack traces off while they register: they must turn them back on.
 Error.stackTraceLimit = 17;
 const resources: pulumi.Resource[] = [];
-switch (scenario) {
+switch (scenario ?? "") {
   case "all-kinds": {
     const wallet = new PortfolioWallet("treasury", { positions, label: "treasury" });
     const strategy = new WalletStrategy("other-wallet", { walletId: walletIdOfStrategies, positions });

@@ -1,0 +1,80 @@
+import { beforeEach, describe, expect, test, vi } from "vitest";
+import type { ApprovalOutcome } from "../../../sdk/approval/index.ts";
+import { changeStateOf } from "../../../provider/strategyChange/state.ts";
+
+/** The approver's answer for the next call; each test sets it. */
+let nextOutcome: ApprovalOutcome;
+vi.mock("../../../sdk/approval/index.ts", () => ({
+  approveSigningActivity: vi.fn(async () => nextOutcome),
+}));
+const { approvePendingChange } = await import("../../../provider/strategyChange/approval.ts");
+
+const approver = {
+  apiBaseUrl: "http://127.0.0.1:1",
+  organizationId: "org",
+  apiPublicKey: "02" + "a".repeat(64),
+  apiPrivateKey: "b".repeat(64),
+};
+const connection = { settings: { approver } } as unknown as Parameters<typeof approvePendingChange>[0];
+const target = [{ positionKey: "tbills", targetWeightBps: 10000 }];
+const pending = changeStateOf(
+  {
+    id: "5b2d7e0c-6a43-4a8e-9a55-0f1d7c0a1b11",
+    requestId: "8f0e0d4e-3c1b-4d3a-8e2f-1a2b3c4d5e6f",
+    status: "pending_approval",
+    signingActivityId: "activity-1",
+  } as never,
+  1,
+  target,
+);
+const base = { signingActivityId: "activity-1", voted: true, approvals: 1 };
+
+describe("approvePendingChange (provider/strategyChange/approval.ts)", () => {
+  beforeEach(() => vi.clearAllMocks());
+
+  test("only a completed activity counts as approved", async () => {
+    nextOutcome = {
+      ...base,
+      kind: "completed",
+      alreadyCompleted: false,
+      activityStatus: "ACTIVITY_STATUS_COMPLETED",
+    };
+    expect((await approvePendingChange(connection, "wallet", pending)).approved).toBe(true);
+  });
+
+  test("an activity still in progress, or of a status this code does not know, approves nothing", async () => {
+    for (const activityStatus of ["ACTIVITY_STATUS_PENDING", "ACTIVITY_STATUS_SOMETHING_NEW"]) {
+      nextOutcome = { ...base, kind: "in_progress", activityStatus };
+      const result = await approvePendingChange(connection, "wallet", pending);
+      expect(result.approved).toBe(false);
+      expect(result.change).toMatchObject({
+        status: "pending_approval",
+        signingActivityStatus: activityStatus,
+      });
+    }
+  });
+
+  test("consensus still needed keeps the change pending and says how many approvals are missing", async () => {
+    nextOutcome = {
+      ...base,
+      kind: "consensus_needed",
+      approvalsStillNeeded: 1,
+      activityStatus: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+    };
+    const result = await approvePendingChange(connection, "wallet", pending);
+    expect(result).toMatchObject({ approved: false, change: { approvalsStillNeeded: 1 } });
+  });
+
+  test("a rejected or failed activity fails the update with what to do", async () => {
+    nextOutcome = {
+      ...base,
+      kind: "rejected",
+      alreadyRejected: false,
+      reason: "no",
+      activityStatus: "ACTIVITY_STATUS_REJECTED",
+    };
+    await expect(approvePendingChange(connection, "wallet", pending)).rejects.toThrow(/rejected .*: no/);
+    nextOutcome = { ...base, kind: "failed", reason: "boom", activityStatus: "ACTIVITY_STATUS_FAILED" };
+    await expect(approvePendingChange(connection, "wallet", pending)).rejects.toThrow(/failed: boom/);
+  });
+});
