@@ -1,4 +1,4 @@
-import { typeTokenOf } from "../provider/resourceTypes.ts";
+import { typeTokenOf } from "../sdk/resources/resourceTypes.ts";
 import type { TargetWeights } from "../sdk/contract/index.ts";
 import type { AllocationManager } from "./rules.ts";
 

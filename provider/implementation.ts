@@ -3,19 +3,21 @@ import { withSettingHint, type ConfigSource } from "../sdk/stackSettings.ts";
 import { timedCall } from "./callTimings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
-import { resourceKindOfUrn, type ResourceKind } from "./resourceTypes.ts";
+import type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
+import { resourceKindOfUrn, type ResourceKind } from "../sdk/resources/resourceTypes.ts";
 import type { ServiceClients } from "./serviceClients.ts";
 import { walletStrategyProvider } from "./walletStrategy.ts";
 import { webhookRegistrationProvider } from "./webhookRegistration.ts";
 
 /**
  * The provider implementation, as the dynamic-provider process loads it: the serialized provider
- * (provider/resourceProvider.cts) imports this module, by package name, on every call. Keeping
+ * (sdk/resources/resourceProvider.cts) imports this module, by package name, on every call. Keeping
  * the implementation here rather than in the serialized object keeps `__provider` small, free of
  * captured values, and unchanged across versions of this package.
  */
 
-export type { ResourceKind } from "./resourceTypes.ts";
+export type { ResourceKind } from "../sdk/resources/resourceTypes.ts";
+export type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
 
 /**
  * What each implementation offers: the dynamic provider's methods, each taking first the way to
@@ -44,8 +46,7 @@ const implementations = {
   webhookRegistration: webhookRegistrationProvider,
 } as const satisfies Record<ResourceKind, ProviderImplementation>;
 
-type ResourceMethod = "check" | "diff" | "create" | "read" | "update" | "delete";
-export type ProviderMethod = ResourceMethod | "configure";
+type ResourceMethod = Exclude<ProviderMethod, "configure">;
 
 /**
  * Calls one method of one kind's implementation. `configure` is the same for every kind: the

@@ -2,15 +2,14 @@ import { z } from "zod";
 import { AllocationSchema, canonicalAllocation } from "../sdk/contract/allocation.ts";
 import { TOTAL_WEIGHT_BPS, UuidSchema } from "../sdk/contract/common.ts";
 import { CreateWebhookRegistrationRequestSchema } from "../sdk/contract/webhook.ts";
+import { ON_DELETE_CHOICES } from "../sdk/resources/resourceTypes.ts";
 
 /**
  * Resource inputs as `check()` validates them. They reuse the contract's request schemas, so a
  * value the service would reject is rejected here first, before any network call.
  */
 
-/** What `pulumi destroy` does with a wallet (the service has no wallet delete). */
-export const ON_DELETE_CHOICES = ["fail-if-funded", "retain"] as const;
-export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
+export type { OnDelete } from "../sdk/resources/resourceTypes.ts";
 
 const ResourceUrnSchema = z.string().min(1, "is set by the resource class; do not pass it yourself");
 

@@ -14,9 +14,9 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: "client", paths: ["sdk/client/"] },
   { name: "settings", paths: ["sdk/stackSettings.ts", "sdk/allocationFile.ts"] },
   { name: "approval and webhook verification", paths: ["sdk/approval/", "sdk/webhooks/"] },
-  { name: "provider implementation", paths: ["provider/"] },
   { name: "resource classes and functions", paths: ["sdk/resources/", "sdk/functions/"] },
   { name: "package entry", paths: ["sdk/index.ts"] },
+  { name: "provider implementation", paths: ["provider/"] },
   { name: "sandbox store", paths: ["sandbox/store/"] },
   { name: "sandbox domain", paths: ["sandbox/clock.ts", "sandbox/domain/"] },
   { name: "sandbox http", paths: ["sandbox/http/", "sandbox/signing/", "sandbox/routes/"] },
@@ -25,14 +25,10 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: "command-line tool", paths: ["cli/"] },
 ];
 
-/** Parts that stand beside each other: neither may use the other. */
-const SEPARATE: [string, string][] = [
-  ["sandbox/", "provider/"],
-  ["sandbox/", "sdk/resources/"],
-  ["sandbox/", "sdk/client/"],
-  ["sandbox/", "policy/"],
-  ["policy/", "sandbox/"],
-];
+/** The sandbox and the provider side share only the contract: what the sandbox may use outside itself. */
+const SANDBOX_MAY_USE = ["sdk/contract/"];
+/** The one part of the provider side that may start a sandbox: the command-line tool's `sandbox` command. */
+const MAY_USE_SANDBOX = ["cli/"];
 
 const SOURCE_DIRS = ["sdk", "provider", "sandbox", "policy", "cli"];
 
@@ -88,12 +84,43 @@ describe("architecture (docs/architecture.md)", () => {
     expect(upward).toEqual([]);
   });
 
-  test("the sandbox and the provider side stand apart: they share only the contract", () => {
-    const crossing = files.flatMap((file) =>
-      importsOf(file)
-        .filter((target) => SEPARATE.some(([from, to]) => file.startsWith(from) && target.startsWith(to)))
-        .map((target) => `${file} imports ${target}`),
-    );
+  test("the sandbox uses nothing outside itself but the contract", () => {
+    const crossing = files
+      .filter((file) => file.startsWith("sandbox/"))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((target) => !target.startsWith("sandbox/"))
+          .filter((target) => !SANDBOX_MAY_USE.some((allowed) => target.startsWith(allowed)))
+          .map((target) => `${file} imports ${target}`),
+      );
     expect(crossing).toEqual([]);
+  });
+
+  test("nothing of the provider side uses the sandbox but the command-line tool", () => {
+    const crossing = files
+      .filter((file) => !file.startsWith("sandbox/"))
+      .filter((file) => !MAY_USE_SANDBOX.some((allowed) => file.startsWith(allowed)))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((target) => target.startsWith("sandbox/"))
+          .map((target) => `${file} imports ${target}`),
+      );
+    expect(crossing).toEqual([]);
+  });
+
+  test("every folder imports only folders below it: no two top-level folders import each other", () => {
+    const folderOf = (file: string) => file.split("/")[0]!;
+    const folderEdges = new Set(
+      files.flatMap((file) =>
+        importsOf(file)
+          .filter((target) => folderOf(target) !== folderOf(file))
+          .map((target) => `${folderOf(file)} -> ${folderOf(target)}`),
+      ),
+    );
+    const cycles = [...folderEdges].filter((edge) => {
+      const [from, to] = edge.split(" -> ");
+      return folderEdges.has(`${to} -> ${from}`);
+    });
+    expect(cycles).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { typeTokenOf, type ResourceKind } from "../../provider/resourceTypes.ts";
+import { typeTokenOf, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
 
 /**
  * What the report reads of `pulumi preview --json`, by allowlist: for each step its operation, its

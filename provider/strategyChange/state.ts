@@ -1,30 +1,13 @@
 import { sameAllocation } from "../../sdk/contract/allocation.ts";
 import type { StrategyUpdate } from "../../sdk/contract/strategy.ts";
+import type { StrategyChangeState } from "../../sdk/resources/strategyChangeState.ts";
 import type { TargetPosition } from "../inputs.ts";
 
 /**
- * The latest strategy change a resource started, as kept in its state. It is what lets a later
- * `up` reuse the same requestId for the same pending change and pick a fresh one otherwise.
- * Pure: nothing here makes a request.
+ * The latest strategy change a resource started, as kept in its state (the type users see with
+ * the resource classes). Pure: nothing here makes a request.
  */
-export interface StrategyChangeState {
-  /** How many strategy changes this resource has started; folded into the requestId. */
-  revision: number;
-  requestId: string;
-  /** `pending_approval`, `processing`, `completed` or `failed`; other statuses may appear. */
-  status: string;
-  targetPositions: TargetPosition[];
-  signingActivityId: string | null;
-  signingActivityStatus: string | null;
-  /** Approvals still missing at the signing provider, when known. */
-  approvalsStillNeeded: number | null;
-  failureReason: string | null;
-  /**
-   * An earlier update of the same target that had failed (for example rejected at the signing
-   * provider while it waited for approval), found when this change was requested again.
-   */
-  supersededFailure: { requestId: string; failureReason: string | null } | null;
-}
+export type { StrategyChangeState };
 
 /** Statuses of a change that may still complete on its own (after an approval, say). */
 const STILL_OPEN = new Set(["pending_approval", "processing", "created"]);

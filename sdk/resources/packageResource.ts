@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import * as resourceProviderModule from "../../provider/resourceProvider.cts";
-import { RESOURCE_TYPES, typeTokenOf, type ResourceKind } from "../../provider/resourceTypes.ts";
+import * as resourceProviderModule from "./resourceProvider.cts";
+import { RESOURCE_TYPES, typeTokenOf, type ResourceKind } from "./resourceTypes.ts";
 
 /**
  * The base of this package's resource classes: how each registers with Pulumi, written once.
- * - The provider is the one serialized provider object (provider/resourceProvider.cts).
+ * - The provider is the one serialized provider object (resourceProvider.cts).
  * - `resourceUrn` is added to the inputs: the URN the engine will give the resource. The provider
  *   derives every requestId from it (dynamic providers are not told their URN), which is what
  *   makes a retried or resumed `pulumi up` idempotent; the type token inside it tells the

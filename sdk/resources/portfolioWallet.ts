@@ -1,18 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
-import type { ON_DELETE_CHOICES } from "../../provider/inputs.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
-import { typeTokenOf } from "../../provider/resourceTypes.ts";
+import { typeTokenOf, type OnDelete } from "./resourceTypes.ts";
 import { PackageResource } from "./packageResource.ts";
 
 export const PORTFOLIO_WALLET_TYPE = typeTokenOf("portfolioWallet");
 
-/**
- * What `pulumi destroy` (or removing the resource) does with a wallet; see
- * {@link PortfolioWalletArgs.onDelete}. The provider accepts exactly these values.
- */
-export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
+export type { OnDelete };
 
 /** Inputs of a {@link PortfolioWallet}. */
 export interface PortfolioWalletArgs {

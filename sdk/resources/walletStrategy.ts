@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
-import { typeTokenOf } from "../../provider/resourceTypes.ts";
+import { typeTokenOf } from "./resourceTypes.ts";
 import { PackageResource } from "./packageResource.ts";
 import type { StrategyChangeState } from "./strategyChangeState.ts";
 

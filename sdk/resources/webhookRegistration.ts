@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { EventType } from "../contract/events.ts";
-import { typeTokenOf } from "../../provider/resourceTypes.ts";
+import { typeTokenOf } from "./resourceTypes.ts";
 import { PackageResource } from "./packageResource.ts";
 
 export const WEBHOOK_REGISTRATION_TYPE = typeTokenOf("webhookRegistration");

@@ -99,7 +99,10 @@ export function rebuiltWithChangedInternals(tarball: string, version: string): s
     appendFileSync(path.join(root, file), `\nexports.BUILD_MARKER = ${JSON.stringify(marker)};\n`);
   }
   // The serialized provider object itself changes too: a __provider that copied its code would differ.
-  for (const file of ["dist/provider/resourceProvider.cjs", "dist/cjs/provider/resourceProvider.cjs"]) {
+  for (const file of [
+    "dist/sdk/resources/resourceProvider.cjs",
+    "dist/cjs/sdk/resources/resourceProvider.cjs",
+  ]) {
     appendFileSync(path.join(root, file), `\nmodule.exports.buildMarker = ${JSON.stringify(marker)};\n`);
   }
   const out = path.join(work, "out");

@@ -1,4 +1,19 @@
 /**
+ * The names the resource classes and the provider implementation share: the resource kinds and
+ * their type tokens, and the choices of `onDelete`. Kept apart from the classes so the provider
+ * process can read them without loading a resource class.
+ */
+
+/** The values of `onDelete`: what `pulumi destroy` does with a wallet (the service has no wallet delete). */
+export const ON_DELETE_CHOICES = ["fail-if-funded", "retain"] as const;
+
+/**
+ * What `pulumi destroy` (or removing the resource) does with a wallet; see
+ * `PortfolioWalletArgs.onDelete`. The provider accepts exactly these values.
+ */
+export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
+
+/**
  * The three resource kinds of this package and their Pulumi type tokens. The resource classes
  * register under these tokens, and the provider implementation tells the kinds apart by the
  * token inside each resource's URN (one serialized provider serves all three).

@@ -21,13 +21,21 @@
  * Keep this file free of imports other than types: a `require` here would be serialized too.
  */
 import type { ResourceProvider } from "@pulumi/pulumi/dynamic/index.js";
-import type * as Implementation from "./implementation.ts";
 
-function callImplementation(method: Implementation.ProviderMethod, args: unknown[]): Promise<never> {
+/** The dynamic provider's methods, each forwarded by name to the implementation. */
+export type ProviderMethod = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
+
+/** What the implementation module (provider/implementation.ts) offers this object. */
+export interface ProviderImplementationModule {
+  callProvider(method: ProviderMethod, args: unknown[]): Promise<unknown>;
+}
+
+function callImplementation(method: ProviderMethod, args: unknown[]): Promise<never> {
   // A bare specifier: the installed package imports itself; copied by value (outside node_modules),
   // the code resolves it from the working directory, the program's directory.
   return import("@portfolio-wallet/pulumi/provider/implementation").then(
-    (implementation: typeof Implementation) => implementation.callProvider(method, args) as Promise<never>,
+    (implementation: ProviderImplementationModule) =>
+      implementation.callProvider(method, args) as Promise<never>,
   );
 }
 
