@@ -11,6 +11,7 @@ import {
   fromStackConfig,
   resolveApproverSettings,
   resolveConnectionSettings,
+  SettingsError,
   type ApproverSettings,
   type ConfigSource,
   type SettingLookup,
@@ -87,6 +88,13 @@ function lazily(stack: string | undefined): SettingLookup {
   };
 }
 
+/** A settings error as the command-line tool says it: its problems, then where the tool looks. */
+function withCliSources(error: unknown, whereTheToolLooks: string): unknown {
+  if (!SettingsError.isInstance(error)) return error;
+  const problems = error.problems.map((problem) => problem.message).join("; ");
+  return new Error(`${problems}. ${whereTheToolLooks}`, { cause: error });
+}
+
 /** The service's URL and token (checked), from flags, environment and stack config. */
 export function resolveCliSettings(
   options: GlobalOptions,
@@ -97,10 +105,9 @@ export function resolveCliSettings(
       firstOf(fromFlags(options), fromEnvironment(env), lazily(options.stack)),
     );
   } catch (error) {
-    throw new Error(
-      `${(error as Error).message.replace(/^Portfolio wallet settings: /, "")}. ` +
-        `The command-line tool reads --base-url and --api-token, then the environment, then the stack config (${CONFIG_NAMESPACE}:*).`,
-      { cause: error },
+    throw withCliSources(
+      error,
+      `The command-line tool reads --base-url and --api-token, then the environment, then the stack config (${CONFIG_NAMESPACE}:*).`,
     );
   }
 }
@@ -113,10 +120,9 @@ export function resolveCliApprover(
   try {
     return resolveApproverSettings(firstOf(fromEnvironment(env), lazily(options.stack)));
   } catch (error) {
-    throw new Error(
-      `${(error as Error).message.replace(/^Portfolio wallet settings: /, "")}. ` +
-        `The command-line tool reads the TURNKEY_* environment variables, then the stack config (${CONFIG_NAMESPACE}:turnkey*).`,
-      { cause: error },
+    throw withCliSources(
+      error,
+      `The command-line tool reads the TURNKEY_* environment variables, then the stack config (${CONFIG_NAMESPACE}:turnkey*).`,
     );
   }
 }

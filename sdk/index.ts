@@ -31,3 +31,4 @@ export * from "./client/index.ts";
 export * as contract from "./contract/index.ts";
 export * from "./approval/index.ts";
 export * from "./webhooks/index.ts";
+export { SettingsError, type SettingProblem } from "./stackSettings.ts";

@@ -1,6 +1,7 @@
 import { HttpUrlSchema } from "./contract/common.ts";
+import { quoteValue } from "./contract/errors.ts";
 import { API_TOKEN_ENV, BASE_URL_ENV } from "./client/core/environment.ts";
-import { ApiConnectionError, AuthenticationError } from "./client/core/errors.ts";
+import { ApiConnectionError, AuthenticationError, PortfolioWalletError } from "./client/core/errors.ts";
 
 /**
  * Settings shared by the dynamic provider, the read-only functions and the approver: one table of
@@ -25,6 +26,33 @@ export const SETTINGS = {
   approvalTimeoutSeconds: { env: "PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS", secret: false },
 } as const;
 export type SettingName = keyof typeof SETTINGS;
+
+/** A setting's stack-config key: `portfolio-wallet:<name>`. */
+export function configKeyOf(name: SettingName): string {
+  return `${CONFIG_NAMESPACE}:${name}`;
+}
+
+/** One thing wrong with the settings: the setting it is about, and what to do. */
+export interface SettingProblem {
+  setting: SettingName;
+  /** A sentence naming the setting (`portfolio-wallet:baseUrl is not set; set it with ...`). */
+  message: string;
+}
+
+/**
+ * The settings are unusable: every problem found, all at once, before any request is sent. The
+ * message names them for a Pulumi user; callers with other sources of settings (the command-line
+ * tool's flags) read `problems` and say it their way.
+ */
+export class SettingsError extends PortfolioWalletError {
+  static override readonly brandName: string = "SettingsError";
+  readonly problems: readonly SettingProblem[];
+
+  constructor(problems: readonly SettingProblem[]) {
+    super(`Portfolio wallet settings: ${problems.map((problem) => problem.message).join("; ")}`);
+    this.problems = Object.freeze([...problems]);
+  }
+}
 
 /** Where settings come from: the dynamic provider's `configure` hook hands over an object with `get`. */
 export interface ConfigSource {
@@ -55,7 +83,7 @@ export type SettingLookup = (name: SettingName) => string | undefined;
 
 /** A setting from stack config (`portfolio-wallet:<name>`). Empty strings count as unset. */
 export function fromStackConfig(source: ConfigSource | undefined): SettingLookup {
-  return (name) => nonEmpty(source?.get(`${CONFIG_NAMESPACE}:${name}`));
+  return (name) => nonEmpty(source?.get(configKeyOf(name)));
 }
 
 /** A setting from its environment variable (PORTFOLIO_WALLET_*, TURNKEY_*). Empty strings count as unset. */
@@ -79,7 +107,7 @@ const nonEmpty = (value: string | undefined) => (value === undefined || value ==
 /** Where to set a missing setting, for error messages. */
 export function howToSet(name: SettingName): string {
   const secretFlag = SETTINGS[name].secret ? " --secret" : "";
-  return `set it with \`pulumi config set${secretFlag} ${CONFIG_NAMESPACE}:${name} <value>\` or the ${SETTINGS[name].env} environment variable`;
+  return `set it with \`pulumi config set${secretFlag} ${configKeyOf(name)} <value>\` or the ${SETTINGS[name].env} environment variable`;
 }
 
 /**
@@ -97,24 +125,31 @@ export function resolveProviderSettings(
 /** The service's URL and the API token: what every request needs. */
 function connectionFrom(
   readSetting: SettingLookup,
-  problems: string[],
+  problems: SettingProblem[],
 ): { baseUrl: string | undefined; apiToken: string | undefined } {
   const baseUrl = readSetting("baseUrl");
   const apiToken = readSetting("apiToken");
-  if (baseUrl === undefined) problems.push(`${CONFIG_NAMESPACE}:baseUrl is not set; ${howToSet("baseUrl")}`);
+  if (baseUrl === undefined) problems.push(notSet("baseUrl"));
   else if (!HttpUrlSchema.safeParse(baseUrl).success) {
-    problems.push(`${CONFIG_NAMESPACE}:baseUrl must be an absolute http(s) URL`);
+    problems.push({
+      setting: "baseUrl",
+      message: `${configKeyOf("baseUrl")} must be an absolute http(s) URL`,
+    });
   }
-  if (apiToken === undefined)
-    problems.push(`${CONFIG_NAMESPACE}:apiToken is not set; ${howToSet("apiToken")}`);
+  if (apiToken === undefined) problems.push(notSet("apiToken"));
   return { baseUrl, apiToken };
 }
 
+const notSet = (setting: SettingName): SettingProblem => ({
+  setting,
+  message: `${configKeyOf(setting)} is not set; ${howToSet(setting)}`,
+});
+
 /** Only what a request to the service needs (commands that never approve read nothing else). */
 export function resolveConnectionSettings(readSetting: SettingLookup): { baseUrl: string; apiToken: string } {
-  const problems: string[] = [];
+  const problems: SettingProblem[] = [];
   const { baseUrl, apiToken } = connectionFrom(readSetting, problems);
-  if (problems.length > 0) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new SettingsError(problems);
   return { baseUrl: baseUrl!, apiToken: apiToken! };
 }
 
@@ -126,7 +161,7 @@ const APPROVER_SETTING_NAMES = {
 } as const satisfies Record<keyof ApproverSettings, SettingName>;
 
 /** The approver's settings when all four are set; a problem when only some are. */
-function approverFrom(readSetting: SettingLookup, problems: string[]): ApproverSettings | undefined {
+function approverFrom(readSetting: SettingLookup, problems: SettingProblem[]): ApproverSettings | undefined {
   const values = Object.entries(APPROVER_SETTING_NAMES).map(
     ([field, name]) => [field, name, readSetting(name)] as const,
   );
@@ -138,23 +173,27 @@ function approverFrom(readSetting: SettingLookup, problems: string[]): ApproverS
   }
   if (missing.length < values.length) {
     // A half-configured approver would silently leave changes pending: say which settings are missing.
-    const names = missing.map(([, name]) => `${CONFIG_NAMESPACE}:${name}`);
-    problems.push(
-      `the Turnkey approver is partly configured; also set ${names.join(", ")} (or unset the others)`,
-    );
+    const names = missing.map(([, name]) => configKeyOf(name));
+    problems.push({
+      setting: missing[0]![1],
+      message: `the Turnkey approver is partly configured; also set ${names.join(", ")} (or unset the others)`,
+    });
   }
   return undefined;
 }
 
 /** The approver's settings alone (to approve or reject without talking to the service); all four are needed. */
 export function resolveApproverSettings(readSetting: SettingLookup): ApproverSettings {
-  const problems: string[] = [];
+  const problems: SettingProblem[] = [];
   const approver = approverFrom(readSetting, problems);
   if (approver === undefined && problems.length === 0) {
-    const all = Object.values(APPROVER_SETTING_NAMES).map((name) => `${CONFIG_NAMESPACE}:${name}`);
-    problems.push(`no Turnkey approver is configured; set ${all.join(", ")} (see docs/approvals.md)`);
+    const all = Object.values(APPROVER_SETTING_NAMES).map(configKeyOf);
+    problems.push({
+      setting: APPROVER_SETTING_NAMES.apiPrivateKey,
+      message: `no Turnkey approver is configured; set ${all.join(", ")} (see docs/approvals.md)`,
+    });
   }
-  if (approver === undefined) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
+  if (approver === undefined) throw new SettingsError(problems);
   return approver;
 }
 
@@ -164,7 +203,7 @@ export function resolveApproverSettings(readSetting: SettingLookup): ApproverSet
  * order of their sources.
  */
 export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
-  const problems: string[] = [];
+  const problems: SettingProblem[] = [];
   const { baseUrl, apiToken } = connectionFrom(readSetting, problems);
   const approver = approverFrom(readSetting, problems);
 
@@ -173,13 +212,14 @@ export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
   if (timeoutText !== undefined) {
     const seconds = Number(timeoutText);
     if (!Number.isFinite(seconds) || seconds <= 0)
-      problems.push(
-        `${CONFIG_NAMESPACE}:approvalTimeoutSeconds must be a positive number of seconds, got "${timeoutText}"`,
-      );
+      problems.push({
+        setting: "approvalTimeoutSeconds",
+        message: `${configKeyOf("approvalTimeoutSeconds")} must be a positive number of seconds, got ${quoteValue(timeoutText)}`,
+      });
     else approvalTimeoutMs = seconds * 1000;
   }
 
-  if (problems.length > 0) throw new Error(`Portfolio wallet settings: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new SettingsError(problems);
   return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs };
 }
 

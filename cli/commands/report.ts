@@ -6,6 +6,8 @@ import { buildAllocationReport, type ReportContext } from "../report/allocationR
 import { readPreview } from "../report/previewSteps.ts";
 import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
 import { wholeNumber } from "../flagValues.ts";
+import { NotFoundError } from "../../sdk/client/index.ts";
+import { SETTINGS } from "../../sdk/stackSettings.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
 
 interface ReportFlags {
@@ -62,7 +64,11 @@ async function serviceFacts(
     const catalog = (await client.catalog.listStrategies()).strategies;
     const balances = new Map<string, number>();
     for (const walletId of deletedWalletIds) {
-      const wallet = await client.wallets.retrieve(walletId).catch(() => undefined);
+      // A wallet the service no longer knows has no balance to warn about; any other error (auth,
+      // network) must be said, not read as "empty".
+      const wallet = await client.wallets
+        .retrieve(walletId)
+        .catch((error: unknown) => (NotFoundError.isInstance(error) ? undefined : Promise.reject(error)));
       if (wallet !== undefined) balances.set(walletId, wallet.totalBalanceUsd + wallet.pendingAllocationsUsd);
     }
     return { catalog, catalogSource: `the service at ${client.baseUrl}`, catalogReadAt: readAt, balances };
@@ -105,7 +111,8 @@ export function reportCommand(): Command {
         ...facts,
         commit: flags.commit ?? (process.env["GITHUB_SHA"] || null),
         // Whether an approver is configured, never what it is: the key's presence only.
-        approverConfigured: preview.approverConfigured || Boolean(process.env["TURNKEY_API_PRIVATE_KEY"]),
+        approverConfigured:
+          preview.approverConfigured || Boolean(process.env[SETTINGS.turnkeyApiPrivateKey.env]),
       });
       const rendered =
         flags.format === "json"

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { configKeyOf } from "../../sdk/stackSettings.ts";
 import { typeTokenOf, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
 
 /**
@@ -146,6 +147,6 @@ export function readPreview(text: string): PreviewFacts {
     project: first?.project ?? null,
     stack: first?.stack ?? null,
     steps,
-    approverConfigured: configKeys.includes("portfolio-wallet:turnkeyApiPrivateKey"),
+    approverConfigured: configKeys.includes(configKeyOf("turnkeyApiPrivateKey")),
   };
 }

@@ -6,6 +6,7 @@ import { loadAllocation } from "../../sdk/allocationFile.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { ORG, TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
+import { previewOf, step } from "./previewFixtures.ts";
 
 /**
  * Every service command of `portfolio-wallet`, as a user runs it, against the sandbox over HTTP:
@@ -88,6 +89,8 @@ describe("settings and errors", () => {
     expect(result.stderr).toMatch(/apiToken is not set/);
     expect(result.stderr).toMatch(/PORTFOLIO_WALLET_API_TOKEN/);
     expect(result.stderr).toMatch(/--api-token/);
+    // The problems, said the command-line tool's way: not the provider's preamble.
+    expect(result.stderr).not.toMatch(/Portfolio wallet settings/);
   });
 
   test("a token the service refuses: exit 1 with the 401, and the token is never printed", async () => {
@@ -330,5 +333,44 @@ describe("approve and reject", () => {
     const unknown = await run(["approve", randomUUID()], await approverEnv());
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/has no activity .* Check the signingActivityId/);
+  });
+});
+
+describe("report against the service", () => {
+  const deleting = (walletId: string) =>
+    previewOf([step.walletDelete("treasury", { tbills: 6000, syrupUsdc: 4000 }, walletId)]);
+  const report = (preview: string) =>
+    portfolioWallet(["report", "--format", "json"], { cwd: cwd(), env: env(), input: preview });
+
+  test("reads the balance of a wallet the preview deletes; a wallet the service does not know has none", async () => {
+    const wallet = await newWallet();
+    await fund(wallet, 1000);
+    const funded = await report(deleting(wallet.id));
+    expect(funded.code, funded.stderr).toBe(0);
+    expect(funded.stdout).toMatch(/"kind": "delete-refused"[^}]*the wallet holds 1,000\.\d+ USD/);
+    const unknown = await report(deleting(randomUUID()));
+    expect(unknown.code, unknown.stderr).toBe(0);
+    expect(unknown.stdout).toMatch(/balance not checked for this report/);
+  });
+
+  test("an error reading that balance, other than not found, is said: the report is not made as if the wallet were empty", async () => {
+    const wallet = await newWallet();
+    const armed = await t.api("POST", "/_sandbox/faults", {
+      body: {
+        method: "GET",
+        path: `/v2/portfolio-wallets/${wallet.id}`,
+        times: 10,
+        kind: "status",
+        status: 500,
+      },
+    });
+    expect(armed.status).toBe(201);
+    try {
+      const result = await report(deleting(wallet.id));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/500/);
+    } finally {
+      await t.api("DELETE", "/_sandbox/faults");
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { resolveProviderSettings } from "../../sdk/stackSettings.ts";
+import { resolveProviderSettings, SettingsError } from "../../sdk/stackSettings.ts";
 import {
   POSITIONS_A,
   approverConfig,
@@ -22,12 +22,16 @@ describe("provider configuration", () => {
   // Settings are read with an empty environment here, so that a developer's or CI's variables
   // cannot fill the gaps these tests leave.
   test("a missing baseUrl and apiToken are both reported, with how to set them", () => {
-    let message = "";
+    let caught: unknown;
     try {
       resolveProviderSettings(configSource({}), {});
     } catch (error) {
-      message = (error as Error).message;
+      caught = error;
     }
+    expect(SettingsError.isInstance(caught)).toBe(true);
+    const settingsError = caught as SettingsError;
+    expect(settingsError.problems.map((problem) => problem.setting)).toEqual(["baseUrl", "apiToken"]);
+    const message = settingsError.message;
     expect(message).toContain("portfolio-wallet:baseUrl is not set");
     expect(message).toContain("portfolio-wallet:apiToken is not set");
     expect(message).toContain("pulumi config set --secret portfolio-wallet:apiToken");
