@@ -73,11 +73,6 @@ export function isoAfter(iso: string, ms: number): string {
   return new Date(Math.min(Date.parse(iso) + ms, LATEST_TIMESTAMP_MS)).toISOString();
 }
 
-/** ISO 8601 with milliseconds and `Z`: fixed width, so timestamps sort as strings (cursors rely on it). */
-export function isoNow(clock: SandboxClock): string {
-  return clock.now().toISOString();
-}
-
 /**
  * A clock that stands still until advanced: every read of "now" between two advances is the same
  * instant, so tests can compare balances read at different moments to the micro. Start defaults

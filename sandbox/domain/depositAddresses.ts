@@ -1,23 +1,6 @@
 import { createHash } from "node:crypto";
 import { KNOWN_CHAINS } from "../../sdk/contract/index.ts";
-
-const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-
-/** Bitcoin-alphabet base58, as Solana writes public keys. */
-export function base58(bytes: Uint8Array): string {
-  let value = 0n;
-  for (const byte of bytes) value = (value << 8n) + BigInt(byte);
-  let out = "";
-  while (value > 0n) {
-    out = BASE58_ALPHABET[Number(value % 58n)] + out;
-    value /= 58n;
-  }
-  for (const byte of bytes) {
-    if (byte !== 0) break;
-    out = "1" + out;
-  }
-  return out;
-}
+import { base58 } from "./chainAddresses.ts";
 
 function digest(walletId: string, chain: string): Buffer {
   return createHash("sha256").update(`sandbox-deposit-address:${chain}:${walletId}`).digest();

@@ -1,13 +1,23 @@
 import { describe, expect, test } from "vitest";
-import { base58, depositAddressesFor } from "../../sandbox/domain/depositAddresses.ts";
+import { canonicalAddress, chainAddressProblem } from "../../sandbox/domain/chainAddresses.ts";
+import { depositAddressesFor } from "../../sandbox/domain/depositAddresses.ts";
 import { decodeCursor, encodeCursor } from "../../sandbox/domain/pagination.ts";
 
-describe("base58", () => {
-  test("matches known Bitcoin-alphabet encodings, leading zeros included", () => {
-    expect(base58(new TextEncoder().encode("Hello World!"))).toBe("2NEpo7TZRRrLZSi2U");
-    expect(base58(new Uint8Array([0, 0, 1]))).toBe("112");
+describe("chain addresses (sandbox/domain/chainAddresses.ts)", () => {
+  test("each chain's format: 0x and 40 hex digits on EVM chains, base58 of 32 bytes on Solana", () => {
+    expect(chainAddressProblem("ethereum", "0x" + "aB".repeat(20))).toBeNull();
+    expect(chainAddressProblem("base", "0x" + "a".repeat(39))).toMatch(/0x followed by 40 hex digits/);
     // The Solana system program id is 32 zero bytes.
-    expect(base58(new Uint8Array(32))).toBe("11111111111111111111111111111111");
+    expect(chainAddressProblem("solana", "11111111111111111111111111111111")).toBeNull();
+    expect(chainAddressProblem("solana", "0OIl" + "1".repeat(30))).toMatch(/base58 of a 32-byte/);
+    expect(chainAddressProblem("solana", "2NEpo7TZRRrLZSi2U")).toMatch(/base58 of a 32-byte/);
+  });
+
+  test("EVM addresses compare without case, Solana's with it", () => {
+    expect(canonicalAddress("0x" + "AB".repeat(20))).toBe("0x" + "ab".repeat(20));
+    expect(canonicalAddress("So11111111111111111111111111111111111111112")).toBe(
+      "So11111111111111111111111111111111111111112",
+    );
   });
 });
 
@@ -17,6 +27,12 @@ describe("depositAddressesFor", () => {
     expect(depositAddressesFor("3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70")).toEqual(a);
     const b = depositAddressesFor("3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f71");
     expect(a.map((e) => e.address)).not.toEqual(b.map((e) => e.address));
+  });
+
+  test("every address is well-formed on its chain", () => {
+    for (const { chain, address } of depositAddressesFor("3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70")) {
+      expect(chainAddressProblem(chain as "ethereum", address), `${chain} ${address}`).toBeNull();
+    }
   });
 });
 

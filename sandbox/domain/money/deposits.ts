@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import {
-  KNOWN_CHAINS,
   formatExactUsd,
   quoteValue,
   microsToUsd,
@@ -33,8 +32,9 @@ import {
 } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import { findWallet, listTargets, touchWallet } from "../../store/walletStore.ts";
+import { canonicalAddress, isKnownChain, unknownChainReason } from "../chainAddresses.ts";
 import { accrueWallet } from "./accrual.ts";
-import { limitText, MAX_WALLET_TOTAL_MICROS, MAX_STORED_MICROS } from "./limits.ts";
+import { MAX_OPERATION_MICROS, MAX_STORED_MICROS, MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
 import { splitByWeights, sumMicros } from "./micros.ts";
 import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
 
@@ -45,12 +45,13 @@ export const SimulateDepositSchema = z.object({
   amount: z
     .number({ error: "must be a USD amount as a JSON number" })
     .gt(0, "must be greater than 0")
-    .max(1_000_000_000, "must be at most 1000000000 (one transfer)"),
+    .max(
+      microsToUsd(MAX_OPERATION_MICROS),
+      `must be at most ${formatExactUsd(MAX_OPERATION_MICROS)} (one transfer)`,
+    ),
   txHash: z.string({ error: "must be the transfer's transaction hash" }).min(1, "must not be empty").max(200),
 });
 export type SimulateDeposit = z.infer<typeof SimulateDepositSchema>;
-
-const isEvmAddress = (address: string) => /^0x[0-9a-fA-F]{40}$/.test(address);
 
 export function depositView(record: DepositRecord): Deposit {
   return {
@@ -76,12 +77,9 @@ function findDestination(
   chain: string,
   rawAddress: string,
 ): { owner: { walletId: string; address: string } | null; problems: FieldProblem[] } {
-  if (!(KNOWN_CHAINS as readonly string[]).includes(chain)) {
-    const reason = `unknown chain ${quoteValue(chain)}; known chains: ${KNOWN_CHAINS.join(", ")}`;
-    return { owner: null, problems: [{ field: "chain", reason }] };
-  }
-  // EVM addresses are case-insensitive (mixed case is only a checksum); Solana's base58 is not.
-  const address = isEvmAddress(rawAddress) ? rawAddress.toLowerCase() : rawAddress;
+  if (!isKnownChain(chain))
+    return { owner: null, problems: [{ field: "chain", reason: unknownChainReason(chain) }] };
+  const address = canonicalAddress(rawAddress);
   const owners = findDepositAddressOwners(deps.db, organizationId, address);
   const owner = owners.find((o) => o.chain === chain);
   if (owner !== undefined) return { owner: { walletId: owner.walletId, address }, problems: [] };
@@ -121,7 +119,7 @@ function depositLimitProblems(
     return [
       {
         field: "amount",
-        reason: `would take the wallet's total to ${limitText(total + amountMicros)}, above the per-wallet maximum of ${limitText(MAX_WALLET_TOTAL_MICROS)}; at most ${limitText(room > 0n ? room : 0n)} more fits`,
+        reason: `would take the wallet's total to ${formatExactUsd(total + amountMicros)}, above the per-wallet maximum of ${formatExactUsd(MAX_WALLET_TOTAL_MICROS)}; at most ${formatExactUsd(room > 0n ? room : 0n)} more fits`,
       },
     ];
   }
@@ -129,7 +127,7 @@ function depositLimitProblems(
     return [
       {
         field: "amount",
-        reason: `would take what this deposit address has received past ${limitText(MAX_STORED_MICROS)}, the most the sandbox stores; use another chain's address`,
+        reason: `would take what this deposit address has received past ${formatExactUsd(MAX_STORED_MICROS)}, the most the sandbox stores; use another chain's address`,
       },
     ];
   }

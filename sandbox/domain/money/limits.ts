@@ -1,4 +1,4 @@
-import { microsToDecimalString, type Micros } from "../../../sdk/contract/index.ts";
+import type { Micros } from "../../../sdk/contract/index.ts";
 
 /**
  * The sandbox's money limits (docs/sandbox.md "Limits"). Arithmetic is exact bigint at any size;
@@ -18,6 +18,3 @@ export const MAX_WALLET_TOTAL_MICROS: Micros = 1_000_000_000_000n * 1_000_000n;
 
 /** What an INTEGER column holds at most (2^63 − 1 micros, about 9.2e12 USD): the lifetime received by one deposit address. */
 export const MAX_STORED_MICROS: Micros = 2n ** 63n - 1n;
-
-/** A limit as a message states it: `1000000000 USD`. */
-export const limitText = (micros: Micros) => `${microsToDecimalString(micros)} USD`;

@@ -27,7 +27,7 @@ import {
 import { createSigningActivity, type ApprovalContinuation } from "../approvals.ts";
 import { runIdempotent } from "../idempotency.ts";
 import { accrueWallet } from "./accrual.ts";
-import { limitText, MAX_OPERATION_MICROS } from "./limits.ts";
+import { MAX_OPERATION_MICROS } from "./limits.ts";
 
 import type { MoneyDeps } from "./moneyDeps.ts";
 import { planPayoutLegs } from "./payoutRouting.ts";
@@ -106,7 +106,7 @@ export function requestWithdrawal(
     throw new ValidationError([
       {
         field: "withdrawalAmount",
-        reason: `must be at most ${limitText(MAX_OPERATION_MICROS)} (one withdrawal); split a larger amount into several withdrawals`,
+        reason: `must be at most ${formatExactUsd(MAX_OPERATION_MICROS)} (one withdrawal); split a larger amount into several withdrawals`,
       },
     ]);
   }
