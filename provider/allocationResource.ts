@@ -9,7 +9,7 @@ import {
   type CheckResult,
 } from "./check.ts";
 import { targetAllocationOf, targetWeightsByKey, withoutPositions, type TargetPosition } from "./inputs.ts";
-import type { ServiceClients } from "./serviceClients.ts";
+import type { ServiceConnection } from "./serviceConnection.ts";
 import {
   strategyChangeOutputs,
   withObservedCompletion,
@@ -43,7 +43,7 @@ export async function checkAllocationInputs<
 >(params: {
   schema: z.ZodType<T>;
   news: Record<string, unknown>;
-  clients: () => ServiceClients;
+  connect: () => ServiceConnection;
   /** Failures the resource finds itself (a field that cannot change), reported with the rest. */
   resourceFailures?: CheckFailure[];
   /** The checked inputs of complete, valid inputs (without `positions`). */
@@ -53,7 +53,7 @@ export async function checkAllocationInputs<
   const allFailures = [...failures, ...(params.resourceFailures ?? [])];
   // A bad input never costs a request; a refused immutable field is no reason to hold back unknown keys.
   if (inputs !== undefined) {
-    allFailures.push(...unknownPositionKeyFailures(inputs.positions, await params.clients().catalog()));
+    allFailures.push(...unknownPositionKeyFailures(inputs.positions, await params.connect().catalog()));
   }
   if (allFailures.length > 0) return { failures: allFailures };
   if (inputs === undefined || !complete) return { inputs: params.news };

@@ -1,18 +1,18 @@
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
-import type { ServiceClients } from "./serviceClients.ts";
+import type { ServiceConnection } from "./serviceConnection.ts";
 
 /**
  * A wallet a resource names by id (`adoptWalletId`, `walletId`). A 404 means no such wallet for
  * this token's organization; the error names the input and says what to check.
  */
 export async function retrieveExistingWallet(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   walletId: string,
   input: "adoptWalletId" | "walletId",
 ): Promise<PortfolioWallet> {
   try {
-    return await clients.service.wallets.retrieve(walletId);
+    return await connection.client.wallets.retrieve(walletId);
   } catch (error) {
     if (NotFoundError.isInstance(error)) {
       throw new Error(

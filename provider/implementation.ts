@@ -5,7 +5,7 @@ import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
 import type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
 import { resourceKindOfUrn, type ResourceKind } from "../sdk/resources/resourceTypes.ts";
-import type { ServiceClients } from "./serviceClients.ts";
+import type { ServiceConnection } from "./serviceConnection.ts";
 import { walletStrategyProvider } from "./walletStrategy.ts";
 import { webhookRegistrationProvider } from "./webhookRegistration.ts";
 
@@ -21,23 +21,23 @@ export type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
 
 /**
  * What each implementation offers: the dynamic provider's methods, each taking first the way to
- * the service (the clients, made on first use from the configuration). Old state comes in as
+ * the service (the connection, made on first use from the configuration). Old state comes in as
  * `never` so that each implementation can name its own state type; a method whose parameters do
  * not line up fails to compile.
  */
-type Clients = () => ServiceClients;
+type Connect = () => ServiceConnection;
 interface ProviderImplementation {
-  check(clients: Clients, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<unknown>;
-  diff(clients: Clients, id: string, olds: never, news: Record<string, unknown>): Promise<dynamic.DiffResult>;
-  create(clients: Clients, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
-  read(clients: Clients, id: string, props: never): Promise<dynamic.ReadResult>;
+  check(connect: Connect, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<unknown>;
+  diff(connect: Connect, id: string, olds: never, news: Record<string, unknown>): Promise<dynamic.DiffResult>;
+  create(connect: Connect, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
+  read(connect: Connect, id: string, props: never): Promise<dynamic.ReadResult>;
   update(
-    clients: Clients,
+    connect: Connect,
     id: string,
     olds: never,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult>;
-  delete(clients: Clients, id: string, props: never): Promise<void>;
+  delete(connect: Connect, id: string, props: never): Promise<void>;
 }
 
 const implementations = {
@@ -67,7 +67,7 @@ export async function callProviderOf(
   if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
   try {
     return await timedCall(method, kind, () =>
-      implementation[method](() => providerProcess.clients(), ...args),
+      implementation[method](() => providerProcess.connection(), ...args),
     );
   } catch (error) {
     throw withSettingHint(error);

@@ -21,7 +21,7 @@ import {
 } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import { creationRequestId } from "./requestIds.ts";
-import type { ServiceClients } from "./serviceClients.ts";
+import type { ServiceConnection } from "./serviceConnection.ts";
 import { applyStrategyChange, reconcileAllocation } from "./strategyChange/applyStrategyChange.ts";
 import type { StrategyChangeState } from "./strategyChange/state.ts";
 import { holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
@@ -109,18 +109,22 @@ function immutableInputFailures(
  * `onDelete: "retain"` says so.
  */
 export const portfolioWalletProvider = {
-  async check(clients: () => ServiceClients, olds: Record<string, unknown>, news: Record<string, unknown>) {
+  async check(
+    connect: () => ServiceConnection,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ) {
     return checkAllocationInputs({
       schema: PortfolioWalletInputsSchema,
       news,
-      clients,
+      connect,
       resourceFailures: immutableInputFailures(olds, news),
       checkedInputs: (checked) => ({ ...parseInputs(checked).state }),
     });
   },
 
   async diff(
-    _clients: () => ServiceClients,
+    _connect: () => ServiceConnection,
     _id: string,
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
@@ -135,16 +139,19 @@ export const portfolioWalletProvider = {
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   },
 
-  async create(clients: () => ServiceClients, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+  async create(
+    connect: () => ServiceConnection,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.CreateResult> {
     const { state, target } = parseInputs(news);
-    const service = clients();
+    const connection = connect();
     const { wallet, requestId } =
       state.adoptWalletId !== undefined
-        ? { wallet: await adoptWallet(service, state.adoptWalletId, state.label), requestId: null }
-        : await createWallet(service, state, target);
+        ? { wallet: await adoptWallet(connection, state.adoptWalletId, state.label), requestId: null }
+        : await createWallet(connection, state, target);
     // An adopted wallet, or one created earlier under this URN, is reconciled to the code's allocation.
     const reconciled = await reconcileAllocation({
-      clients: service,
+      connection,
       wallet,
       urn: state.resourceUrn,
       target,
@@ -153,11 +160,11 @@ export const portfolioWalletProvider = {
   },
 
   async read(
-    clients: () => ServiceClients,
+    connect: () => ServiceConnection,
     id: string,
     props: PortfolioWalletOutputs,
   ): Promise<dynamic.ReadResult> {
-    const wallet = await unlessNotFound(clients().service.wallets.retrieve(id));
+    const wallet = await unlessNotFound(connect().client.wallets.retrieve(id));
     if (wallet === undefined) return NO_LONGER_EXISTS;
     const { live, change } = refreshedAllocation(wallet, props.strategyChange);
     const state: PortfolioWalletState = {
@@ -183,18 +190,18 @@ export const portfolioWalletProvider = {
   },
 
   async update(
-    clients: () => ServiceClients,
+    connect: () => ServiceConnection,
     id: string,
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
     const { state, target } = parseInputs(news);
-    const service = clients();
+    const connection = connect();
     let change = olds.strategyChange ?? null;
     let wallet: PortfolioWallet;
     if (!sameAllocation(targetInState(olds), target)) {
       ({ change, wallet } = await applyStrategyChange({
-        clients: service,
+        connection,
         walletId: id,
         urn: state.resourceUrn,
         target,
@@ -202,14 +209,14 @@ export const portfolioWalletProvider = {
       }));
     } else {
       // Only provider-side settings (onDelete) changed: no request changes anything at the service.
-      wallet = await service.service.wallets.retrieve(id);
+      wallet = await connection.client.wallets.retrieve(id);
     }
     return { outs: outputsOf(state, target, wallet, olds.creationRequestId ?? null, change) };
   },
 
-  async delete(clients: () => ServiceClients, id: string, props: PortfolioWalletOutputs): Promise<void> {
+  async delete(connect: () => ServiceConnection, id: string, props: PortfolioWalletOutputs): Promise<void> {
     if (props.onDelete === "retain") return;
-    const wallet = await unlessNotFound(clients().service.wallets.retrieve(id));
+    const wallet = await unlessNotFound(connect().client.wallets.retrieve(id));
     if (wallet === undefined) return;
     if (holdsFunds(wallet)) {
       throw new Error(
@@ -225,13 +232,13 @@ export const portfolioWalletProvider = {
 };
 
 async function createWallet(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   state: PortfolioWalletState,
   target: TargetPosition[],
 ): Promise<{ wallet: PortfolioWallet; requestId: string }> {
   const requestId = creationRequestId(state.resourceUrn);
   try {
-    const wallet = await clients.service.wallets.create({
+    const wallet = await connection.client.wallets.create({
       requestId,
       positions: target,
       ...(state.label !== undefined ? { label: state.label } : {}),
@@ -252,11 +259,11 @@ async function createWallet(
 }
 
 async function adoptWallet(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   walletId: string,
   label: string | undefined,
 ): Promise<PortfolioWallet> {
-  const wallet = await retrieveExistingWallet(clients, walletId, "adoptWalletId");
+  const wallet = await retrieveExistingWallet(connection, walletId, "adoptWalletId");
   if (label !== undefined && label !== (wallet.label ?? undefined)) {
     throw new Error(
       `adoptWalletId ${walletId}: label "${label}" differs from the wallet's ` +

@@ -16,7 +16,7 @@ import {
   type TargetPosition,
 } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
-import type { ServiceClients } from "./serviceClients.ts";
+import type { ServiceConnection } from "./serviceConnection.ts";
 import { applyStrategyChange, reconcileAllocation } from "./strategyChange/applyStrategyChange.ts";
 import type { StrategyChangeState } from "./strategyChange/state.ts";
 
@@ -69,17 +69,21 @@ function outputsOf(
  * same approval handling as PortfolioWallet; delete stops managing and leaves the allocation as it is.
  */
 export const walletStrategyProvider = {
-  async check(clients: () => ServiceClients, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+  async check(
+    connect: () => ServiceConnection,
+    _olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ) {
     return checkAllocationInputs({
       schema: WalletStrategyInputsSchema,
       news,
-      clients,
+      connect,
       checkedInputs: (checked) => ({ ...parseInputs(checked).state }),
     });
   },
 
   async diff(
-    _clients: () => ServiceClients,
+    _connect: () => ServiceConnection,
     _id: string,
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
@@ -94,12 +98,15 @@ export const walletStrategyProvider = {
     };
   },
 
-  async create(clients: () => ServiceClients, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+  async create(
+    connect: () => ServiceConnection,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.CreateResult> {
     const { state, target } = parseInputs(news);
-    const service = clients();
-    const managed = await retrieveExistingWallet(service, state.walletId, "walletId");
+    const connection = connect();
+    const managed = await retrieveExistingWallet(connection, state.walletId, "walletId");
     const { change, wallet } = await reconcileAllocation({
-      clients: service,
+      connection,
       wallet: managed,
       urn: state.resourceUrn,
       target,
@@ -108,11 +115,11 @@ export const walletStrategyProvider = {
   },
 
   async read(
-    clients: () => ServiceClients,
+    connect: () => ServiceConnection,
     id: string,
     props: WalletStrategyOutputs,
   ): Promise<dynamic.ReadResult> {
-    const wallet = await unlessNotFound(clients().service.wallets.retrieve(props.walletId));
+    const wallet = await unlessNotFound(connect().client.wallets.retrieve(props.walletId));
     if (wallet === undefined) return NO_LONGER_EXISTS;
     const { live, change } = refreshedAllocation(wallet, props.strategyChange);
     const state: WalletStrategyState = {
@@ -124,14 +131,14 @@ export const walletStrategyProvider = {
   },
 
   async update(
-    clients: () => ServiceClients,
+    connect: () => ServiceConnection,
     _id: string,
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
     const { state, target } = parseInputs(news);
     const { change, wallet } = await applyStrategyChange({
-      clients: clients(),
+      connection: connect(),
       walletId: state.walletId,
       urn: state.resourceUrn,
       target,

@@ -6,7 +6,7 @@ import { containsUnknown, validateInputs } from "./check.ts";
 import { WebhookRegistrationInputsSchema } from "./inputs.ts";
 import { webhookCreationRequestId } from "./requestIds.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
-import type { ServiceClients } from "./serviceClients.ts";
+import type { ServiceConnection } from "./serviceConnection.ts";
 
 export interface WebhookRegistrationState {
   resourceUrn: string;
@@ -64,7 +64,11 @@ const REPLACED_ON_CHANGE = ["url", "eventTypes", "description"] as const;
  * no funds, so a change the service cannot make in place is an honest, visible replacement.
  */
 export const webhookRegistrationProvider = {
-  async check(_clients: () => ServiceClients, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+  async check(
+    _connect: () => ServiceConnection,
+    _olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ) {
     const { inputs, failures, complete } = validateInputs(WebhookRegistrationInputsSchema, news);
     if (failures.length > 0) return { failures };
     if (inputs === undefined || !complete) return { inputs: news };
@@ -72,7 +76,7 @@ export const webhookRegistrationProvider = {
   },
 
   async diff(
-    _clients: () => ServiceClients,
+    _connect: () => ServiceConnection,
     _id: string,
     olds: WebhookRegistrationOutputs,
     news: Record<string, unknown>,
@@ -97,20 +101,23 @@ export const webhookRegistrationProvider = {
     return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
   },
 
-  async create(clients: () => ServiceClients, news: Record<string, unknown>): Promise<dynamic.CreateResult> {
+  async create(
+    connect: () => ServiceConnection,
+    news: Record<string, unknown>,
+  ): Promise<dynamic.CreateResult> {
     const state = stateOf(news);
-    const service = clients();
-    const created = await createRegistration(service, state);
-    const registration = state.enabled ? created : await setStatus(service, created.id, state);
+    const connection = connect();
+    const created = await createRegistration(connection, state);
+    const registration = state.enabled ? created : await setStatus(connection, created.id, state);
     return { id: created.id, outs: outputsOf(state, registration, created.secret) };
   },
 
   async read(
-    clients: () => ServiceClients,
+    connect: () => ServiceConnection,
     id: string,
     props: WebhookRegistrationOutputs,
   ): Promise<dynamic.ReadResult> {
-    const registration = await unlessNotFound(clients().service.webhookRegistrations.retrieve(id));
+    const registration = await unlessNotFound(connect().client.webhookRegistrations.retrieve(id));
     if (registration === undefined) return NO_LONGER_EXISTS;
     const enabled = registration.status === "active";
     const state: WebhookRegistrationState = {
@@ -128,29 +135,29 @@ export const webhookRegistrationProvider = {
   },
 
   async update(
-    clients: () => ServiceClients,
+    connect: () => ServiceConnection,
     id: string,
     olds: WebhookRegistrationOutputs,
     news: Record<string, unknown>,
   ): Promise<dynamic.UpdateResult> {
     const state = stateOf(news);
-    const registration = await setStatus(clients(), id, state);
+    const registration = await setStatus(connect(), id, state);
     return { outs: outputsOf(state, registration, olds.secret ?? null) };
   },
 
-  async delete(clients: () => ServiceClients, id: string): Promise<void> {
+  async delete(connect: () => ServiceConnection, id: string): Promise<void> {
     // Already deleted is deleted.
-    await unlessNotFound(clients().service.webhookRegistrations.delete(id));
+    await unlessNotFound(connect().client.webhookRegistrations.delete(id));
   },
 };
 
 /** How many deleted registrations under one name are skipped before giving up. */
 const MAX_GENERATIONS = 100;
 
-async function createRegistration(clients: ServiceClients, state: WebhookRegistrationState) {
+async function createRegistration(connection: ServiceConnection, state: WebhookRegistrationState) {
   for (let generation = 0; ; generation++) {
     try {
-      return await clients.service.webhookRegistrations.create({
+      return await connection.client.webhookRegistrations.create({
         requestId: webhookCreationRequestId(state.resourceUrn, generation),
         url: state.url,
         eventTypes: state.eventTypes as EventType[],
@@ -164,11 +171,11 @@ async function createRegistration(clients: ServiceClients, state: WebhookRegistr
 }
 
 async function setStatus(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   id: string,
   state: WebhookRegistrationState,
 ): Promise<WebhookRegistration> {
-  return clients.service.webhookRegistrations.updateStatus(
+  return connection.client.webhookRegistrations.updateStatus(
     id,
     state.enabled
       ? { status: "active" }

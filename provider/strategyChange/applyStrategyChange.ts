@@ -2,7 +2,7 @@ import { sameAllocation } from "../../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../../sdk/contract/wallet.ts";
 import { ConflictError, IdempotencyConflictError } from "../../sdk/client/index.ts";
 import type { TargetPosition } from "../inputs.ts";
-import type { ServiceClients } from "../serviceClients.ts";
+import type { ServiceConnection } from "../serviceConnection.ts";
 import { approvePendingChange } from "./approval.ts";
 import { secondsText, waitsWithin } from "../boundedWaits.ts";
 import {
@@ -24,15 +24,15 @@ import { changeStateOf, type StrategyChangeState } from "./state.ts";
  * - `failed` throws with the service's failureReason.
  */
 export async function applyStrategyChange(params: {
-  clients: ServiceClients;
+  connection: ServiceConnection;
   walletId: string;
   urn: string;
   target: TargetPosition[];
   previous: StrategyChangeState | null;
 }): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
-  const { clients, walletId, urn, target } = params;
+  const { connection, walletId, urn, target } = params;
   const { key, answer, supersededFailure } = await requestWithUnspentKey(
-    clients,
+    connection,
     walletId,
     urn,
     target,
@@ -41,11 +41,11 @@ export async function applyStrategyChange(params: {
   let change: StrategyChangeState = { ...changeStateOf(answer, key.revision, target), supersededFailure };
   throwIfFailed(change, walletId);
   if (change.status === "pending_approval") {
-    const approval = await approvePendingChange(clients, walletId, change);
+    const approval = await approvePendingChange(connection, walletId, change);
     change = approval.change;
-    if (!approval.approved) return { change, wallet: await clients.service.wallets.retrieve(walletId) };
+    if (!approval.approved) return { change, wallet: await connection.client.wallets.retrieve(walletId) };
   }
-  return waitUntilApplied(clients, walletId, change);
+  return waitUntilApplied(connection, walletId, change);
 }
 
 /**
@@ -53,14 +53,14 @@ export async function applyStrategyChange(params: {
  * adopted) to the code's allocation: a strategy change only when it applies another one.
  */
 export async function reconcileAllocation(params: {
-  clients: ServiceClients;
+  connection: ServiceConnection;
   wallet: PortfolioWallet;
   urn: string;
   target: TargetPosition[];
 }): Promise<{ change: StrategyChangeState | null; wallet: PortfolioWallet }> {
-  const { clients, wallet, urn, target } = params;
+  const { connection, wallet, urn, target } = params;
   if (sameAllocation(wallet.strategyConfig.positions, target)) return { change: null, wallet };
-  return applyStrategyChange({ clients, walletId: wallet.id, urn, target, previous: null });
+  return applyStrategyChange({ connection, walletId: wallet.id, urn, target, previous: null });
 }
 
 /**
@@ -69,7 +69,7 @@ export async function reconcileAllocation(params: {
  * while nobody watched is not lost.
  */
 async function requestWithUnspentKey(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   walletId: string,
   urn: string,
   target: TargetPosition[],
@@ -80,20 +80,23 @@ async function requestWithUnspentKey(
   supersededFailure: StrategyChangeState["supersededFailure"];
 }> {
   let key = firstKey;
-  let answer = await requestUpdate(clients, walletId, key.requestId, target);
+  let answer = await requestUpdate(connection, walletId, key.requestId, target);
   let supersededFailure: StrategyChangeState["supersededFailure"] = null;
   for (let skipped = 0; skipped < MAX_SPENT_KEYS_SKIPPED; skipped++) {
     const verdict = keySpentBy(answer);
     const spent =
       verdict === "spent" ||
       (verdict === "check the wallet" &&
-        !sameAllocation((await clients.service.wallets.retrieve(walletId)).strategyConfig.positions, target));
+        !sameAllocation(
+          (await connection.client.wallets.retrieve(walletId)).strategyConfig.positions,
+          target,
+        ));
     if (!spent) break;
     if (supersededFailure === null && answer !== "conflict" && answer.status === "failed") {
       supersededFailure = { requestId: answer.requestId, failureReason: answer.failureReason ?? null };
     }
     key = nextRevisionKey(urn, target, key.revision);
-    answer = await requestUpdate(clients, walletId, key.requestId, target);
+    answer = await requestUpdate(connection, walletId, key.requestId, target);
   }
   if (answer === "conflict") {
     throw new Error(
@@ -110,15 +113,15 @@ async function requestWithUnspentKey(
  * that one will finish on its own, so this waits for it, within the approval timeout.
  */
 async function requestUpdate(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   walletId: string,
   requestId: string,
   target: TargetPosition[],
 ): Promise<ChangeAnswer> {
-  const timeoutMs = clients.settings.approvalTimeoutMs;
+  const timeoutMs = connection.settings.approvalTimeoutMs;
   for (const waitBeforeRetry of waitsWithin(timeoutMs)) {
     try {
-      return await clients.service.wallets.updateStrategy(walletId, { requestId, positions: target });
+      return await connection.client.wallets.updateStrategy(walletId, { requestId, positions: target });
     } catch (error) {
       if (IdempotencyConflictError.isInstance(error)) return "conflict";
       if (!ConflictError.isInstance(error)) throw error;
@@ -151,18 +154,18 @@ function throwIfFailed(change: StrategyChangeState, walletId: string): void {
  * body) to learn whether the update failed. Bounded backoff; the timeout is configurable.
  */
 async function waitUntilApplied(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   walletId: string,
   approved: StrategyChangeState,
 ): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
-  const timeoutMs = clients.settings.approvalTimeoutMs;
+  const timeoutMs = connection.settings.approvalTimeoutMs;
   let change = approved;
   for (const waitBeforeRetry of waitsWithin(timeoutMs)) {
-    const wallet = await clients.service.wallets.retrieve(walletId);
+    const wallet = await connection.client.wallets.retrieve(walletId);
     if (sameAllocation(wallet.strategyConfig.positions, change.targetPositions)) {
       return { change: { ...change, status: "completed", approvalsStillNeeded: null }, wallet };
     }
-    const replay = await clients.service.wallets.updateStrategy(walletId, {
+    const replay = await connection.client.wallets.updateStrategy(walletId, {
       requestId: change.requestId,
       positions: change.targetPositions,
     });
@@ -174,7 +177,7 @@ async function waitUntilApplied(
     throwIfFailed(change, walletId);
     if (replay.status === "completed") {
       // Completed, yet the wallet shows another target: something else changed it since.
-      return { change, wallet: await clients.service.wallets.retrieve(walletId) };
+      return { change, wallet: await connection.client.wallets.retrieve(walletId) };
     }
     if (waitBeforeRetry === undefined) {
       throw new Error(

@@ -1,5 +1,5 @@
 import { approveSigningActivity } from "../../sdk/approval/index.ts";
-import type { ServiceClients } from "../serviceClients.ts";
+import type { ServiceConnection } from "../serviceConnection.ts";
 import type { StrategyChangeState } from "./state.ts";
 
 /**
@@ -16,11 +16,11 @@ import type { StrategyChangeState } from "./state.ts";
  * - Rejected, or the signing activity failed: throws, saying what to do.
  */
 export async function approvePendingChange(
-  clients: ServiceClients,
+  connection: ServiceConnection,
   walletId: string,
   change: StrategyChangeState,
 ): Promise<{ change: StrategyChangeState; approved: boolean }> {
-  const approver = clients.settings.approver;
+  const approver = connection.settings.approver;
   if (approver === undefined || change.signingActivityId === null) return { change, approved: false };
   const outcome = await approveSigningActivity(approver, change.signingActivityId);
   const voted = { ...change, signingActivityStatus: outcome.activityStatus };

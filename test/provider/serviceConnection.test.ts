@@ -1,7 +1,7 @@
-// The dynamic-provider process's client pool: one client and one catalog read per service and
+// The dynamic-provider process's connection pool: one client and one catalog read per service and
 // token, a failed catalog read tried again, and every client closed at the end.
 import { describe, expect, test } from "vitest";
-import { ServiceClientPool } from "../../provider/serviceClients.ts";
+import { ServiceConnectionPool } from "../../provider/serviceConnection.ts";
 import {
   OTHER_TOKEN,
   baseConfig,
@@ -14,14 +14,14 @@ import {
 const t = useProviderSandbox();
 const CATALOG_READ = "GET /v2/portfolio-wallets/strategies";
 
-describe("ServiceClientPool", () => {
+describe("ServiceConnectionPool", () => {
   test("one client and one catalog read per service and token, however many calls", async () => {
-    const pool = new ServiceClientPool();
+    const pool = new ServiceConnectionPool();
     try {
       await resetRequestCounts(t);
       const first = pool.for(configSource(baseConfig(t)));
       const second = pool.for(configSource(baseConfig(t)));
-      expect(second.service).toBe(first.service);
+      expect(second.client).toBe(first.client);
       const [a, b] = await Promise.all([first.catalog(), second.catalog()]);
       expect(await first.catalog()).toBe(a);
       expect(b).toBe(a);
@@ -29,14 +29,14 @@ describe("ServiceClientPool", () => {
       expect((await requestCounts(t))[CATALOG_READ]).toBe(1);
 
       // Another token is another organization: its own client.
-      expect(pool.for(configSource(baseConfig(t, OTHER_TOKEN))).service).not.toBe(first.service);
+      expect(pool.for(configSource(baseConfig(t, OTHER_TOKEN))).client).not.toBe(first.client);
     } finally {
       await pool.closeAll();
     }
   });
 
   test("a failed catalog read is not kept: the next call reads again", async () => {
-    const pool = new ServiceClientPool();
+    const pool = new ServiceConnectionPool();
     try {
       const fault = await t.api("POST", "/_sandbox/faults", {
         body: {
@@ -49,22 +49,22 @@ describe("ServiceClientPool", () => {
       });
       expect(fault.status, JSON.stringify(fault.body)).toBe(201);
       // Three 503s: the first attempt and the client's two retries all fail.
-      const clients = pool.for(configSource(baseConfig(t)));
-      await expect(clients.catalog()).rejects.toThrow(/503/);
-      await expect(clients.catalog()).resolves.not.toHaveLength(0);
+      const connection = pool.for(configSource(baseConfig(t)));
+      await expect(connection.catalog()).rejects.toThrow(/503/);
+      await expect(connection.catalog()).resolves.not.toHaveLength(0);
     } finally {
       await pool.closeAll();
     }
   });
 
   test("closeAll closes every client: a closed one refuses requests, and the pool makes a new one", async () => {
-    const pool = new ServiceClientPool();
+    const pool = new ServiceConnectionPool();
     const before = pool.for(configSource(baseConfig(t)));
     await pool.closeAll();
-    await expect(before.service.catalog.listStrategies()).rejects.toThrow(/closed/);
+    await expect(before.client.catalog.listStrategies()).rejects.toThrow(/closed/);
     const after = pool.for(configSource(baseConfig(t)));
     try {
-      expect(after.service).not.toBe(before.service);
+      expect(after.client).not.toBe(before.client);
       await expect(after.catalog()).resolves.not.toHaveLength(0);
     } finally {
       await pool.closeAll();
