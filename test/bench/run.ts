@@ -19,6 +19,7 @@ import { ensureBuilt } from "../../scripts/build.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
+import { requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
 import type { CallTiming } from "../../provider/callTimings.ts";
 import { summarizeCpuProfile, type CpuProfileSummary } from "./cpuProfile.ts";
 import { fitLine, median } from "./statistics.ts";
@@ -63,18 +64,7 @@ const project = await ConsumerProject.fromTemplate(
 );
 const sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [TOKEN]: "bench-org" } });
 
-async function requestCounts(): Promise<Record<string, number>> {
-  const response = await fetch(`${sandbox.url}/_sandbox/request-counts`, {
-    headers: { authorization: `Bearer ${TOKEN}` },
-  });
-  return ((await response.json()) as { counts: Record<string, number> }).counts;
-}
-async function resetRequestCounts(): Promise<void> {
-  await fetch(`${sandbox.url}/_sandbox/request-counts`, {
-    method: "DELETE",
-    headers: { authorization: `Bearer ${TOKEN}` },
-  });
-}
+const benchAccess = { url: sandbox.url, token: TOKEN };
 
 function readTimings(file: string): CallTiming[] {
   try {
@@ -115,11 +105,11 @@ async function measure(kind: Kind, n: number, run: number, profile: boolean): Pr
       BENCH_SERVICE_TOKEN: TOKEN,
     };
     if (profile && operation === "up") env["NODE_OPTIONS"] = `--cpu-prof --cpu-prof-dir=${profileDir}`;
-    await resetRequestCounts();
+    await resetRequestCounts(benchAccess);
     const started = performance.now();
     await project.pulumi(commands[operation], env);
     seconds[operation] = (performance.now() - started) / 1000;
-    requests[operation] = await requestCounts();
+    requests[operation] = await requestCounts(benchAccess);
     providerCalls[operation] = readTimings(timingsFile);
     if (profile && operation === "up") cpuProfiles = profilesOf(profileDir);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/index.ts";
+import { fundedWallet as fundedWalletOf, requestCounts } from "../support/sandboxAccess.ts";
 import {
   AuthenticationError,
   IdempotencyConflictError,
@@ -52,9 +53,7 @@ async function admin(method: string, path: string, body?: unknown): Promise<unkn
   return response.status === 204 ? undefined : response.json();
 }
 
-async function requestCounts(): Promise<Record<string, number>> {
-  return ((await admin("GET", "/request-counts")) as { counts: Record<string, number> }).counts;
-}
+const access = () => ({ url: sandbox.url, token: TOKEN });
 
 const ALLOCATION = [
   { positionKey: "tbills", targetWeightBps: 6000 },
@@ -188,24 +187,15 @@ describe("strategy updates", () => {
     const update = await client.wallets.updateStrategy(wallet.id, body);
 
     expect(update.requestId).toBe(body.requestId);
-    expect((await requestCounts())["PATCH /v2/portfolio-wallets/:id/strategy"]).toBe(2);
+    expect((await requestCounts(access()))["PATCH /v2/portfolio-wallets/:id/strategy"]).toBe(2);
     // A replay answers the same update; a second update would have another id.
     expect((await client.wallets.updateStrategy(wallet.id, body)).id).toBe(update.id);
   });
 });
 
 /** A funded wallet: a simulated on-chain deposit, then sandbox time for it to reach the positions. */
-async function fundedWallet(amountUsd: number) {
-  const wallet = await client.wallets.create({ requestId: randomUUID(), positions: ALLOCATION });
-  await admin("POST", "/deposits", {
-    chain: "ethereum",
-    address: wallet.depositAddresses["ethereum"]?.address,
-    amount: amountUsd,
-    txHash: `0x${randomUUID().replaceAll("-", "")}`,
-  });
-  await admin("POST", "/clock/advance", { seconds: 60 });
-  return wallet;
-}
+const fundedWallet = async (amountUsd: number) =>
+  (await fundedWalletOf(access(), amountUsd, { positions: ALLOCATION, settleMs: 60_000 })).wallet;
 
 const PAYOUT = {
   destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
@@ -282,7 +272,7 @@ describe("withdrawals", () => {
       withdrawalAmount: 100,
       ...PAYOUT,
     });
-    expect((await requestCounts())["POST /v2/portfolio-wallets/:id/withdraw"]).toBe(2);
+    expect((await requestCounts(access()))["POST /v2/portfolio-wallets/:id/withdraw"]).toBe(2);
     const all = [];
     for await (const item of client.withdrawals.list(wallet.id)) all.push(item);
     expect(all.map((w) => w.id)).toEqual([withdrawal.id]);
@@ -346,7 +336,7 @@ describe("retries under injected faults", () => {
     const wallet = await client.wallets.create(body);
 
     expect(wallet.requestId).toBe(body.requestId);
-    expect((await requestCounts())["POST /v2/portfolio-wallets"]).toBe(2);
+    expect((await requestCounts(access()))["POST /v2/portfolio-wallets"]).toBe(2);
     expect(await countWallets()).toBe(before + 1);
   });
 
@@ -359,7 +349,7 @@ describe("retries under injected faults", () => {
       times: 2,
     });
     await client.catalog.listStrategies();
-    expect((await requestCounts())["GET /v2/portfolio-wallets/strategies"]).toBe(3);
+    expect((await requestCounts(access()))["GET /v2/portfolio-wallets/strategies"]).toBe(3);
   });
 
   test("a quote (a POST that only reads) answered 429 is retried like a GET", async () => {
@@ -372,7 +362,7 @@ describe("retries under injected faults", () => {
     });
     const options = await client.quotes.create({ minApyTargetBps: 100 });
     expect(options.length).toBeGreaterThan(0);
-    expect((await requestCounts())["POST /v2/portfolio-wallets/quote"]).toBe(2);
+    expect((await requestCounts(access()))["POST /v2/portfolio-wallets/quote"]).toBe(2);
   });
 
   test("a webhook creation without requestId answered 503 is not retried", async () => {
@@ -389,7 +379,7 @@ describe("retries under injected faults", () => {
         eventTypes: ["portfolio_wallet.balance.updated"],
       }),
     ).rejects.toThrow(InternalServerError);
-    expect((await requestCounts())["POST /webhooks/registrations"]).toBe(1);
+    expect((await requestCounts(access()))["POST /webhooks/registrations"]).toBe(1);
   });
 });
 

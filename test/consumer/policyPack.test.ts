@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
 import { ConsumerProject, listeningUrl, stopProcess } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
 
@@ -60,19 +61,7 @@ function packConfig(config: Record<string, unknown>): string {
   return file;
 }
 
-async function requestCounts(): Promise<Record<string, number>> {
-  const response = await fetch(`${serviceUrl}/_sandbox/request-counts`, {
-    headers: { authorization: `Bearer ${API_TOKEN}`, "x-sandbox-admin-token": ADMIN_TOKEN },
-  });
-  return ((await response.json()) as { counts: Record<string, number> }).counts;
-}
-
-async function resetRequestCounts(): Promise<void> {
-  await fetch(`${serviceUrl}/_sandbox/request-counts`, {
-    method: "DELETE",
-    headers: { authorization: `Bearer ${API_TOKEN}`, "x-sandbox-admin-token": ADMIN_TOKEN },
-  });
-}
+const serviceAccess = () => ({ url: serviceUrl, token: API_TOKEN, adminToken: ADMIN_TOKEN });
 
 /** A preview with the pack that must fail: everything the CLI printed. */
 async function failingPreview(args: string[]): Promise<string> {
@@ -94,7 +83,7 @@ describe("the policy pack through the engine", () => {
 
   test("the pack's config changes a limit, and a mandatory violation fails preview before any mutating request", async () => {
     await positions({ tbills: 5000, syrupUsdc: 5000 });
-    await resetRequestCounts();
+    await resetRequestCounts(serviceAccess());
     const output = await failingPreview([
       "--policy-pack-config",
       packConfig({ "max-weight-per-source": { enforcementLevel: "mandatory", maxBps: 4000 } }),
@@ -103,7 +92,9 @@ describe("the policy pack through the engine", () => {
     expect(output).toContain(
       "treasury: tbills is 5000 bps, above the maximum 4000 bps per yield source (max-weight-per-source.maxBps)",
     );
-    const mutating = Object.keys(await requestCounts()).filter((route) => !route.startsWith("GET "));
+    const mutating = Object.keys(await requestCounts(serviceAccess())).filter(
+      (route) => !route.startsWith("GET "),
+    );
     expect(mutating).toEqual([]);
   });
 

@@ -3,6 +3,10 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import {
+  requestCounts as requestCountsOf,
+  resetRequestCounts as resetRequestCountsOf,
+} from "../support/sandboxAccess.ts";
 import { callProviderOf as dispatch, type ResourceKind } from "../../provider/implementation.ts";
 import { PortfolioWalletClient } from "../../sdk/client/index.ts";
 import type { SandboxOptions } from "../../sandbox/index.ts";
@@ -152,16 +156,10 @@ export function clientOf(t: TestSandbox, token = TOKEN): PortfolioWalletClient {
   return new PortfolioWalletClient({ baseUrl: t.url, apiToken: token, maxRetries: 0 });
 }
 
-export async function requestCounts(t: TestSandbox, token = TOKEN): Promise<Record<string, number>> {
-  const res = await t.api("GET", "/_sandbox/request-counts", { token });
-  expect(res.status).toBe(200);
-  return res.body.counts;
-}
-
-export async function resetRequestCounts(t: TestSandbox, token = TOKEN): Promise<void> {
-  const res = await t.api("DELETE", "/_sandbox/request-counts", { token });
-  expect(res.status).toBe(204);
-}
+/** The request counts of the token's organization (test/support/sandboxAccess.ts). */
+export const requestCounts = (t: TestSandbox, token = TOKEN) => requestCountsOf({ url: t.url, token });
+export const resetRequestCounts = (t: TestSandbox, token = TOKEN) =>
+  resetRequestCountsOf({ url: t.url, token });
 
 /** Request-counter keys that are not reads. */
 export function mutatingKeys(counts: Record<string, number>): string[] {

@@ -34,13 +34,6 @@ export async function send(
     return { status: response.status, text, json };
   } catch (error) {
     const name = (error as Error).name;
-    console.log(
-      "DROPPED",
-      method,
-      path.slice(0, 80),
-      String(error),
-      String((error as { cause?: unknown }).cause),
-    );
     return {
       status: name === "TimeoutError" || name === "AbortError" ? "hang" : "dropped",
       text: "",

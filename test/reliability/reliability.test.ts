@@ -14,6 +14,7 @@ import { createManualClock, startSandbox, type Sandbox, type SandboxOptions } fr
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { eventually } from "../sandbox/helpers.ts";
 import { startReceiver, type Receiver } from "../webhooks/receiver.ts";
+import { fundedWallet, type SandboxAccess } from "../support/sandboxAccess.ts";
 import {
   BAD_BODIES,
   BAD_IDS,
@@ -47,34 +48,14 @@ function headersFor(token: string | null, admin: string | null, contentType: str
 }
 
 /** A client of one organization against a sandbox URL (admin token sent on every call). */
+const accessOf = (url: string, token: string): SandboxAccess => ({ url, token, adminToken: ADMIN_TOKEN });
+
 function clientOf(url: string, token: string) {
   return async (method: string, path: string, body?: unknown): Promise<Answer> =>
     send(url, method, path, {
       headers: headersFor(token, ADMIN_TOKEN, body === undefined ? null : "application/json"),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-}
-
-async function fundedWallet(
-  api: ReturnType<typeof clientOf>,
-  amount: number,
-  positions: unknown,
-  label?: string,
-) {
-  const wallet = await api("POST", "/v2/portfolio-wallets", {
-    requestId: randomUUID(),
-    positions,
-    ...(label === undefined ? {} : { label }),
-  });
-  expect(wallet.status).toBe(201);
-  const deposit = await api("POST", "/_sandbox/deposits", {
-    chain: "ethereum",
-    address: wallet.json.depositAddresses.ethereum.address,
-    amount,
-    txHash: `0x${randomUUID().replaceAll("-", "")}`,
-  });
-  expect(deposit.status).toBe(201);
-  return { wallet: wallet.json, deposit: deposit.json };
 }
 
 /** An in-memory sandbox of org-a (token A) and org-b (token B) that requires the admin token. */
@@ -116,12 +97,10 @@ describe("bad-input matrix", () => {
     ] as const) {
       const api = clientOf(sandbox.url, token);
       const label = side === "other" ? "ORGB-LABEL-7f3a" : "org-a wallet";
-      const { wallet, deposit } = await fundedWallet(
-        api,
-        1000,
-        [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
+      const { wallet, depositId } = await fundedWallet(accessOf(sandbox.url, token), 1000, {
+        positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
         label,
-      );
+      });
       await api("POST", "/_sandbox/clock/advance", { ms: 1 });
       const withdrawal = await api(
         "POST",
@@ -148,7 +127,7 @@ describe("bad-input matrix", () => {
       expect(key.status).toBe(201);
       ids[side] = {
         wallet: wallet.id,
-        deposit: deposit.id,
+        deposit: depositId,
         withdrawal: withdrawal.json.id,
         webhook: webhook.json.id,
         activity: withdrawal.json.signingActivityId,
@@ -298,7 +277,9 @@ describe("races", () => {
 
   test("fifty concurrent withdrawals on one wallet never overdraw it", async () => {
     const api = clientOf(sandbox.url, A);
-    const { wallet } = await fundedWallet(api, 1000, [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }]);
+    const { wallet } = await fundedWallet(accessOf(sandbox.url, A), 1000, {
+      positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
+    });
     await api("POST", "/_sandbox/clock/advance", { ms: 1 });
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
@@ -362,7 +343,9 @@ describe("races", () => {
   test("concurrent strategy PATCHes leave exactly one update open", async () => {
     for (const token of [A, B]) {
       const api = clientOf(sandbox.url, token);
-      const { wallet } = await fundedWallet(api, 100, [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }]);
+      const { wallet } = await fundedWallet(accessOf(sandbox.url, token), 100, {
+        positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
+      });
       const patches = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           api("PATCH", `/v2/portfolio-wallets/${wallet.id}/strategy`, {
@@ -419,7 +402,11 @@ describe("kill -9 during a write burst", () => {
   test("every acknowledged write is there after a restart", async () => {
     const first = await startChild();
     const api = clientOf(first.url, A);
-    const { wallet } = await fundedWallet(api, 1, [{ positionKey: "tbills", targetWeightBps: 10000 }]);
+    // The child sandbox processes deposits after its default delay of a second of sandbox time.
+    const { wallet } = await fundedWallet(accessOf(first.url, A), 1, {
+      positions: [{ positionKey: "tbills", targetWeightBps: 10000 }],
+      settleMs: 60_000,
+    });
     const acknowledged: { kind: "wallet" | "deposit"; id: string }[] = [];
     let killed = false;
     const tasks = Array.from({ length: 400 }, (_, i) => async () => {
@@ -501,12 +488,13 @@ describe("noisy neighbour", () => {
       const [hanging, live] = receivers as [Receiver, Receiver];
       const a = clientOf(sandbox.url, A);
       const b = clientOf(sandbox.url, B);
-      const { wallet: walletA } = await fundedWallet(a, 1000, [
-        { positionKey: "syrupUsdc", targetWeightBps: 10000 },
-      ]);
-      const { wallet: walletB } = await fundedWallet(b, 1_000_000, [
-        { positionKey: "syrupUsdc", targetWeightBps: 10000 },
-      ]);
+      const everything = [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }];
+      const { wallet: walletA } = await fundedWallet(accessOf(sandbox.url, A), 1000, {
+        positions: everything,
+      });
+      const { wallet: walletB } = await fundedWallet(accessOf(sandbox.url, B), 1_000_000, {
+        positions: everything,
+      });
       const readA = async () => {
         const started = performance.now();
         const answer = await a("GET", `/v2/portfolio-wallets/${walletA.id}`);

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { createManualClock, type SandboxClock, type SandboxOptions } from "../../sandbox/index.ts";
 import { PortfolioWalletClient } from "../../sdk/client/index.ts";
+import { fundedWallet as fundedWalletOf } from "../support/sandboxAccess.ts";
 import { startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
 
 /** Deposits reach their positions after this much sandbox time in money tests. */
@@ -65,21 +66,11 @@ export async function deposit(
   return res.body as { id: string; status: string; amountUsd: number };
 }
 
-/** A wallet on `positions`, funded with `amount` that has reached its positions. */
-export async function fundedWallet(
-  m: MoneySandbox,
-  amount: number,
-  positions = [
-    { positionKey: "tbills", targetWeightBps: 6000 },
-    { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-  ],
-): Promise<string> {
-  const wallet = await m.client.wallets.create({ requestId: uuid(), positions });
-  await deposit(m, wallet.id, amount);
-  await m.advance(DEPOSIT_DELAY_MS);
-  const funded = await m.client.wallets.retrieve(wallet.id);
-  expect(funded.pendingAllocationsUsd).toBe(0);
-  return wallet.id;
+/** The id of a wallet of org-a on `positions`, funded with `amount` that has reached its positions. */
+export async function fundedWallet(m: MoneySandbox, amount: number, positions?: unknown[]): Promise<string> {
+  const access = { url: m.t.url, token: TOKEN };
+  const options = { settleMs: DEPOSIT_DELAY_MS, ...(positions === undefined ? {} : { positions }) };
+  return (await fundedWalletOf(access, amount, options)).wallet.id;
 }
 
 /** A withdraw body to a valid Ethereum address. */

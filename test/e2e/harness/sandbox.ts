@@ -5,6 +5,7 @@ import { canonicalAllocation } from "../../../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../../../sdk/contract/wallet.ts";
 import { PortfolioWalletClient } from "../../../sdk/client/index.ts";
 import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
+import { requestCounts, resetRequestCounts } from "../../support/sandboxAccess.ts";
 
 export type Allocation = { positionKey: string; targetWeightBps: number }[];
 
@@ -83,12 +84,12 @@ export class E2eSandbox {
     return answer.body;
   }
 
-  async requestCounts(): Promise<Record<string, number>> {
-    return (await this.adminOk("GET", "/_sandbox/request-counts")).counts;
+  requestCounts(): Promise<Record<string, number>> {
+    return requestCounts({ url: this.url, token: this.token });
   }
 
-  async resetRequestCounts(): Promise<void> {
-    await this.adminOk("DELETE", "/_sandbox/request-counts", undefined, 204);
+  resetRequestCounts(): Promise<void> {
+    return resetRequestCounts({ url: this.url, token: this.token });
   }
 
   async setStrategyUpdateApprovals(strategyUpdateApprovals: number): Promise<void> {

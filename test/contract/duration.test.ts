@@ -10,7 +10,7 @@ import {
   liquidityDelayMs,
   parseIsoDurationMs,
   shareWithdrawableWithin,
-} from "../../../sdk/contract/index.ts";
+} from "../../sdk/contract/index.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
