@@ -35,7 +35,7 @@ export interface WalletChange {
   rows: WeightRow[];
   sumBeforeBps: number | null;
   sumAfterBps: number | null;
-  /** null for "unknown until up" (an input computed from another resource). */
+  /** True when the new allocation is unknown until `up` (an input computed from another resource). */
   afterUnknown: boolean;
   blendedRateBps: Figure;
   /** Share of the wallet withdrawable at once (processing time PT0H), bps. */

@@ -5,8 +5,9 @@ import { inTransaction } from "../store/db.ts";
 import { findIdempotencyKey, insertIdempotencyKey } from "../store/idempotencyStore.ts";
 
 /**
- * requestId idempotency for every mutating endpoint (wallet create, strategy update, and later
- * withdrawals), in one place. Keys are scoped to organization + endpoint (docs/spec-gaps.md):
+ * requestId idempotency for every mutating endpoint that takes one (wallet create, strategy
+ * update, withdrawal, webhook registration), in one place. Keys are scoped to organization +
+ * endpoint (docs/spec-gaps.md):
  * - new key: `create()` runs and its resource id is remembered with the body's fingerprint;
  * - same key, same canonical body: `create()` does not run; the caller answers the original
  *   resource in its current state (200);

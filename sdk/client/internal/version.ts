@@ -1,2 +1,2 @@
-/** Sent in the User-Agent header; keep in step with package.json. */
+/** Sent in the User-Agent header: the package version (test/client/version.test.ts holds them equal). */
 export const CLIENT_VERSION = "0.1.0";
