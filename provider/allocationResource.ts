@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { sameAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import {
   containsUnknown,
@@ -9,6 +8,7 @@ import {
   type CheckResult,
 } from "./check.ts";
 import { targetAllocationOf, targetWeightsByKey, withoutPositions, type TargetPosition } from "./inputs.ts";
+import { mapChanges, type PropertyChange } from "./resourceDiff.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 import {
   strategyChangeOutputs,
@@ -61,17 +61,21 @@ export async function checkAllocationInputs<
 }
 
 /**
- * Whether new inputs ask for another allocation than the one in state. Unknown inputs (during
- * preview) count as a change: the engine then shows an update rather than hiding one.
+ * How new inputs change the allocation in state, yield source by yield source
+ * (`targetWeightsBps.tbills: update`). An allocation still unknown (during preview) is one change
+ * of the whole map: the engine then shows an update rather than hiding one.
  */
-export function allocationChanged(
-  current: readonly TargetPosition[] | undefined,
+export function allocationChanges(
+  state: { targetWeightsBps?: Record<string, number> },
   news: Record<string, unknown>,
-): boolean {
-  return (
-    containsUnknown(news["targetWeightsBps"]) ||
-    containsUnknown(news["positions"]) ||
-    !sameAllocation(current ?? [], targetAllocationOf(news))
+): Record<string, PropertyChange> {
+  if (containsUnknown(news["targetWeightsBps"]) || containsUnknown(news["positions"])) {
+    return { targetWeightsBps: { kind: "update", replaces: false } };
+  }
+  return mapChanges(
+    "targetWeightsBps",
+    state.targetWeightsBps ?? {},
+    targetWeightsByKey(targetAllocationOf(news)),
   );
 }
 

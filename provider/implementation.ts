@@ -3,6 +3,7 @@ import { withSettingHint, type ConfigSource } from "../sdk/stackSettings.ts";
 import { timedCall } from "./callTimings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
+import type { ResourceDiff } from "./resourceDiff.ts";
 import type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
 import { resourceKindOfUrn, type ResourceKind } from "../sdk/resources/resourceTypes.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
@@ -28,7 +29,7 @@ export type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
 type Connect = () => ServiceConnection;
 interface ProviderImplementation {
   check(connect: Connect, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<unknown>;
-  diff(connect: Connect, id: string, olds: never, news: Record<string, unknown>): Promise<dynamic.DiffResult>;
+  diff(connect: Connect, id: string, olds: never, news: Record<string, unknown>): Promise<ResourceDiff>;
   create(connect: Connect, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
   read(connect: Connect, id: string, props: never): Promise<dynamic.ReadResult>;
   update(

@@ -4,13 +4,14 @@ import { formatUsd } from "../sdk/contract/money.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import { IdempotencyConflictError } from "../sdk/client/index.ts";
 import {
-  allocationChanged,
+  allocationChanges,
   allocationOutputs,
   checkAllocationInputs,
   refreshedAllocation,
   targetInState,
 } from "./allocationResource.ts";
 import { containsUnknown, immutableInputFailure, type CheckFailure } from "./check.ts";
+import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
 import {
   PortfolioWalletInputsSchema,
@@ -128,15 +129,14 @@ export const portfolioWalletProvider = {
     _id: string,
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
-  ): Promise<dynamic.DiffResult> {
-    const changed: string[] = [];
-    for (const key of ["label", "onDelete", "adoptWalletId"] as const) {
-      const newValue = key === "onDelete" ? (news[key] ?? "fail-if-funded") : news[key];
-      if (containsUnknown(newValue) || olds[key] !== newValue) changed.push(key);
-    }
-    if (allocationChanged(targetInState(olds), news)) changed.push("targetWeightsBps");
+  ): Promise<ResourceDiff> {
     // Label and adoptWalletId changes never get here: check() refuses them. Nothing is ever replaced.
-    return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
+    return resourceDiffOf({
+      label: valueChange(olds.label, news["label"]),
+      onDelete: valueChange(olds.onDelete, news["onDelete"] ?? "fail-if-funded"),
+      adoptWalletId: valueChange(olds.adoptWalletId, news["adoptWalletId"]),
+      ...allocationChanges(olds, news),
+    });
   },
 
   async create(

@@ -1,13 +1,12 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import {
-  allocationChanged,
+  allocationChanges,
   allocationOutputs,
   checkAllocationInputs,
   refreshedAllocation,
-  targetInState,
 } from "./allocationResource.ts";
-import { containsUnknown } from "./check.ts";
+import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
 import {
   WalletStrategyInputsSchema,
@@ -87,15 +86,12 @@ export const walletStrategyProvider = {
     _id: string,
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
-  ): Promise<dynamic.DiffResult> {
-    const walletChanged = containsUnknown(news["walletId"]) || olds.walletId !== news["walletId"];
-    const positionsChanged = allocationChanged(targetInState(olds), news);
+  ): Promise<ResourceDiff> {
     // Another wallet is another thing to manage: replacing only moves management, no funds.
-    return {
-      changes: walletChanged || positionsChanged,
-      replaces: walletChanged ? ["walletId"] : [],
-      deleteBeforeReplace: false,
-    };
+    return resourceDiffOf({
+      walletId: valueChange(olds.walletId, news["walletId"], { replaces: true }),
+      ...allocationChanges(olds, news),
+    });
   },
 
   async create(

@@ -2,7 +2,8 @@ import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import type { EventType } from "../sdk/contract/events.ts";
 import type { WebhookRegistration } from "../sdk/contract/webhook.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
-import { containsUnknown, validateInputs } from "./check.ts";
+import { validateInputs } from "./check.ts";
+import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { WebhookRegistrationInputsSchema } from "./inputs.ts";
 import { webhookCreationRequestId } from "./requestIds.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
@@ -55,9 +56,6 @@ function outputsOf(
   };
 }
 
-/** Properties with no update endpoint: changing one replaces the registration (a new one first, then the old deleted). */
-const REPLACED_ON_CHANGE = ["url", "eventTypes", "description"] as const;
-
 /**
  * The WebhookRegistration dynamic provider: create maps to POST /webhooks/registrations, an
  * `enabled`/`disabledReason` change to the status PATCH, delete to DELETE. A registration holds
@@ -80,25 +78,22 @@ export const webhookRegistrationProvider = {
     _id: string,
     olds: WebhookRegistrationOutputs,
     news: Record<string, unknown>,
-  ): Promise<dynamic.DiffResult> {
-    const differs = (key: string, oldValue: unknown, newValue: unknown) =>
-      containsUnknown(newValue) || JSON.stringify(oldValue ?? null) !== JSON.stringify(newValue ?? null)
-        ? [key]
-        : [];
+  ): Promise<ResourceDiff> {
     const newEventTypes = Array.isArray(news["eventTypes"])
       ? [...(news["eventTypes"] as string[])].sort()
       : news["eventTypes"];
-    const replaces = [
-      ...differs("url", olds.url, news["url"]),
-      ...differs("eventTypes", olds.eventTypes, newEventTypes),
-      ...differs("description", olds.description, news["description"]),
-    ].filter((key) => (REPLACED_ON_CHANGE as readonly string[]).includes(key));
     const newEnabled = news["enabled"] ?? true;
-    const updates = [
-      ...differs("enabled", olds.enabled, newEnabled),
-      ...(newEnabled === false ? differs("disabledReason", olds.disabledReason, news["disabledReason"]) : []),
-    ];
-    return { changes: replaces.length + updates.length > 0, replaces, deleteBeforeReplace: false };
+    // The service has no update of url, event types or description: changing one replaces the
+    // registration (a new one first, then the old one deleted). Only the status changes in place.
+    return resourceDiffOf({
+      url: valueChange(olds.url, news["url"], { replaces: true }),
+      eventTypes: valueChange(olds.eventTypes, newEventTypes, { replaces: true }),
+      description: valueChange(olds.description, news["description"], { replaces: true }),
+      enabled: valueChange(olds.enabled, newEnabled),
+      // The reason only counts while the registration is disabled.
+      disabledReason:
+        newEnabled === false ? valueChange(olds.disabledReason, news["disabledReason"]) : undefined,
+    });
   },
 
   async create(
