@@ -17,7 +17,7 @@ import {
   type AllocationSubject,
   type YieldSourceLists,
 } from "./rules.ts";
-import { TYPES, isAllocationResource, managerOf, targetWeightsOf } from "./subjects.ts";
+import { isAllocationResource, kindOf, managerOf, targetWeightsOf } from "./subjects.ts";
 
 /**
  * The policy pack `portfolio-wallet-allocation`: allocation guardrails that fail `pulumi preview`
@@ -186,7 +186,7 @@ export const allocationPolicies = new PolicyPack("portfolio-wallet-allocation", 
         properties: { allowedWallets: names("resource names of wallets allowed to use retain") },
       },
       validateResource: (args, reportViolation) => {
-        if (args.type !== TYPES.portfolioWallet) return;
+        if (kindOf(args.type) !== "portfolioWallet") return;
         const onDelete = typeof args.props["onDelete"] === "string" ? args.props["onDelete"] : undefined;
         const { allowedWallets } = args.getConfig<{ allowedWallets: string[] }>();
         for (const finding of retainNeedsAllowList(
@@ -204,7 +204,7 @@ export const allocationPolicies = new PolicyPack("portfolio-wallet-allocation", 
       description: "Webhook registrations deliver to https URLs only.",
       enforcementLevel: "advisory",
       validateResource: (args, reportViolation) => {
-        if (args.type !== TYPES.webhookRegistration) return;
+        if (kindOf(args.type) !== "webhookRegistration") return;
         const url = typeof args.props["url"] === "string" ? args.props["url"] : undefined;
         for (const finding of webhookUsesHttps(args.name, url, "webhooks-use-https"))
           reportViolation(finding);

@@ -1,22 +1,20 @@
-import { typeTokenOf } from "../sdk/resources/resourceTypes.ts";
+import { resourceKindOfType } from "../sdk/resources/resourceTypes.ts";
 import type { TargetWeights } from "../sdk/contract/index.ts";
 import type { AllocationManager } from "./rules.ts";
 
 /**
  * What the rules need of the resources the engine shows a policy: this package's resources
- * recognised by their type token, and their target weights, read from the inputs the provider's
+ * recognised by their type token (the dynamic resources' or the native provider's), and their target weights, read from the inputs the provider's
  * check() produced (`targetWeightsBps`) or, before it ran, from the program's `positions`. A value
  * not known until `up` (an output of another resource) reads as undefined: it is not judged.
  */
 
-export const TYPES = {
-  portfolioWallet: typeTokenOf("portfolioWallet"),
-  walletStrategy: typeTokenOf("walletStrategy"),
-  webhookRegistration: typeTokenOf("webhookRegistration"),
-} as const;
+/** The kind of resource a type token names, dynamic or native; undefined for other packages' resources. */
+export const kindOf = resourceKindOfType;
 
 export function isAllocationResource(type: string): boolean {
-  return type === TYPES.portfolioWallet || type === TYPES.walletStrategy;
+  const kind = kindOf(type);
+  return kind === "portfolioWallet" || kind === "walletStrategy";
 }
 
 const isWeight = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -50,14 +48,14 @@ export function managerOf(resource: {
   props: Record<string, unknown>;
 }): AllocationManager | undefined {
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
-  if (resource.type === TYPES.portfolioWallet) {
+  if (kindOf(resource.type) === "portfolioWallet") {
     return {
       resource: resource.name,
       kind: "PortfolioWallet",
       walletId: text(resource.props["walletId"]) ?? text(resource.props["adoptWalletId"]),
     };
   }
-  if (resource.type === TYPES.walletStrategy) {
+  if (kindOf(resource.type) === "walletStrategy") {
     return { resource: resource.name, kind: "WalletStrategy", walletId: text(resource.props["walletId"]) };
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { configKeyOf } from "../../sdk/stackSettings.ts";
-import { typeTokenOf, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
+import { resourceKindOfType, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
 
 /**
  * What the report reads of `pulumi preview --json`, by allowlist: for each step its operation, its
@@ -66,13 +66,6 @@ export interface PreviewFacts {
   approverConfigured: boolean;
 }
 
-const KIND_BY_TYPE = new Map(
-  (["portfolioWallet", "walletStrategy", "webhookRegistration"] as const).map((kind) => [
-    typeTokenOf(kind),
-    kind,
-  ]),
-);
-
 function weightsOf(inputs: Record<string, unknown> | undefined): Weights {
   if (inputs === undefined) return null;
   const weights = inputs["targetWeightsBps"];
@@ -124,7 +117,7 @@ export function readPreview(text: string): PreviewFacts {
   }
   const steps = parsed.data.steps.map((step): PreviewStep => {
     const { type, name } = urnParts(step.urn);
-    const kind = KIND_BY_TYPE.get(type) ?? null;
+    const kind = resourceKindOfType(type) ?? null;
     const state = step.newState ?? step.oldState;
     return {
       op: step.op,

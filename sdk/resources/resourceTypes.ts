@@ -14,9 +14,10 @@ export const ON_DELETE_CHOICES = ["fail-if-funded", "retain"] as const;
 export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
 
 /**
- * The three resource kinds of this package and their Pulumi type tokens. The resource classes
- * register under these tokens, and the provider implementation tells the kinds apart by the
- * token inside each resource's URN (one serialized provider serves all three).
+ * The three resource kinds of this package and their Pulumi type tokens. Each kind has two: the
+ * dynamic resource classes of this package register under `pulumi-nodejs:dynamic/...`, and the
+ * native provider plugin serves `portfolio-wallet:index:<type>` (programs in any language). The
+ * provider implementation tells the kinds apart by the token inside each resource's URN.
  */
 export const RESOURCE_TYPES = {
   portfolioWallet: { module: "portfoliowallet", type: "PortfolioWallet" },
@@ -25,15 +26,31 @@ export const RESOURCE_TYPES = {
 } as const;
 export type ResourceKind = keyof typeof RESOURCE_TYPES;
 
-/** The full type token of a kind, e.g. `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`. */
+/** The package name of the native provider: its plugin is `pulumi-resource-portfolio-wallet`. */
+export const PACKAGE_NAME = "portfolio-wallet";
+
+/** The dynamic resource's type token of a kind, e.g. `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`. */
 export function typeTokenOf(kind: ResourceKind): string {
   const { module, type } = RESOURCE_TYPES[kind];
   return `pulumi-nodejs:dynamic/${module}:${type}`;
 }
 
+/** The native provider's type token of a kind, e.g. `portfolio-wallet:index:PortfolioWallet`. */
+export function nativeTypeTokenOf(kind: ResourceKind): string {
+  return `${PACKAGE_NAME}:index:${RESOURCE_TYPES[kind].type}`;
+}
+
 const KIND_BY_TYPE_TOKEN = new Map(
-  (Object.keys(RESOURCE_TYPES) as ResourceKind[]).map((kind) => [typeTokenOf(kind), kind]),
+  (Object.keys(RESOURCE_TYPES) as ResourceKind[]).flatMap((kind) => [
+    [typeTokenOf(kind), kind] as const,
+    [nativeTypeTokenOf(kind), kind] as const,
+  ]),
 );
+
+/** The kind of a type token, dynamic or native; undefined for any other type. */
+export function resourceKindOfType(type: string): ResourceKind | undefined {
+  return KIND_BY_TYPE_TOKEN.get(type);
+}
 
 /**
  * The kind of the resource a URN names, or undefined for any other type. A URN is
@@ -43,5 +60,5 @@ const KIND_BY_TYPE_TOKEN = new Map(
 export function resourceKindOfUrn(urn: string): ResourceKind | undefined {
   const qualifiedType = urn.split("::")[2];
   const type = qualifiedType?.split("$").at(-1);
-  return type === undefined ? undefined : KIND_BY_TYPE_TOKEN.get(type);
+  return type === undefined ? undefined : resourceKindOfType(type);
 }

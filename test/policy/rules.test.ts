@@ -10,7 +10,8 @@ import {
   retainNeedsAllowList,
   webhookUsesHttps,
 } from "../../policy/rules.ts";
-import { managerOf, targetWeightsOf, TYPES } from "../../policy/subjects.ts";
+import { managerOf, targetWeightsOf } from "../../policy/subjects.ts";
+import { nativeTypeTokenOf, typeTokenOf } from "../../sdk/resources/resourceTypes.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { CATALOG } from "../cli/previewFixtures.ts";
 
@@ -185,12 +186,15 @@ describe("what the pack reads of a resource", () => {
   });
 
   test("the wallet a resource manages: a PortfolioWallet's id or adopted id, a WalletStrategy's walletId", () => {
-    expect(
-      managerOf({ type: TYPES.portfolioWallet, name: "a", props: { adoptWalletId: "w1" } })?.walletId,
-    ).toBe("w1");
-    expect(managerOf({ type: TYPES.walletStrategy, name: "b", props: { walletId: "w2" } })?.walletId).toBe(
-      "w2",
-    );
+    // Dynamic resources (TypeScript programs) and the native provider's (every other language) alike.
+    for (const tokenOf of [typeTokenOf, nativeTypeTokenOf]) {
+      expect(
+        managerOf({ type: tokenOf("portfolioWallet"), name: "a", props: { adoptWalletId: "w1" } })?.walletId,
+      ).toBe("w1");
+      expect(
+        managerOf({ type: tokenOf("walletStrategy"), name: "b", props: { walletId: "w2" } })?.walletId,
+      ).toBe("w2");
+    }
     expect(managerOf({ type: "aws:s3/bucket:Bucket", name: "c", props: {} })).toBeUndefined();
   });
 });
