@@ -63,12 +63,19 @@ const CheckedWeightsSchema = z.record(z.string().min(1), z.number().int().positi
  */
 export function targetAllocationOf(inputs: Record<string, unknown>): TargetPosition[] {
   if (inputs["targetWeightsBps"] !== undefined) {
-    const weights = CheckedWeightsSchema.parse(inputs["targetWeightsBps"]);
-    return canonicalAllocation(
-      Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps })),
-    );
+    return positionsOf(CheckedWeightsSchema.parse(inputs["targetWeightsBps"]));
   }
   return canonicalAllocation(AllocationSchema.parse(inputs["positions"]));
+}
+
+/** The program's form of an allocation map: `positions`, sorted by positionKey. */
+export function positionsOf(targetWeightsBps: Record<string, number>): TargetPosition[] {
+  return canonicalAllocation(
+    Object.entries(targetWeightsBps).map(([positionKey, targetWeightBps]) => ({
+      positionKey,
+      targetWeightBps,
+    })),
+  );
 }
 
 /** The inputs check() hands on: the program's `positions` array replaced by its map form. */

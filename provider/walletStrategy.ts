@@ -1,4 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
+import { UuidSchema } from "../sdk/contract/common.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import {
   allocationChanges,
@@ -62,6 +63,20 @@ function outputsOf(
   };
 }
 
+/** A WalletStrategy's id: the id of the wallet whose allocation it manages, and `/strategy`. */
+const strategyIdOf = (walletId: string) => `${walletId}/strategy`;
+
+function walletIdOfStrategyId(id: string): string {
+  const walletId = id.endsWith("/strategy") ? id.slice(0, -"/strategy".length) : "";
+  if (!UuidSchema.safeParse(walletId).success) {
+    throw new Error(
+      `"${id}" is not a WalletStrategy id: it is the wallet's id followed by /strategy ` +
+        "(for example 0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01/strategy)",
+    );
+  }
+  return walletId;
+}
+
 /**
  * The WalletStrategy dynamic provider: the target allocation of a wallet managed elsewhere (for
  * example created in another stack). Create and update go through the strategy PATCH with the
@@ -107,7 +122,7 @@ export const walletStrategyProvider = {
       urn: state.resourceUrn,
       target,
     });
-    return { id: `${state.walletId}/strategy`, outs: outputsOf(state, target, wallet, change) };
+    return { id: strategyIdOf(state.walletId), outs: outputsOf(state, target, wallet, change) };
   },
 
   async read(
@@ -115,12 +130,14 @@ export const walletStrategyProvider = {
     id: string,
     props: WalletStrategyOutputs,
   ): Promise<dynamic.ReadResult> {
-    const wallet = await unlessNotFound(connect().client.wallets.retrieve(props.walletId));
+    // `pulumi import` reads with no state yet: the id names the wallet.
+    const walletId = props.walletId ?? walletIdOfStrategyId(id);
+    const wallet = await unlessNotFound(connect().client.wallets.retrieve(walletId));
     if (wallet === undefined) return NO_LONGER_EXISTS;
     const { live, change } = refreshedAllocation(wallet, props.strategyChange);
     const state: WalletStrategyState = {
       resourceUrn: props.resourceUrn,
-      walletId: props.walletId,
+      walletId,
       targetWeightsBps: targetWeightsByKey(live),
     };
     return { id, props: outputsOf(state, live, wallet, change), inputs: state };

@@ -13,17 +13,49 @@ export const CONFIG_NAMESPACE = "portfolio-wallet";
 
 /**
  * Every provider setting: its stack-config key (under `portfolio-wallet:`), its environment
- * fallback, and whether it is a secret. This table is the one place the names are defined;
- * docs/provider.md lists the same names.
+ * fallback, whether it is a secret, and what it is (the native provider's schema describes its
+ * configuration with these). This table is the one place the names are defined; docs/provider.md
+ * lists the same names.
  */
 export const SETTINGS = {
-  baseUrl: { env: BASE_URL_ENV, secret: false },
-  apiToken: { env: API_TOKEN_ENV, secret: true },
-  turnkeyApiBaseUrl: { env: "TURNKEY_API_BASE_URL", secret: false },
-  turnkeyOrganizationId: { env: "TURNKEY_ORGANIZATION_ID", secret: false },
-  turnkeyApiPublicKey: { env: "TURNKEY_API_PUBLIC_KEY", secret: false },
-  turnkeyApiPrivateKey: { env: "TURNKEY_API_PRIVATE_KEY", secret: true },
-  approvalTimeoutSeconds: { env: "PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS", secret: false },
+  baseUrl: {
+    env: BASE_URL_ENV,
+    secret: false,
+    description: "The service's base URL, for example the local sandbox's http://127.0.0.1:8787.",
+  },
+  apiToken: {
+    env: API_TOKEN_ENV,
+    secret: true,
+    description: "The API token (bearer) of your organization at the service. A secret.",
+  },
+  turnkeyApiBaseUrl: {
+    env: "TURNKEY_API_BASE_URL",
+    secret: false,
+    description:
+      "The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests.",
+  },
+  turnkeyOrganizationId: {
+    env: "TURNKEY_ORGANIZATION_ID",
+    secret: false,
+    description: "Your organization id at the signing provider (Turnkey).",
+  },
+  turnkeyApiPublicKey: {
+    env: "TURNKEY_API_PUBLIC_KEY",
+    secret: false,
+    description: "The approver's API public key at the signing provider: compressed P-256, hex.",
+  },
+  turnkeyApiPrivateKey: {
+    env: "TURNKEY_API_PRIVATE_KEY",
+    secret: true,
+    description:
+      "The approver's API private key (P-256, hex). A secret: it only signs requests locally and never leaves the provider.",
+  },
+  approvalTimeoutSeconds: {
+    env: "PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS",
+    secret: false,
+    description:
+      "How long `up` waits for an approved strategy update to show on the wallet, in seconds. Default 300.",
+  },
 } as const;
 export type SettingName = keyof typeof SETTINGS;
 

@@ -5,6 +5,7 @@ import type { PortfolioWallet } from "../contract/wallet.ts";
 import type { YieldMetrics, YieldMetricsRequest } from "../contract/yieldMetrics.ts";
 import { PortfolioWalletClient } from "../client/index.ts";
 import { resolveProviderSettings, withSettingHint, type ConfigSource } from "../stackSettings.ts";
+import { READ_FUNCTIONS } from "./readFunctions.ts";
 
 /**
  * Read-only functions for Pulumi programs. They read the same settings as the resources
@@ -46,12 +47,18 @@ async function withClient<T>(
 
 /** The strategy catalog: yield sources with their liquidity limit and current rate (spec 4.3). */
 export function getStrategies(options?: FunctionOptions): Promise<StrategyCatalogEntry[]> {
-  return withClient(options, async (client) => (await client.catalog.listStrategies()).strategies);
+  return withClient(
+    options,
+    async (client) => (await READ_FUNCTIONS.getStrategies.call(client, {})).strategies,
+  );
 }
 
 /** The yield-source catalog from which positionKeys must be taken (spec 4.2). */
 export function getYieldSources(options?: FunctionOptions): Promise<YieldSource[]> {
-  return withClient(options, async (client) => (await client.catalog.listYieldSources()).yieldSources);
+  return withClient(
+    options,
+    async (client) => (await READ_FUNCTIONS.getYieldSources.call(client, {})).yieldSources,
+  );
 }
 
 /**
@@ -60,12 +67,12 @@ export function getYieldSources(options?: FunctionOptions): Promise<YieldSource[
  * `"LIQUIDITY"`. An option's `strategyConfig.positions` can be passed to a wallet as they are.
  */
 export function getQuote(request: QuoteRequest = {}, options?: FunctionOptions): Promise<QuoteOption[]> {
-  return withClient(options, (client) => client.quotes.create(request));
+  return withClient(options, async (client) => (await READ_FUNCTIONS.getQuote.call(client, request)).options);
 }
 
 /** One wallet by id, with balances, positions, deposit addresses and blended rate (spec 4.6). */
 export function getWallet(walletId: string, options?: FunctionOptions): Promise<PortfolioWallet> {
-  return withClient(options, (client) => client.wallets.retrieve(walletId));
+  return withClient(options, (client) => READ_FUNCTIONS.getWallet.call(client, { walletId }));
 }
 
 /** Yield generated, withdrawn and accrued over a period, globally and per wallet (spec 4.12). */
@@ -73,5 +80,5 @@ export function getYieldMetrics(
   request: YieldMetricsRequest = {},
   options?: FunctionOptions,
 ): Promise<YieldMetrics> {
-  return withClient(options, (client) => client.yieldMetrics.retrieve(request));
+  return withClient(options, (client) => READ_FUNCTIONS.getYieldMetrics.call(client, request));
 }

@@ -1,0 +1,210 @@
+// The native provider's package schema (provider/native/schema.json), generated and never edited
+// by hand: types from the zod schemas (the contract, the resources' input schemas, their output
+// schemas), descriptions from the TypeScript docs (the resource classes' and functions' JSDoc, the
+// settings table). `pulumi package get-schema` on the plugin answers it, and the Python and Go
+// SDKs are generated from it (scripts/sdkgen/).
+//
+//   node scripts/packageSchema/generate.ts           writes provider/native/schema.json
+//   node scripts/packageSchema/generate.ts --check   fails when the committed file is not what it generates
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import * as contract from "../../sdk/contract/index.ts";
+import { READ_FUNCTIONS } from "../../sdk/functions/readFunctions.ts";
+import {
+  PACKAGE_NAME,
+  RESOURCE_TYPES,
+  nativeTypeTokenOf,
+  type ResourceKind,
+} from "../../sdk/resources/resourceTypes.ts";
+import { SETTINGS, type SettingName } from "../../sdk/stackSettings.ts";
+import {
+  PortfolioWalletInputsSchema,
+  WalletStrategyInputsSchema,
+  WebhookRegistrationInputsSchema,
+} from "../../provider/inputs.ts";
+import {
+  RESOURCE_OUTPUTS,
+  SECRET_OUTPUTS,
+  StrategyChangeStateSchema,
+  SupersededFailureSchema,
+  TargetPositionSchema,
+} from "../../provider/resourceOutputs.ts";
+import { functionDocs, resourceDocs } from "./docComments.ts";
+import { PulumiTypeCollector, type PulumiPropertySpec } from "./pulumiTypes.ts";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SCHEMA_FILE = path.join(repoRoot, "provider", "native", "schema.json");
+
+const RESOURCE_INPUTS: Record<ResourceKind, z.ZodObject> = {
+  portfolioWallet: PortfolioWalletInputsSchema,
+  walletStrategy: WalletStrategyInputsSchema,
+  webhookRegistration: WebhookRegistrationInputsSchema,
+};
+
+const RESOURCE_SOURCES: Record<ResourceKind, string> = {
+  portfolioWallet: "sdk/resources/portfolioWallet.ts",
+  walletStrategy: "sdk/resources/walletStrategy.ts",
+  webhookRegistration: "sdk/resources/webhookRegistration.ts",
+};
+
+/** Inputs the resource classes set themselves; a native provider is told the URN instead. */
+const INTERNAL_INPUTS = new Set(["resourceUrn"]);
+
+const withDescription = (
+  property: PulumiPropertySpec,
+  description: string | undefined,
+): PulumiPropertySpec =>
+  description === undefined || description === "" ? property : { ...property, description };
+
+/** The repository's GitHub path, from package.json (`github.com/owner/name`). */
+function repositoryPath(manifest: { repository?: { url?: string } }): string {
+  const url = manifest.repository?.url ?? "";
+  const match = /github\.com[/:]([^/]+\/[^/.]+)/.exec(url);
+  if (match === null)
+    throw new Error(`package.json repository.url must name a GitHub repository (got "${url}")`);
+  return `github.com/${match[1]}`;
+}
+
+export function generatePackageSchema(): Record<string, unknown> {
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    version: string;
+    description: string;
+    license: string;
+    homepage?: string;
+    repository?: { url?: string };
+  };
+  const types = new PulumiTypeCollector(PACKAGE_NAME);
+  // Every object schema of the contract is a named type wherever it appears (`QuoteOption`, ...).
+  for (const [name, value] of Object.entries(contract)) {
+    if (name.endsWith("Schema") && value instanceof z.ZodObject)
+      types.name(value, name.slice(0, -"Schema".length));
+  }
+  types.name(StrategyChangeStateSchema, "StrategyChangeState");
+  types.name(TargetPositionSchema, "TargetPosition");
+  types.name(SupersededFailureSchema, "SupersededFailure");
+  // An allocation is checked by a refinement zod's JSON Schema cannot see into: it is an array of positions.
+  const positionInput = types.objectProperties(contract.PositionInputSchema, "input", "PositionInput");
+  types.types[types.typeToken("PositionInput")] = { type: "object", ...positionInput };
+  types.override(contract.AllocationSchema, {
+    type: "array",
+    items: { $ref: `#/types/${types.typeToken("PositionInput")}` },
+  });
+
+  const settingType = (name: SettingName) => (name === "approvalTimeoutSeconds" ? "number" : "string");
+  const configVariables = Object.fromEntries(
+    (Object.keys(SETTINGS) as SettingName[]).map((name) => [
+      name,
+      {
+        type: settingType(name),
+        description: `${SETTINGS[name].description} Environment variable: \`${SETTINGS[name].env}\`.`,
+        ...(SETTINGS[name].secret ? { secret: true } : {}),
+      },
+    ]),
+  );
+
+  const resources = Object.fromEntries(
+    (Object.keys(RESOURCE_TYPES) as ResourceKind[]).map((kind) => {
+      const className = RESOURCE_TYPES[kind].type;
+      const docs = resourceDocs(repoRoot, RESOURCE_SOURCES[kind], className);
+      const inputs = types.objectProperties(RESOURCE_INPUTS[kind], "input", className);
+      const outputs = types.objectProperties(RESOURCE_OUTPUTS[kind], "output", className);
+      const inputProperties = Object.fromEntries(
+        Object.entries(inputs.properties)
+          .filter(([name]) => !INTERNAL_INPUTS.has(name))
+          .map(([name, property]) => [name, withDescription(property, docs.inputs[name])]),
+      );
+      const properties = Object.fromEntries(
+        Object.entries(outputs.properties).map(([name, property]) => [
+          name,
+          {
+            ...withDescription(property, docs.outputs[name] || docs.inputs[name]),
+            ...(SECRET_OUTPUTS[kind].includes(name) ? { secret: true } : {}),
+          },
+        ]),
+      );
+      return [
+        nativeTypeTokenOf(kind),
+        {
+          description: docs.description,
+          inputProperties,
+          requiredInputs: inputs.required.filter((name) => !INTERNAL_INPUTS.has(name)),
+          properties,
+          required: outputs.required,
+        },
+      ];
+    }),
+  );
+
+  const functionDescriptions = functionDocs(repoRoot, "sdk/functions/index.ts");
+  const functions = Object.fromEntries(
+    Object.entries(READ_FUNCTIONS).map(([name, fn]) => {
+      const owner = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+      const args = types.objectProperties(fn.args, "input", `${owner}Args`);
+      const result = types.objectProperties(fn.result, "output", `${owner}Result`);
+      return [
+        `${PACKAGE_NAME}:index:${name}`,
+        {
+          description: functionDescriptions[name] ?? "",
+          ...(Object.keys(args.properties).length > 0 ? { inputs: { type: "object", ...args } } : {}),
+          outputs: { type: "object", ...result },
+        },
+      ];
+    }),
+  );
+
+  const repository = repositoryPath(manifest);
+  return {
+    name: PACKAGE_NAME,
+    displayName: "Portfolio Wallet Yield Service",
+    version: manifest.version,
+    description: manifest.description,
+    keywords: ["pulumi", "portfolio-wallet", "stablecoin", "treasury", "yield", "kind/native"],
+    homepage: manifest.homepage,
+    repository: `https://${repository}`,
+    license: manifest.license,
+    publisher: "Portfolio Wallet",
+    config: { variables: configVariables },
+    provider: {
+      description:
+        "The provider of the Portfolio Wallet Yield Service: where the service is, and the approver.",
+      inputProperties: configVariables,
+    },
+    resources,
+    functions,
+    types: Object.fromEntries(Object.entries(types.types).sort(([a], [b]) => a.localeCompare(b))),
+    language: {
+      python: {
+        packageName: "pulumi_portfolio_wallet",
+        requires: { pulumi: ">=3.0.0,<4.0.0" },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      go: {
+        importBasePath: `${repository}/sdk/go/portfoliowallet`,
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+    },
+  };
+}
+
+export function packageSchemaText(): string {
+  return `${JSON.stringify(generatePackageSchema(), null, 2)}\n`;
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const text = packageSchemaText();
+  if (process.argv.includes("--check")) {
+    if (readFileSync(SCHEMA_FILE, "utf8") !== text) {
+      console.error(
+        `${path.relative(repoRoot, SCHEMA_FILE)} is out of date: run node scripts/packageSchema/generate.ts`,
+      );
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(SCHEMA_FILE, text);
+    console.error(`wrote ${path.relative(repoRoot, SCHEMA_FILE)}`);
+  }
+}
