@@ -1,9 +1,12 @@
 // `npm run build` (also run by `prepare`, so by `npm ci`, `npm pack` and installs from git): the
 // published JavaScript and type declarations in dist/, from a clean directory so that no file of
 // an earlier build (a renamed module, say) is ever packed.
-//   dist/      ES modules (tsconfig.build.json): every entry, and the command-line tool
+//   dist/      ES modules (tsconfig.build.json): every entry, the command-line tool, and the native
+//              provider plugin (`pulumi-resource-portfolio-wallet`, the package's second bin)
 //   dist/cjs/  CommonJS (tsconfig.build.cjs.json): every entry, for `require` (CommonJS programs,
 //              such as those `pulumi new typescript` creates)
+//   dist/plugin/  the plugin as a release archive for `pulumi plugin install ... --file` (pluginArchive.ts);
+//              not in the npm package
 //
 // The repo's own Pulumi programs (examples, test fixtures) import the package by name, which
 // resolves to dist/; `ensureBuilt()` (the test run's global setup) rebuilds when sources changed.
@@ -14,6 +17,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { buildPluginArchive } from "./pluginArchive.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -34,6 +38,7 @@ export const BUILD_INPUTS = [
   "tsconfig.json",
   "tsconfig.build.json",
   "tsconfig.build.cjs.json",
+  "scripts/pluginArchive.ts",
   "README.md",
   "LICENSE",
 ];
@@ -70,6 +75,7 @@ export async function build(): Promise<void> {
   await Promise.all([compile("tsconfig.build.json"), compile("tsconfig.build.cjs.json")]);
   // Without this, Node would read dist/cjs/**/*.js as ES modules: the package itself is "type": "module".
   writeFileSync(path.join(dist, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+  await buildPluginArchive(repoRoot, path.join(dist, "plugin"));
   mkdirSync(path.dirname(builtFromStamp), { recursive: true });
   writeFileSync(builtFromStamp, inputsHash);
 }
