@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Ensures an offline Pulumi engine for this project: the `pulumi` CLI, the Node.js language host
-# (`pulumi-language-nodejs`) and the dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`), all in one
-# bin directory. Prints that directory's absolute path on stdout (and nothing else); progress goes to stderr.
+# Ensures an offline Pulumi engine for this project, all in one bin directory: the `pulumi` CLI, the
+# language hosts for Node.js (`pulumi-language-nodejs`), Python (`pulumi-language-python` and its
+# `pulumi-language-python-exec` script) and YAML (`pulumi-language-yaml`), the dynamic-provider plugin
+# (`pulumi-resource-pulumi-nodejs`) and the policy-pack launcher. Prints that directory's absolute path on
+# stdout (and nothing else); progress goes to stderr.
 # The path is also written to node_modules/.cache/pulumi-engine/bin-dir, which scripts/pulumiEnv.ts reads.
 #
 # Resolution order:
-#   1. a `pulumi` on PATH whose version equals the pinned CLI version, with pulumi-language-nodejs and
-#      pulumi-resource-pulumi-nodejs next to it or on PATH (a regular Pulumi install ships all three);
-#   2. a cached build in ${XDG_CACHE_HOME:-~/.cache}/portfolio-wallet-pulumi/engine/<cli>-<langhost>/bin;
-#   3. a build from Go modules (minutes on 2 cores), made in a temp dir and renamed into the cache.
+#   1. a `pulumi` on PATH whose version equals the pinned CLI version, with every other piece next to it
+#      (a regular Pulumi install ships them all);
+#   2. the cache ${XDG_CACHE_HOME:-~/.cache}/portfolio-wallet-pulumi/engine/<cli>-<langhost>/bin, where each
+#      missing piece is built from Go modules (minutes on 2 cores for the CLI, seconds to a minute for a
+#      host), in a temp dir and renamed into place; a cache made before a piece existed gets just that piece.
 #
 # Version pins (the only place they live):
 #   - CLI version = the installed @pulumi/pulumi version (node_modules, else the pin in package.json). The
@@ -20,7 +23,11 @@
 #     the project's own (v3.259) @pulumi/pulumi/cmd/run, so programs run with the pinned SDK. Caveat: the
 #     v3.68 host reads runtime options only from command-line flags, which a v3.259 CLI no longer passes
 #     (it sends them in the RunRequest instead), so Pulumi.yaml `runtime.options` (typescript, nodeargs,
-#     tsconfig) are ignored; see docs/offline-pulumi-engine.md.
+#     tsconfig) are ignored; see docs/offline-pulumi-engine.md. The Python host lives in the same module
+#     at the same version (python/cmd/pulumi-language-python); the same caveat applies to its `virtualenv`
+#     option, so the Python a program runs with is the first `python3` on PATH (or PULUMI_PYTHON_CMD).
+#   - YAML language host = YAML_LANGHOST_VERSION below, from github.com/pulumi/pulumi-yaml, which the proxy
+#     serves.
 #
 # Environment overrides: PULUMI_ENGINE_CACHE_DIR (cache root), PULUMI_ENGINE_FORCE_BUILD=1 (skip steps 1-2).
 set -euo pipefail
@@ -28,6 +35,7 @@ set -euo pipefail
 # The whole script is one block, so bash parses it entirely before running (safe against edits mid-run).
 {
 LANGHOST_VERSION="3.68.0"
+YAML_LANGHOST_VERSION="1.25.0"
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 log() { printf '[pulumi-engine] %s\n' "$*" >&2; }
@@ -88,8 +96,13 @@ publish() {
   printf '%s\n' "$1"
 }
 
-have_complete_engine() {
-  [[ -x "$1/pulumi" && -x "$1/pulumi-language-nodejs" && -x "$1/pulumi-resource-pulumi-nodejs" ]]
+# Every executable of a complete engine.
+ENGINE_EXECUTABLES=(pulumi pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec
+  pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-analyzer-policy-nodejsshim)
+
+missing_pieces() {
+  local exe
+  for exe in "${ENGINE_EXECUTABLES[@]}"; do [[ -x "$1/$exe" ]] || printf '%s\n' "$exe"; done
 }
 
 # 1. A compatible pulumi already on PATH.
@@ -97,28 +110,27 @@ if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && path_cli="$(command -v pulumi 
   path_cli_version="$(pulumi version 2>/dev/null | tr -d '[:space:]' || true)"
   path_bin_dir="$(cd "$(dirname "$path_cli")" && pwd)"
   if [[ "$path_cli_version" == "v$cli_version" ]]; then
-    if have_complete_engine "$path_bin_dir"; then
+    if [[ -z "$(missing_pieces "$path_bin_dir")" ]]; then
       [[ "$path_bin_dir" == "$engine_dir/bin" ]] || log "using pulumi $path_cli_version from PATH ($path_bin_dir)"
       publish "$path_bin_dir"
       exit 0
     fi
-    log "pulumi $path_cli_version on PATH lacks pulumi-language-nodejs or pulumi-resource-pulumi-nodejs beside it; ignoring it"
+    [[ "$path_bin_dir" == "$engine_dir/bin" ]] ||
+      log "pulumi $path_cli_version on PATH lacks $(missing_pieces "$path_bin_dir" | tr '\n' ' ')beside it; ignoring it"
   elif [[ "$path_bin_dir" != "$engine_dir/bin" ]]; then
     log "pulumi on PATH is ${path_cli_version:-of unknown version}, need v$cli_version; ignoring it"
   fi
 fi
 
-# 2. A cached build.
-if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
-  # A cache made before the policy-pack launcher existed gets it now.
-  [[ -x "$engine_dir/bin/pulumi-analyzer-policy-nodejsshim" ]] || write_policy_pack_plugin "$engine_dir/bin"
+# 2. The cache, complete.
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && [[ -z "$(missing_pieces "$engine_dir/bin")" ]]; then
   publish "$engine_dir/bin"
   exit 0
 fi
 
-# 3. Build from Go modules.
+# 3. Build what is missing from Go modules.
 if ! command -v go >/dev/null 2>&1; then
-  die "no Pulumi engine v$cli_version found. Install either the Pulumi CLI v$cli_version (with its bundled pulumi-language-nodejs and pulumi-resource-pulumi-nodejs) on PATH, or Go >= 1.25 (https://go.dev/dl/) so this script can build it from Go modules into $cache_root."
+  die "no complete Pulumi engine v$cli_version found. Install either the Pulumi CLI v$cli_version (with its bundled language hosts and plugins) on PATH, or Go >= 1.25 (https://go.dev/dl/) so this script can build it from Go modules into $cache_root."
 fi
 
 mkdir -p "$cache_root"
@@ -127,9 +139,7 @@ if ! flock -n 9; then
   log "another process is building the engine; waiting for it"
   flock 9
 fi
-if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && have_complete_engine "$engine_dir/bin"; then
-  # A cache made before the policy-pack launcher existed gets it now.
-  [[ -x "$engine_dir/bin/pulumi-analyzer-policy-nodejsshim" ]] || write_policy_pack_plugin "$engine_dir/bin"
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && [[ -z "$(missing_pieces "$engine_dir/bin")" ]]; then
   publish "$engine_dir/bin"
   exit 0
 fi
@@ -140,9 +150,11 @@ mkdir -p "$tmp_dir/engine/bin"
 build_start=$SECONDS
 
 # Builds one Go command from a module at a version, in a throwaway main module (the Pulumi modules' own
-# replace directives forbid `go install pkg@version`). Args: label, package path, version, output file.
+# replace directives forbid `go install pkg@version`). Args: label, package path, version, output file,
+# and the Go variable that holds the command's version (default: the Pulumi SDK's).
 go_build() {
   local label="$1" pkg="$2" version="$3" out="$4"
+  local version_var="${5:-github.com/pulumi/pulumi/sdk/v3/go/common/version.Version}"
   local work="$tmp_dir/$label" logf="$tmp_dir/$label.log"
   mkdir -p "$work"
   log "building $label v$version from Go modules ($pkg); log: $logf"
@@ -152,7 +164,7 @@ go_build() {
     go mod init "engine-build/$label" &&
       go get "$pkg@v$version" &&
       go build \
-        -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
+        -ldflags "-s -w -X $version_var=v$version" \
         -o "$out" "$pkg"
   ) >"$logf" 2>&1 &
   local pid=$! start=$SECONDS
@@ -169,17 +181,43 @@ go_build() {
   log "built $label in $((SECONDS - start))s"
 }
 
-log "no engine for pulumi v$cli_version in PATH or cache; building it (takes several minutes on 2 cores)"
-go_build pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
-  "$LANGHOST_VERSION" "$tmp_dir/engine/bin/pulumi-language-nodejs"
-go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli_version" "$tmp_dir/engine/bin/pulumi"
-write_dynamic_provider_plugin "$tmp_dir/engine/bin"
-write_policy_pack_plugin "$tmp_dir/engine/bin"
+# The Python host runs programs through this script of the same module and version, found beside it.
+copy_python_exec() {
+  local modcache script
+  modcache="$(GOFLAGS=-mod=mod GOWORK=off go env GOMODCACHE)"
+  script="$modcache/github.com/pulumi/pulumi/sdk/v3@v$LANGHOST_VERSION/python/cmd/pulumi-language-python-exec"
+  [[ -f "$script" ]] || die "the Python host's executor script is missing from the Go module cache ($script)"
+  cp "$script" "$1/pulumi-language-python-exec"
+  chmod 0755 "$1/pulumi-language-python-exec"
+}
 
-built_version="$("$tmp_dir/engine/bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
+# Start from what the cache already holds (unless forced): only the missing pieces are built.
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 && -d "$engine_dir/bin" ]]; then
+  cp -pR "$engine_dir/bin/." "$tmp_dir/engine/bin/"
+fi
+missing="$(missing_pieces "$tmp_dir/engine/bin")"
+log "engine for pulumi v$cli_version: building $(tr '\n' ' ' <<<"$missing")(the CLI takes several minutes on 2 cores)"
+bin="$tmp_dir/engine/bin"
+needs() { grep -qx "$1" <<<"$missing"; }
+needs pulumi-language-nodejs &&
+  go_build pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
+    "$LANGHOST_VERSION" "$bin/pulumi-language-nodejs"
+needs pulumi-language-python &&
+  go_build pulumi-language-python github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python \
+    "$LANGHOST_VERSION" "$bin/pulumi-language-python"
+needs pulumi-language-python-exec && copy_python_exec "$bin"
+needs pulumi-language-yaml &&
+  go_build pulumi-language-yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml \
+    "$YAML_LANGHOST_VERSION" "$bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/pkg/version.Version
+needs pulumi && go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli_version" "$bin/pulumi"
+needs pulumi-resource-pulumi-nodejs && write_dynamic_provider_plugin "$bin"
+needs pulumi-analyzer-policy-nodejsshim && write_policy_pack_plugin "$bin"
+
+built_version="$("$bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
 [[ "$built_version" == "v$cli_version" ]] || die "built pulumi reports version '$built_version', expected v$cli_version"
+[[ -z "$(missing_pieces "$bin")" ]] || die "the engine still lacks $(missing_pieces "$bin" | tr '\n' ' ')"
 
-# Atomic publish: rename the finished tree into place (replacing an incomplete or forced-rebuilt one).
+# Atomic publish: rename the finished tree into place (replacing the older, incomplete one).
 if [[ -e "$engine_dir" ]]; then
   mv "$engine_dir" "$tmp_dir/old"
 fi

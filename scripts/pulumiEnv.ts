@@ -3,8 +3,8 @@
 // through `pulumiEnv()` / `pulumiCommand()`, and by shells through scripts/pulumi-env.sh, which evaluates
 // `node scripts/pulumiEnv.ts --shell`.
 //
-// The engine itself (pulumi CLI, pulumi-language-nodejs, pulumi-resource-pulumi-nodejs) is provided by
-// scripts/ensure-pulumi-engine.sh (`npm run engine`); see docs/offline-pulumi-engine.md.
+// The engine itself (the pulumi CLI, the Node.js, Python and YAML language hosts, the dynamic-provider
+// plugin) is provided by scripts/ensure-pulumi-engine.sh (`npm run engine`); see docs/offline-pulumi-engine.md.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -21,7 +21,14 @@ export const defaultStateDir = path.join(repoRoot, ".pulumi-state");
 
 const ensureScript = path.join(repoRoot, "scripts", "ensure-pulumi-engine.sh");
 const binDirPointer = path.join(repoRoot, "node_modules", ".cache", "pulumi-engine", "bin-dir");
-const engineExecutables = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"];
+const engineExecutables = [
+  "pulumi",
+  "pulumi-language-nodejs",
+  "pulumi-language-python",
+  "pulumi-language-python-exec",
+  "pulumi-language-yaml",
+  "pulumi-resource-pulumi-nodejs",
+];
 
 function isCompleteEngine(dir: string): boolean {
   try {
@@ -35,8 +42,7 @@ function isCompleteEngine(dir: string): boolean {
 let cachedBinDir: string | undefined;
 
 /**
- * Absolute path of the directory holding `pulumi`, `pulumi-language-nodejs` and
- * `pulumi-resource-pulumi-nodejs`. Order: $PULUMI_ENGINE_BIN_DIR, the path recorded by the last
+ * Absolute path of the directory holding `pulumi`, its language hosts and `pulumi-resource-pulumi-nodejs`. Order: $PULUMI_ENGINE_BIN_DIR, the path recorded by the last
  * `npm run engine`, else runs scripts/ensure-pulumi-engine.sh (instant when the engine is cached; a cold
  * build takes minutes, so CI and developers run `npm run engine` first).
  */

@@ -165,6 +165,9 @@ export function generatePackageSchema(): Record<string, unknown> {
     repository: `https://${repository}`,
     license: manifest.license,
     publisher: "Portfolio Wallet",
+    // Versions go into the SDKs' own metadata (pyproject.toml, a go.mod of the Go SDK), so each SDK
+    // asks the engine for the plugin of exactly its version.
+    meta: { supportPack: true },
     config: { variables: configVariables },
     provider: {
       description:
