@@ -1,0 +1,161 @@
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { pluginArchiveName } from "../../../scripts/pluginArchive.ts";
+import { engineBinDir, LOCAL_STACK_PASSPHRASE, repoRoot } from "../../../scripts/pulumiEnv.ts";
+import type { StateResource } from "../../consumer/harness/consumerProject.ts";
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * A user's Pulumi project in another language, in a temp dir outside this repository, as a
+ * Python, Go or YAML user has it: the plugin installed from its release archive with
+ * `pulumi plugin install resource portfolio-wallet <version> --file ...` into the project's own
+ * PULUMI_HOME, the offline engine on PATH, a file backend. Node.js is on PATH only because the
+ * plugin's launcher runs it.
+ */
+
+export const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }
+).version;
+export const PLUGIN_ARCHIVE = path.join(repoRoot, "dist", "plugin", pluginArchiveName(PACKAGE_VERSION));
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+}
+
+export class LanguageProject {
+  readonly root: string;
+  readonly dir: string;
+  readonly stateDir: string;
+  /** Directories put first on PATH (a Python virtual environment's bin). */
+  readonly #extraPath: string[] = [];
+  readonly #env: Record<string, string> = {};
+
+  private constructor(root: string) {
+    this.root = root;
+    this.dir = path.join(root, "project");
+    this.stateDir = path.join(root, "state");
+  }
+
+  /** Copies a template directory into a new temp project and installs the plugin from its archive. */
+  static async create(templateDir: string, name: string): Promise<LanguageProject> {
+    const project = new LanguageProject(mkdtempSync(path.join(os.tmpdir(), `pw-native-${name}-`)));
+    cpSync(templateDir, project.dir, { recursive: true });
+    mkdirSync(path.join(project.stateDir, "home"), { recursive: true });
+    if (!existsSync(PLUGIN_ARCHIVE))
+      throw new Error(`no plugin archive at ${PLUGIN_ARCHIVE}: run npm run build`);
+    await project.pulumi([
+      "plugin",
+      "install",
+      "resource",
+      "portfolio-wallet",
+      PACKAGE_VERSION,
+      "--file",
+      PLUGIN_ARCHIVE,
+    ]);
+    return project;
+  }
+
+  /** A Python virtual environment in the project, with its requirements.txt installed, first on PATH. */
+  async createVirtualEnvironment(): Promise<string> {
+    const venv = path.join(this.dir, "venv");
+    await execFileAsync("python3", ["-m", "venv", venv]);
+    await execFileAsync(
+      path.join(venv, "bin", "python"),
+      ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.txt"],
+      { cwd: this.dir, maxBuffer: 16 * 1024 * 1024 },
+    );
+    this.#extraPath.unshift(path.join(venv, "bin"));
+    return venv;
+  }
+
+  setEnv(values: Record<string, string>): void {
+    Object.assign(this.#env, values);
+  }
+
+  /** The environment of the user's shell: nothing of this repository's settings, no plugin downloads. */
+  env(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env)) {
+      if (name.startsWith("PORTFOLIO_WALLET_") || name.startsWith("TURNKEY_") || name.startsWith("PULUMI_"))
+        continue;
+      env[name] = value;
+    }
+    return {
+      ...env,
+      PATH: [
+        ...this.#extraPath,
+        engineBinDir(),
+        path.dirname(process.execPath),
+        process.env["PATH"] ?? "",
+      ].join(path.delimiter),
+      PULUMI_BACKEND_URL: pathToFileURL(this.stateDir).href,
+      PULUMI_HOME: path.join(this.stateDir, "home"),
+      PULUMI_CONFIG_PASSPHRASE: LOCAL_STACK_PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      ...this.#env,
+    };
+  }
+
+  /** Runs the Pulumi CLI in the project; a failure throws with everything it printed. */
+  async pulumi(args: string[]): Promise<CommandResult> {
+    return this.run("pulumi", [...args, "--non-interactive"]);
+  }
+
+  /** Runs a command in the project with its environment; a failure throws with everything it printed. */
+  async run(command: string, args: string[], cwd = this.dir): Promise<CommandResult> {
+    try {
+      const { stdout, stderr } = await execFileAsync(command, args, {
+        cwd,
+        env: this.env(),
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return { stdout, stderr };
+    } catch (error) {
+      const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+      throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout}\n${stderr}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** The stack's outputs, secrets shown. */
+  // Stack outputs are loose JSON.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async outputs(): Promise<Record<string, any>> {
+    return JSON.parse((await this.pulumi(["stack", "output", "--json", "--show-secrets"])).stdout);
+  }
+
+  /** The change summary of a `pulumi preview --json`, without the unchanged. */
+  async previewChanges(): Promise<Record<string, number>> {
+    const { changeSummary } = JSON.parse((await this.pulumi(["preview", "--json"])).stdout) as {
+      changeSummary: Record<string, number>;
+    };
+    return Object.fromEntries(Object.entries(changeSummary).filter(([op, n]) => op !== "same" && n > 0));
+  }
+
+  async stateResources(): Promise<StateResource[]> {
+    const { stdout } = await this.pulumi(["stack", "export"]);
+    return (JSON.parse(stdout) as { deployment: { resources?: StateResource[] } }).deployment.resources ?? [];
+  }
+
+  writeFile(relative: string, text: string): void {
+    writeFileSync(path.join(this.dir, relative), text);
+  }
+
+  readFile(relative: string): string {
+    return readFileSync(path.join(this.dir, relative), "utf8");
+  }
+
+  cleanUp(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
