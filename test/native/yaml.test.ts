@@ -1,0 +1,79 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import { LanguageProject } from "./harness/languageProject.ts";
+
+/**
+ * A YAML program outside this repository: the YAML language host reads the plugin's package schema
+ * to type the program. Up with outputs, `pulumi import` printing the program's code for an
+ * existing wallet, that code previewing as no change, and destroy.
+ */
+
+let t: TestSandbox;
+let project: LanguageProject;
+
+beforeAll(async () => {
+  t = await startTestSandbox({ rebalanceDelayMs: 5, tokens: { [TOKEN]: ORG } });
+  project = await LanguageProject.create(path.join(import.meta.dirname, "programs", "yaml-treasury"), "yaml");
+  await project.pulumi(["stack", "init", "dev"]);
+  await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
+  await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+}, 300_000);
+
+afterAll(async () => {
+  project?.cleanUp();
+  await t?.close();
+});
+
+describe("a YAML program with the native plugin", () => {
+  test("up: the wallet's outputs, and a function's result", async () => {
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    const outputs = await project.outputs();
+    expect(outputs["walletId"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(outputs["ethereumDepositAddress"]).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(outputs["blendedRateBps"]).toBeGreaterThan(0);
+    expect(outputs["targetWeightsBps"]).toEqual({ tbills: 6000, syrupUsdc: 4000 });
+    expect(outputs["yieldSources"].map((s: { positionKey: string }) => s.positionKey)).toContain("tbills");
+    const wallet = (await t.api("GET", `/v2/portfolio-wallets/${outputs["walletId"]}`)).body;
+    expect(wallet.label).toBe("treasury");
+    expect(await project.previewChanges()).toEqual({});
+  });
+
+  test("pulumi import reads an existing wallet and prints code that previews as no change", async () => {
+    const created = await t.api("POST", "/v2/portfolio-wallets", {
+      body: {
+        requestId: crypto.randomUUID(),
+        label: "legacy",
+        positions: [
+          { positionKey: "tbills", targetWeightBps: 2500 },
+          { positionKey: "resolvRlp", targetWeightBps: 7500 },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const imported = await project.pulumi([
+      "import",
+      "portfolio-wallet:index:PortfolioWallet",
+      "legacy",
+      created.body.id,
+      "--yes",
+      "--protect=false",
+    ]);
+    // The code is the last thing import prints.
+    const code = /^resources:\n[\s\S]*$/m.exec(imported.stdout)?.[0].trimEnd();
+    expect(code, imported.stdout).toBeDefined();
+    expect(code).toContain("type: portfolio-wallet:PortfolioWallet");
+    expect(code).toMatch(/positionKey: resolvRlp\s+targetWeightBps: 7500/);
+    expect(code).toContain("label: legacy");
+    // The printed code, pasted into the program, as its README says.
+    const program = project.readFile("Pulumi.yaml");
+    const resourceBlock = code!.replace(/^resources:\n/, "");
+    project.writeFile("Pulumi.yaml", program.replace(/^variables:/m, `${resourceBlock}\nvariables:`));
+    expect(await project.previewChanges()).toEqual({});
+  });
+
+  test("destroy removes the empty wallets from the stack", async () => {
+    await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+    expect(await project.stateResources()).toEqual([]);
+  });
+});
