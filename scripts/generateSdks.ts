@@ -55,7 +55,8 @@ function filesUnder(dir: string, prefix = ""): string[] {
   return entries
     .flatMap((entry) => {
       const relative = path.join(prefix, entry);
-      if (entry === "__pycache__" || entry.endsWith(".egg-info")) return [];
+      // What building or installing an SDK leaves beside it (its .gitignore lists the same).
+      if (["__pycache__", "build", "dist"].includes(entry) || entry.endsWith(".egg-info")) return [];
       return statSync(path.join(dir, relative)).isDirectory() ? filesUnder(dir, relative) : [relative];
     })
     .sort();

@@ -29,9 +29,10 @@ export interface PortfolioWalletArgs {
    */
   onDelete?: pulumi.Input<OnDelete>;
   /**
-   * Bring an existing wallet under management instead of creating one (dynamic resources cannot
-   * be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-   * is then reconciled to `positions`. Fixed after creation.
+   * Bring an existing wallet under management instead of creating one. The wallet must belong to
+   * the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+   * creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+   * resources cannot be imported, so this is their way.)
    */
   adoptWalletId?: pulumi.Input<string>;
 }
@@ -57,7 +58,9 @@ export class PortfolioWallet extends PackageResource {
    * applies, and what allocation diffs show. After a refresh, the allocation the service applies.
    */
   declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
+  /** Free label, fixed at creation. */
   declare readonly label: pulumi.Output<string | undefined>;
+  /** What `pulumi destroy` does with the wallet: `fail-if-funded` (default) or `retain`. */
   declare readonly onDelete: pulumi.Output<OnDelete>;
   /** `active`; other statuses may appear. */
   declare readonly status: pulumi.Output<string>;

@@ -25,16 +25,23 @@ export interface WebhookRegistrationArgs {
  * types or description in place, so changing them replaces the registration (a new secret).
  */
 export class WebhookRegistration extends PackageResource {
+  /** The registration's id at the service (also the resource id). */
   declare readonly registrationId: pulumi.Output<string>;
+  /** Absolute http(s) URL that receives the events. */
   declare readonly url: pulumi.Output<string>;
   /** Sorted event types. */
   declare readonly eventTypes: pulumi.Output<string[]>;
+  /** Free description. */
   declare readonly description: pulumi.Output<string | undefined>;
+  /** Whether events are delivered (the registration is `active`). */
   declare readonly enabled: pulumi.Output<boolean>;
   /** `active` or `disabled`. */
   declare readonly status: pulumi.Output<string>;
+  /** When the registration was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** When it was disabled (ISO 8601), or null while active. */
   declare readonly disabledAt: pulumi.Output<string | null>;
+  /** Why it was disabled, when it is. */
   declare readonly disabledReason: pulumi.Output<string | undefined>;
   /** HMAC signing secret for verifying deliveries (see `verifyWebhookSignature`). A secret output. */
   declare readonly secret: pulumi.Output<string | null>;

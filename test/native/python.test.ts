@@ -1,3 +1,4 @@
+import { cpSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
@@ -53,7 +54,9 @@ beforeAll(async () => {
     path.join(import.meta.dirname, "programs", "python-treasury"),
     "python",
   );
-  project.writeFile("requirements.txt", `pulumi==3.259.0\n${path.join(repoRoot, "sdk", "python")}\n`);
+  // The SDK as a user gets it (a copy of the generated directory: pip builds in place).
+  cpSync(path.join(repoRoot, "sdk", "python"), path.join(project.dir, "sdks", "python"), { recursive: true });
+  project.writeFile("requirements.txt", "pulumi==3.259.0\n./sdks/python\n");
   await project.createVirtualEnvironment();
   await project.pulumi(["stack", "init", "dev"]);
   await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);

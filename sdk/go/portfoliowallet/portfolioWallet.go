@@ -17,9 +17,10 @@ import (
 type PortfolioWallet struct {
 	pulumi.CustomResourceState
 
-	// Bring an existing wallet under management instead of creating one (dynamic resources cannot
-	// be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-	// is then reconciled to `positions`. Fixed after creation.
+	// Bring an existing wallet under management instead of creating one. The wallet must belong to
+	// the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+	// creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+	// resources cannot be imported, so this is their way.)
 	AdoptWalletId pulumi.StringPtrOutput `pulumi:"adoptWalletId"`
 	// Blended rate of the wallet in basis points, as of the last `up` or refresh.
 	BlendedRateBps pulumi.Float64Output `pulumi:"blendedRateBps"`
@@ -29,13 +30,9 @@ type PortfolioWallet struct {
 	// this package: what other stacks feed on. (Per-chain balances move on their own; read them live
 	// with `getWallet()`.)
 	DepositAddressByChain pulumi.StringMapOutput `pulumi:"depositAddressByChain"`
-	// Free label. Fixed at creation: the service cannot rename a wallet.
+	// Free label, fixed at creation.
 	Label pulumi.StringPtrOutput `pulumi:"label"`
-	// What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
-	// - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
-	//   including pending allocations, makes the delete fail with its balance.
-	// - `"retain"`: the resource leaves the stack while the wallet and its funds stay at the service.
-	//   Apply the change with `pulumi up` before destroying: delete reads the value from state.
+	// What `pulumi destroy` does with the wallet: `fail-if-funded` (default) or `retain`.
 	OnDelete pulumi.StringOutput `pulumi:"onDelete"`
 	// `active`; other statuses may appear.
 	Status pulumi.StringOutput `pulumi:"status"`
@@ -95,9 +92,10 @@ func (PortfolioWalletState) ElementType() reflect.Type {
 }
 
 type portfolioWalletArgs struct {
-	// Bring an existing wallet under management instead of creating one (dynamic resources cannot
-	// be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-	// is then reconciled to `positions`. Fixed after creation.
+	// Bring an existing wallet under management instead of creating one. The wallet must belong to
+	// the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+	// creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+	// resources cannot be imported, so this is their way.)
 	AdoptWalletId *string `pulumi:"adoptWalletId"`
 	// Free label. Fixed at creation: the service cannot rename a wallet.
 	Label *string `pulumi:"label"`
@@ -116,9 +114,10 @@ type portfolioWalletArgs struct {
 
 // The set of arguments for constructing a PortfolioWallet resource.
 type PortfolioWalletArgs struct {
-	// Bring an existing wallet under management instead of creating one (dynamic resources cannot
-	// be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-	// is then reconciled to `positions`. Fixed after creation.
+	// Bring an existing wallet under management instead of creating one. The wallet must belong to
+	// the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+	// creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+	// resources cannot be imported, so this is their way.)
 	AdoptWalletId pulumi.StringPtrInput
 	// Free label. Fixed at creation: the service cannot rename a wallet.
 	Label pulumi.StringPtrInput
@@ -222,9 +221,10 @@ func (o PortfolioWalletOutput) ToPortfolioWalletOutputWithContext(ctx context.Co
 	return o
 }
 
-// Bring an existing wallet under management instead of creating one (dynamic resources cannot
-// be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-// is then reconciled to `positions`. Fixed after creation.
+// Bring an existing wallet under management instead of creating one. The wallet must belong to
+// the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+// creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+// resources cannot be imported, so this is their way.)
 func (o PortfolioWalletOutput) AdoptWalletId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PortfolioWallet) pulumi.StringPtrOutput { return v.AdoptWalletId }).(pulumi.StringPtrOutput)
 }
@@ -246,16 +246,12 @@ func (o PortfolioWalletOutput) DepositAddressByChain() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *PortfolioWallet) pulumi.StringMapOutput { return v.DepositAddressByChain }).(pulumi.StringMapOutput)
 }
 
-// Free label. Fixed at creation: the service cannot rename a wallet.
+// Free label, fixed at creation.
 func (o PortfolioWalletOutput) Label() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PortfolioWallet) pulumi.StringPtrOutput { return v.Label }).(pulumi.StringPtrOutput)
 }
 
-// What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
-//   - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
-//     including pending allocations, makes the delete fail with its balance.
-//   - `"retain"`: the resource leaves the stack while the wallet and its funds stay at the service.
-//     Apply the change with `pulumi up` before destroying: delete reads the value from state.
+// What `pulumi destroy` does with the wallet: `fail-if-funded` (default) or `retain`.
 func (o PortfolioWalletOutput) OnDelete() pulumi.StringOutput {
 	return o.ApplyT(func(v *PortfolioWallet) pulumi.StringOutput { return v.OnDelete }).(pulumi.StringOutput)
 }

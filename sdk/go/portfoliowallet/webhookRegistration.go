@@ -18,22 +18,25 @@ import (
 type WebhookRegistration struct {
 	pulumi.CustomResourceState
 
+	// When the registration was created (ISO 8601).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// Free description. Changing it replaces the registration.
+	// Free description.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
-	DisabledAt  pulumi.StringOutput    `pulumi:"disabledAt"`
-	// Why it is disabled; used only when `enabled` is false.
+	// When it was disabled (ISO 8601), or null while active.
+	DisabledAt pulumi.StringOutput `pulumi:"disabledAt"`
+	// Why it was disabled, when it is.
 	DisabledReason pulumi.StringPtrOutput `pulumi:"disabledReason"`
-	// False disables the registration (no events are delivered) without deleting it. Default true.
+	// Whether events are delivered (the registration is `active`).
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
 	// Sorted event types.
-	EventTypes     pulumi.StringArrayOutput `pulumi:"eventTypes"`
-	RegistrationId pulumi.StringOutput      `pulumi:"registrationId"`
+	EventTypes pulumi.StringArrayOutput `pulumi:"eventTypes"`
+	// The registration's id at the service (also the resource id).
+	RegistrationId pulumi.StringOutput `pulumi:"registrationId"`
 	// HMAC signing secret for verifying deliveries (see `verifyWebhookSignature`). A secret output.
 	Secret pulumi.StringOutput `pulumi:"secret"`
 	// `active` or `disabled`.
 	Status pulumi.StringOutput `pulumi:"status"`
-	// Absolute http(s) URL that receives the events. Changing it replaces the registration.
+	// Absolute http(s) URL that receives the events.
 	Url pulumi.StringOutput `pulumi:"url"`
 }
 
@@ -200,25 +203,27 @@ func (o WebhookRegistrationOutput) ToWebhookRegistrationOutputWithContext(ctx co
 	return o
 }
 
+// When the registration was created (ISO 8601).
 func (o WebhookRegistrationOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Free description. Changing it replaces the registration.
+// Free description.
 func (o WebhookRegistrationOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
+// When it was disabled (ISO 8601), or null while active.
 func (o WebhookRegistrationOutput) DisabledAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringOutput { return v.DisabledAt }).(pulumi.StringOutput)
 }
 
-// Why it is disabled; used only when `enabled` is false.
+// Why it was disabled, when it is.
 func (o WebhookRegistrationOutput) DisabledReason() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringPtrOutput { return v.DisabledReason }).(pulumi.StringPtrOutput)
 }
 
-// False disables the registration (no events are delivered) without deleting it. Default true.
+// Whether events are delivered (the registration is `active`).
 func (o WebhookRegistrationOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
 }
@@ -228,6 +233,7 @@ func (o WebhookRegistrationOutput) EventTypes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringArrayOutput { return v.EventTypes }).(pulumi.StringArrayOutput)
 }
 
+// The registration's id at the service (also the resource id).
 func (o WebhookRegistrationOutput) RegistrationId() pulumi.StringOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringOutput { return v.RegistrationId }).(pulumi.StringOutput)
 }
@@ -242,7 +248,7 @@ func (o WebhookRegistrationOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }
 
-// Absolute http(s) URL that receives the events. Changing it replaces the registration.
+// Absolute http(s) URL that receives the events.
 func (o WebhookRegistrationOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v *WebhookRegistration) pulumi.StringOutput { return v.Url }).(pulumi.StringOutput)
 }

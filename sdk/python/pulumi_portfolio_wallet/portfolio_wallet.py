@@ -32,9 +32,10 @@ class PortfolioWalletArgs:
                basis points that sum to exactly 10000. The positions of a quote option can be passed as they
                are; extra fields are ignored. Changing it rebalances the wallet through a strategy update,
                which may need an approval.
-        :param pulumi.Input[_builtins.str] adopt_wallet_id: Bring an existing wallet under management instead of creating one (dynamic resources cannot
-               be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-               is then reconciled to `positions`. Fixed after creation.
+        :param pulumi.Input[_builtins.str] adopt_wallet_id: Bring an existing wallet under management instead of creating one. The wallet must belong to
+               the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+               creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+               resources cannot be imported, so this is their way.)
         :param pulumi.Input[_builtins.str] label: Free label. Fixed at creation: the service cannot rename a wallet.
         :param pulumi.Input[_builtins.str] on_delete: What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
                - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
@@ -69,9 +70,10 @@ class PortfolioWalletArgs:
     @pulumi.getter(name="adoptWalletId")
     def adopt_wallet_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Bring an existing wallet under management instead of creating one (dynamic resources cannot
-        be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-        is then reconciled to `positions`. Fixed after creation.
+        Bring an existing wallet under management instead of creating one. The wallet must belong to
+        the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+        creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+        resources cannot be imported, so this is their way.)
         """
         return pulumi.get(self, "adopt_wallet_id")
 
@@ -125,9 +127,10 @@ class PortfolioWallet(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_wallet_id: Bring an existing wallet under management instead of creating one (dynamic resources cannot
-               be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-               is then reconciled to `positions`. Fixed after creation.
+        :param pulumi.Input[_builtins.str] adopt_wallet_id: Bring an existing wallet under management instead of creating one. The wallet must belong to
+               the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+               creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+               resources cannot be imported, so this is their way.)
         :param pulumi.Input[_builtins.str] label: Free label. Fixed at creation: the service cannot rename a wallet.
         :param pulumi.Input[_builtins.str] on_delete: What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
                - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
@@ -230,9 +233,10 @@ class PortfolioWallet(pulumi.CustomResource):
     @pulumi.getter(name="adoptWalletId")
     def adopt_wallet_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Bring an existing wallet under management instead of creating one (dynamic resources cannot
-        be `pulumi import`ed). The wallet must belong to the API token's organization; its allocation
-        is then reconciled to `positions`. Fixed after creation.
+        Bring an existing wallet under management instead of creating one. The wallet must belong to
+        the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+        creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+        resources cannot be imported, so this is their way.)
         """
         return pulumi.get(self, "adopt_wallet_id")
 
@@ -266,7 +270,7 @@ class PortfolioWallet(pulumi.CustomResource):
     @pulumi.getter
     def label(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Free label. Fixed at creation: the service cannot rename a wallet.
+        Free label, fixed at creation.
         """
         return pulumi.get(self, "label")
 
@@ -274,11 +278,7 @@ class PortfolioWallet(pulumi.CustomResource):
     @pulumi.getter(name="onDelete")
     def on_delete(self) -> pulumi.Output[_builtins.str]:
         """
-        What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
-        - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
-          including pending allocations, makes the delete fail with its balance.
-        - `"retain"`: the resource leaves the stack while the wallet and its funds stay at the service.
-          Apply the change with `pulumi up` before destroying: delete reads the value from state.
+        What `pulumi destroy` does with the wallet: `fail-if-funded` (default) or `retain`.
         """
         return pulumi.get(self, "on_delete")
 

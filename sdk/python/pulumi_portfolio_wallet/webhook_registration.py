@@ -221,26 +221,32 @@ class WebhookRegistration(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[_builtins.str]:
+        """
+        When the registration was created (ISO 8601).
+        """
         return pulumi.get(self, "created_at")
 
     @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Free description. Changing it replaces the registration.
+        Free description.
         """
         return pulumi.get(self, "description")
 
     @_builtins.property
     @pulumi.getter(name="disabledAt")
     def disabled_at(self) -> pulumi.Output[_builtins.str]:
+        """
+        When it was disabled (ISO 8601), or null while active.
+        """
         return pulumi.get(self, "disabled_at")
 
     @_builtins.property
     @pulumi.getter(name="disabledReason")
     def disabled_reason(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Why it is disabled; used only when `enabled` is false.
+        Why it was disabled, when it is.
         """
         return pulumi.get(self, "disabled_reason")
 
@@ -248,7 +254,7 @@ class WebhookRegistration(pulumi.CustomResource):
     @pulumi.getter
     def enabled(self) -> pulumi.Output[_builtins.bool]:
         """
-        False disables the registration (no events are delivered) without deleting it. Default true.
+        Whether events are delivered (the registration is `active`).
         """
         return pulumi.get(self, "enabled")
 
@@ -263,6 +269,9 @@ class WebhookRegistration(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="registrationId")
     def registration_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The registration's id at the service (also the resource id).
+        """
         return pulumi.get(self, "registration_id")
 
     @_builtins.property
@@ -285,7 +294,7 @@ class WebhookRegistration(pulumi.CustomResource):
     @pulumi.getter
     def url(self) -> pulumi.Output[_builtins.str]:
         """
-        Absolute http(s) URL that receives the events. Changing it replaces the registration.
+        Absolute http(s) URL that receives the events.
         """
         return pulumi.get(self, "url")
 
