@@ -91,6 +91,9 @@ export async function ensureBuilt(): Promise<void> {
   if (builtFrom !== buildInputsHash()) await build();
 }
 
+// `node scripts/build.ts` builds; `--if-changed` only when the sources changed since the last build (what
+// `prepare` runs: packing the package while tests read dist/ must not delete it under them).
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await build();
+  if (process.argv.includes("--if-changed")) await ensureBuilt();
+  else await build();
 }
