@@ -1,7 +1,8 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
-import { LanguageProject } from "./harness/languageProject.ts";
+import { LanguageProject, PLUGIN_ARCHIVE } from "./harness/languageProject.ts";
 
 /**
  * A YAML program outside this repository: the YAML language host reads the plugin's package schema
@@ -75,5 +76,40 @@ describe("a YAML program with the native plugin", () => {
   test("destroy removes the empty wallets from the stack", async () => {
     await project.pulumi(["destroy", "--yes", "--skip-preview"]);
     expect(await project.stateResources()).toEqual([]);
+  });
+});
+
+describe("the plugin found through plugins.providers in Pulumi.yaml", () => {
+  test("an unpacked release archive in the project serves the program, with no plugin installed", async () => {
+    const local = await LanguageProject.create(
+      path.join(import.meta.dirname, "programs", "yaml-treasury"),
+      "yaml-local",
+      {
+        installPlugin: false,
+      },
+    );
+    try {
+      const pluginDir = path.join(local.dir, "plugins", "portfolio-wallet");
+      mkdirSync(pluginDir, { recursive: true });
+      await local.run("tar", ["-xzf", PLUGIN_ARCHIVE, "-C", pluginDir]);
+      local.writeFile(
+        "Pulumi.yaml",
+        local
+          .readFile("Pulumi.yaml")
+          .replace(
+            /^runtime: yaml$/m,
+            "runtime: yaml\nplugins:\n  providers:\n    - name: portfolio-wallet\n      path: ./plugins/portfolio-wallet",
+          ),
+      );
+      await local.pulumi(["stack", "init", "dev"]);
+      await local.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
+      await local.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+      await local.pulumi(["up", "--yes", "--skip-preview"]);
+      expect((await local.outputs())["walletId"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await local.pulumi(["plugin", "ls", "--json"])).stdout.trim()).toMatch(/^(\[\]|null)$/);
+      await local.pulumi(["destroy", "--yes", "--skip-preview"]);
+    } finally {
+      local.cleanUp();
+    }
   });
 });

@@ -42,13 +42,21 @@ export class LanguageProject {
     this.stateDir = path.join(root, "state");
   }
 
-  /** Copies a template directory into a new temp project and installs the plugin from its archive. */
-  static async create(templateDir: string, name: string): Promise<LanguageProject> {
+  /**
+   * Copies a template directory into a new temp project and installs the plugin from its archive
+   * (`installPlugin: false` leaves that to the project, for example `plugins.providers` in Pulumi.yaml).
+   */
+  static async create(
+    templateDir: string,
+    name: string,
+    options: { installPlugin?: boolean } = {},
+  ): Promise<LanguageProject> {
     const project = new LanguageProject(mkdtempSync(path.join(os.tmpdir(), `pw-native-${name}-`)));
     cpSync(templateDir, project.dir, { recursive: true });
     mkdirSync(path.join(project.stateDir, "home"), { recursive: true });
     if (!existsSync(PLUGIN_ARCHIVE))
       throw new Error(`no plugin archive at ${PLUGIN_ARCHIVE}: run npm run build`);
+    if (options.installPlugin === false) return project;
     await project.pulumi([
       "plugin",
       "install",
