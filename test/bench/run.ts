@@ -32,9 +32,11 @@ const TOKEN = "bench-token";
 /**
  * The floor (no-op dynamic resources), the floor carrying a wallet's state size (`padded`: the
  * engine's own cost of those bytes), that and the one service request a wallet's create cannot
- * avoid (`serviced`), and PortfolioWallets.
+ * avoid (`serviced`), PortfolioWallets (the dynamic resources), and the same wallets through the
+ * native plugin (`native`, registered by type token, the plugin found on PATH in the project's
+ * node_modules/.bin, as for a program in any language).
  */
-const KINDS = ["noop", "padded", "serviced", "wallet"] as const;
+const KINDS = ["noop", "padded", "serviced", "wallet", "native"] as const;
 /** Characters of padding that make a no-op resource's state as large as a wallet's (inputs and outputs). */
 const PADDING = Number(process.env["BENCH_PADDING"] ?? "450");
 const OPERATIONS = ["preview", "up", "no-change preview"] as const;
@@ -80,6 +82,11 @@ function readTimings(file: string): CallTiming[] {
 /** CPU profiles of the profiled `up`: the dynamic-provider process and the program's process. */
 let cpuProfiles: Record<string, CpuProfileSummary & { file: string }> = {};
 
+/** The engine finds the native plugin on PATH: the package's bin, where `npm install` put it. */
+const pathWithPlugin = () => ({
+  PATH: [path.join(project.dir, "node_modules", ".bin"), project.env()["PATH"] ?? ""].join(path.delimiter),
+});
+
 async function measure(kind: Kind, n: number, run: number, profile: boolean): Promise<Measurement> {
   const stack = `${kind}-${n}-${run}`;
   await project.pulumi(["stack", "init", stack]);
@@ -100,6 +107,9 @@ async function measure(kind: Kind, n: number, run: number, profile: boolean): Pr
     const timingsFile = path.join(work, `${stack}-${operation.replaceAll(" ", "-")}.jsonl`);
     const profileDir = path.join(work, `${stack}-cpu-profile`);
     const env: Record<string, string> = {
+      PATH: [path.join(project.dir, "node_modules", ".bin"), project.env()["PATH"] ?? ""].join(
+        path.delimiter,
+      ),
       PORTFOLIO_WALLET_PROVIDER_TIMINGS: timingsFile,
       BENCH_SERVICE_URL: sandbox.url,
       BENCH_SERVICE_TOKEN: TOKEN,
@@ -116,16 +126,18 @@ async function measure(kind: Kind, n: number, run: number, profile: boolean): Pr
   const exported = JSON.parse((await project.pulumi(["stack", "export"])).stdout) as {
     deployment: { resources?: { type: string; inputs?: { __provider?: string } }[] };
   };
-  const resources = (exported.deployment.resources ?? []).filter((resource) =>
-    resource.type.startsWith("pulumi-nodejs:dynamic/"),
+  const resources = (exported.deployment.resources ?? []).filter(
+    (resource) =>
+      resource.type.startsWith("pulumi-nodejs:dynamic/") ||
+      resource.type.startsWith("portfolio-wallet:index:"),
   );
   const stateBytesPerResource = Math.round(
     resources.reduce((sum, resource) => sum + JSON.stringify(resource).length, 0) /
       Math.max(1, resources.length),
   );
   const providerBytes = Buffer.byteLength(resources[0]?.inputs?.__provider ?? "", "utf8");
-  await project.pulumi(["destroy", "--yes", "--skip-preview"]);
-  await project.pulumi(["stack", "rm", "--yes", stack]);
+  await project.pulumi(["destroy", "--yes", "--skip-preview"], pathWithPlugin());
+  await project.pulumi(["stack", "rm", "--yes", stack], pathWithPlugin());
   return { kind, n, run, seconds, requests, providerCalls, stateBytesPerResource, providerBytes };
 }
 
@@ -281,6 +293,7 @@ const timeRows = SIZES.flatMap((n) =>
     const floorWithState = medianSeconds("padded", n, operation);
     const floorWithStateAndService = medianSeconds("serviced", n, operation);
     const wallets = medianSeconds("wallet", n, operation);
+    const native = medianSeconds("native", n, operation);
     return {
       n,
       operation,
@@ -291,6 +304,9 @@ const timeRows = SIZES.flatMap((n) =>
       ratio: wallets / floor,
       ratioToFloorWithState: wallets / floorWithState,
       ratioToFloorWithStateAndService: wallets / floorWithStateAndService,
+      nativeSeconds: native,
+      nativeRatio: native / floor,
+      nativeRatioToFloorWithStateAndService: native / floorWithStateAndService,
     };
   }),
 );
@@ -337,6 +353,7 @@ const summary = {
   state: SIZES.map((n) => ({
     n,
     walletBytesPerResource: of("wallet", n).at(-1)?.stateBytesPerResource,
+    nativeBytesPerResource: of("native", n).at(-1)?.stateBytesPerResource,
     noopBytesPerResource: of("noop", n).at(-1)?.stateBytesPerResource,
     paddedBytesPerResource: of("padded", n).at(-1)?.stateBytesPerResource,
     providerBytes: of("wallet", n).at(-1)?.providerBytes,
@@ -360,13 +377,14 @@ const lines = [
   "that sends the service the same wallet creation a PortfolioWallet sends (what any provider of",
   "this service must spend). The last ratio is the provider's own cost.",
   "",
-  "| n | operation | floor | + state | + service | wallets | wallets / floor | wallets / + state | wallets / + service |",
-  "|---|---|---|---|---|---|---|---|---|",
+  "| n | operation | floor | + state | + service | wallets | wallets / floor | wallets / + state | wallets / + service | native plugin | native / floor | native / + service |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|",
   ...timeRows.map(
     (r) =>
       `| ${r.n} | ${r.operation} | ${s(r.floorSeconds)} | ${s(r.floorWithWalletStateSeconds)} | ` +
       `${s(r.floorWithStateAndServiceSeconds)} | ${s(r.walletSeconds)} | ${r.ratio.toFixed(2)}× | ` +
-      `${r.ratioToFloorWithState.toFixed(2)}× | ${r.ratioToFloorWithStateAndService.toFixed(2)}× |`,
+      `${r.ratioToFloorWithState.toFixed(2)}× | ${r.ratioToFloorWithStateAndService.toFixed(2)}× | ` +
+      `${s(r.nativeSeconds)} | ${r.nativeRatio.toFixed(2)}× | ${r.nativeRatioToFloorWithStateAndService.toFixed(2)}× |`,
   ),
   "",
   "## How cost grows (least squares over the medians)",
@@ -417,12 +435,12 @@ const lines = [
   "",
   "## State",
   "",
-  "| n | bytes per wallet | bytes per no-op resource | bytes per padded no-op | wallet `__provider` bytes (in inputs and outputs) |",
-  "|---|---|---|---|---|",
+  "| n | bytes per wallet | bytes per native wallet | bytes per no-op resource | bytes per padded no-op | wallet `__provider` bytes (in inputs and outputs) |",
+  "|---|---|---|---|---|---|",
   ...summary.state.map(
     (r) =>
-      `| ${r.n} | ${r.walletBytesPerResource} | ${r.noopBytesPerResource} | ${r.paddedBytesPerResource} | ` +
-      `${r.providerBytes} |`,
+      `| ${r.n} | ${r.walletBytesPerResource} | ${r.nativeBytesPerResource} | ${r.noopBytesPerResource} | ` +
+      `${r.paddedBytesPerResource} | ${r.providerBytes} |`,
   ),
   ...Object.entries(cpuProfiles).flatMap(([process, profile]) => [
     "",

@@ -1,5 +1,5 @@
 // Benchmark program: `count` resources of `kind`, so the engine's own cost can be told from the
-// provider's: `wallet` (PortfolioWallet), `noop` (a dynamic resource whose provider does nothing),
+// provider's: `wallet` (PortfolioWallet), `native` (the same wallet through the native plugin), `noop` (a dynamic resource whose provider does nothing),
 // `padded` (the same no-op resource carrying `bench:padding` characters, stored in its inputs and
 // outputs, so its state per resource is as large as a wallet's), and `serviced` (padded, and its
 // create sends the service the same wallet creation a PortfolioWallet's create sends: the floor
@@ -58,10 +58,25 @@ class Serviced extends pulumi.dynamic.Resource {
   }
 }
 
+/** What a generated SDK registers: a custom resource of the native plugin's type token. */
+class NativeWallet extends pulumi.CustomResource {
+  constructor(name: string, props: Record<string, unknown>) {
+    super("portfolio-wallet:index:PortfolioWallet", name, props);
+  }
+}
+
 for (let index = 0; index < count; index++) {
   if (kind === "wallet") {
     new PortfolioWallet(`wallet-${index}`, {
       label: `bench wallet ${index}`,
+      positions: [
+        { positionKey: "tbills", targetWeightBps: 6000 },
+        { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+      ],
+    });
+  } else if (kind === "native") {
+    new NativeWallet(`native-${index}`, {
+      label: `bench native wallet ${index}`,
       positions: [
         { positionKey: "tbills", targetWeightBps: 6000 },
         { positionKey: "syrupUsdc", targetWeightBps: 4000 },
