@@ -10,7 +10,7 @@ import {
   faultMiddleware,
   requestCounterMiddleware,
   requestIdMiddleware,
-  settleMiddleware,
+  settleDueWorkMiddleware,
 } from "./http/middleware.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
@@ -42,8 +42,8 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use("*", authMiddleware(ctx));
   app.use("*", requestCounterMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));
-  app.use(`${WALLETS_BASE}/*`, settleMiddleware(ctx));
-  app.use(WALLETS_BASE, settleMiddleware(ctx));
+  app.use(`${WALLETS_BASE}/*`, settleDueWorkMiddleware(ctx));
+  app.use(WALLETS_BASE, settleDueWorkMiddleware(ctx));
 
   // Catalog and quote routes come before `/:id` so that `/strategies` is not read as a wallet id.
   app.route(WALLETS_BASE, catalogRoutes(ctx));

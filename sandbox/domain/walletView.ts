@@ -11,13 +11,13 @@ import {
   type YieldSource,
 } from "../../sdk/contract/index.ts";
 import {
-  listBalances,
   listDepositAddresses,
   listTargets,
   type BalanceRecord,
   type TargetRecord,
   type WalletRecord,
 } from "../store/walletStore.ts";
+import { livePositionMicros, type RateHistories } from "./money/accrual.ts";
 import { sumMicros } from "./money/micros.ts";
 
 interface PositionFigures {
@@ -108,15 +108,22 @@ function blendedRateBps(figures: readonly PositionFigures[], totalMicros: bigint
   return hundredthOfBp(weighted);
 }
 
-/** Builds the API view of a wallet (spec 2.1) from its stored rows and the current catalog rates. */
+/**
+ * Builds the API view of a wallet (spec 2.1) as of `options.at`: its stored rows, the yield its
+ * positions earned since their last settlement (computed, never written: accrual.ts), and the
+ * current catalog rates. `options.rates` shares rate histories between the wallets of one request.
+ */
 export function walletView(
   db: DatabaseSync,
   wallet: WalletRecord,
   catalog: readonly YieldSource[],
-  options: { includeRequestId: boolean },
+  options: { includeRequestId: boolean; at: string; rates?: RateHistories },
 ): PortfolioWallet {
   const targets = listTargets(db, wallet.id);
-  const figures = positionFigures(targets, listBalances(db, wallet.id), catalog);
+  const balances = [...livePositionMicros(db, wallet.id, options.at, options.rates)].map(
+    ([positionKey, valueMicros]) => ({ positionKey, valueMicros }),
+  );
+  const figures = positionFigures(targets, balances, catalog);
   const investedMicros = sumMicros(figures.map((f) => f.valueMicros));
   const positions: WalletPosition[] = figures.map((f) => {
     const weightBps = weightBpsOf(f.valueMicros, investedMicros);

@@ -82,7 +82,7 @@ export function createWallet(
   const wallet = findWallet(deps.db, organizationId, outcome.resourceId);
   if (wallet === null) throw new Error(`wallet ${outcome.resourceId} vanished after creation`);
   return {
-    wallet: walletView(deps.db, wallet, catalog, { includeRequestId: true }),
+    wallet: walletView(deps.db, wallet, catalog, { includeRequestId: true, at }),
     replayed: outcome.replayed,
   };
 }
@@ -91,7 +91,10 @@ export function createWallet(
 export function getWallet(deps: WalletDeps, organizationId: string, walletId: string): PortfolioWallet {
   const wallet = findWallet(deps.db, organizationId, walletId);
   if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
-  return walletView(deps.db, wallet, deps.catalog(), { includeRequestId: false });
+  return walletView(deps.db, wallet, deps.catalog(), {
+    includeRequestId: false,
+    at: deps.clock.now().toISOString(),
+  });
 }
 
 export function listWalletPage(
@@ -102,8 +105,9 @@ export function listWalletPage(
   const catalog = deps.catalog();
   const rows = listWallets(deps.db, organizationId, page.cursor, page.pageSize + 1);
   const { data, nextCursor } = pageFrom(rows, page.pageSize);
+  const view = { includeRequestId: false, at: deps.clock.now().toISOString(), rates: new Map() };
   return {
-    data: data.map((wallet) => walletView(deps.db, wallet, catalog, { includeRequestId: false })),
+    data: data.map((wallet) => walletView(deps.db, wallet, catalog, view)),
     pageSize: page.pageSize,
     nextCursor,
   };

@@ -4,7 +4,6 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "./context.ts";
-import { accrueOrganization } from "../domain/money/accrual.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";
 
@@ -147,18 +146,14 @@ export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxE
 }
 
 /**
- * Moves time-driven work (rebalances, deposit steps, payout legs) forward and settles the
- * organization's accrual to now: what every API read, and the ledger audit, see first.
+ * Moves time-driven work that has fallen due (rebalances, deposit steps, payout legs) forward
+ * before any API request reads state, so a request sees what the clock says has happened. Only
+ * due items are touched (the scheduler finds them by index); accrual needs nothing here: reads
+ * compute it (sandbox/domain/money/accrual.ts).
  */
-export function settleForRead(ctx: SandboxContext, organizationId: string): void {
-  ctx.dueWork.settleDue();
-  accrueOrganization(ctx.db, organizationId, ctx.clock.now().toISOString());
-}
-
-/** Settles due work and the caller's accrual before any API request reads state. */
-export function settleMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
-  return async (c, next) => {
-    settleForRead(ctx, c.get("organizationId"));
+export function settleDueWorkMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (_c, next) => {
+    ctx.dueWork.settleDue();
     await next();
   };
 }

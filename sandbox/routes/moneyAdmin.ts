@@ -9,7 +9,6 @@ import {
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
 import { microsToUsd } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { settleForRead } from "../http/middleware.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { parseWith, readBody } from "../http/validation.ts";
 import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
@@ -60,8 +59,8 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   });
 
   routes.get("/ledger", (c) => {
-    settleForRead(ctx, c.get("organizationId"));
-    return c.json(ledgerSummary(ctx.db, c.get("organizationId")));
+    ctx.dueWork.settleDue();
+    return c.json(ledgerSummary(ctx.db, c.get("organizationId"), ctx.clock.now().toISOString()));
   });
   routes.get("/ledger/entries", (c) => {
     const query = parseWith(LedgerQuerySchema, {

@@ -6,7 +6,9 @@ import { prepareReadingBigInts } from "./db.ts";
  * except for `rebalance`, whose entries of one rebalance sum to zero.
  * - `deposit_detected`: outside world → wallet's pending allocations.
  * - `deposit_allocated`: pending allocations → a position (positionKey).
- * - `accrual`: yield generated → a position, over [fromAt, at].
+ * - `accrual`: yield generated → a position, over [fromAt, at]. The one kind an entry of which
+ *   may grow after it is written (extendAccrualEntry): a position's accrual within one accrual
+ *   period is one entry.
  * - `withdrawal_debited`: positions → in flight, one entry per payout leg (`yieldMicros` is the
  *   leg's yield share; `detail` lists the positions drawn from).
  * - `payout_completed`: in flight → paid out to the destination (one per leg).
@@ -69,6 +71,46 @@ const toEntry = (row: Row): StoredLedgerEntry => ({
   at: row.at,
 });
 
+/** Lifetime yield credited to and paid out of the organization's wallets. */
+export interface YieldTotals {
+  generated: bigint;
+  withdrawn: bigint;
+}
+
+export function readYieldTotals(db: DatabaseSync, organizationId: string): YieldTotals {
+  const row = db
+    .prepare(
+      "SELECT generated_micros, withdrawn_micros FROM organization_yield_totals WHERE organization_id = ?",
+    )
+    .get(organizationId) as { generated_micros: string; withdrawn_micros: string } | undefined;
+  return row === undefined
+    ? { generated: 0n, withdrawn: 0n }
+    : { generated: BigInt(row.generated_micros), withdrawn: BigInt(row.withdrawn_micros) };
+}
+
+function addToYieldTotals(db: DatabaseSync, organizationId: string, delta: YieldTotals): void {
+  if (delta.generated === 0n && delta.withdrawn === 0n) return;
+  const totals = readYieldTotals(db, organizationId);
+  writeYieldTotals(db, organizationId, {
+    generated: totals.generated + delta.generated,
+    withdrawn: totals.withdrawn + delta.withdrawn,
+  });
+}
+
+export function writeYieldTotals(db: DatabaseSync, organizationId: string, totals: YieldTotals): void {
+  db.prepare(
+    `INSERT INTO organization_yield_totals (organization_id, generated_micros, withdrawn_micros) VALUES (?, ?, ?)
+     ON CONFLICT (organization_id) DO UPDATE SET
+       generated_micros = excluded.generated_micros, withdrawn_micros = excluded.withdrawn_micros`,
+  ).run(organizationId, totals.generated.toString(), totals.withdrawn.toString());
+}
+
+/** What an entry adds to its organization's yield totals: accruals are yield generated, completed payouts carry yield withdrawn. */
+const yieldDeltaOf = (kind: LedgerKind, amountMicros: bigint, yieldMicros: bigint): YieldTotals => ({
+  generated: kind === "accrual" ? amountMicros : 0n,
+  withdrawn: kind === "payout_completed" ? yieldMicros : 0n,
+});
+
 export function appendLedgerEntry(db: DatabaseSync, entry: LedgerEntry): void {
   db.prepare(
     `INSERT INTO ledger_entries
@@ -86,6 +128,35 @@ export function appendLedgerEntry(db: DatabaseSync, entry: LedgerEntry): void {
     entry.fromAt,
     entry.at,
   );
+  addToYieldTotals(db, entry.organizationId, yieldDeltaOf(entry.kind, entry.amountMicros, entry.yieldMicros));
+}
+
+/** A position's newest accrual entry, or null. */
+export function findLatestAccrualEntry(
+  db: DatabaseSync,
+  walletId: string,
+  positionKey: string,
+): StoredLedgerEntry | null {
+  const row = prepareReadingBigInts(
+    db,
+    `SELECT * FROM ledger_entries WHERE wallet_id = ? AND kind = 'accrual' AND position_key = ?
+     ORDER BY at DESC LIMIT 1`,
+  ).get(walletId, positionKey) as Row | undefined;
+  return row === undefined ? null : toEntry(row);
+}
+
+/** Adds `micros` of yield to an accrual entry and moves its end to `at`. */
+export function extendAccrualEntry(
+  db: DatabaseSync,
+  entry: StoredLedgerEntry,
+  micros: bigint,
+  at: string,
+): void {
+  db.prepare(
+    `UPDATE ledger_entries SET amount_micros = amount_micros + ?, yield_micros = yield_micros + ?, at = ?
+     WHERE seq = ? AND kind = 'accrual'`,
+  ).run(micros, micros, at, entry.seq);
+  addToYieldTotals(db, entry.organizationId, { generated: micros, withdrawn: 0n });
 }
 
 /**
@@ -125,20 +196,29 @@ export function ledgerSums(
   return [...sums.values()];
 }
 
-/** Entries of one kind for the organization that end after `after` (all when null), oldest first. */
+/**
+ * Entries of one kind, of the organization or of one wallet, that end after `after` (all when
+ * null), in the order they end. Each reads its own index range: no other organization's rows.
+ */
 export function listLedgerEntriesOfKind(
   db: DatabaseSync,
-  organizationId: string,
+  scope: { organizationId: string } | { walletId: string },
   kind: LedgerKind,
   after: string | null,
 ): StoredLedgerEntry[] {
-  return (
-    prepareReadingBigInts(
-      db,
-      `SELECT * FROM ledger_entries WHERE organization_id = ? AND kind = ? AND (? IS NULL OR at > ?)
-       ORDER BY seq`,
-    ).all(organizationId, kind, after, after) as unknown as Row[]
-  ).map(toEntry);
+  const [column, value] =
+    "walletId" in scope ? ["wallet_id", scope.walletId] : ["organization_id", scope.organizationId];
+  const rows =
+    after === null
+      ? prepareReadingBigInts(
+          db,
+          `SELECT * FROM ledger_entries WHERE ${column} = ? AND kind = ? ORDER BY at, seq`,
+        ).all(value, kind)
+      : prepareReadingBigInts(
+          db,
+          `SELECT * FROM ledger_entries WHERE ${column} = ? AND kind = ? AND at > ? ORDER BY at, seq`,
+        ).all(value, kind, after);
+  return (rows as unknown as Row[]).map(toEntry);
 }
 
 /** The newest entries of the organization (optionally one wallet's), newest first. */

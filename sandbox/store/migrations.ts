@@ -6,6 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
  */
 export function migrate(db: DatabaseSync): void {
   usdColumnsToMicros(db);
+  yieldTotalsFromLedger(db);
 }
 
 const hasColumn = (db: DatabaseSync, table: string, column: string) =>
@@ -38,5 +39,47 @@ function usdColumnsToMicros(db: DatabaseSync): void {
       db.exec("ROLLBACK");
       throw error;
     }
+  }
+}
+
+/**
+ * Organizations' running yield totals (organization_yield_totals) began with this version: a data
+ * file from before has none, so they are summed once from its ledger, in bigint (a lifetime sum
+ * may pass SQLite's 64-bit SUM), for each organization that has entries and no totals.
+ */
+function yieldTotalsFromLedger(db: DatabaseSync): void {
+  const missing = db
+    .prepare(
+      `SELECT DISTINCT organization_id FROM ledger_entries
+       WHERE organization_id NOT IN (SELECT organization_id FROM organization_yield_totals)`,
+    )
+    .all() as { organization_id: string }[];
+  if (missing.length === 0) return;
+  const rows = db.prepare(
+    `SELECT kind, CAST(amount_micros AS TEXT) AS amount, CAST(yield_micros AS TEXT) AS yield
+     FROM ledger_entries WHERE organization_id = ? AND kind IN ('accrual', 'payout_completed')`,
+  );
+  const write = db.prepare(
+    "INSERT INTO organization_yield_totals (organization_id, generated_micros, withdrawn_micros) VALUES (?, ?, ?)",
+  );
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const { organization_id: organizationId } of missing) {
+      let generated = 0n;
+      let withdrawn = 0n;
+      for (const row of rows.iterate(organizationId) as Iterable<{
+        kind: string;
+        amount: string;
+        yield: string;
+      }>) {
+        if (row.kind === "accrual") generated += BigInt(row.amount);
+        else withdrawn += BigInt(row.yield);
+      }
+      write.run(organizationId, generated.toString(), withdrawn.toString());
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
   }
 }

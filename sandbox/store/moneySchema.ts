@@ -57,6 +57,19 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      at TEXT NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS ledger_by_wallet_kind ON ledger_entries (wallet_id, kind, at)`,
+  // A position's latest accrual entry (accrual.ts extends it within an accrual period).
+  `CREATE INDEX IF NOT EXISTS ledger_by_wallet_position ON ledger_entries (wallet_id, kind, position_key, at)`,
+  // Every organization-wide read starts with the organization: no request reads another's rows.
+  `CREATE INDEX IF NOT EXISTS ledger_by_org_kind ON ledger_entries (organization_id, kind, at)`,
+  `CREATE INDEX IF NOT EXISTS ledger_by_org_seq ON ledger_entries (organization_id, seq)`,
+  // Running totals per organization of the yield credited and the yield paid out (bigints as
+  // text: lifetime sums are not bounded by any balance), kept by ledgerStore.ts as entries are
+  // written, so lifetime yield metrics need no scan of the ledger.
+  `CREATE TABLE IF NOT EXISTS organization_yield_totals (
+     organization_id TEXT PRIMARY KEY,
+     generated_micros TEXT NOT NULL,
+     withdrawn_micros TEXT NOT NULL
+   )`,
   `CREATE TABLE IF NOT EXISTS deposits (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,

@@ -47,7 +47,8 @@ describe("yield accrual", () => {
     expect(micros(metrics.global.generated)).toBe(micros(wallet.totalBalanceUsd) - micros(1000));
     expect(metrics.global).toMatchObject({ withdrawn: 0, accruedDelta: metrics.global.generated });
     expect(metrics.portfolioWallets[walletId]).toEqual(metrics.global);
-    expect(metrics.period).toEqual({ start: null, end: "2026-03-02T00:00:01.000Z" });
+    // Without periodStartIso the figures count from the organization's first wallet: its creation.
+    expect(metrics.period).toEqual({ start: "2026-03-01T00:00:00.000Z", end: "2026-03-02T00:00:01.000Z" });
   });
 
   test("actual weights, drift and blended rate follow the balances as they grow", async () => {
@@ -66,7 +67,7 @@ describe("yield accrual", () => {
   test("a rate change applies from its time on: the day accrues piecewise", async () => {
     const walletId = await fundedWallet(m, 1000, [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }]);
     await m.advance(12 * HOUR_MS);
-    // Reading settles accrual, so the second half earns on the first half's yield too.
+    // The rate change credits the first half's yield, so the second half earns on it too.
     expect((await m.client.wallets.retrieve(walletId)).totalBalanceUsd).toBeCloseTo(
       1000 + interest(1000, 650, 12 * HOUR_MS),
       5,

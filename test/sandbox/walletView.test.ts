@@ -32,7 +32,7 @@ function walletWith(balances: Record<string, number>) {
   for (const [positionKey, valueUsd] of Object.entries(balances)) {
     setBalance(db, wallet.id, { positionKey, valueMicros: BigInt(valueUsd) * 1_000_000n }, AT);
   }
-  return walletView(db, wallet, catalog, { includeRequestId: false });
+  return walletView(db, wallet, catalog, { includeRequestId: false, at: AT });
 }
 
 describe("walletView", () => {

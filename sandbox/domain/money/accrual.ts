@@ -1,7 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { inTransaction } from "../../store/db.ts";
 import {
-  listInvestedWalletIds,
   readAccrualRemainders,
   readPendingMicros,
   readAccrualState,
@@ -10,7 +8,7 @@ import {
   writeAccrualState,
   writePositionMicros,
 } from "../../store/holdingsStore.ts";
-import { appendLedgerEntry } from "../../store/ledgerStore.ts";
+import { appendLedgerEntry, extendAccrualEntry, findLatestAccrualEntry } from "../../store/ledgerStore.ts";
 import { listRateHistory, type RatePeriodStart } from "../../store/rateHistoryStore.ts";
 import { MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
 import { sumMicros } from "./micros.ts";
@@ -23,77 +21,176 @@ const RATE_SCALE = 10_000;
 export const ACCRUAL_DENOMINATOR = 10_000n * BigInt(RATE_SCALE) * BigInt(YEAR_MS);
 
 /**
- * ∫ rate dt over [fromMs, toMs], in (bps × RATE_SCALE) × ms. The rate in force at t is the last
- * history entry that took effect at or before t (the first entry's rate before any took effect),
- * so a catalog rate change applies from its time on and earlier time keeps the earlier rate.
+ * The rate periods over [fromMs, toMs]: ∫ rate dt of each, in (bps × RATE_SCALE) × ms, in order.
+ * The rate in force at t is the last history entry that took effect at or before t (the first
+ * entry's rate before any took effect), so a catalog rate change applies from its time on and
+ * earlier time keeps the earlier rate.
  */
-export function rateIntegral(history: readonly RatePeriodStart[], fromMs: number, toMs: number): bigint {
-  let total = 0n;
+export function rateSegments(history: readonly RatePeriodStart[], fromMs: number, toMs: number): bigint[] {
+  const segments: bigint[] = [];
   history.forEach((period, index) => {
     const start = index === 0 ? fromMs : Math.max(fromMs, period.effectiveFromMs);
     const next = history[index + 1];
     const end = next === undefined ? toMs : Math.min(toMs, next.effectiveFromMs);
-    if (end > start) total += BigInt(Math.round(period.rateBps * RATE_SCALE)) * BigInt(end - start);
+    if (end > start) segments.push(BigInt(Math.round(period.rateBps * RATE_SCALE)) * BigInt(end - start));
   });
-  return total;
+  return segments;
+}
+
+/** Rate histories by position key, read once per request and shared by every wallet it views. */
+export type RateHistories = Map<string, RatePeriodStart[]>;
+
+function rateHistoryOf(db: DatabaseSync, positionKey: string, rates: RateHistories | undefined) {
+  let history = rates?.get(positionKey);
+  if (history === undefined) {
+    history = listRateHistory(db, positionKey);
+    rates?.set(positionKey, history);
+  }
+  return history;
+}
+
+/** What one position has earned since the wallet's last settlement, not yet credited. */
+export interface PositionAccrual {
+  /** Micros the position held at the last settlement. */
+  held: bigint;
+  /** Whole micros earned since, rounded down (capped at the wallet's maximum). */
+  earned: bigint;
+  /** What is left below one micro, carried to the next settlement. */
+  remainder: bigint;
+}
+
+/** A wallet's accrual since its last settlement, as of `toIso`. */
+export interface PendingAccrual {
+  /** The last settlement (null: the wallet never held money, so nothing accrues yet). */
+  accruedThrough: string | null;
+  yieldOutstandingMicros: bigint;
+  byPosition: Map<string, PositionAccrual>;
+  /** Σ earned. */
+  earned: bigint;
 }
 
 /**
- * Settles a wallet's accrual up to `toIso`: each position earns at its source's rate(s) since the
- * last settlement, credited in whole micros (rounded down, so the sandbox never pays yield it has
- * not earned) with the fraction carried to the next settlement, so settling often or rarely
- * credits the same total for an unchanged balance. Each credit is an `accrual` ledger entry over
- * [accruedThrough, toIso]. Pending allocations earn nothing: they are not invested yet.
- * Returns the micros credited. A wallet seen for the first time starts accruing now.
+ * What a wallet's positions have earned since their last settlement, as of `toIso`, computed and
+ * never written: the closed form every read uses, and the amounts a settlement credits. Each
+ * position earns at its source's rate over the time since the last settlement (simple interest,
+ * ACT/365), and at each rate change it is credited as if settled then (a rate change moves money
+ * in the sense that yield so far joins the balance that earns the new rate): credits are whole
+ * micros rounded down (the sandbox never pays yield it has not earned), the fraction carried.
+ * Pending allocations earn nothing (not invested). The same movements, rates and clock give the
+ * same figures however often the wallet is read: reading changes nothing.
+ */
+export function pendingAccrual(
+  db: DatabaseSync,
+  walletId: string,
+  toIso: string,
+  rates?: RateHistories,
+): PendingAccrual {
+  const state = readAccrualState(db, walletId);
+  const positions = readPositionMicros(db, walletId);
+  const byPosition = new Map<string, PositionAccrual>();
+  const nothing = (held: bigint): PositionAccrual => ({ held, earned: 0n, remainder: 0n });
+  if (state === null) {
+    for (const [key, held] of positions) byPosition.set(key, nothing(held));
+    return { accruedThrough: null, yieldOutstandingMicros: 0n, byPosition, earned: 0n };
+  }
+  const fromMs = Date.parse(state.accruedThrough);
+  const toMs = Date.parse(toIso);
+  const remainders = readAccrualRemainders(db, walletId);
+  // Yield stops at the per-wallet maximum (limits.ts): what would pass it is not credited.
+  let room = MAX_WALLET_TOTAL_MICROS - sumMicros(positions.values()) - readPendingMicros(db, walletId);
+  let earned = 0n;
+  for (const [positionKey, held] of positions) {
+    let remainder = remainders.get(positionKey) ?? 0n;
+    let credited = 0n;
+    const segments =
+      held > 0n && toMs > fromMs ? rateSegments(rateHistoryOf(db, positionKey, rates), fromMs, toMs) : [];
+    for (const integral of segments) {
+      const numerator = (held + credited) * integral + remainder;
+      const whole = numerator / ACCRUAL_DENOMINATOR;
+      const credit = whole < room ? whole : room > 0n ? room : 0n;
+      room -= credit;
+      credited += credit;
+      remainder = numerator % ACCRUAL_DENOMINATOR;
+    }
+    earned += credited;
+    byPosition.set(positionKey, { held, earned: credited, remainder });
+  }
+  return {
+    accruedThrough: state.accruedThrough,
+    yieldOutstandingMicros: state.yieldOutstandingMicros,
+    byPosition,
+    earned,
+  };
+}
+
+/** A wallet's position values as of `toIso`: what they held at the last settlement and what they earned since. */
+export function livePositionMicros(
+  db: DatabaseSync,
+  walletId: string,
+  toIso: string,
+  rates?: RateHistories,
+): Map<string, bigint> {
+  const pending = pendingAccrual(db, walletId, toIso, rates);
+  return new Map([...pending.byPosition].map(([key, position]) => [key, position.held + position.earned]));
+}
+
+/** How long one accrual ledger entry may grow: a settlement within it extends the entry instead of adding one. */
+export const ACCRUAL_PERIOD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Settles a wallet's accrual up to `toIso`, before money moves in or out of its positions (a
+ * deposit is allocated, a withdrawal draws, a payout leg returns, a rebalance): the earned micros
+ * become part of the positions, so later accrual starts from the new balances. Only money
+ * movements settle; reads compute the same figures without writing (pendingAccrual).
+ *
+ * Each credit is an `accrual` ledger entry over [from, toIso]. A position's latest entry that began
+ * less than an accrual period ago (a day of sandbox time) is extended instead: a wallet whose money
+ * moves often still has at most one accrual entry per position per day. Returns the micros
+ * credited. A wallet settled for the first time starts accruing now.
  */
 export function accrueWallet(
   db: DatabaseSync,
   wallet: { id: string; organizationId: string },
   toIso: string,
 ): bigint {
-  const state = readAccrualState(db, wallet.id);
-  if (state === null) {
+  const pending = pendingAccrual(db, wallet.id, toIso);
+  if (pending.accruedThrough === null) {
     writeAccrualState(db, wallet.id, { accruedThrough: toIso, yieldOutstandingMicros: 0n });
     return 0n;
   }
-  const fromMs = Date.parse(state.accruedThrough);
-  const toMs = Date.parse(toIso);
-  if (!(toMs > fromMs)) return 0n;
-  const remainders = readAccrualRemainders(db, wallet.id);
-  const positions = readPositionMicros(db, wallet.id);
-  // Yield stops at the per-wallet maximum (limits.ts): what would pass it is not credited.
-  let room = MAX_WALLET_TOTAL_MICROS - sumMicros(positions.values()) - readPendingMicros(db, wallet.id);
-  let credited = 0n;
-  for (const [positionKey, micros] of positions) {
-    if (micros <= 0n) continue;
-    const integral = rateIntegral(listRateHistory(db, positionKey), fromMs, toMs);
-    if (integral === 0n) continue;
-    const numerator = micros * integral + (remainders.get(positionKey) ?? 0n);
-    const earned = numerator / ACCRUAL_DENOMINATOR;
-    writeAccrualRemainder(db, wallet.id, positionKey, numerator % ACCRUAL_DENOMINATOR);
-    const amount = earned < room ? earned : room > 0n ? room : 0n;
-    room -= amount;
-    if (amount === 0n) continue;
-    writePositionMicros(db, wallet.id, positionKey, micros + amount, toIso);
-    appendLedgerEntry(db, {
-      organizationId: wallet.organizationId,
-      walletId: wallet.id,
-      kind: "accrual",
-      positionKey,
-      amountMicros: amount,
-      yieldMicros: amount,
-      refId: null,
-      detail: null,
-      fromAt: state.accruedThrough,
-      at: toIso,
-    });
-    credited += amount;
+  if (!(Date.parse(toIso) > Date.parse(pending.accruedThrough))) return 0n;
+  for (const [positionKey, position] of pending.byPosition) {
+    if (position.held <= 0n) continue;
+    writeAccrualRemainder(db, wallet.id, positionKey, position.remainder);
+    if (position.earned === 0n) continue;
+    writePositionMicros(db, wallet.id, positionKey, position.held + position.earned, toIso);
+    const latest = findLatestAccrualEntry(db, wallet.id, positionKey);
+    const extendable =
+      latest !== null &&
+      latest.at === pending.accruedThrough &&
+      Date.parse(toIso) - Date.parse(latest.fromAt ?? latest.at) < ACCRUAL_PERIOD_MS;
+    if (extendable) {
+      extendAccrualEntry(db, latest, position.earned, toIso);
+    } else {
+      appendLedgerEntry(db, {
+        organizationId: wallet.organizationId,
+        walletId: wallet.id,
+        kind: "accrual",
+        positionKey,
+        amountMicros: position.earned,
+        yieldMicros: position.earned,
+        refId: null,
+        detail: null,
+        fromAt: pending.accruedThrough,
+        at: toIso,
+      });
+    }
   }
   writeAccrualState(db, wallet.id, {
     accruedThrough: toIso,
-    yieldOutstandingMicros: state.yieldOutstandingMicros + credited,
+    yieldOutstandingMicros: pending.yieldOutstandingMicros + pending.earned,
   });
-  return credited;
+  return pending.earned;
 }
 
 /** Moves `deltaMicros` of held yield in or out (a withdrawal's yield share leaving or coming back). */
@@ -107,17 +204,5 @@ export function addYieldOutstanding(
   writeAccrualState(db, walletId, {
     ...state,
     yieldOutstandingMicros: state.yieldOutstandingMicros + deltaMicros,
-  });
-}
-
-/**
- * Settles accrual up to `toIso` for every wallet of the organization with money invested, before
- * an API request reads them. Wallets with nothing invested are skipped: every path that puts money
- * into a position settles the wallet's accrual first, so their next accrual starts from that moment.
- */
-export function accrueOrganization(db: DatabaseSync, organizationId: string, toIso: string): void {
-  inTransaction(db, () => {
-    for (const id of listInvestedWalletIds(db, organizationId))
-      accrueWallet(db, { id, organizationId }, toIso);
   });
 }

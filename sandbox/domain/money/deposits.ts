@@ -112,6 +112,7 @@ function depositLimitProblems(
   chain: string,
   amountMicros: bigint,
 ): FieldProblem[] {
+  // Settled balances: yield earned since is credited within the same maximum when money next moves.
   const total =
     sumMicros(readPositionMicros(deps.db, walletId).values()) + readPendingMicros(deps.db, walletId);
   if (total + amountMicros > MAX_WALLET_TOTAL_MICROS) {

@@ -1,13 +1,12 @@
 import type { DatabaseSync } from "node:sqlite";
-import {
-  listWalletIds,
-  readAccrualState,
-  readPendingMicros,
-  readPositionMicros,
-} from "../../store/holdingsStore.ts";
+import { listWalletIds, readPendingMicros } from "../../store/holdingsStore.ts";
+import { pendingAccrual, type PendingAccrual, type RateHistories } from "./accrual.ts";
 import { ledgerSums, type LedgerKind } from "../../store/ledgerStore.ts";
 import { microsToUsd } from "../../../sdk/contract/index.ts";
 import { sumMicros } from "./micros.ts";
+
+const livePositions = (pending: PendingAccrual) =>
+  [...pending.byPosition.values()].map((position) => position.held + position.earned);
 
 /** Ledger totals of one wallet, in micros. */
 export interface LedgerTotals {
@@ -37,7 +36,7 @@ const zero = (): Omit<LedgerTotals, "expectedBalance" | "balance" | "discrepancy
  * Audits the organization's wallets against the ledger: for each wallet and in total,
  * balance + paid out + in flight = deposits + yield generated, to the micro.
  */
-export function ledgerSummary(db: DatabaseSync, organizationId: string) {
+export function ledgerSummary(db: DatabaseSync, organizationId: string, nowIso: string) {
   const sums = new Map<string, ReturnType<typeof zero>>();
   for (const row of ledgerSums(db, organizationId)) {
     const totals = sums.get(row.walletId) ?? zero();
@@ -54,17 +53,22 @@ export function ledgerSummary(db: DatabaseSync, organizationId: string) {
     sums.set(row.walletId, totals);
   }
   const wallets: Record<string, LedgerTotals> = {};
+  const rates: RateHistories = new Map();
   for (const walletId of listWalletIds(db, organizationId)) {
-    const totals = sums.get(walletId) ?? zero();
+    const settled = sums.get(walletId) ?? zero();
+    // Yield earned since the last settlement is part of the balance and of the yield generated,
+    // though no entry records it yet: it is credited when money next moves (accrual.ts).
+    const pending = pendingAccrual(db, walletId, nowIso, rates);
+    const totals = { ...settled, yieldGenerated: settled.yieldGenerated + pending.earned };
     const expectedBalance = totals.deposits + totals.yieldGenerated - totals.paidOut - totals.inFlight;
-    const positions = sumMicros(readPositionMicros(db, walletId).values());
+    const positions = sumMicros(livePositions(pending));
     const balance = positions + readPendingMicros(db, walletId);
     wallets[walletId] = {
       ...totals,
       expectedBalance,
       balance,
       discrepancy: balance - expectedBalance,
-      yieldHeld: readAccrualState(db, walletId)?.yieldOutstandingMicros ?? 0n,
+      yieldHeld: pending.yieldOutstandingMicros + pending.earned,
     };
   }
   const keys = [

@@ -34,7 +34,7 @@ export function emitWalletFigures(
 ): void {
   const record = findWallet(deps.db, wallet.organizationId, wallet.id);
   if (record === null) return;
-  const view = walletView(deps.db, record, deps.catalog(), { includeRequestId: false });
+  const view = walletView(deps.db, record, deps.catalog(), { includeRequestId: false, at });
   deps.events.emit(
     wallet.organizationId,
     "portfolio_wallet.balance.updated",
