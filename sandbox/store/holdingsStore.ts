@@ -97,8 +97,8 @@ export function listInvestedWalletIds(db: DatabaseSync, organizationId: string):
   return (
     db
       .prepare(
-        `SELECT DISTINCT b.wallet_id AS id FROM wallet_balances b JOIN wallets w ON w.id = b.wallet_id
-         WHERE w.organization_id = ? AND b.value_micros > 0`,
+        `SELECT w.id AS id FROM wallets w WHERE w.organization_id = ?
+         AND EXISTS (SELECT 1 FROM wallet_balances b WHERE b.wallet_id = w.id AND b.value_micros > 0)`,
       )
       .all(organizationId) as unknown as { id: string }[]
   ).map((row) => row.id);

@@ -48,13 +48,15 @@ function usdColumnsToMicros(db: DatabaseSync): void {
  * may pass SQLite's 64-bit SUM), for each organization that has entries and no totals.
  */
 function yieldTotalsFromLedger(db: DatabaseSync): void {
+  // Once per data file: later, every entry keeps the totals itself.
+  const marker = "migration.organization_yield_totals";
+  if (db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(marker) !== undefined) return;
   const missing = db
     .prepare(
       `SELECT DISTINCT organization_id FROM ledger_entries
        WHERE organization_id NOT IN (SELECT organization_id FROM organization_yield_totals)`,
     )
     .all() as { organization_id: string }[];
-  if (missing.length === 0) return;
   const rows = db.prepare(
     `SELECT kind, CAST(amount_micros AS TEXT) AS amount, CAST(yield_micros AS TEXT) AS yield
      FROM ledger_entries WHERE organization_id = ? AND kind IN ('accrual', 'payout_completed')`,
@@ -77,6 +79,7 @@ function yieldTotalsFromLedger(db: DatabaseSync): void {
       }
       write.run(organizationId, generated.toString(), withdrawn.toString());
     }
+    db.prepare("INSERT INTO sandbox_settings (key, value) VALUES (?, ?)").run(marker, "done");
     db.exec("COMMIT");
   } catch (error) {
     db.exec("ROLLBACK");

@@ -88,7 +88,9 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
    )`,
   `CREATE UNIQUE INDEX IF NOT EXISTS deposits_by_tx ON deposits (organization_id, chain, tx_hash)`,
   `CREATE INDEX IF NOT EXISTS deposits_by_wallet_created ON deposits (wallet_id, created_at DESC, id DESC)`,
-  `CREATE INDEX IF NOT EXISTS deposits_by_next_step ON deposits (next_step_at)`,
+  // Due deposit steps in the order they are taken (dueWorkScheduler), with no sort.
+  `CREATE INDEX IF NOT EXISTS deposits_by_next_step_id ON deposits (next_step_at, id)`,
+  `DROP INDEX IF EXISTS deposits_by_next_step`,
   `CREATE TABLE IF NOT EXISTS withdrawals (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -121,7 +123,11 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      updated_at TEXT NOT NULL,
      PRIMARY KEY (withdrawal_id, leg_key)
    )`,
-  `CREATE INDEX IF NOT EXISTS withdrawal_legs_by_due ON withdrawal_legs (status, due_at)`,
+  // Due legs in the order they are paid, and a withdrawal's legs in order, each with no sort.
+  `CREATE INDEX IF NOT EXISTS withdrawal_legs_by_due_order
+     ON withdrawal_legs (status, due_at, withdrawal_id, sort_order)`,
+  `DROP INDEX IF EXISTS withdrawal_legs_by_due`,
+  `CREATE INDEX IF NOT EXISTS withdrawal_legs_by_withdrawal ON withdrawal_legs (withdrawal_id, sort_order)`,
   `CREATE TABLE IF NOT EXISTS webhook_events (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -129,6 +135,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      payload TEXT NOT NULL,
      created_at TEXT NOT NULL
    )`,
+  // Pruning finds old events by age, not by reading them all.
+  `CREATE INDEX IF NOT EXISTS webhook_events_by_created ON webhook_events (created_at)`,
   // One row per (event, registration). next_attempt_at is real time in epoch ms: retries wait on
   // the wall clock, since the receiver's clock is what the signature timestamp is checked against.
   `CREATE TABLE IF NOT EXISTS webhook_deliveries (
@@ -150,6 +158,9 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      updated_at TEXT NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)`,
+  // The registrations that have deliveries due: what a dispatch pass visits.
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_due_by_registration
+     ON webhook_deliveries (status, next_attempt_at, organization_id, registration_id)`,
   // The outbox stays fast at any size: the next seq is read from an index (O(log n), not a scan),
   // each registration's due deliveries are found by one (fair, per-registration dispatch), and
   // finished history is pruned by time and per organization (webhookDeliveryStore.ts).

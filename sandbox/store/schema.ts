@@ -53,6 +53,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      updated_at TEXT NOT NULL,
      PRIMARY KEY (wallet_id, position_key)
    )`,
+  // A wallet's targets in their order, with no sort.
+  `CREATE INDEX IF NOT EXISTS wallet_targets_by_order ON wallet_targets (wallet_id, sort_order)`,
   `CREATE TABLE IF NOT EXISTS deposit_addresses (
      wallet_id TEXT NOT NULL REFERENCES wallets(id),
      chain TEXT NOT NULL,
@@ -62,6 +64,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      PRIMARY KEY (wallet_id, chain),
      UNIQUE (chain, address)
    )`,
+  // A wallet's addresses in the order they were made (rowid), with no sort.
+  `CREATE INDEX IF NOT EXISTS deposit_addresses_by_wallet ON deposit_addresses (wallet_id)`,
   `CREATE TABLE IF NOT EXISTS strategy_updates (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -110,6 +114,9 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      created_at TEXT NOT NULL,
      UNIQUE (activity_id, public_key)
    )`,
+  `CREATE INDEX IF NOT EXISTS signing_votes_by_activity ON signing_votes (activity_id, created_at)`,
+  `CREATE INDEX IF NOT EXISTS signing_api_keys_by_org_created
+     ON signing_api_keys (organization_id, created_at, public_key)`,
   `CREATE TABLE IF NOT EXISTS idempotency_keys (
      organization_id TEXT NOT NULL,
      endpoint TEXT NOT NULL,

@@ -1,4 +1,4 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 
 /** Delivery statuses: `pending` (waiting for an attempt), `succeeded`, `failed` (gave up), `cancelled`. */
 export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
@@ -141,15 +141,26 @@ export function listDueDeliveriesOf(
   ).map(toRecord);
 }
 
-/** Every registration, with its organization: what the dispatcher visits, in a stable order. */
-export function listRegistrationsForDispatch(db: DatabaseSync): { id: string; organizationId: string }[] {
-  return (
-    db
-      .prepare(
-        "SELECT id, organization_id FROM webhook_registrations ORDER BY organization_id, created_at, id",
-      )
-      .all() as unknown as { id: string; organization_id: string }[]
-  ).map((row) => ({ id: row.id, organizationId: row.organization_id }));
+/**
+ * The registrations with a delivery due by `nowMs`, with their organization: what a dispatch pass
+ * visits. Read from the due deliveries' index range, so the cost follows the work that is due,
+ * not the number of registrations.
+ */
+export function listRegistrationsForDispatch(
+  db: DatabaseSync,
+  nowMs: number,
+): { id: string; organizationId: string }[] {
+  const registrations = new Map<string, string>();
+  const rows = db
+    .prepare(
+      `SELECT organization_id, registration_id FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= ?`,
+    )
+    .iterate(nowMs) as Iterable<{ organization_id: string; registration_id: string }>;
+  for (const row of rows) registrations.set(row.registration_id, row.organization_id);
+  return [...registrations]
+    .map(([id, organizationId]) => ({ id, organizationId }))
+    .sort((a, b) => a.organizationId.localeCompare(b.organizationId) || a.id.localeCompare(b.id));
 }
 
 /**
@@ -199,13 +210,21 @@ const PRUNE_BATCH = 5000;
  * deliveries are never pruned. Returns how many deliveries were deleted.
  */
 export function pruneDeliveryHistory(db: DatabaseSync, retention: DeliveryRetention): number {
+  // Each deletion hands back the events of what it deleted: those are the events that may now
+  // have no delivery left, found without reading the others.
+  const touchedEvents = new Set<string>();
+  const deleteBatch = (statement: StatementSync, ...params: (string | number)[]) => {
+    const rows = statement.all(...params) as { event_id: string }[];
+    for (const row of rows) touchedEvents.add(row.event_id);
+    return rows.length;
+  };
   let deleted = 0;
   const byAge = db.prepare(
     `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
-       WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? LIMIT ?)`,
+       WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? LIMIT ?) RETURNING event_id`,
   );
   for (;;) {
-    const changes = Number(byAge.run(retention.olderThanIso, PRUNE_BATCH).changes);
+    const changes = deleteBatch(byAge, retention.olderThanIso, PRUNE_BATCH);
     deleted += changes;
     if (changes < PRUNE_BATCH) break;
   }
@@ -218,21 +237,29 @@ export function pruneDeliveryHistory(db: DatabaseSync, retention: DeliveryRetent
   );
   const byCount = db.prepare(
     `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
-       WHERE organization_id = ? AND status != 'pending' AND seq < ? LIMIT ?)`,
+       WHERE organization_id = ? AND status != 'pending' AND seq < ? LIMIT ?) RETURNING event_id`,
   );
   for (const { id } of organizations) {
     const kept = oldestKept.get(id, retention.keepPerOrganization - 1) as { seq: number } | undefined;
     if (kept === undefined) continue;
     for (;;) {
-      const changes = Number(byCount.run(id, kept.seq, PRUNE_BATCH).changes);
+      const changes = deleteBatch(byCount, id, kept.seq, PRUNE_BATCH);
       deleted += changes;
       if (changes < PRUNE_BATCH) break;
     }
   }
-  db.prepare(
-    `DELETE FROM webhook_events WHERE NOT EXISTS
-       (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
-  ).run();
+  const orphan = db.prepare(
+    "DELETE FROM webhook_events WHERE id = ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE event_id = ?)",
+  );
+  for (const eventId of touchedEvents) orphan.run(eventId, eventId);
+  // Events that never had a delivery (no registration wanted them), once past the retention.
+  const undelivered = db.prepare(
+    `DELETE FROM webhook_events WHERE rowid IN (SELECT rowid FROM webhook_events WHERE created_at < ?
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id) LIMIT ?)`,
+  );
+  for (;;) {
+    if (Number(undelivered.run(retention.olderThanIso, PRUNE_BATCH).changes) < PRUNE_BATCH) break;
+  }
   return deleted;
 }
 

@@ -126,7 +126,7 @@ export function createWebhookDispatcher(
     if (closed) return;
     const nowMs = Date.now();
     const byOrganization = new Map<string, string[]>();
-    for (const registration of listRegistrationsForDispatch(db)) {
+    for (const registration of listRegistrationsForDispatch(db, nowMs)) {
       byOrganization.set(registration.organizationId, [
         ...(byOrganization.get(registration.organizationId) ?? []),
         registration.id,
