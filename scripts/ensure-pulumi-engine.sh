@@ -12,6 +12,8 @@
 #   2. the cache ${XDG_CACHE_HOME:-~/.cache}/portfolio-wallet-pulumi/engine/<cli>-<langhost>/bin, where each
 #      missing piece is built from Go modules (minutes on 2 cores for the CLI, seconds to a minute for a
 #      host), in a temp dir and renamed into place; a cache made before a piece existed gets just that piece.
+#      The YAML host's version is not part of the directory's name, so it is stamped beside bin/
+#      (versions/pulumi-language-yaml) and a host of another version counts as missing.
 #
 # Version pins (the only place they live):
 #   - CLI version = the installed @pulumi/pulumi version (node_modules, else the pin in package.json). The
@@ -105,6 +107,28 @@ missing_pieces() {
   for exe in "${ENGINE_EXECUTABLES[@]}"; do [[ -x "$1/$exe" ]] || printf '%s\n' "$exe"; done
 }
 
+# The pinned version of a piece whose version the cache directory's name (<cli>-<langhost>) does not
+# say; fails for the others.
+unkeyed_piece_version() {
+  case "$1" in
+    pulumi-language-yaml) printf '%s\n' "$YAML_LANGHOST_VERSION" ;;
+    *) return 1 ;;
+  esac
+}
+
+# What a cached engine directory lacks: missing executables, and unkeyed pieces whose stamp
+# (versions/<piece>, written when the piece is built) names another version or is absent.
+pieces_to_build() {
+  local exe wanted
+  missing_pieces "$1/bin"
+  for exe in "${ENGINE_EXECUTABLES[@]}"; do
+    wanted="$(unkeyed_piece_version "$exe")" || continue
+    if [[ -x "$1/bin/$exe" && "$(cat "$1/versions/$exe" 2>/dev/null)" != "$wanted" ]]; then
+      printf '%s\n' "$exe"
+    fi
+  done
+}
+
 # 1. A compatible pulumi already on PATH.
 if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && path_cli="$(command -v pulumi 2>/dev/null)"; then
   path_cli_version="$(pulumi version 2>/dev/null | tr -d '[:space:]' || true)"
@@ -123,7 +147,7 @@ if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && path_cli="$(command -v pulumi 
 fi
 
 # 2. The cache, complete.
-if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && [[ -z "$(missing_pieces "$engine_dir/bin")" ]]; then
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && [[ -z "$(pieces_to_build "$engine_dir")" ]]; then
   publish "$engine_dir/bin"
   exit 0
 fi
@@ -139,7 +163,7 @@ if ! flock -n 9; then
   log "another process is building the engine; waiting for it"
   flock 9
 fi
-if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && [[ -z "$(missing_pieces "$engine_dir/bin")" ]]; then
+if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && [[ -z "$(pieces_to_build "$engine_dir")" ]]; then
   publish "$engine_dir/bin"
   exit 0
 fi
@@ -182,21 +206,29 @@ go_build() {
 }
 
 # The Python host runs programs through this script of the same module and version, found beside it.
+# `go mod download` finds the module in Go's module cache (or fetches it, when only the script is missing).
 copy_python_exec() {
-  local modcache script
-  modcache="$(GOFLAGS=-mod=mod GOWORK=off go env GOMODCACHE)"
-  script="$modcache/github.com/pulumi/pulumi/sdk/v3@v$LANGHOST_VERSION/python/cmd/pulumi-language-python-exec"
-  [[ -f "$script" ]] || die "the Python host's executor script is missing from the Go module cache ($script)"
+  local module_dir script
+  module_dir="$(cd "$tmp_dir" && GOFLAGS=-mod=mod GOWORK=off GOTOOLCHAIN=local \
+    go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$LANGHOST_VERSION" |
+    sed -n 's/^[[:space:]]*"Dir": *"\(.*\)",*$/\1/p')" || true
+  script="$module_dir/python/cmd/pulumi-language-python-exec"
+  [[ -n "$module_dir" && -f "$script" ]] ||
+    die "the Python host's executor script is missing from github.com/pulumi/pulumi/sdk/v3@v$LANGHOST_VERSION ('$script')"
   cp "$script" "$1/pulumi-language-python-exec"
   chmod 0755 "$1/pulumi-language-python-exec"
 }
 
 # Start from what the cache already holds (unless forced): only the missing pieces are built.
+mkdir -p "$tmp_dir/engine/versions"
 if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 && -d "$engine_dir/bin" ]]; then
   cp -pR "$engine_dir/bin/." "$tmp_dir/engine/bin/"
+  [[ ! -d "$engine_dir/versions" ]] || cp -pR "$engine_dir/versions/." "$tmp_dir/engine/versions/"
 fi
-missing="$(missing_pieces "$tmp_dir/engine/bin")"
-log "engine for pulumi v$cli_version: building $(tr '\n' ' ' <<<"$missing")(the CLI takes several minutes on 2 cores)"
+missing="$(pieces_to_build "$tmp_dir/engine")"
+cli_note=""
+grep -qx pulumi <<<"$missing" && cli_note="(the CLI takes several minutes on 2 cores)"
+log "engine for pulumi v$cli_version: building $(tr '\n' ' ' <<<"$missing")$cli_note"
 bin="$tmp_dir/engine/bin"
 needs() { grep -qx "$1" <<<"$missing"; }
 needs pulumi-language-nodejs &&
@@ -206,16 +238,19 @@ needs pulumi-language-python &&
   go_build pulumi-language-python github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python \
     "$LANGHOST_VERSION" "$bin/pulumi-language-python"
 needs pulumi-language-python-exec && copy_python_exec "$bin"
-needs pulumi-language-yaml &&
+if needs pulumi-language-yaml; then
   go_build pulumi-language-yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml \
     "$YAML_LANGHOST_VERSION" "$bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/pkg/version.Version
+  printf '%s\n' "$YAML_LANGHOST_VERSION" >"$tmp_dir/engine/versions/pulumi-language-yaml"
+fi
 needs pulumi && go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli_version" "$bin/pulumi"
 needs pulumi-resource-pulumi-nodejs && write_dynamic_provider_plugin "$bin"
 needs pulumi-analyzer-policy-nodejsshim && write_policy_pack_plugin "$bin"
 
 built_version="$("$bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
 [[ "$built_version" == "v$cli_version" ]] || die "built pulumi reports version '$built_version', expected v$cli_version"
-[[ -z "$(missing_pieces "$bin")" ]] || die "the engine still lacks $(missing_pieces "$bin" | tr '\n' ' ')"
+[[ -z "$(pieces_to_build "$tmp_dir/engine")" ]] ||
+  die "the engine still lacks $(pieces_to_build "$tmp_dir/engine" | tr '\n' ' ')"
 
 # Atomic publish: rename the finished tree into place (replacing the older, incomplete one).
 if [[ -e "$engine_dir" ]]; then

@@ -21,18 +21,27 @@ export const defaultStateDir = path.join(repoRoot, ".pulumi-state");
 
 const ensureScript = path.join(repoRoot, "scripts", "ensure-pulumi-engine.sh");
 const binDirPointer = path.join(repoRoot, "node_modules", ".cache", "pulumi-engine", "bin-dir");
-const engineExecutables = [
+const ensurePythonEnvScript = path.join(repoRoot, "scripts", "ensure-python-env.sh");
+/** The Pulumi SDK's pinned requirements (the CLI's version), for Python programs. */
+export const PYTHON_SDK_REQUIREMENTS = path.join(repoRoot, "scripts", "python", "pulumi-sdk.txt");
+
+/**
+ * Every executable of a complete engine: the same list as ENGINE_EXECUTABLES in
+ * scripts/ensure-pulumi-engine.sh (test/engine/languageHosts.test.ts holds them equal).
+ */
+export const ENGINE_EXECUTABLES = [
   "pulumi",
   "pulumi-language-nodejs",
   "pulumi-language-python",
   "pulumi-language-python-exec",
   "pulumi-language-yaml",
   "pulumi-resource-pulumi-nodejs",
+  "pulumi-analyzer-policy-nodejsshim",
 ];
 
 function isCompleteEngine(dir: string): boolean {
   try {
-    for (const exe of engineExecutables) accessSync(path.join(dir, exe), constants.X_OK);
+    for (const exe of ENGINE_EXECUTABLES) accessSync(path.join(dir, exe), constants.X_OK);
     return true;
   } catch {
     return false;
@@ -42,7 +51,8 @@ function isCompleteEngine(dir: string): boolean {
 let cachedBinDir: string | undefined;
 
 /**
- * Absolute path of the directory holding `pulumi`, its language hosts and `pulumi-resource-pulumi-nodejs`. Order: $PULUMI_ENGINE_BIN_DIR, the path recorded by the last
+ * Absolute path of the directory holding `pulumi`, its language hosts and the plugin launchers
+ * (ENGINE_EXECUTABLES). Order: $PULUMI_ENGINE_BIN_DIR, the path recorded by the last
  * `npm run engine`, else runs scripts/ensure-pulumi-engine.sh (instant when the engine is cached; a cold
  * build takes minutes, so CI and developers run `npm run engine` first).
  */
@@ -66,6 +76,30 @@ export function engineBinDir(): string {
     throw new Error(`No Pulumi engine: scripts/ensure-pulumi-engine.sh exited with ${result.status}`);
   }
   return (cachedBinDir = dir);
+}
+
+let cachedPythonSdkBinDir: string | undefined;
+
+/**
+ * The `bin` directory of a Python virtual environment holding the Pulumi SDK from PyPI at the CLI's
+ * version (PYTHON_SDK_REQUIREMENTS), cached by scripts/ensure-python-env.sh (the first call installs
+ * it from PyPI, about half a minute). Put it first on PATH to run a `runtime: python` program: the
+ * 3.68 Python language host runs programs with the first `python3` on PATH, since it ignores
+ * `runtime.options.virtualenv` (docs/offline-pulumi-engine.md).
+ */
+export function pythonSdkBinDir(): string {
+  if (cachedPythonSdkBinDir) return cachedPythonSdkBinDir;
+  const result = spawnSync("bash", [ensurePythonEnvScript, PYTHON_SDK_REQUIREMENTS], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const venv = result.stdout?.trim().split("\n").pop() ?? "";
+  if (result.status !== 0 || venv === "") {
+    throw new Error(
+      `No Python environment with the Pulumi SDK: scripts/ensure-python-env.sh ${path.relative(repoRoot, PYTHON_SDK_REQUIREMENTS)} exited with ${result.status}`,
+    );
+  }
+  return (cachedPythonSdkBinDir = path.join(venv, "bin"));
 }
 
 export interface PulumiEnvOptions {

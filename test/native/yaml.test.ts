@@ -84,9 +84,7 @@ describe("the plugin found through plugins.providers in Pulumi.yaml", () => {
     const local = await LanguageProject.create(
       path.join(import.meta.dirname, "programs", "yaml-treasury"),
       "yaml-local",
-      {
-        installPlugin: false,
-      },
+      { plugin: "archive" },
     );
     try {
       const pluginDir = path.join(local.dir, "plugins", "portfolio-wallet");

@@ -43,20 +43,24 @@ export class LanguageProject {
   }
 
   /**
-   * Copies a template directory into a new temp project and installs the plugin from its archive
-   * (`installPlugin: false` leaves that to the project, for example `plugins.providers` in Pulumi.yaml).
+   * Copies a template directory into a new temp project. `plugin` says what the project gets of the
+   * native plugin: `"install"` (the default) installs it from its release archive; `"archive"` only
+   * requires the archive, leaving the rest to the project (for example `plugins.providers` in
+   * Pulumi.yaml); `"none"` is for programs that use no provider (the engine's own checks).
    */
   static async create(
     templateDir: string,
     name: string,
-    options: { installPlugin?: boolean } = {},
+    options: { plugin?: "install" | "archive" | "none" } = {},
   ): Promise<LanguageProject> {
+    const plugin = options.plugin ?? "install";
     const project = new LanguageProject(mkdtempSync(path.join(os.tmpdir(), `pw-native-${name}-`)));
     cpSync(templateDir, project.dir, { recursive: true });
     mkdirSync(path.join(project.stateDir, "home"), { recursive: true });
+    if (plugin === "none") return project;
     if (!existsSync(PLUGIN_ARCHIVE))
       throw new Error(`no plugin archive at ${PLUGIN_ARCHIVE}: run npm run build`);
-    if (options.installPlugin === false) return project;
+    if (plugin === "archive") return project;
     await project.pulumi([
       "plugin",
       "install",
@@ -78,8 +82,13 @@ export class LanguageProject {
       ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.txt"],
       { cwd: this.dir, maxBuffer: 16 * 1024 * 1024 },
     );
-    this.#extraPath.unshift(path.join(venv, "bin"));
+    this.prependToPath(path.join(venv, "bin"));
     return venv;
+  }
+
+  /** Puts a directory first on the project's PATH (a Python virtual environment's bin). */
+  prependToPath(dir: string): void {
+    this.#extraPath.unshift(dir);
   }
 
   setEnv(values: Record<string, string>): void {
