@@ -147,8 +147,8 @@ export function generatePackageSchema(): Record<string, unknown> {
         `${PACKAGE_NAME}:index:${name}`,
         {
           description: functionDescriptions[name] ?? "",
-          ...(Object.keys(args.properties).length > 0 ? { inputs: { type: "object", ...args } } : {}),
-          outputs: { type: "object", ...result },
+          ...(Object.keys(args.properties).length > 0 ? { inputs: functionObject(args) } : {}),
+          outputs: functionObject(result),
         },
       ];
     }),
@@ -210,4 +210,16 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
     writeFileSync(SCHEMA_FILE, text);
     console.error(`wrote ${path.relative(repoRoot, SCHEMA_FILE)}`);
   }
+}
+
+/**
+ * A function's arguments or result as the schema states them. An empty `required` is left out, as
+ * the engine leaves it out of what `pulumi package get-schema` prints, so the two are the same text.
+ */
+function functionObject(object: { properties: Record<string, unknown>; required: string[] }) {
+  return {
+    type: "object",
+    properties: object.properties,
+    ...(object.required.length > 0 ? { required: object.required } : {}),
+  };
 }

@@ -14,6 +14,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { READ_FUNCTIONS } from "../../sdk/functions/readFunctions.ts";
 import { nativeTypeTokenOf, RESOURCE_TYPES, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
 import { SETTINGS } from "../../sdk/stackSettings.ts";
+import { LanguageProject } from "./harness/languageProject.ts";
 
 /**
  * The package schema and the SDKs are generated, never kept by hand: these fail when the committed
@@ -127,6 +128,21 @@ describe("the package schema (provider/native/schema.json)", () => {
       const spec = schema.functions[`portfolio-wallet:index:${name}`]!;
       expect(Object.keys(spec.inputs?.properties ?? {}).sort(), name).toEqual(keysOf(fn.args as z.ZodObject));
       expect(Object.keys(spec.outputs.properties).sort(), name).toEqual(keysOf(fn.result as z.ZodObject));
+    }
+  });
+});
+
+describe("pulumi package get-schema", () => {
+  test("the CLI, given the plugin installed from its release archive, prints the committed schema", async () => {
+    const project = await LanguageProject.create(
+      path.join(repoRoot, "test/native/programs/yaml-treasury"),
+      "get-schema",
+    );
+    try {
+      const { stdout } = await project.run("pulumi", ["package", "get-schema", "portfolio-wallet"]);
+      expect(JSON.parse(stdout)).toEqual(schema);
+    } finally {
+      project.cleanUp();
     }
   });
 });
