@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { UuidSchema } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
@@ -39,7 +40,7 @@ const AdvanceSchema = z
   })
   .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");
 const StrategyFaultSchema = z.object({
-  walletId: z.uuid("must be a wallet id"),
+  walletId: UuidSchema,
   reason: z.string().min(1).max(500).default("rebalance failed (injected fault)"),
 });
 const RejectSchema = z.object({ reason: z.string().min(1).max(500).optional() });

@@ -1,6 +1,10 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
+import {
+  describeFieldProblems,
+  fieldProblemsOf,
+  safeParseInContractWording,
+} from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { castVote } from "../domain/signingVotes.ts";
@@ -43,7 +47,7 @@ const voteBodySchema = (type: string) =>
   });
 
 function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = safeParseInContractWording(schema, value);
   if (!result.success)
     throw new TurnkeyHttpError(
       "invalidArgument",

@@ -3,7 +3,12 @@ import { z } from "zod";
 /** 10000 bps = 100%. Every allocation the service accepts sums to exactly this. */
 export const TOTAL_WEIGHT_BPS = 10_000;
 
-export const UuidSchema = z.uuid({ error: "must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70" });
+/**
+ * An id (spec conventions: "UUID strings"): any canonical 8-4-4-4-12 hex form, in either case. Not
+ * only RFC 9562 variants: the interface names no version or variant, JSON Schema's `uuid` format and
+ * most services accept any, and refusing a well-formed id the service handed out would strand it.
+ */
+export const UuidSchema = z.guid({ error: "must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70" });
 export type Uuid = z.infer<typeof UuidSchema>;
 
 export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
