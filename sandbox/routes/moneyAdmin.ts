@@ -15,20 +15,20 @@ import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
 import { findWallet } from "../store/walletStore.ts";
 import { listDeliveries } from "../store/webhookDeliveryStore.ts";
 
-const LegFaultSchema = z.object({
+export const LegFaultSchema = z.object({
   walletId: UuidSchema,
   legKey: z.string().min(1).max(100).default("redeem"),
   reason: z.string().min(1).max(500).default("payout failed (injected fault)"),
 });
 const LimitSchema = z.coerce.number().int().min(1).max(1000).default(100);
-const DeliveryQuerySchema = z.object({
+export const DeliveryQuerySchema = z.object({
   status: z.enum(["pending", "succeeded", "failed", "cancelled"]).optional(),
   registrationId: z.string().min(1).optional(),
   eventId: z.string().min(1).optional(),
   eventType: z.string().min(1).optional(),
   limit: LimitSchema,
 });
-const LedgerQuerySchema = z.object({
+export const LedgerQuerySchema = z.object({
   walletId: UuidSchema.optional(),
   limit: LimitSchema,
 });

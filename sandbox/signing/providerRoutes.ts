@@ -1,5 +1,5 @@
 import { Hono, type MiddlewareHandler } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
 import {
   describeFieldProblems,
   fieldProblemsOf,
@@ -18,6 +18,13 @@ import {
   type VoteSelection,
 } from "../store/signingProviderStore.ts";
 import { turnkeyActivityView } from "./activityView.ts";
+import {
+  APPROVE_ACTIVITY,
+  ApproveActivityBodySchema,
+  GetActivityBodySchema,
+  OrganizationSchema,
+  RejectActivityBodySchema,
+} from "./turnkeySchemas.ts";
 import { authenticateStamp, STAMP_HEADER, StampError, type ApiKeyStamp } from "./stamp.ts";
 
 /** Where the signing provider's API lives, as the Turnkey SDK calls it (`apiBaseUrl` + this). */
@@ -32,19 +39,6 @@ type StampedVariables = {
   stampSignature: string;
 };
 type SigningEnv = { Variables: StampedVariables };
-
-const OrganizationSchema = z.looseObject({ organizationId: z.string().min(1, "must not be empty") });
-const GetActivityBodySchema = z.looseObject({
-  organizationId: z.string().min(1),
-  activityId: z.string().min(1, "must not be empty"),
-});
-const voteBodySchema = (type: string) =>
-  z.looseObject({
-    type: z.literal(type, `must be ${type}`),
-    timestampMs: z.string().regex(/^\d{1,16}$/, "must be a millisecond timestamp as a string of digits"),
-    organizationId: z.string().min(1),
-    parameters: z.looseObject({ fingerprint: z.string().min(1, "must not be empty") }),
-  });
 
 function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = safeParseInContractWording(schema, value);
@@ -132,11 +126,11 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
     return c.json(answer(activity, c.get("signer")));
   });
 
-  const vote = (selection: VoteSelection, type: string) =>
+  const vote = (selection: VoteSelection, schema: typeof ApproveActivityBodySchema) =>
     routes.post(
-      `/submit/${type === "ACTIVITY_TYPE_APPROVE_ACTIVITY" ? "approve" : "reject"}_activity`,
+      `/submit/${schema.shape.type.value === APPROVE_ACTIVITY ? "approve" : "reject"}_activity`,
       (c) => {
-        const body = parseOr400(voteBodySchema(type), c.get("stampedBody"));
+        const body = parseOr400(schema, c.get("stampedBody"));
         const signer = c.get("signer");
         const decided = castVote(ctx.approvals, {
           organizationId: body.organizationId,
@@ -149,7 +143,7 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
         return c.json(answer(decided, signer));
       },
     );
-  vote("VOTE_SELECTION_APPROVED", "ACTIVITY_TYPE_APPROVE_ACTIVITY");
-  vote("VOTE_SELECTION_REJECTED", "ACTIVITY_TYPE_REJECT_ACTIVITY");
+  vote("VOTE_SELECTION_APPROVED", ApproveActivityBodySchema);
+  vote("VOTE_SELECTION_REJECTED", RejectActivityBodySchema);
   return routes;
 }
