@@ -119,6 +119,8 @@ const exitCode = await new Promise<number>((resolve, reject) => {
       "--no-color",
     ],
     {
+      // Its own cache (.schemathesis/) goes to the temporary folder, not into the repository.
+      cwd: reportDir,
       stdio: ["ignore", "inherit", "inherit"],
       env: {
         ...process.env,
