@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { approveCommand, rejectCommand } from "./commands/approval.ts";
 import { depositsCommand, walletsCommand, withdrawalsCommand, yieldCommand } from "./commands/listings.ts";
+import { openapiCommand } from "./commands/openapi.ts";
 import { quoteCommand } from "./commands/quote.ts";
 import { reportCommand } from "./commands/report.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
@@ -34,7 +35,8 @@ export function createProgram(): Command {
     .addCommand(withdrawalsCommand())
     .addCommand(yieldCommand())
     .addCommand(reportCommand())
-    .addCommand(sandboxCommand());
+    .addCommand(sandboxCommand())
+    .addCommand(openapiCommand());
 }
 
 function allCommands(command: Command): Command[] {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type StrategyCatalogEntry, unknownPositionKeyProblems } from "../sdk/contract/catalog.ts";
-import { fieldProblemsOf } from "../sdk/contract/errors.ts";
+import { fieldProblemsOf, safeParseInContractWording } from "../sdk/contract/errors.ts";
 
 /** A check failure as the dynamic provider returns it: `property` is a path such as `positions[1].targetWeightBps`. */
 export interface CheckFailure {
@@ -49,7 +49,7 @@ export function validateInputs<T>(
   news: Record<string, unknown>,
 ): { inputs: T | undefined; failures: CheckFailure[]; complete: boolean } {
   const { known, unknownKeys } = knownInputs(news);
-  const parsed = schema.safeParse(known);
+  const parsed = safeParseInContractWording(schema, known);
   if (parsed.success) return { inputs: parsed.data, failures: [], complete: unknownKeys.size === 0 };
   const failures = fieldProblemsOf(parsed.error)
     .filter((problem) => !unknownKeys.has(problem.field.split(/[.[]/)[0] ?? ""))

@@ -34,8 +34,10 @@ export type WalletStrategyInputs = z.infer<typeof WalletStrategyInputsSchema>;
 export const WebhookRegistrationInputsSchema = CreateWebhookRegistrationRequestSchema.pick({
   url: true,
   eventTypes: true,
-  description: true,
 }).extend({
+  // A Pulumi input is left out rather than null, so the resource takes a string or nothing (the
+  // service's body also takes null; spec 2.10).
+  description: z.string().max(500, "must be at most 500 characters").optional(),
   resourceUrn: ResourceUrnSchema,
   enabled: z.boolean({ error: "must be true or false" }).optional(),
   disabledReason: z.string().max(500, "must be at most 500 characters").optional(),

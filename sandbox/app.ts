@@ -16,6 +16,7 @@ import { adminRoutes } from "./routes/admin.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { depositRoutes } from "./routes/deposits.ts";
 import { moneyAdminRoutes } from "./routes/moneyAdmin.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { quoteRoutes } from "./routes/quotes.ts";
 import { strategyRoutes } from "./routes/strategy.ts";
 import { walletRoutes } from "./routes/wallets.ts";
@@ -39,6 +40,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminToken));
   app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminToken));
   mountSigningProvider(app, ctx); // before bearer auth: Turnkey requests are authenticated by their X-Stamp
+  app.route("/", openApiRoutes()); // before bearer auth: the documents need no credentials
   app.use("*", authMiddleware(ctx));
   app.use("*", requestCounterMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));

@@ -35,6 +35,7 @@ export type { SandboxOptions } from "./options.ts";
 export type { SandboxClock } from "./clock.ts";
 export { createManualClock, createWallClock } from "./clock.ts";
 export { DEFAULT_CATALOG } from "./domain/catalog.ts";
+export { SANDBOX_DOCUMENT_OPERATIONS, sandboxOpenApiDocuments } from "./routes/openapiDocuments.ts";
 
 /** A running sandbox. */
 export interface Sandbox {

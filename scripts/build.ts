@@ -68,6 +68,24 @@ async function compile(tsconfig: string): Promise<void> {
   }
 }
 
+/**
+ * The OpenAPI documents as files of the package (`@portfolio-wallet/pulumi/openapi.json`), the
+ * very ones a sandbox serves: the service's and the sandbox admin API's (docs/openapi.md).
+ */
+async function writeOpenApiDocuments(directory: string): Promise<void> {
+  const { sandboxOpenApiDocuments } = await import("../sandbox/index.ts");
+  const documents = sandboxOpenApiDocuments();
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(
+    path.join(directory, "portfolio-wallet.openapi.json"),
+    `${JSON.stringify(documents.service, null, 2)}\n`,
+  );
+  writeFileSync(
+    path.join(directory, "sandbox-admin.openapi.json"),
+    `${JSON.stringify(documents.admin, null, 2)}\n`,
+  );
+}
+
 export async function build(): Promise<void> {
   const inputsHash = buildInputsHash();
   rmSync(dist, { recursive: true, force: true });
@@ -76,6 +94,7 @@ export async function build(): Promise<void> {
   // Without this, Node would read dist/cjs/**/*.js as ES modules: the package itself is "type": "module".
   writeFileSync(path.join(dist, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
   await buildPluginArchive(repoRoot, path.join(dist, "plugin"));
+  await writeOpenApiDocuments(path.join(dist, "openapi"));
   mkdirSync(path.dirname(builtFromStamp), { recursive: true });
   writeFileSync(builtFromStamp, inputsHash);
 }

@@ -8,7 +8,6 @@
 import type { StrategyCatalogEntry } from "../../sdk/contract/catalog.ts";
 import { TOTAL_WEIGHT_BPS } from "../../sdk/contract/common.ts";
 import { isWithdrawableWithin, liquidityDelayMs } from "../../sdk/contract/duration.ts";
-import type { FieldProblem } from "../../sdk/contract/errors.ts";
 import type {
   LiquidityConstraint,
   QuoteOption,
@@ -39,26 +38,6 @@ export function isExcludedByRequest(entry: StrategyCatalogEntry, request: QuoteR
     byKeyOrAsset.includes(entry.positionKey) ||
     byKeyOrAsset.includes(entry.asset)
   );
-}
-
-/**
- * The problems that make a quote request unanswerable for this catalog, for the route to answer
- * 400 `validation_failed` with these as `details`. Today there is one: the exclusions remove every
- * yield source (`buildQuoteOptions` then returns `[]`). An empty catalog is not the caller's fault
- * and yields no problem.
- */
-export function quoteRequestProblems(
-  catalog: readonly StrategyCatalogEntry[],
-  request: QuoteRequest,
-): FieldProblem[] {
-  if (catalog.length === 0 || catalog.some((entry) => !isExcludedByRequest(entry, request))) return [];
-  const reason =
-    "together with the other exclusions, removes every yield source in the catalog " +
-    `(${catalog.map((entry) => entry.positionKey).join(", ")}); leave at least one source eligible`;
-  const fields = (["yieldSourceTypeExclusions", "yieldSourceExclusions"] as const).filter(
-    (field) => (request[field] ?? []).length > 0,
-  );
-  return fields.map((field) => ({ field, reason }));
 }
 
 /**
@@ -232,7 +211,8 @@ function compareText(a: string, b: string): number {
  *   allocation keeping every satisfiable liquidity constraint, and `LIQUIDITY` (all in the fastest
  *   source, the best rate among equally fast ones). When only one source is worth holding, these
  *   collapse into a single `APY` option.
- * - When the request excludes every source: `[]`. Use `quoteRequestProblems` to answer a 400 instead.
+ * - When the request excludes every source: `[]`, answered as it is (200): spec 4.1 and 7.1 say
+ *   the quote always answers an array of options, and here there is none to offer.
  *
  * Pure and deterministic; O(n log n + n·c) for n sources and c constraints.
  */

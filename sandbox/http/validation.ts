@@ -7,6 +7,7 @@ import {
   fieldProblemsOf,
   MAX_QUOTED_VALUE_LENGTH,
   quoteValue,
+  safeParseInContractWording,
   type FieldProblem,
 } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "./env.ts";
@@ -41,17 +42,6 @@ export async function readJsonBody(c: Context<SandboxEnv>): Promise<unknown> {
   }
 }
 
-/** Parses with a contract schema; on failure a 400 names every bad field. */
-export function parseWith<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  prefix: readonly PropertyKey[] = [],
-): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw HttpError.validation(fieldProblemsOf(result.error, prefix));
-  return result.data;
-}
-
 /**
  * Reads a JSON body and parses it with `schema`. `moreChecks` sees the raw body and adds problems
  * the schema cannot know (for example positionKeys missing from the catalog); they are reported
@@ -63,7 +53,7 @@ export async function readBody<S extends z.ZodType>(
   moreChecks: (raw: unknown) => FieldProblem[] = () => [],
 ): Promise<z.infer<S>> {
   const raw = await readJsonBody(c);
-  const result = schema.safeParse(raw);
+  const result = safeParseInContractWording(schema, raw);
   const problems = [...(result.success ? [] : fieldProblemsOf(result.error)), ...moreChecks(raw)];
   if (problems.length > 0 || !result.success) throw HttpError.validation(problems);
   return result.data;
@@ -82,12 +72,47 @@ export function uuidParam(c: Context<SandboxEnv>, name: string): string {
   return result.data;
 }
 
+/** Numbers in a query string: plain decimal digits, nothing that only a lenient reader takes as one. */
+const PLAIN_DIGITS = /^[0-9]+$/;
+
+/**
+ * Reads the query parameters `schema` names and parses them (others are ignored, as new ones from
+ * a newer client should be). One answer names every problem: a parameter given more than once
+ * (`?pageSize=2&pageSize=500`: which would count?), and a number not written in plain decimal
+ * digits (`1e1`, ` 2`, `2.0`, `0x10`), which a lenient reader would take for another value.
+ */
+export function readQuery<S extends z.ZodObject>(c: Context<SandboxEnv>, schema: S): z.infer<S> {
+  const problems: FieldProblem[] = [];
+  const raw: Record<string, string | undefined> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const values = c.req.queries(name) ?? [];
+    if (values.length > 1)
+      problems.push({
+        field: name,
+        reason: `query parameter ${name} is given ${values.length} times; give it once`,
+      });
+    raw[name] = values[0];
+  }
+  const result = safeParseInContractWording(schema, raw);
+  if (result.success) {
+    for (const [name, value] of Object.entries(result.data as Record<string, unknown>)) {
+      const text = raw[name];
+      if (typeof value === "number" && text !== undefined && !PLAIN_DIGITS.test(text))
+        problems.push({
+          field: name,
+          reason: `query parameter ${name} must be a whole number in plain decimal digits, such as 25 (got ${quoteValue(text)})`,
+        });
+    }
+  } else {
+    problems.push(...fieldProblemsOf(result.error));
+  }
+  if (problems.length > 0 || !result.success) throw HttpError.validation(problems, "invalid query parameter");
+  return result.data;
+}
+
 /** Parses and validates `cursor` and `pageSize` of a list request; pageSize defaults to 25. */
 export function parsePageQuery(c: Context<SandboxEnv>): PageRequest {
-  const query = parseWith(PageQuerySchema, {
-    cursor: c.req.query("cursor"),
-    pageSize: c.req.query("pageSize"),
-  });
+  const query = readQuery(c, PageQuerySchema);
   const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
   if (query.cursor !== undefined && cursor === null) {
     throw HttpError.validation(

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { UuidSchema } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
@@ -16,14 +17,14 @@ const approvals = z
   .int("must be a whole number")
   .min(0, "must be 0 (no approval) or more")
   .max(10, "must be at most 10");
-const PolicySchema = z.object({
+export const PolicySchema = z.object({
   strategyUpdateApprovals: approvals.optional(),
   withdrawalApprovals: approvals.optional(),
 });
-const RateSchema = z.object({
+export const RateSchema = z.object({
   currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
 });
-const AdvanceSchema = z
+export const AdvanceSchema = z
   .object({
     ms: z
       .number()
@@ -38,11 +39,11 @@ const AdvanceSchema = z
       .optional(),
   })
   .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");
-const StrategyFaultSchema = z.object({
-  walletId: z.uuid("must be a wallet id"),
+export const StrategyFaultSchema = z.object({
+  walletId: UuidSchema,
   reason: z.string().min(1).max(500).default("rebalance failed (injected fault)"),
 });
-const RejectSchema = z.object({ reason: z.string().min(1).max(500).optional() });
+export const RejectSchema = z.object({ reason: z.string().min(1).max(500).optional() });
 
 /**
  * The sandbox-only admin API (`/_sandbox/...`), documented in docs/sandbox.md. Same bearer tokens

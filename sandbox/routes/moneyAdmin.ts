@@ -7,29 +7,29 @@ import {
   SimulateDepositSchema,
 } from "../domain/money/deposits.ts";
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
-import { microsToUsd } from "../../sdk/contract/index.ts";
+import { microsToUsd, UuidSchema } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { NotFoundError } from "../domain/errors.ts";
-import { parseWith, readBody } from "../http/validation.ts";
+import { readBody, readQuery } from "../http/validation.ts";
 import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
 import { findWallet } from "../store/walletStore.ts";
 import { listDeliveries } from "../store/webhookDeliveryStore.ts";
 
-const LegFaultSchema = z.object({
-  walletId: z.uuid("must be a wallet id"),
+export const LegFaultSchema = z.object({
+  walletId: UuidSchema,
   legKey: z.string().min(1).max(100).default("redeem"),
   reason: z.string().min(1).max(500).default("payout failed (injected fault)"),
 });
 const LimitSchema = z.coerce.number().int().min(1).max(1000).default(100);
-const DeliveryQuerySchema = z.object({
+export const DeliveryQuerySchema = z.object({
   status: z.enum(["pending", "succeeded", "failed", "cancelled"]).optional(),
   registrationId: z.string().min(1).optional(),
   eventId: z.string().min(1).optional(),
   eventType: z.string().min(1).optional(),
   limit: LimitSchema,
 });
-const LedgerQuerySchema = z.object({
-  walletId: z.uuid("must be a wallet id").optional(),
+export const LedgerQuerySchema = z.object({
+  walletId: UuidSchema.optional(),
   limit: LimitSchema,
 });
 
@@ -63,10 +63,7 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     return c.json(ledgerSummary(ctx.db, c.get("organizationId"), ctx.clock.now().toISOString()));
   });
   routes.get("/ledger/entries", (c) => {
-    const query = parseWith(LedgerQuerySchema, {
-      walletId: c.req.query("walletId"),
-      limit: c.req.query("limit"),
-    });
+    const query = readQuery(c, LedgerQuerySchema);
     const entries = listRecentLedgerEntries(
       ctx.db,
       c.get("organizationId"),
@@ -86,13 +83,7 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   });
 
   routes.get("/webhook-deliveries", (c) => {
-    const query = parseWith(DeliveryQuerySchema, {
-      status: c.req.query("status"),
-      registrationId: c.req.query("registrationId"),
-      eventId: c.req.query("eventId"),
-      eventType: c.req.query("eventType"),
-      limit: c.req.query("limit"),
-    });
+    const query = readQuery(c, DeliveryQuerySchema);
     const data = listDeliveries(ctx.db, c.get("organizationId"), query).map((d) => ({
       ...d,
       nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),

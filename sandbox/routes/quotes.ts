@@ -7,7 +7,7 @@ import {
   type YieldSource,
 } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
-import { buildQuoteOptions, quoteRequestProblems } from "../domain/quoteEngine.ts";
+import { buildQuoteOptions } from "../domain/quoteEngine.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { HttpError } from "../http/errors.ts";
 import { readBody } from "../http/validation.ts";
@@ -36,7 +36,10 @@ function unknownExclusionProblems(request: QuoteRequest, catalog: readonly Yield
   ];
 }
 
-/** POST /quote (spec 4.1): 200 with the engine's options, even when constraints cannot all be met. */
+/**
+ * POST /quote (spec 4.1, 7.1): 200 with the engine's options, even when constraints cannot all be
+ * met, and an empty array when the exclusions leave no yield source.
+ */
 export function quoteRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
   routes.post("/quote", async (c) => {
@@ -44,8 +47,6 @@ export function quoteRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const catalog = ctx.catalog();
     const unknown = unknownExclusionProblems(request, catalog);
     if (unknown.length > 0) throw HttpError.validation(unknown);
-    const unanswerable = quoteRequestProblems(catalog, request);
-    if (unanswerable.length > 0) throw HttpError.validation(unanswerable);
     return c.json(buildQuoteOptions(catalog, request));
   });
   return routes;

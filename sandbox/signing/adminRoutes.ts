@@ -15,14 +15,14 @@ import {
   type ApproverKeyRecord,
 } from "../store/signingProviderStore.ts";
 
-const PublicKeySchema = z
+export const PublicKeySchema = z
   .string()
   .regex(
     /^0[23][0-9a-fA-F]{64}$/,
     "must be a compressed P-256 public key: 66 hex characters starting with 02 or 03",
   )
   .transform((key) => key.toLowerCase());
-const RegisterKeySchema = z.object({
+export const RegisterKeySchema = z.object({
   publicKey: PublicKeySchema,
   userName: z.string().min(1).max(200).optional(),
 });

@@ -1,6 +1,10 @@
 import { Hono, type MiddlewareHandler } from "hono";
-import { z } from "zod";
-import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
+import type { z } from "zod";
+import {
+  describeFieldProblems,
+  fieldProblemsOf,
+  safeParseInContractWording,
+} from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { castVote } from "../domain/signingVotes.ts";
@@ -14,6 +18,13 @@ import {
   type VoteSelection,
 } from "../store/signingProviderStore.ts";
 import { turnkeyActivityView } from "./activityView.ts";
+import {
+  APPROVE_ACTIVITY,
+  ApproveActivityBodySchema,
+  GetActivityBodySchema,
+  OrganizationSchema,
+  RejectActivityBodySchema,
+} from "./turnkeySchemas.ts";
 import { authenticateStamp, STAMP_HEADER, StampError, type ApiKeyStamp } from "./stamp.ts";
 
 /** Where the signing provider's API lives, as the Turnkey SDK calls it (`apiBaseUrl` + this). */
@@ -29,21 +40,8 @@ type StampedVariables = {
 };
 type SigningEnv = { Variables: StampedVariables };
 
-const OrganizationSchema = z.looseObject({ organizationId: z.string().min(1, "must not be empty") });
-const GetActivityBodySchema = z.looseObject({
-  organizationId: z.string().min(1),
-  activityId: z.string().min(1, "must not be empty"),
-});
-const voteBodySchema = (type: string) =>
-  z.looseObject({
-    type: z.literal(type, `must be ${type}`),
-    timestampMs: z.string().regex(/^\d{1,16}$/, "must be a millisecond timestamp as a string of digits"),
-    organizationId: z.string().min(1),
-    parameters: z.looseObject({ fingerprint: z.string().min(1, "must not be empty") }),
-  });
-
 function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = safeParseInContractWording(schema, value);
   if (!result.success)
     throw new TurnkeyHttpError(
       "invalidArgument",
@@ -128,11 +126,11 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
     return c.json(answer(activity, c.get("signer")));
   });
 
-  const vote = (selection: VoteSelection, type: string) =>
+  const vote = (selection: VoteSelection, schema: typeof ApproveActivityBodySchema) =>
     routes.post(
-      `/submit/${type === "ACTIVITY_TYPE_APPROVE_ACTIVITY" ? "approve" : "reject"}_activity`,
+      `/submit/${schema.shape.type.value === APPROVE_ACTIVITY ? "approve" : "reject"}_activity`,
       (c) => {
-        const body = parseOr400(voteBodySchema(type), c.get("stampedBody"));
+        const body = parseOr400(schema, c.get("stampedBody"));
         const signer = c.get("signer");
         const decided = castVote(ctx.approvals, {
           organizationId: body.organizationId,
@@ -145,7 +143,7 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
         return c.json(answer(decided, signer));
       },
     );
-  vote("VOTE_SELECTION_APPROVED", "ACTIVITY_TYPE_APPROVE_ACTIVITY");
-  vote("VOTE_SELECTION_REJECTED", "ACTIVITY_TYPE_REJECT_ACTIVITY");
+  vote("VOTE_SELECTION_APPROVED", ApproveActivityBodySchema);
+  vote("VOTE_SELECTION_REJECTED", RejectActivityBodySchema);
   return routes;
 }

@@ -3,7 +3,12 @@ import { z } from "zod";
 /** 10000 bps = 100%. Every allocation the service accepts sums to exactly this. */
 export const TOTAL_WEIGHT_BPS = 10_000;
 
-export const UuidSchema = z.uuid({ error: "must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70" });
+/**
+ * An id (spec conventions: "UUID strings"): any canonical 8-4-4-4-12 hex form, in either case. Not
+ * only RFC 9562 variants: the interface names no version or variant, JSON Schema's `uuid` format and
+ * most services accept any, and refusing a well-formed id the service handed out would strand it.
+ */
+export const UuidSchema = z.guid({ error: "must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70" });
 export type Uuid = z.infer<typeof UuidSchema>;
 
 export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
@@ -15,8 +20,20 @@ export type DateTime = z.infer<typeof DateTimeSchema>;
  */
 export const HttpUrlSchema = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
 
-/** ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day). */
-export const DurationSchema = z.iso.duration({ error: "must be an ISO 8601 duration such as PT0H or PT24H" });
+/**
+ * An ISO 8601 duration in the form RFC 3339 (appendix A) gives it, which is what JSON Schema's
+ * `duration` format means: whole numbers of units, largest first, each optional unit only after the
+ * one above it (`P1Y2M3D`, `P3DT12H`, `PT0H`, `PT1H30M`, `P2W`). So the OpenAPI document and every
+ * JSON Schema validator judge a duration as the contract does.
+ */
+const RFC3339_DURATION =
+  /^P(?:(?:\d+D|\d+M(?:\d+D)?|\d+Y(?:\d+M(?:\d+D)?)?)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$/;
+
+/** ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day); see RFC3339_DURATION. */
+export const DurationSchema = z
+  .string({ error: "must be an ISO 8601 duration such as PT0H or PT24H" })
+  .regex(RFC3339_DURATION, "must be an ISO 8601 duration such as PT0H, PT24H or P3D (whole units, largest first)")
+  .meta({ format: "duration" });
 export type Duration = z.infer<typeof DurationSchema>;
 
 /**
@@ -28,9 +45,28 @@ export function openEnum<const T extends readonly [string, ...string[]]>(_known:
   return z.string() as unknown as z.ZodType<T[number] | (string & {})>;
 }
 
+/** The pattern of a schema's JSON Schema form, unanchored, to compose it into another. */
+function innerPattern(schema: z.ZodType): string {
+  const { pattern } = z.toJSONSchema(schema) as { pattern?: string };
+  if (pattern === undefined) throw new Error("the schema has no pattern");
+  return pattern.replace(/^\^/, "").replace(/\$$/, "");
+}
+
+/**
+ * A list cursor: the `nextCursor` of a previous page, of the form `created_at|id` (spec 4.5, 4.9).
+ * Its pattern says so in the OpenAPI document; a cursor of that form that names no item still
+ * pages from where it would have been.
+ */
+export const CursorSchema = z
+  .string()
+  .regex(
+    new RegExp(`^(?:${innerPattern(DateTimeSchema)})\\|(?:${innerPattern(UuidSchema)})$`),
+    "is not a cursor from a previous page's nextCursor (created_at|id); omit it to start from the first page",
+  );
+
 /** Query string of every cursor-paginated list (spec 4.5, 4.9, 4.11). */
 export const PageQuerySchema = z.object({
-  cursor: z.string().min(1, "must not be empty; omit it to start from the first page").optional(),
+  cursor: CursorSchema.optional(),
   pageSize: z.coerce
     .number({ error: "must be a whole number from 1 to 100" })
     .int("must be a whole number from 1 to 100")

@@ -14,3 +14,4 @@ export * from "./deposit.ts";
 export * from "./yieldMetrics.ts";
 export * from "./events.ts";
 export * from "./webhook.ts";
+export * from "./operations.ts";

@@ -44,7 +44,11 @@ export const CreateWebhookRegistrationRequestSchema = z.looseObject({
     .array(EventTypeSchema, { error: "must be an array of event types" })
     .min(1, "must list at least one event type")
     .refine((types) => new Set(types).size === types.length, "must not list an event type twice"),
-  description: z.string().max(500, "must be at most 500 characters").optional(),
+  /** Free text; null is the same as leaving it out (spec 2.10: "string or null"). */
+  description: z
+    .string({ error: "must be a string of at most 500 characters, or null" })
+    .max(500, "must be at most 500 characters")
+    .nullish(),
 });
 export type CreateWebhookRegistrationRequest = z.infer<typeof CreateWebhookRegistrationRequestSchema>;
 

@@ -19,10 +19,10 @@ export type YieldFigures = z.infer<typeof YieldFiguresSchema>;
 /** Yield metrics (spec 2.9). */
 export const YieldMetricsSchema = z.looseObject({
   /**
-   * What the figures count. The sandbox always gives a start (a request without one counts from the
-   * organization's first wallet); a reader tolerates none.
+   * What the figures count: `{ start, end }` date-times (spec 2.9). A request without a start counts
+   * from the organization's first wallet (its creation), or from the end when it has none.
    */
-  period: z.looseObject({ start: DateTimeSchema.nullable(), end: DateTimeSchema }),
+  period: z.looseObject({ start: DateTimeSchema, end: DateTimeSchema }),
   global: YieldFiguresSchema,
   portfolioWallets: z.record(z.string(), YieldFiguresSchema),
 });

@@ -105,7 +105,7 @@ describe("retry policy over HTTP", () => {
 
   test("retries POSTs that only read (yield metrics after a 503, a quote after a dropped connection)", async () => {
     const yieldMetrics = {
-      period: { start: null, end: "2026-01-01T00:00:00Z" },
+      period: { start: "2025-12-01T00:00:00Z", end: "2026-01-01T00:00:00Z" },
       global: { generated: 0, withdrawn: 0, accruedDelta: 0 },
       portfolioWallets: {},
     };

@@ -147,6 +147,25 @@ describe("POST /v2/portfolio-wallets/yield", () => {
     expect(await figures(undefined, start)).toBe(0);
   });
 
+  test("period.start is a date-time when periodStartIso is omitted, with or without wallets (spec 2.9)", async () => {
+    // Regression: `-d '{}'` answered period.start null; the interface types it a date-time.
+    const before = await m.t.api("POST", "/v2/portfolio-wallets/yield", { body: {} });
+    expect(before.status).toBe(200);
+    const at = m.clock.now().toISOString();
+    expect(before.body.period).toEqual({ start: at, end: at });
+    expect(YieldMetricsSchema.parse(before.body).period.start).toBe(at);
+
+    await fundedWallet(m, 1000);
+    await m.advance(DAY_MS);
+    const after = await m.t.api("POST", "/v2/portfolio-wallets/yield", { body: {} });
+    expect(after.body.period.start).toBe("2026-03-01T00:00:00.000Z");
+    // An end before the first wallet: the lifetime up to then is empty and starts at that end.
+    const early = "2026-02-01T00:00:00.000Z";
+    const ended = await m.t.api("POST", "/v2/portfolio-wallets/yield", { body: { periodEndIso: early } });
+    expect(ended.body.period).toEqual({ start: early, end: early });
+    expect(ended.body.global.generated).toBe(0);
+  });
+
   test("rejects a period that ends before it starts, and wallets that are not the caller's", async () => {
     const err = await m.client.yieldMetrics
       .retrieve({ periodStartIso: "2026-03-02T00:00:00Z", periodEndIso: "2026-03-01T00:00:00Z" })

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { StrategyCatalogEntry } from "../../sdk/contract/catalog.ts";
 import { QuoteResponseSchema } from "../../sdk/contract/quote.ts";
 import type { QuoteOption, QuoteRequest } from "../../sdk/contract/quote.ts";
-import { buildQuoteOptions, quoteRequestProblems } from "../../sandbox/domain/quoteEngine.ts";
+import { buildQuoteOptions } from "../../sandbox/domain/quoteEngine.ts";
 
 // The checks below are written independently of the engine (their own duration table, their own
 // liquidity profile), so that an engine bug cannot hide behind a shared helper.
@@ -251,18 +251,12 @@ describe("buildQuoteOptions", () => {
     expect(byKey.map(weightsOf)).toEqual([{ syrupUsdc: 10_000 }]);
   });
 
-  test("returns no option, and problems for a 400, when the exclusions remove every source", () => {
+  test("returns no option when the exclusions remove every source", () => {
     const request: QuoteRequest = {
       yieldSourceTypeExclusions: ["deltaNeutralStrategy", "tbills"],
       yieldSourceExclusions: ["syrupUsdc"],
     };
-
     expect(buildQuoteOptions(CATALOG, request)).toEqual([]);
-    expect(quoteRequestProblems(CATALOG, request).map((p) => p.field)).toEqual([
-      "yieldSourceTypeExclusions",
-      "yieldSourceExclusions",
-    ]);
-    expect(quoteRequestProblems(CATALOG, { yieldSourceExclusions: ["tbills"] })).toEqual([]);
   });
 
   test("treats equal durations written differently (P1D, PT24H) as equally fast", () => {

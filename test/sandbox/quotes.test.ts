@@ -46,6 +46,17 @@ describe("POST /v2/portfolio-wallets/quote", () => {
     }
   });
 
+  test("answers 200 with an empty array when the exclusions leave no yield source (spec 4.1, 7.1)", async () => {
+    // Regression: this was a 400, but the quote always answers 200 with an array of options.
+    const res = await quote({
+      yieldSourceTypeExclusions: ["deltaNeutralStrategy", "tbills"],
+      yieldSourceExclusions: ["syrupUsdc"],
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(QuoteResponseSchema.parse(res.body)).toEqual([]);
+  });
+
   test("an unknown exclusion is 400 naming the field and listing the valid values", async () => {
     const res = await quote({
       yieldSourceExclusions: ["tbills", "bitcoin"],

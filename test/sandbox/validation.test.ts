@@ -20,6 +20,19 @@ function expectError(res: ApiResponse, status: number, code: string): string[] {
   return (body.error.details ?? []).map((d) => d.field);
 }
 
+/**
+ * A validator's stock sentences ("Invalid input: expected string, received null", "Too small:
+ * expected ..."): the sandbox words every problem itself, naming what the field must be.
+ */
+const STOCK_WORDING =
+  /Invalid input|Invalid option|expected \w+, received|Too (small|big):|Unrecognized key/i;
+
+function expectOwnWording(res: ApiResponse): void {
+  const body = ErrorBodySchema.parse(res.body);
+  expect(body.error.message).not.toMatch(STOCK_WORDING);
+  for (const detail of body.error.details ?? []) expect(detail.reason).not.toMatch(STOCK_WORDING);
+}
+
 const createWith = (positions: unknown) =>
   t.api("POST", "/v2/portfolio-wallets", { body: { requestId: uuid(), positions } });
 
@@ -126,10 +139,83 @@ describe("request body", () => {
           }[target] as [string, string];
           const res = await t.api(path[0], path[1], { body });
           expect(res.status).toBeLessThan(500);
+          if (res.status >= 400) expectOwnWording(res);
         },
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("the sandbox's own wording", () => {
+  test.each([
+    ["POST", "/webhooks/registrations", { url: "https://example.com/h", eventTypes: null }],
+    ["POST", "/webhooks/registrations", { url: 7, eventTypes: ["portfolio_wallet.balance.updated"] }],
+    ["POST", "/webhooks/registrations", { url: "https://example.com/h", eventTypes: [], description: 5 }],
+    [
+      "POST",
+      "/v2/portfolio-wallets/quote",
+      { liquidityConstraints: [null], yieldSourceExclusions: "tbills" },
+    ],
+    ["POST", "/v2/portfolio-wallets/quote", []],
+    ["POST", "/v2/portfolio-wallets/yield", { periodStartIso: null, portfolioWalletIds: [7] }],
+    ["PATCH", "/webhooks/registrations/3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70/status", { status: null }],
+    ["PUT", "/_sandbox/policy", { withdrawalApprovals: "two" }],
+    ["POST", "/_sandbox/clock/advance", { ms: null }],
+  ])("%s %s with %j names each field in its own words", async (method, path, body) => {
+    const res = await t.api(method, path, { body });
+    expect(res.status).toBe(400);
+    expectOwnWording(res);
+  });
+
+  test("null where a string is expected says what the field must be", async () => {
+    const res = await t.api("POST", "/webhooks/registrations", {
+      body: { url: null, eventTypes: ["portfolio_wallet.balance.updated"] },
+    });
+    const details = ErrorBodySchema.parse(res.body).error.details ?? [];
+    expect(details).toEqual([{ field: "url", reason: expect.stringMatching(/^must be/) as string }]);
+    expect(details[0]?.reason).toMatch(/http\(s\) URL/);
+  });
+
+  test("a webhook registration takes description: null (spec 2.10: string or null)", async () => {
+    // Regression: null was refused with a raw validator message.
+    const res = await t.api("POST", "/webhooks/registrations", {
+      body: {
+        url: "https://example.com/hooks",
+        eventTypes: ["portfolio_wallet.balance.updated"],
+        description: null,
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.description).toBeNull();
+    await t.api("DELETE", `/webhooks/registrations/${res.body.id}`);
+  });
+});
+
+describe("ids", () => {
+  // Variant nibble 6: not an RFC 9562 UUID, but the canonical 8-4-4-4-12 hex form (docs/spec-gaps.md).
+  const NON_RFC_ID = "e3e70682-c209-4cac-629f-6fbed82c07cd";
+
+  test("any canonical 8-4-4-4-12 hex id is an id: a path id that names nothing is 404, not 400", async () => {
+    const res = await t.api("GET", `/v2/portfolio-wallets/${NON_RFC_ID}`);
+    expectError(res, 404, "not_found");
+    const upper = await t.api("GET", `/v2/portfolio-wallets/${NON_RFC_ID.toUpperCase()}`);
+    expectError(upper, 404, "not_found");
+  });
+
+  test("a requestId of that form creates a wallet", async () => {
+    const res = await t.api("POST", "/v2/portfolio-wallets", { body: walletBody({ requestId: NON_RFC_ID }) });
+    expect(res.status).toBe(201);
+    expect(res.body.requestId).toBe(NON_RFC_ID);
+  });
+
+  test.each([
+    "e3e70682c2094cac629f6fbed82c07cd",
+    "e3e70682-c209-4cac-629f-6fbed82c07c",
+    "{e3e70682-c209-4cac-629f-6fbed82c07cd}",
+  ])("%s is not an id", async (id) => {
+    const res = await t.api("GET", `/v2/portfolio-wallets/${encodeURIComponent(id)}`);
+    expect(expectError(res, 400, "validation_failed")).toEqual(["id"]);
   });
 });
 
@@ -160,6 +246,57 @@ describe("list query", () => {
       expect(expectError(res, 400, "validation_failed")).toEqual(["cursor"]);
     },
   );
+
+  const LISTS = () => [
+    "/v2/portfolio-wallets",
+    `/v2/portfolio-wallets/${walletId}/withdrawals`,
+    `/v2/portfolio-wallets/${walletId}/deposits`,
+    "/webhooks/registrations",
+  ];
+
+  test.each(["1e1", "%202", "2%20", "+5", "0x10", "2.0", "-0", "１０"])(
+    "pageSize=%s (not plain decimal digits) is 400 naming pageSize on every list",
+    async (pageSize) => {
+      for (const list of LISTS()) {
+        const res = await t.api("GET", `${list}?pageSize=${pageSize}`);
+        expect(expectError(res, 400, "validation_failed")).toEqual(["pageSize"]);
+      }
+    },
+  );
+
+  test("a repeated query parameter is 400 naming it, whatever its values", async () => {
+    // Regression: ?pageSize=2&pageSize=500 answered 200 (the first value won).
+    for (const list of LISTS()) {
+      for (const query of [
+        "pageSize=2&pageSize=500",
+        "pageSize=2&pageSize=2",
+        `cursor=a&cursor=b&pageSize=3`,
+      ]) {
+        const res = await t.api("GET", `${list}?${query}`);
+        const fields = expectError(res, 400, "validation_failed");
+        expect(fields[0]).toBe(query.startsWith("cursor") ? "cursor" : "pageSize");
+        expect(res.body.error.details[0].reason).toMatch(/given 2 times; give it once/);
+      }
+    }
+  });
+
+  test("plain digits are read as they are, leading zeros included", async () => {
+    const res = await t.api("GET", "/v2/portfolio-wallets?pageSize=007");
+    expect(res.status).toBe(200);
+    expect(res.body.pageSize).toBe(7);
+  });
+
+  test("the admin API's query parameters follow the same rules", async () => {
+    for (const path of ["/_sandbox/ledger/entries", "/_sandbox/webhook-deliveries"]) {
+      expect(expectError(await t.api("GET", `${path}?limit=1e1`), 400, "validation_failed")).toEqual([
+        "limit",
+      ]);
+      expect(expectError(await t.api("GET", `${path}?limit=1&limit=2`), 400, "validation_failed")).toEqual([
+        "limit",
+      ]);
+      expect((await t.api("GET", `${path}?limit=10`)).status).toBe(200);
+    }
+  });
 
   test("webhook list checks pageSize too", async () => {
     const res = await t.api("GET", "/webhooks/registrations?pageSize=1000");

@@ -89,7 +89,12 @@ export function yieldMetrics(
   const now = deps.clock.now().toISOString();
   const nowMs = Date.parse(now);
   const endIso = request.periodEndIso ?? now;
-  const startIso = request.periodStartIso ?? firstWalletCreatedAt(deps.db, organizationId) ?? endIso;
+  // Without a start, the period is the organization's lifetime: it starts at its first wallet, or
+  // at the end when there is none yet (or only later ones), so `period.start` is always a date-time.
+  const firstWallet = firstWalletCreatedAt(deps.db, organizationId);
+  const startIso =
+    request.periodStartIso ??
+    (firstWallet !== null && Date.parse(firstWallet) < Date.parse(endIso) ? firstWallet : endIso);
   const lifetime = request.periodStartIso === undefined && request.periodEndIso === undefined;
   const period: Period = {
     startMs: request.periodStartIso === undefined ? Number.NEGATIVE_INFINITY : Date.parse(startIso),

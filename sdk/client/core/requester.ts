@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ErrorBodySchema, fieldProblemsOf } from "../../contract/index.ts";
+import { ErrorBodySchema, fieldProblemsOf, safeParseInContractWording } from "../../contract/index.ts";
 import {
   ApiAbortError,
   ApiConnectionError,
@@ -79,7 +79,7 @@ export class Requester {
     if (spec.requestSchema !== undefined) {
       // Strict in what it writes: the contract's request rules (sums, uuids, non-empty keys) hold
       // before anything leaves the process, whatever the service would answer (spec 7.3).
-      const checked = spec.requestSchema.safeParse(spec.body);
+      const checked = safeParseInContractWording(spec.requestSchema, spec.body);
       if (!checked.success) {
         throw new InvalidRequestError(spec.method, spec.path, fieldProblemsOf(checked.error));
       }

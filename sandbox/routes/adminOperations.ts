@@ -1,0 +1,324 @@
+import { z } from "zod";
+import {
+  DateTimeSchema,
+  DepositSchema,
+  ErrorBodySchema,
+  StrategyUpdateSchema,
+  UuidSchema,
+  YieldSourceSchema,
+  type ApiOperation,
+  type OperationResponse,
+} from "../../sdk/contract/index.ts";
+import { BEARER_AUTH } from "../../sdk/contract/operations.ts";
+import { HttpFaultRequestSchema } from "../domain/faults.ts";
+import { SimulateDepositSchema } from "../domain/money/deposits.ts";
+import { RegisterKeySchema } from "../signing/adminRoutes.ts";
+import { AdvanceSchema, PolicySchema, RateSchema, RejectSchema, StrategyFaultSchema } from "./admin.ts";
+import { DeliveryQuerySchema, LedgerQuerySchema, LegFaultSchema } from "./moneyAdmin.ts";
+
+/**
+ * The sandbox-only admin API (`/_sandbox/...`, docs/sandbox.md) as an operation table, for the
+ * sandbox's second OpenAPI document. Its schemas live beside its routes: no client of the service
+ * uses them. Answers whose shape is the sandbox's internal bookkeeping (the ledger audit, request
+ * counts) are documented as JSON objects.
+ */
+
+/** The admin token header, when the sandbox was started with one (docs/sandbox.md "Admin token"). */
+export const ADMIN_TOKEN_AUTH = "sandboxAdminToken";
+
+export const ADMIN_TAG = "Sandbox admin";
+export const DOCUMENTS_TAG = "Documents";
+
+const error = (description: string): OperationResponse => ({ description, schema: ErrorBodySchema });
+const ADMIN_ERRORS = {
+  "401": error("`unauthorized`: missing or invalid API token"),
+  "403": error("`forbidden`: the admin API is off, or the admin token is missing or wrong"),
+} as const;
+const WITH_BODY = {
+  ...ADMIN_ERRORS,
+  "400": error("`validation_failed` naming every bad field, or `malformed_json`"),
+  "413": error("`payload_too_large`: a body over 1 MB"),
+} as const;
+const NOT_FOUND = { "404": error("`not_found`: nothing of that id in the caller's organization") } as const;
+const INVALID = { "400": error("`validation_failed` naming the bad parameter") } as const;
+
+/** A JSON object whose fields are the sandbox's own bookkeeping. */
+const JsonObject = z.looseObject({});
+const ClockSchema = z.looseObject({ now: DateTimeSchema, offsetMs: z.number() });
+const PolicyAnswerSchema = z.looseObject({
+  strategyUpdateApprovals: z.number().int(),
+  withdrawalApprovals: z.number().int(),
+});
+const ApproverKeySchema = z.looseObject({
+  organizationId: z.string(),
+  publicKey: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  createdAt: DateTimeSchema,
+});
+const SigningActivitySchema = z.looseObject({ id: z.string(), status: z.string() });
+const DataList = z.looseObject({ data: z.array(JsonObject) });
+
+/** Both security alternatives: the bearer token with the admin token, or alone when no admin token is set. */
+const adminSecurity = [BEARER_AUTH, ADMIN_TOKEN_AUTH] as const;
+const ActivityPath = z.object({ activityId: UuidSchema.meta({ description: "Signing activity id" }) });
+
+const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
+  tag: ADMIN_TAG,
+  security: adminSecurity,
+  ...operation,
+});
+
+export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
+  op({
+    operationId: "sandboxGetPolicy",
+    method: "get",
+    path: "/_sandbox/policy",
+    summary: "The caller's approval policy",
+    responses: { "200": { description: "The policy", schema: PolicyAnswerSchema }, ...ADMIN_ERRORS },
+  }),
+  op({
+    operationId: "sandboxSetPolicy",
+    method: "put",
+    path: "/_sandbox/policy",
+    summary: "Set how many approvals withdrawals and strategy updates need",
+    body: { schema: PolicySchema, required: true },
+    responses: { "200": { description: "The policy", schema: PolicyAnswerSchema }, ...WITH_BODY },
+  }),
+  op({
+    operationId: "sandboxSetRate",
+    method: "put",
+    path: "/_sandbox/catalog/{positionKey}/rate",
+    summary: "Change a yield source's current rate (shared by every organization)",
+    pathParams: z.object({ positionKey: z.string().min(1) }),
+    body: { schema: RateSchema, required: true },
+    responses: {
+      "200": { description: "The catalog entry", schema: YieldSourceSchema },
+      ...WITH_BODY,
+      ...NOT_FOUND,
+    },
+  }),
+  op({
+    operationId: "sandboxGetClock",
+    method: "get",
+    path: "/_sandbox/clock",
+    summary: "The sandbox clock",
+    responses: { "200": { description: "Now and the offset", schema: ClockSchema }, ...ADMIN_ERRORS },
+  }),
+  op({
+    operationId: "sandboxAdvanceClock",
+    method: "post",
+    path: "/_sandbox/clock/advance",
+    summary: "Move the sandbox clock forward (shared by every organization)",
+    body: { schema: AdvanceSchema, required: true },
+    responses: { "200": { description: "Now and the offset", schema: ClockSchema }, ...WITH_BODY },
+  }),
+  op({
+    operationId: "sandboxListFaults",
+    method: "get",
+    path: "/_sandbox/faults",
+    summary: "The caller's armed HTTP faults",
+    responses: {
+      "200": { description: "The faults", schema: z.looseObject({ faults: z.array(JsonObject) }) },
+      ...ADMIN_ERRORS,
+    },
+  }),
+  op({
+    operationId: "sandboxAddFault",
+    method: "post",
+    path: "/_sandbox/faults",
+    summary: "Arm an HTTP fault: a status, a delay or a dropped connection",
+    body: { schema: HttpFaultRequestSchema, required: true },
+    responses: {
+      "201": { description: "The armed fault", schema: JsonObject },
+      ...WITH_BODY,
+      "409": error("`conflict`: the most faults the sandbox keeps are armed"),
+    },
+  }),
+  op({
+    operationId: "sandboxClearFaults",
+    method: "delete",
+    path: "/_sandbox/faults",
+    summary: "Disarm every fault of the caller",
+    responses: { "204": { description: "Cleared" }, ...ADMIN_ERRORS },
+  }),
+  op({
+    operationId: "sandboxFailNextStrategyUpdate",
+    method: "post",
+    path: "/_sandbox/faults/strategy-update",
+    summary: "Make a wallet's next strategy update fail",
+    body: { schema: StrategyFaultSchema, required: true },
+    responses: { "201": { description: "Planned", schema: JsonObject }, ...WITH_BODY, ...NOT_FOUND },
+  }),
+  op({
+    operationId: "sandboxFailNextWithdrawalLeg",
+    method: "post",
+    path: "/_sandbox/faults/withdrawal-leg",
+    summary: "Make a payout leg of a wallet's next withdrawal fail",
+    body: { schema: LegFaultSchema, required: true },
+    responses: { "201": { description: "Planned", schema: JsonObject }, ...WITH_BODY, ...NOT_FOUND },
+  }),
+  op({
+    operationId: "sandboxGetRequestCounts",
+    method: "get",
+    path: "/_sandbox/request-counts",
+    summary: "API requests counted by method and route",
+    responses: {
+      "200": {
+        description: "The counts",
+        schema: z.looseObject({ counts: z.record(z.string(), z.number()) }),
+      },
+      ...ADMIN_ERRORS,
+    },
+  }),
+  op({
+    operationId: "sandboxResetRequestCounts",
+    method: "delete",
+    path: "/_sandbox/request-counts",
+    summary: "Reset the request counts",
+    responses: { "204": { description: "Reset" }, ...ADMIN_ERRORS },
+  }),
+  op({
+    operationId: "sandboxGetSigningActivity",
+    method: "get",
+    path: "/_sandbox/signing-activities/{activityId}",
+    summary: "A signing activity",
+    pathParams: ActivityPath,
+    responses: {
+      "200": { description: "The activity", schema: SigningActivitySchema },
+      ...ADMIN_ERRORS,
+      ...INVALID,
+      ...NOT_FOUND,
+    },
+  }),
+  op({
+    operationId: "sandboxApproveSigningActivity",
+    method: "post",
+    path: "/_sandbox/signing-activities/{activityId}/approve",
+    summary: "Approve a signing activity without a signing key",
+    pathParams: ActivityPath,
+    responses: {
+      "200": { description: "The activity", schema: SigningActivitySchema },
+      ...ADMIN_ERRORS,
+      ...INVALID,
+      ...NOT_FOUND,
+      "409": error("`conflict`: the activity is already decided"),
+    },
+  }),
+  op({
+    operationId: "sandboxRejectSigningActivity",
+    method: "post",
+    path: "/_sandbox/signing-activities/{activityId}/reject",
+    summary: "Reject a signing activity without a signing key",
+    pathParams: ActivityPath,
+    body: { schema: RejectSchema, required: false },
+    responses: {
+      "200": { description: "The activity", schema: SigningActivitySchema },
+      ...WITH_BODY,
+      ...NOT_FOUND,
+      "409": error("`conflict`: the activity is already decided"),
+    },
+  }),
+  op({
+    operationId: "sandboxGetStrategyUpdate",
+    method: "get",
+    path: "/_sandbox/strategy-updates/{updateId}",
+    summary: "A strategy update as stored, without settling due work",
+    pathParams: z.object({ updateId: UuidSchema }),
+    responses: {
+      "200": { description: "The strategy update", schema: StrategyUpdateSchema },
+      ...ADMIN_ERRORS,
+      ...INVALID,
+      ...NOT_FOUND,
+    },
+  }),
+  op({
+    operationId: "sandboxSimulateDeposit",
+    method: "post",
+    path: "/_sandbox/deposits",
+    summary: "Simulate an on-chain transfer to a deposit address",
+    body: { schema: SimulateDepositSchema, required: true },
+    responses: {
+      "201": { description: "The detected deposit", schema: DepositSchema },
+      "200": { description: "The same transaction again: the original deposit", schema: DepositSchema },
+      ...WITH_BODY,
+      ...NOT_FOUND,
+      "409": error("`idempotency_conflict`: the txHash was credited with another address or amount"),
+    },
+  }),
+  op({
+    operationId: "sandboxLedgerSummary",
+    method: "get",
+    path: "/_sandbox/ledger",
+    summary: "The ledger audit: money in, out and held, per wallet",
+    responses: { "200": { description: "The audit", schema: JsonObject }, ...ADMIN_ERRORS },
+  }),
+  op({
+    operationId: "sandboxLedgerEntries",
+    method: "get",
+    path: "/_sandbox/ledger/entries",
+    summary: "Recent ledger entries, newest first",
+    query: LedgerQuerySchema,
+    responses: { "200": { description: "The entries", schema: DataList }, ...ADMIN_ERRORS, ...INVALID },
+  }),
+  op({
+    operationId: "sandboxWebhookDeliveries",
+    method: "get",
+    path: "/_sandbox/webhook-deliveries",
+    summary: "Webhook delivery records",
+    query: DeliveryQuerySchema,
+    responses: { "200": { description: "The deliveries", schema: DataList }, ...ADMIN_ERRORS, ...INVALID },
+  }),
+  op({
+    operationId: "sandboxListApproverKeys",
+    method: "get",
+    path: "/_sandbox/signing/api-keys",
+    summary: "The API public keys that may approve the caller's signing activities",
+    responses: {
+      "200": { description: "The keys", schema: z.looseObject({ data: z.array(ApproverKeySchema) }) },
+      ...ADMIN_ERRORS,
+    },
+  }),
+  op({
+    operationId: "sandboxRegisterApproverKey",
+    method: "post",
+    path: "/_sandbox/signing/api-keys",
+    summary: "Register an API public key (compressed P-256) as an approver",
+    body: { schema: RegisterKeySchema, required: true },
+    responses: {
+      "201": { description: "The registered key", schema: ApproverKeySchema },
+      "200": { description: "Already registered: the key", schema: ApproverKeySchema },
+      ...WITH_BODY,
+    },
+  }),
+  op({
+    operationId: "sandboxDeleteApproverKey",
+    method: "delete",
+    path: "/_sandbox/signing/api-keys/{publicKey}",
+    summary: "Remove an approver key",
+    pathParams: z.object({ publicKey: z.string().min(1) }),
+    responses: { "204": { description: "Removed" }, ...ADMIN_ERRORS, ...INVALID, ...NOT_FOUND },
+  }),
+];
+
+/** The routes that serve the documents themselves: no credentials. */
+export const DOCUMENT_OPERATIONS: readonly ApiOperation[] = [
+  {
+    operationId: "getServiceOpenApiDocument",
+    method: "get",
+    path: "/openapi.json",
+    tag: DOCUMENTS_TAG,
+    summary: "The OpenAPI 3.1 document of the service and of the signing provider's endpoints",
+    security: [],
+    responses: { "200": { description: "The document", schema: JsonObject } },
+  },
+  {
+    operationId: "getSandboxAdminOpenApiDocument",
+    method: "get",
+    path: "/openapi/sandbox-admin.json",
+    tag: DOCUMENTS_TAG,
+    summary: "This document: the sandbox's admin API",
+    security: [],
+    responses: { "200": { description: "The document", schema: JsonObject } },
+  },
+];
