@@ -169,7 +169,11 @@ const poller = startPolling(refreshRound, {
   },
 });
 
+/** The path and query last rendered: a change of the fragment alone (the skip link) is no new page. */
+let rendered = "";
+
 function render() {
+  rendered = `${window.location.pathname}${window.location.search}`;
   const path = consolePath();
   const query = new URLSearchParams(window.location.search);
   const signedIn = session() !== null;
@@ -229,5 +233,7 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   navigate(`${url.pathname.slice(BASE.length)}${url.search}`);
 });
-window.addEventListener("popstate", render);
+window.addEventListener("popstate", () => {
+  if (`${window.location.pathname}${window.location.search}` !== rendered) render();
+});
 render();

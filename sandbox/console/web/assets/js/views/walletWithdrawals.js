@@ -86,16 +86,20 @@ function timeline(withdrawal, now) {
       ),
     );
   }
-  if (withdrawal.status === "completed") steps.push(step("done", "Completed", when(withdrawal.completedAt)));
+  if (withdrawal.status === "completed")
+    steps.push(step("done", "Completed", when(withdrawal.completedAt), { "data-outcome": "completed" }));
   else if (withdrawal.status === "failed")
     steps.push(
       step(
         "bad",
         "Failed",
         h("span", { class: "failure-reason" }, withdrawal.failureReason ?? "no reason given"),
+        {
+          "data-outcome": "failed",
+        },
       ),
     );
-  else steps.push(step("waiting", "Paid in full", "not yet"));
+  else steps.push(step("waiting", "Paid in full", "not yet", { "data-outcome": "open" }));
   return h(
     "ol",
     { class: "timeline", "aria-label": `Timeline of the withdrawal of ${usd(withdrawal.withdrawalAmount)}` },
