@@ -166,24 +166,21 @@ describe("sandbox console in Chromium", () => {
     "a wallet's allocation chart matches the API's weights, with its liquidity profile and deposit addresses",
     async () => {
       const wallet = await walletOf(TOKEN_A, "Allocation check", 2500);
-      // Drift: add to one position only, so actual weights move away from the targets.
-      const drifted = await apiA(
-        "POST",
-        "/_sandbox/deposits",
-        {
-          chain: "base",
-          address: (await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`)).body.depositAddresses.base
-            .address,
-          amount: 100,
-          txHash: `0x${randomBytes(32).toString("hex")}`,
-        },
-        true,
-      );
-      expect(drifted.status).toBe(201);
+      // Drift: an instant withdrawal takes from the instantly withdrawable source only.
+      const withdrawn = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        requestId: randomUUID(),
+        withdrawalAmount: 300,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+        destinationAddress: PAYOUT_ADDRESS,
+      });
+      expect(withdrawn.status).toBe(201);
       const page = await signedInPage();
       await open(page, `/wallets/${wallet.id}`);
       await page.locator(".allocation-table tr[data-position-key]").first().waitFor();
       const { body: fromApi } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      // Weights that are not round numbers, so the chart's figures are checked for real.
+      expect(fromApi.positions.every((p: { driftBps: number }) => Math.abs(p.driftBps) > 100)).toBe(true);
       await expect
         .poll(async () =>
           page.locator(".allocation-table tr[data-position-key]").evaluateAll((rows) =>

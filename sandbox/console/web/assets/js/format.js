@@ -105,6 +105,7 @@ export function relative(iso, nowIso) {
   const ms = new Date(iso).getTime() - new Date(nowIso).getTime();
   if (!Number.isFinite(ms)) return "";
   const seconds = Math.round(Math.abs(ms) / 1000);
+  if (seconds === 0) return "now";
   const parts =
     seconds < 60
       ? [`${seconds} s`]

@@ -493,7 +493,7 @@ export function controlsView(main, ctx, _params, query) {
         "Set rate",
         [
           field("rate-source", "Yield source", sourceSelect),
-          field("rate-bps", "Rate (bps)", rate, "430 bps = 4.30 % a year"),
+          field("rate-bps", "Rate (bps)", rate, "430 bps = 4.30% a year"),
         ],
         async (current, call) => {
           const key = fieldValue(current, "positionKey");

@@ -7,6 +7,15 @@ import { relative, when } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
 
+/**
+ * A recent real-world time: how long ago or ahead, the exact time on hover and for assistive technology.
+ * @param {string} iso
+ * @param {string} now
+ */
+function realTime(iso, now) {
+  return h("time", { datetime: iso, title: when(iso), class: "nowrap" }, relative(iso, now));
+}
+
 /** @type {import("./common.js").ViewFactory} */
 export function webhooksView(main, ctx) {
   const registrations = h("div", { class: "region" }, loading("Reading the registrations…"));
@@ -45,14 +54,25 @@ export function webhooksView(main, ctx) {
         id: "registrations-heading",
         className: "flush",
       }),
-      card("Recent deliveries", deliveries, { id: "deliveries-heading", className: "flush" }),
+      card(
+        "Recent deliveries",
+        [
+          h(
+            "p",
+            { class: "hint card-hint" },
+            "Delivery times are real time, not the sandbox clock: retries wait on the wall clock, since a receiver checks signature times against its own.",
+          ),
+          deliveries,
+        ],
+        { id: "deliveries-heading", className: "flush" },
+      ),
     ),
   );
 
   async function refresh() {
     const [{ body: registrationPage }, { body: deliveryPage }] = await Promise.all([
       request("GET", "/webhooks/registrations?pageSize=100"),
-      request("GET", "/_console/api/webhook-deliveries?limit=50"),
+      request("GET", "/_console/api/webhook-deliveries?limit=25"),
     ]);
     const items = Array.isArray(registrationPage?.data) ? registrationPage.data : [];
     /** @type {Map<string, string>} */
@@ -137,23 +157,19 @@ export function webhooksView(main, ctx) {
         : table({
             caption: "Recent webhook deliveries, newest first",
             captionHidden: true,
-            columns: [
-              "Event",
-              "Registration",
-              "Status",
-              "Attempts",
-              "Last status code",
-              "Next retry",
-              "Created",
-            ],
+            columns: ["Event", "Status", "Attempts", "Last status code", "Next retry", "Queued"],
             rows: list.map((/** @type {any} */ delivery) => [
               h(
                 "span",
                 { class: "stacked" },
                 h("span", {}, delivery.eventType),
-                delivery.lastError ? h("span", { class: "muted small" }, delivery.lastError) : null,
+                h(
+                  "span",
+                  { class: "mono small muted break" },
+                  urls.get(delivery.registrationId) ?? delivery.url,
+                ),
+                delivery.lastError ? h("span", { class: "small error-text" }, delivery.lastError) : null,
               ),
-              h("span", { class: "mono small break" }, urls.get(delivery.registrationId) ?? delivery.url),
               statusPill(delivery.status),
               h("span", { class: "num" }, String(delivery.attempts)),
               delivery.lastResponseStatus === null
@@ -161,9 +177,9 @@ export function webhooksView(main, ctx) {
                 : h("span", { class: "num" }, String(delivery.lastResponseStatus)),
               // Retries wait on the real clock (the receiver checks signature times against it).
               delivery.nextAttemptAt
-                ? `${when(delivery.nextAttemptAt)} (${relative(delivery.nextAttemptAt, now)})`
+                ? realTime(delivery.nextAttemptAt, now)
                 : h("span", { class: "muted" }, "—"),
-              when(delivery.createdAt),
+              realTime(delivery.createdAt, now),
             ]),
           }),
     );
