@@ -17,13 +17,17 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 /** Where screenshots of a test run go (gitignored): test artifacts, not committed. */
 export const ARTIFACTS_DIR = path.join(repoRoot, "test-artifacts", "console");
 
-/** Installs Chromium if needed and answers its executable; throws, saying why, if it cannot. */
-export async function ensureChromium(): Promise<string> {
+/**
+ * Installs Chromium if needed and answers its executable; throws, saying why, if it cannot.
+ * `env` replaces the script's environment (PORTFOLIO_WALLET_CHROMIUM names another executable).
+ */
+export async function ensureChromium(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)(
       "bash",
       [path.join(repoRoot, "scripts", "ensure-chromium.sh")],
       {
+        env,
         timeout: 15 * 60_000,
         maxBuffer: 16 * 1024 * 1024,
       },
