@@ -13,6 +13,9 @@ import {
   type CliSandbox,
 } from "./harness.ts";
 
+/** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 /**
  * The console in a real browser (Debian's Chromium through playwright-core), against
  * `portfolio-wallet sandbox` run as a user runs it, with data made through the public API.
@@ -143,7 +146,7 @@ describe("sandbox console in Chromium", () => {
       const mine = await walletOf(TOKEN_A, "Operating reserve", 1000);
       const theirs = await walletOf(TOKEN_B, "Other organization's wallet", 500);
       const page = await signedInPage();
-      await expect.poll(() => page.url()).toBe(`${sandbox.consoleUrl}wallets`);
+      await eventually(() => page.url()).toBe(`${sandbox.consoleUrl}wallets`);
       await page.locator(`tr[data-wallet-id="${mine.id}"]`).waitFor();
       expect(await page.locator("[data-organization]").textContent()).toBe("org-a");
       const listed = await page
@@ -158,6 +161,10 @@ describe("sandbox console in Chromium", () => {
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Wallet not found");
       expect(await page.locator("main").textContent()).not.toContain("Other organization's wallet");
       await screenshot(page, "wallet-not-found");
+      for (const path of [`/wallets/${mine.id}/nothing-here`, "/wallets/not-a-wallet-id", "/nowhere"]) {
+        await open(page, path);
+        await page.locator("[data-not-found]").waitFor();
+      }
     },
     SCENARIO_TIMEOUT_MS,
   );
@@ -181,35 +188,33 @@ describe("sandbox console in Chromium", () => {
       const { body: fromApi } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
       // Weights that are not round numbers, so the chart's figures are checked for real.
       expect(fromApi.positions.every((p: { driftBps: number }) => Math.abs(p.driftBps) > 100)).toBe(true);
-      await expect
-        .poll(async () =>
-          page.locator(".allocation-table tr[data-position-key]").evaluateAll((rows) =>
-            rows.map((row) => ({
-              positionKey: row.getAttribute("data-position-key"),
-              targetWeightBps: Number(row.getAttribute("data-target-bps")),
-              weightBps: Number(row.getAttribute("data-weight-bps")),
-              driftBps: Number(row.getAttribute("data-drift-bps")),
-              shown: Array.from(row.children, (cell) => cell.textContent),
-            })),
-          ),
-        )
-        .toEqual(
-          fromApi.positions.map(
-            (p: { positionKey: string; targetWeightBps: number; weightBps: number; driftBps: number }) => ({
-              positionKey: p.positionKey,
-              targetWeightBps: p.targetWeightBps,
-              weightBps: p.weightBps,
-              driftBps: p.driftBps,
-              shown: [
-                p.positionKey,
-                `${(p.targetWeightBps / 100).toFixed(2)}%`,
-                `${(p.weightBps / 100).toFixed(2)}%`,
-                expect.stringMatching(/pp$/),
-                expect.stringMatching(/^\$/),
-              ],
-            }),
-          ),
-        );
+      await eventually(async () =>
+        page.locator(".allocation-table tr[data-position-key]").evaluateAll((rows) =>
+          rows.map((row) => ({
+            positionKey: row.getAttribute("data-position-key"),
+            targetWeightBps: Number(row.getAttribute("data-target-bps")),
+            weightBps: Number(row.getAttribute("data-weight-bps")),
+            driftBps: Number(row.getAttribute("data-drift-bps")),
+            shown: Array.from(row.children, (cell) => cell.textContent),
+          })),
+        ),
+      ).toEqual(
+        fromApi.positions.map(
+          (p: { positionKey: string; targetWeightBps: number; weightBps: number; driftBps: number }) => ({
+            positionKey: p.positionKey,
+            targetWeightBps: p.targetWeightBps,
+            weightBps: p.weightBps,
+            driftBps: p.driftBps,
+            shown: [
+              p.positionKey,
+              `${(p.targetWeightBps / 100).toFixed(2)}%`,
+              `${(p.weightBps / 100).toFixed(2)}%`,
+              expect.stringMatching(/pp$/),
+              expect.stringMatching(/^\$/),
+            ],
+          }),
+        ),
+      );
       // The chart's text equivalent names every source's target and actual weight.
       const label = (await page.locator(".bullet-chart").getAttribute("aria-label")) ?? "";
       for (const p of fromApi.positions as { positionKey: string; weightBps: number }[])
@@ -236,7 +241,7 @@ describe("sandbox console in Chromium", () => {
       const watching = await signedInPage();
       await open(watching, `/wallets/${wallet.id}`);
       const balance = watching.locator('[data-stat="totalBalanceUsd"]');
-      await expect.poll(() => balance.getAttribute("data-value")).toBe("0");
+      await eventually(() => balance.getAttribute("data-value")).toBe("0");
       await watching.evaluate(() => ((window as unknown as { loadedOnce: string }).loadedOnce = "same page"));
 
       const controls = await signedInPage();
@@ -244,9 +249,9 @@ describe("sandbox console in Chromium", () => {
       const form = controls.locator("form", {
         has: controls.getByRole("button", { name: "Simulate deposit" }),
       });
-      await expect
-        .poll(() => form.getByLabel("Deposit address").inputValue())
-        .toBe(wallet.depositAddresses.ethereum!.address);
+      await eventually(() => form.getByLabel("Deposit address").inputValue()).toBe(
+        wallet.depositAddresses.ethereum!.address,
+      );
       await form.getByLabel("Amount (USD)").fill("1234.56");
       await form.getByRole("button", { name: "Simulate deposit" }).click();
       const log = form.locator(".request-log");
@@ -257,7 +262,7 @@ describe("sandbox console in Chromium", () => {
       expect(shown).toContain("X-Sandbox-Admin-Token: $ADMIN_TOKEN");
       await screenshot(controls, "controls");
 
-      await expect.poll(() => balance.getAttribute("data-value"), { timeout: 15_000 }).toBe("1234.56");
+      await eventually(() => balance.getAttribute("data-value")).toBe("1234.56");
       expect(await balance.textContent()).toBe("$1,234.56");
       expect(await watching.evaluate(() => (window as unknown as { loadedOnce?: string }).loadedOnce)).toBe(
         "same page",
@@ -280,7 +285,7 @@ describe("sandbox console in Chromium", () => {
       const withdrawal = page.locator("article[data-withdrawal-id]").first();
       const legStatus = (legKey: string) =>
         withdrawal.locator(`[data-leg-key="${legKey}"]`).getAttribute("data-leg-status");
-      await expect.poll(() => legStatus("instant"), { timeout: 15_000 }).toBe("completed");
+      await eventually(() => legStatus("instant")).toBe("completed");
       expect(await legStatus("redeem")).toBe("processing");
       expect(await withdrawal.locator(`[data-leg-key="redeem"]`).textContent()).toMatch(
         /due .*\(in\s(?:24\sh|23\sh\s59\smin)\)/,
@@ -292,7 +297,7 @@ describe("sandbox console in Chromium", () => {
       await controls.getByRole("button", { name: "+ 24 hours" }).click();
       await controls.getByText("The sandbox clock is now").waitFor();
 
-      await expect.poll(() => legStatus("redeem"), { timeout: 15_000 }).toBe("completed");
+      await eventually(() => legStatus("redeem")).toBe("completed");
       await withdrawal.locator('[data-outcome="completed"]').waitFor();
       const { body } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}/withdrawals`);
       expect(body.data[0].status).toBe("completed");
@@ -326,9 +331,9 @@ describe("sandbox console in Chromium", () => {
       const page = await signedInPage();
       await open(page, `/wallets/${wallet.id}/withdrawals`);
       const withdrawal = page.locator("article[data-withdrawal-id]").first();
-      await expect
-        .poll(() => withdrawal.locator('[data-leg-key="redeem"]').getAttribute("data-leg-status"))
-        .toBe("failed");
+      await eventually(() =>
+        withdrawal.locator('[data-leg-key="redeem"]').getAttribute("data-leg-status"),
+      ).toBe("failed");
       expect(await withdrawal.locator(".failure-reason").textContent()).toContain(
         "payout leg redeem failed: bridge outage",
       );
@@ -376,23 +381,16 @@ describe("sandbox console in Chromium", () => {
       expect(votes).toContain("X-Stamp:");
 
       await page.getByRole("link", { name: "Reweight with approval" }).first().click();
-      await expect
-        .poll(
-          () =>
-            page
-              .locator(".allocation-table tr[data-position-key]")
-              .evaluateAll((rows) =>
-                rows.map((row) => [
-                  row.getAttribute("data-position-key"),
-                  row.getAttribute("data-target-bps"),
-                ]),
-              ),
-          { timeout: 15_000 },
-        )
-        .toEqual([
-          ["tbills", "5000"],
-          ["syrupUsdc", "5000"],
-        ]);
+      await eventually(() =>
+        page
+          .locator(".allocation-table tr[data-position-key]")
+          .evaluateAll((rows) =>
+            rows.map((row) => [row.getAttribute("data-position-key"), row.getAttribute("data-target-bps")]),
+          ),
+      ).toEqual([
+        ["tbills", "5000"],
+        ["syrupUsdc", "5000"],
+      ]);
       const { body } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
       expect(
         body.strategyConfig.positions.map((p: { targetWeightBps: number }) => p.targetWeightBps),
@@ -420,7 +418,7 @@ describe("sandbox console in Chromium", () => {
       await page.locator("table", { hasText: "portfolio_wallet.balance.updated" }).last().waitFor();
       await screenshot(page, "webhooks");
       await row.getByRole("button", { name: "Disable http://127.0.0.1:9/console-test-hook" }).click();
-      await expect.poll(() => row.getAttribute("data-status")).toBe("disabled");
+      await eventually(() => row.getAttribute("data-status")).toBe("disabled");
       expect(await page.locator(".request-log").textContent()).toContain(
         `PATCH /webhooks/registrations/${created.body.id}/status`,
       );
@@ -437,14 +435,14 @@ describe("sandbox console in Chromium", () => {
       const page = await newPage();
       await submitSignIn(page, sandbox.consoleUrl, "not-a-token-of-this-sandbox");
       const error = page.locator("#sign-in-error");
-      await expect
-        .poll(() => error.textContent())
-        .toContain("Refused: the API token is not valid for this sandbox");
+      await eventually(() => error.textContent()).toContain(
+        "Refused: the API token is not valid for this sandbox",
+      );
       expect(page.url()).toContain("/sign-in");
       await screenshot(page, "sign-in-refused");
 
       await submitSignIn(page, sandbox.consoleUrl, TOKEN_A, "not-the-admin-token");
-      await expect.poll(() => error.textContent()).toContain("needs the sandbox's admin token");
+      await eventually(() => error.textContent()).toContain("needs the sandbox's admin token");
 
       const wallet = await walletOf(TOKEN_A, "Admin refusal", 0);
       const withoutAdmin = await signedInPage(false);
@@ -538,7 +536,7 @@ describe("sandbox console in Chromium", () => {
       }
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Keyboard wallet");
       await page.keyboard.press("Enter");
-      await expect.poll(() => page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}`);
+      await eventually(() => page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}`);
       // The page moved focus to its main content, for screen readers and keyboards alike.
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
     },

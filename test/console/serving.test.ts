@@ -6,6 +6,9 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import type * as SandboxEntry from "../../sandbox/index.ts";
 import { ensureChromium, startCliSandbox, type CliSandbox } from "./harness.ts";
 
+/** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 /** The console is served wherever the sandbox runs: the command line, and both builds of dist/. */
 
 const started: { close(): Promise<void> }[] = [];
@@ -35,7 +38,7 @@ describe("serving the console", () => {
     const lines = sandbox.output().trim().split("\n");
     expect(lines[0]).toBe(`listening on ${sandbox.url}`);
     expect(lines[1]).toBe(`console: ${sandbox.url}/_console/ (sign in with an API token; docs/console.md)`);
-    await expect.poll(() => sandbox.output()).toContain("need the admin API, which is off");
+    await eventually(() => sandbox.output()).toContain("need the admin API, which is off");
     await expectConsoleServed(sandbox.consoleUrl);
     const session = await sandbox.api("serving-token", "GET", "/_console/api/session");
     expect(session.body).toMatchObject({ organizationId: "org-s", adminApi: "off" });

@@ -48,7 +48,7 @@ export function pageHeader(title, options = {}) {
       "div",
       { class: "page-title" },
       options.kicker ? h("div", { class: "kicker" }, options.kicker) : null,
-      h("h1", { tabindex: -1 }, title),
+      h("h1", {}, title),
       options.sub ? h("div", { class: "page-sub" }, options.sub) : null,
     ),
     options.actions ? h("div", { class: "page-actions" }, options.actions) : null,

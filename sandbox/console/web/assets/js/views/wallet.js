@@ -32,7 +32,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function walletView(main, ctx, params) {
   const walletId = params[0] ?? "";
   const sectionPath = params[1] ?? "";
-  const section = SECTIONS.find((candidate) => candidate.path === sectionPath) ?? SECTIONS[0];
+  const section = SECTIONS.find((candidate) => candidate.path === sectionPath);
   const organization = session()?.organizationId ?? "your organization";
   const notFound = () =>
     notFoundView(
