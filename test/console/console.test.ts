@@ -436,13 +436,13 @@ describe("sandbox console in Chromium", () => {
       await submitSignIn(page, sandbox.consoleUrl, "not-a-token-of-this-sandbox");
       const error = page.locator("#sign-in-error");
       await eventually(() => error.textContent()).toContain(
-        "Refused: the API token is not valid for this sandbox",
+        "Refused (401 unauthorized): the API token is not valid for this sandbox",
       );
       expect(page.url()).toContain("/sign-in");
       await screenshot(page, "sign-in-refused");
 
       await submitSignIn(page, sandbox.consoleUrl, TOKEN_A, "not-the-admin-token");
-      await eventually(() => error.textContent()).toContain("needs the sandbox's admin token");
+      await eventually(() => error.textContent()).toContain("accepted the API token but not the admin token");
 
       const wallet = await walletOf(TOKEN_A, "Admin refusal", 0);
       const withoutAdmin = await signedInPage(false);
@@ -454,7 +454,7 @@ describe("sandbox console in Chromium", () => {
       const refusal = form.getByRole("alert");
       await refusal.waitFor();
       expect(await refusal.textContent()).toContain(
-        "Refused: this is an admin action and needs the sandbox's admin token",
+        "Refused (403 forbidden): admin calls need the sandbox's admin token",
       );
       expect(await form.locator(".request-log").textContent()).toContain("403 Forbidden");
       expect((await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`)).body.totalBalanceUsd).toBe(0);

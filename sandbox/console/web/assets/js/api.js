@@ -148,18 +148,21 @@ function describeRefusal(status, body, options) {
         )
         .map((/** @type {any} */ detail) => `${detail.field ?? "request"}: ${detail.reason ?? "invalid"}`)
     : [];
-  const what =
-    status === 401 && options.signing
-      ? "Refused: the signing provider did not accept this approver key's stamp"
-      : status === 401
-        ? "Refused: the API token is not valid for this sandbox"
-        : status === 403 && options.admin
-          ? "Refused: this is an admin action and needs the sandbox's admin token"
-          : status === 404
-            ? "Not found"
-            : `Refused (${status}${code === null ? "" : ` ${code}`})`;
+  const who = options.signing ? "Refused by the signing provider" : status === 404 ? "Not found" : "Refused";
   const detail = fields.length > 0 ? ` (${fields.join("; ")})` : "";
-  return `${what}. The sandbox said: ${message}${detail}`;
+  // What to do about it, where the sandbox's words cannot know: where the console takes the tokens.
+  const next =
+    status === 401 && !options.signing && options.token === undefined
+      ? " Sign out and in again with a token of this sandbox."
+      : status === 401 && options.signing
+        ? " Register a new approver key: the sandbox may have restarted without this one."
+        : status === 403 && options.admin && session()?.adminApi === "token"
+          ? " Give the sandbox's admin token at sign-in or under Sandbox controls."
+          : "";
+  return `${who} (${status}${code === null ? "" : ` ${code}`}): ${message}${detail}.${next}`.replace(
+    "..",
+    ".",
+  );
 }
 
 /**

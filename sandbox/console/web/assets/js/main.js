@@ -77,6 +77,7 @@ const ctx = {
 
 function drawChrome() {
   const current = session();
+  document.body.classList.toggle("signed-out", current === null);
   if (current === null) {
     nav.hidden = true;
     fill(sessionBar);

@@ -1,7 +1,7 @@
 // @ts-check
 // Sign-in: an API token decides the organization the console shows; an admin token, optional,
 // is for the sandbox controls. Both are checked against the sandbox before anything is kept.
-import { ApiError, request } from "../api.js";
+import { request } from "../api.js";
 import { fieldValue, h } from "../dom.js";
 import { signIn, signOut } from "../session.js";
 import { pageHeader } from "./common.js";
@@ -82,7 +82,9 @@ export function signInView(main, ctx, _params, query) {
           await request("GET", "/_sandbox/clock", { admin: true });
         } catch (adminError) {
           signOut();
-          throw adminError;
+          throw new Error(
+            `The sandbox accepted the API token but not the admin token. ${adminError instanceof Error ? adminError.message : String(adminError)}`,
+          );
         }
       }
       for (const input of form.querySelectorAll("input")) input.value = "";
@@ -91,7 +93,7 @@ export function signInView(main, ctx, _params, query) {
         replace: true,
       });
     } catch (caught) {
-      error.textContent = caught instanceof ApiError ? caught.message : String(caught);
+      error.textContent = caught instanceof Error ? caught.message : String(caught);
     } finally {
       submit.disabled = false;
     }
