@@ -24,6 +24,8 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import { withdrawalRoutes } from "./routes/withdrawals.ts";
 import { yieldMetricsRoutes } from "./routes/yieldMetrics.ts";
 import { mountSigningProvider } from "./signing/index.ts";
+import { CONSOLE_API_PREFIX, consoleApiRoutes } from "./console/consoleApi.ts";
+import { mountConsolePages } from "./console/consolePages.ts";
 
 export const WALLETS_BASE = "/v2/portfolio-wallets";
 
@@ -41,6 +43,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminToken));
   mountSigningProvider(app, ctx); // before bearer auth: Turnkey requests are authenticated by their X-Stamp
   app.route("/", openApiRoutes()); // before bearer auth: the documents need no credentials
+  mountConsolePages(app); // before bearer auth: a browser loads the console's page and files without a token
   app.use("*", authMiddleware(ctx));
   app.use("*", requestCounterMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));
@@ -58,6 +61,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.route("/webhooks/registrations", webhookRoutes(ctx));
   app.route(ADMIN_PREFIX, adminRoutes(ctx));
   app.route(ADMIN_PREFIX, moneyAdminRoutes(ctx));
+  app.route(CONSOLE_API_PREFIX, consoleApiRoutes(ctx));
 
   app.notFound(() => {
     throw new HttpError(404, "not_found", "no such endpoint; see docs/sandbox.md for the sandbox's routes");

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
+import { CONSOLE_PREFIX } from "./console/consolePages.ts";
 import { createWallClock, type SandboxClock } from "./clock.ts";
 import type { SandboxContext } from "./http/context.ts";
 import { createApprovalDeps } from "./domain/approvals.ts";
@@ -41,6 +42,8 @@ export { SANDBOX_DOCUMENT_OPERATIONS, sandboxOpenApiDocuments } from "./routes/o
 export interface Sandbox {
   /** Base URL, for example `http://127.0.0.1:54321` (no trailing slash). */
   url: string;
+  /** The console's address, for example `http://127.0.0.1:54321/_console/` (docs/console.md). */
+  consoleUrl: string;
   port: number;
   /** The sandbox clock (tests can advance it directly instead of through the admin API). */
   clock: SandboxClock;
@@ -136,6 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let closed: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${port}`,
+    consoleUrl: `http://127.0.0.1:${port}${CONSOLE_PREFIX}/`,
     port,
     clock,
     app,

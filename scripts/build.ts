@@ -5,6 +5,8 @@
 //              provider plugin (`pulumi-resource-portfolio-wallet`, the package's second bin)
 //   dist/cjs/  CommonJS (tsconfig.build.cjs.json): every entry, for `require` (CommonJS programs,
 //              such as those `pulumi new typescript` creates)
+//   dist/sandbox/console/web/, dist/cjs/sandbox/console/web/  the sandbox console's page, scripts and
+//              styles, copied as they are (browser files, not compiled: sandbox/console/consoleDir.cts)
 //   dist/plugin/  the plugin as a release archive for `pulumi plugin install ... --file` (pluginArchive.ts);
 //              not in the npm package
 //
@@ -12,7 +14,7 @@
 // resolves to dist/; `ensureBuilt()` (the test run's global setup) rebuilds when sources changed.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,6 +88,19 @@ async function writeOpenApiDocuments(directory: string): Promise<void> {
   );
 }
 
+/** The console's browser files (sandbox/console/web/), beside each build of the module that serves them. */
+const CONSOLE_WEB = path.join("sandbox", "console", "web");
+
+function copyConsoleFiles(): void {
+  for (const build of [dist, path.join(dist, "cjs")]) {
+    cpSync(path.join(repoRoot, CONSOLE_WEB), path.join(build, CONSOLE_WEB), {
+      recursive: true,
+      // The type-checking project of the browser scripts is not part of what is served.
+      filter: (source) => path.basename(source) !== "tsconfig.json",
+    });
+  }
+}
+
 export async function build(): Promise<void> {
   const inputsHash = buildInputsHash();
   rmSync(dist, { recursive: true, force: true });
@@ -93,6 +108,7 @@ export async function build(): Promise<void> {
   await Promise.all([compile("tsconfig.build.json"), compile("tsconfig.build.cjs.json")]);
   // Without this, Node would read dist/cjs/**/*.js as ES modules: the package itself is "type": "module".
   writeFileSync(path.join(dist, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
+  copyConsoleFiles();
   await buildPluginArchive(repoRoot, path.join(dist, "plugin"));
   await writeOpenApiDocuments(path.join(dist, "openapi"));
   mkdirSync(path.dirname(builtFromStamp), { recursive: true });

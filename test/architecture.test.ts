@@ -19,7 +19,10 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: "provider implementation", paths: ["provider/"] },
   { name: "sandbox store", paths: ["sandbox/store/"] },
   { name: "sandbox domain", paths: ["sandbox/clock.ts", "sandbox/domain/"] },
-  { name: "sandbox http", paths: ["sandbox/http/", "sandbox/signing/", "sandbox/routes/"] },
+  {
+    name: "sandbox http",
+    paths: ["sandbox/http/", "sandbox/signing/", "sandbox/routes/", "sandbox/console/"],
+  },
   { name: "sandbox wiring", paths: ["sandbox/index.ts", "sandbox/app.ts", "sandbox/options.ts"] },
   { name: "policy pack", paths: ["policy/"] },
   { name: "command-line tool", paths: ["cli/"] },

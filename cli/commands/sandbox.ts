@@ -158,6 +158,11 @@ Environment:
         webhookDelivery,
       });
       console.log(`listening on ${sandbox.url}`);
+      console.log(`console: ${sandbox.consoleUrl} (sign in with an API token; docs/console.md)`);
+      if (flags.adminToken === undefined)
+        console.log(
+          "console: its sandbox controls (deposits, clock, rates, faults, approver keys) need the admin API, which is off: start with --admin-token <token> (or SANDBOX_ADMIN_TOKEN) to use them",
+        );
       await new Promise<void>((resolve) => {
         const stop = () => void sandbox.close().then(resolve);
         process.once("SIGINT", stop);

@@ -17,6 +17,7 @@ import {
   insertStrategyUpdate,
   listOpenStrategyUpdates,
   listProcessingStrategyUpdates,
+  listWalletStrategyUpdates,
   nextStrategyUpdateDueAt,
   updateStrategyUpdateState,
   type StrategyUpdateRecord,
@@ -72,6 +73,8 @@ export interface StrategyUpdates {
     body: StrategyUpdateRequest,
   ): { update: StrategyUpdate; replayed: boolean };
   get(organizationId: string, updateId: string): StrategyUpdate;
+  /** A wallet's updates, newest first, at most `limit`; another organization's wallet is not found. */
+  listForWallet(organizationId: string, walletId: string, limit: number): StrategyUpdate[];
   /** Processing updates that fall due, for the due-work scheduler: each completes (or fails) at its due time. */
   readonly dueWork: DueWork;
   /** Continues or fails an update once its signing activity is decided (see domain/approvals.ts). */
@@ -255,6 +258,11 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
   return {
     request,
     get: (organizationId, updateId) => strategyUpdateView(loadOwnUpdate(organizationId, updateId)),
+    listForWallet(organizationId, walletId, limit) {
+      if (findWallet(db, organizationId, walletId) === null)
+        throw new NotFoundError(`portfolio wallet ${walletId}`);
+      return listWalletStrategyUpdates(db, walletId, limit).map(strategyUpdateView);
+    },
     dueWork: { name: "strategy updates", nextDueAt: () => nextStrategyUpdateDueAt(db), settleDue },
     continuation,
   };

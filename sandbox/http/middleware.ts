@@ -1,15 +1,23 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "./context.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";
 
-/** Admin calls are not counted and never faulted: tests use them to set faults up. */
+/** Admin calls are not counted and never faulted: tests use them to set faults up. So are the console's. */
 export const ADMIN_PREFIX = "/_sandbox";
 const isAdmin = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+
+/**
+ * The header the console (docs/console.md) sends on its own requests. They are never counted and
+ * never faulted: watching a test's organization in the console must not change what the test
+ * sees, and a fault armed from the console must wait for the client it was armed for.
+ */
+export const CONSOLE_REQUEST_HEADER = "x-sandbox-console";
+const isConsoleRequest = (c: Context<SandboxEnv>) => c.req.header(CONSOLE_REQUEST_HEADER) !== undefined;
 
 /** The largest request body the sandbox reads: 1 MB. */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
@@ -103,7 +111,7 @@ export function authMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEn
  */
 export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (!isAdmin(c.req.path)) {
+    if (!isAdmin(c.req.path) && !isConsoleRequest(c)) {
       const route = matchedRoutes(c).find((r) => r.method !== "ALL");
       ctx.requestCounter.record(c.get("organizationId"), `${c.req.method} ${route?.path ?? c.req.path}`);
     }
@@ -117,7 +125,7 @@ const statusCodeOf = (status: number) =>
 /** Applies the first registered fault matching the request (domain/faults.ts). */
 export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (isAdmin(c.req.path)) return next();
+    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
     const fault = ctx.faults.takeHttpFault(c.get("organizationId"), c.req.method, c.req.path);
     if (fault === null) return next();
     switch (fault.kind) {

@@ -6,6 +6,7 @@ import {
   simulateDeposit,
   SimulateDepositSchema,
 } from "../domain/money/deposits.ts";
+import { listDeliveryHistory } from "../domain/events/deliveryHistory.ts";
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
 import { microsToUsd, UuidSchema } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "../http/env.ts";
@@ -13,7 +14,6 @@ import { NotFoundError } from "../domain/errors.ts";
 import { readBody, readQuery } from "../http/validation.ts";
 import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
 import { findWallet } from "../store/walletStore.ts";
-import { listDeliveries } from "../store/webhookDeliveryStore.ts";
 
 export const LegFaultSchema = z.object({
   walletId: UuidSchema,
@@ -84,11 +84,7 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
 
   routes.get("/webhook-deliveries", (c) => {
     const query = readQuery(c, DeliveryQuerySchema);
-    const data = listDeliveries(ctx.db, c.get("organizationId"), query).map((d) => ({
-      ...d,
-      nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
-    }));
-    return c.json({ data });
+    return c.json({ data: listDeliveryHistory(ctx.db, c.get("organizationId"), query) });
   });
   return routes;
 }

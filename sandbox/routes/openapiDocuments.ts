@@ -6,6 +6,7 @@ import {
   type ApiOperation,
 } from "../../sdk/contract/index.ts";
 import { generateOpenApiDocument, type OpenApiDocument } from "../../sdk/contract/openapi.ts";
+import { CONSOLE_OPERATIONS, CONSOLE_TAG } from "../console/consoleOperations.ts";
 import { ADMIN_TOKEN_HEADER } from "../http/middleware.ts";
 import { SIGNING_PROVIDER_OPERATIONS, SIGNING_TAG, STAMP_AUTH } from "../signing/operations.ts";
 import {
@@ -38,7 +39,7 @@ export const SANDBOX_DOCUMENT_OPERATIONS: {
   admin: readonly ApiOperation[];
 } = {
   service: [...SERVICE_OPERATIONS, ...SIGNING_PROVIDER_OPERATIONS],
-  admin: [...ADMIN_OPERATIONS, ...DOCUMENT_OPERATIONS],
+  admin: [...ADMIN_OPERATIONS, ...CONSOLE_OPERATIONS, ...DOCUMENT_OPERATIONS],
 };
 
 function serviceDocument(): OpenApiDocument {
@@ -88,12 +89,16 @@ function adminDocument(): OpenApiDocument {
       title: "Portfolio Wallet sandbox admin API",
       version: OPENAPI_DOCUMENT_VERSION,
       description:
-        "The sandbox-only admin API (docs/sandbox.md): the shared clock and catalog, approval policies, faults, simulated deposits, the ledger audit, webhook deliveries and approver keys. Not part of the service.",
+        "The sandbox-only admin API (docs/sandbox.md): the shared clock and catalog, approval policies, faults, simulated deposits, the ledger audit, webhook deliveries and approver keys; and the console's read API (/_console/api). Not part of the service.",
     },
     tags: [
       {
         name: ADMIN_TAG,
         description: "Calls that act on the caller's organization, or on what every organization shares",
+      },
+      {
+        name: CONSOLE_TAG,
+        description: "Sandbox-only reads the console shows, authenticated and scoped like the service's API",
       },
       { name: DOCUMENTS_TAG, description: "The sandbox's OpenAPI documents" },
     ],

@@ -81,6 +81,9 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      updated_at TEXT NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS strategy_updates_by_status ON strategy_updates (status, due_at)`,
+  // A wallet's updates newest first (the console's list), with no sort.
+  `CREATE INDEX IF NOT EXISTS strategy_updates_by_wallet_created
+     ON strategy_updates (wallet_id, created_at DESC, id DESC)`,
   `CREATE TABLE IF NOT EXISTS signing_activities (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -115,6 +118,11 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      UNIQUE (activity_id, public_key)
    )`,
   `CREATE INDEX IF NOT EXISTS signing_votes_by_activity ON signing_votes (activity_id, created_at)`,
+  // An organization's activities in one status, newest first (the console's approvals), with no sort.
+  `CREATE INDEX IF NOT EXISTS signing_activities_by_org_status_created
+     ON signing_activities (organization_id, status, created_at DESC, id DESC)`,
+  `CREATE INDEX IF NOT EXISTS signing_activities_by_org_created
+     ON signing_activities (organization_id, created_at DESC, id DESC)`,
   `CREATE INDEX IF NOT EXISTS signing_api_keys_by_org_created
      ON signing_api_keys (organization_id, created_at, public_key)`,
   `CREATE TABLE IF NOT EXISTS idempotency_keys (

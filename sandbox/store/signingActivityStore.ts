@@ -97,3 +97,25 @@ export function updateSigningActivityStatus(
     id,
   );
 }
+
+/** The organization's activities, newest first; only those in `status` when given. */
+export function listSigningActivities(
+  db: DatabaseSync,
+  organizationId: string,
+  filter: { status?: string; limit: number },
+): SigningActivityRecord[] {
+  const rows =
+    filter.status === undefined
+      ? db
+          .prepare(
+            "SELECT * FROM signing_activities WHERE organization_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+          )
+          .all(organizationId, filter.limit)
+      : db
+          .prepare(
+            `SELECT * FROM signing_activities WHERE organization_id = ? AND status = ?
+             ORDER BY created_at DESC, id DESC LIMIT ?`,
+          )
+          .all(organizationId, filter.status, filter.limit);
+  return (rows as unknown as Row[]).map(toRecord);
+}

@@ -92,6 +92,19 @@ export function listOpenStrategyUpdates(db: DatabaseSync, walletId: string): Str
   ).map(toRecord);
 }
 
+/** A wallet's updates, newest first, at most `limit`. */
+export function listWalletStrategyUpdates(
+  db: DatabaseSync,
+  walletId: string,
+  limit: number,
+): StrategyUpdateRecord[] {
+  return (
+    db
+      .prepare("SELECT * FROM strategy_updates WHERE wallet_id = ? ORDER BY created_at DESC, id DESC LIMIT ?")
+      .all(walletId, limit) as unknown as Row[]
+  ).map(toRecord);
+}
+
 /** `processing` updates, oldest due first; with `dueBy`, only those due by then. */
 export function listProcessingStrategyUpdates(db: DatabaseSync, dueBy?: string): StrategyUpdateRecord[] {
   const rows =

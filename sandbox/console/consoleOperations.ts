@@ -1,0 +1,100 @@
+import { z } from "zod";
+import {
+  DateTimeSchema,
+  ErrorBodySchema,
+  PageQuerySchema,
+  UuidSchema,
+  type ApiOperation,
+  type OperationResponse,
+} from "../../sdk/contract/index.ts";
+import { BEARER_AUTH } from "../../sdk/contract/operations.ts";
+import {
+  ApprovalQuerySchema,
+  CONSOLE_API_PREFIX,
+  DeliveryQuerySchema,
+  LimitQuerySchema,
+} from "./consoleApi.ts";
+
+/**
+ * The console's read API (consoleApi.ts) as an operation table, for the sandbox's second OpenAPI
+ * document: sandbox-only reads, authenticated as the service's API, that the console page uses
+ * and any script may too. The console's page and its static files are not API operations and are
+ * not documented.
+ */
+
+export const CONSOLE_TAG = "Sandbox console";
+
+const error = (description: string): OperationResponse => ({ description, schema: ErrorBodySchema });
+const ERRORS = {
+  "401": error("`unauthorized`: missing or invalid API token"),
+  "400": error("`validation_failed` naming the bad parameter"),
+} as const;
+const NOT_FOUND = { "404": error("`not_found`: no wallet of that id in the caller's organization") } as const;
+
+/** Records whose fields are the sandbox's own view for the console (docs/sandbox.md "Console API"). */
+const DataList = z.looseObject({ data: z.array(z.looseObject({})) });
+const WalletPath = z.object({ id: UuidSchema.meta({ description: "Portfolio wallet id" }) });
+const SessionSchema = z.looseObject({
+  organizationId: z.string(),
+  adminApi: z.enum(["open", "token", "off"]),
+  now: DateTimeSchema,
+});
+
+const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
+  tag: CONSOLE_TAG,
+  security: [BEARER_AUTH],
+  ...operation,
+});
+
+export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
+  op({
+    operationId: "consoleSession",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/session`,
+    summary:
+      "The token's organization, whether the admin API is open, off or needs its token, and the sandbox clock",
+    responses: { "200": { description: "The session", schema: SessionSchema }, "401": ERRORS["401"] },
+  }),
+  op({
+    operationId: "consoleSigningActivities",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/signing-activities`,
+    summary: "The organization's approval requests with what each would do and the votes so far",
+    query: ApprovalQuerySchema,
+    responses: { "200": { description: "The approval requests", schema: DataList }, ...ERRORS },
+  }),
+  op({
+    operationId: "consoleWalletStrategyUpdates",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/wallets/{id}/strategy-updates`,
+    summary: "A wallet's strategy updates, newest first",
+    pathParams: WalletPath,
+    query: LimitQuerySchema,
+    responses: { "200": { description: "The strategy updates", schema: DataList }, ...ERRORS, ...NOT_FOUND },
+  }),
+  op({
+    operationId: "consoleWalletWithdrawals",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/wallets/{id}/withdrawals`,
+    summary: "A wallet's withdrawals with each payout leg's due and paid times, newest first",
+    pathParams: WalletPath,
+    query: PageQuerySchema,
+    responses: {
+      "200": {
+        description: "A page of withdrawals",
+        schema: DataList.extend({ pageSize: z.number().int(), nextCursor: z.string().nullable() }),
+      },
+      ...ERRORS,
+      ...NOT_FOUND,
+    },
+  }),
+  op({
+    operationId: "consoleWebhookDeliveries",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/webhook-deliveries`,
+    summary:
+      "The organization's recent webhook deliveries: event type, attempts, last status code, next retry",
+    query: DeliveryQuerySchema,
+    responses: { "200": { description: "The deliveries", schema: DataList }, ...ERRORS },
+  }),
+];

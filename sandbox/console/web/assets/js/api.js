@@ -1,0 +1,180 @@
+// @ts-check
+// Every request the console makes goes through here: the sandbox's own origin, the signed-in
+// token, and a record of what was sent (tokens replaced by placeholders) so a page can show it.
+import { session } from "./session.js";
+
+/** Sent on the console's API calls: the sandbox neither counts nor faults them (docs/sandbox.md). */
+const CONSOLE_HEADER = "X-Sandbox-Console";
+
+/**
+ * What was sent, as a page may show it: secrets are placeholders.
+ * @typedef {object} SentRequest
+ * @property {string} method
+ * @property {string} path
+ * @property {[string, string][]} headers
+ * @property {string | null} body
+ */
+
+/**
+ * An answer of the sandbox.
+ * @typedef {object} Answer
+ * @property {number} status
+ * @property {any} body
+ * @property {string | null} requestId
+ * @property {SentRequest} sent
+ */
+
+/** A refusal or failure, with a message fit to show as it is. */
+export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ status: number, code: string | null, body: any, requestId: string | null, sent: SentRequest }} details
+   */
+  constructor(message, details) {
+    super(message);
+    this.name = "ApiError";
+    this.status = details.status;
+    this.code = details.code;
+    this.body = details.body;
+    this.requestId = details.requestId;
+    this.sent = details.sent;
+  }
+}
+
+/**
+ * @typedef {object} RequestOptions
+ * @property {unknown} [body] sent as JSON
+ * @property {string} [bodyText] sent as is (a stamped body must be the exact bytes signed)
+ * @property {boolean} [admin] an admin call: sends the admin token, if one was given
+ * @property {string | null} [token] the bearer token to use instead of the session's (sign-in); null sends none
+ * @property {[string, string, string][]} [extraHeaders] name, value, and what to show instead of the value
+ * @property {boolean} [signing] a signing-provider call, authenticated by its X-Stamp instead of a token
+ */
+
+/**
+ * One request to the sandbox. Resolves with the answer when it is a 2xx; throws `ApiError`
+ * otherwise, with a message saying what was refused and why.
+ * @param {string} method
+ * @param {string} path
+ * @param {RequestOptions} [options]
+ * @returns {Promise<Answer>}
+ */
+export async function request(method, path, options = {}) {
+  const headers = new Headers();
+  /** @type {[string, string][]} */
+  const shown = [];
+  /** @param {string} name @param {string} value @param {string} [display] */
+  const add = (name, value, display = value) => {
+    headers.set(name, value);
+    shown.push([name, display]);
+  };
+  const token = options.token === undefined ? (session()?.apiToken ?? null) : options.token;
+  if (token !== null) add("Authorization", `Bearer ${token}`, "Bearer $API_TOKEN");
+  if (options.admin) {
+    const adminToken = session()?.adminToken ?? null;
+    if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, "$ADMIN_TOKEN");
+  } else if (token !== null) {
+    add(CONSOLE_HEADER, "1");
+  }
+  for (const [name, value, display] of options.extraHeaders ?? []) add(name, value, display);
+  const bodyText =
+    options.bodyText ?? (options.body === undefined ? null : JSON.stringify(options.body, null, 2));
+  if (bodyText !== null) add("Content-Type", "application/json");
+  /** @type {SentRequest} */
+  const sent = { method, path, headers: shown, body: bodyText };
+
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: bodyText,
+      cache: "no-store",
+      credentials: "omit",
+      redirect: "error",
+    });
+  } catch {
+    throw new ApiError("The sandbox did not answer. Is it still running? The console will keep trying.", {
+      status: 0,
+      code: null,
+      body: null,
+      requestId: null,
+      sent,
+    });
+  }
+  const text = await response.text();
+  /** @type {any} */
+  let body = null;
+  try {
+    body = text === "" ? null : JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  const requestId = response.headers.get("x-request-id");
+  if (response.ok) return { status: response.status, body, requestId, sent };
+  throw new ApiError(describeRefusal(response.status, body, options), {
+    status: response.status,
+    code: errorCodeOf(body),
+    body,
+    requestId,
+    sent,
+  });
+}
+
+/** @param {any} body */
+function errorCodeOf(body) {
+  if (typeof body?.error?.code === "string") return body.error.code;
+  if (typeof body?.code === "number") return `code ${body.code}`;
+  return null;
+}
+
+/**
+ * The sandbox's own words for a refusal, with the fields it names: its error bodies
+ * `{ error: { code, message, details } }`, and the signing provider's `{ code, message }`.
+ * @param {number} status
+ * @param {any} body
+ * @param {RequestOptions} options
+ */
+function describeRefusal(status, body, options) {
+  const error = body?.error ?? body;
+  const message = typeof error?.message === "string" ? error.message : `the sandbox answered ${status}`;
+  const code = errorCodeOf(body);
+  /** @type {string[]} */
+  const fields = Array.isArray(error?.details)
+    ? error.details
+        .filter(
+          (/** @type {any} */ detail) =>
+            typeof detail?.field === "string" || typeof detail?.reason === "string",
+        )
+        .map((/** @type {any} */ detail) => `${detail.field ?? "request"}: ${detail.reason ?? "invalid"}`)
+    : [];
+  const who = options.signing ? "Refused by the signing provider" : status === 404 ? "Not found" : "Refused";
+  const detail = fields.length > 0 ? ` (${fields.join("; ")})` : "";
+  // What to do about it, where the sandbox's words cannot know: where the console takes the tokens.
+  const next =
+    status === 401 && !options.signing && options.token === undefined
+      ? " Sign out and in again with a token of this sandbox."
+      : status === 401 && options.signing
+        ? " Register a new approver key: the sandbox may have restarted without this one."
+        : status === 403 && options.admin && session()?.adminApi === "token"
+          ? " Give the sandbox's admin token at sign-in or under Sandbox controls."
+          : "";
+  return `${who} (${status}${code === null ? "" : ` ${code}`}): ${message}${detail}.${next}`.replace(
+    "..",
+    ".",
+  );
+}
+
+/**
+ * The request as text, the way an HTTP request is written: method and path, headers, body.
+ * @param {SentRequest} sent
+ */
+export function requestText(sent) {
+  const lines = [`${sent.method} ${sent.path}`, ...sent.headers.map(([name, value]) => `${name}: ${value}`)];
+  return sent.body === null ? lines.join("\n") : `${lines.join("\n")}\n\n${sent.body}`;
+}
+
+/** A fresh idempotency key (requestId) for a request that creates something. */
+export function newRequestId() {
+  return crypto.randomUUID();
+}

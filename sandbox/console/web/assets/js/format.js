@@ -1,0 +1,137 @@
+// @ts-check
+// How the console writes amounts, weights, rates, durations and times. Amounts are USD as the API
+// gives them (micro-unit precision), never rounded to fewer digits than they carry.
+
+const usdFormat = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 6,
+});
+
+/** A no-break space: a figure and its unit stay on one line. */
+const NBSP = "\u00a0";
+
+const centsFormat = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/**
+ * An amount in dollars and cents; an amount too small to show in cents keeps its micro-units
+ * ($0.000123), so a little yield never reads as nothing.
+ * @param {number | null | undefined} amount
+ */
+export function usd(amount) {
+  if (typeof amount !== "number" || !Number.isFinite(amount)) return "—";
+  return amount !== 0 && Math.abs(amount) < 0.005 ? usdFormat.format(amount) : centsFormat.format(amount);
+}
+
+/**
+ * A weight or rate in basis points as a percentage: 6000 → "60.00%".
+ * @param {number | null | undefined} bps
+ */
+export function percent(bps) {
+  return typeof bps === "number" && Number.isFinite(bps) ? `${(bps / 100).toFixed(2)}%` : "—";
+}
+
+/**
+ * A signed drift in basis points as percentage points: -120 → "−1.20 pp", 0 → "0.00 pp".
+ * @param {number | null | undefined} bps
+ */
+export function drift(bps) {
+  if (typeof bps !== "number" || !Number.isFinite(bps)) return "—";
+  const points = (Math.abs(bps) / 100).toFixed(2);
+  if (points === "0.00") return `0.00${NBSP}pp`;
+  return `${bps > 0 ? "+" : "−"}${points}${NBSP}pp`;
+}
+
+/**
+ * Hours in an ISO 8601 duration (PT24H, P7D, PT1H30M), or null when it does not parse.
+ * @param {string} duration
+ */
+export function durationHours(duration) {
+  const match =
+    /^P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
+      duration,
+    );
+  if (match === null || duration === "P" || duration.endsWith("T")) return null;
+  const [, days = "0", hours = "0", minutes = "0", seconds = "0"] = match;
+  return Number(days) * 24 + Number(hours) + Number(minutes) / 60 + Number(seconds) / 3600;
+}
+
+/**
+ * A liquidity limit in words: PT0H → "Instant", PT24H → "24 hours", PT168H → "7 days".
+ * @param {string | null | undefined} duration
+ */
+export function durationLabel(duration) {
+  if (typeof duration !== "string") return "—";
+  const hours = durationHours(duration);
+  if (hours === null) return duration;
+  if (hours === 0) return "Instant";
+  if (hours >= 48 && hours % 24 === 0) return `${hours / 24} days`;
+  if (hours === 1) return "1 hour";
+  return `${Number(hours.toFixed(2))} hours`;
+}
+
+const timeFormat = new Intl.DateTimeFormat("en-GB", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZone: "UTC",
+});
+
+/**
+ * A sandbox-clock time in UTC: "1 Jan 2026, 00:00:05 UTC", breakable only after the comma.
+ * @param {string | null | undefined} iso
+ */
+export function when(iso) {
+  if (typeof iso !== "string") return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${timeFormat.format(date)} UTC`
+    .split(", ")
+    .map((part) => part.replaceAll(" ", NBSP))
+    .join(", ");
+}
+
+/**
+ * How far `iso` is from `nowIso`, in words: "in 23 h 59 min", "5 s ago".
+ * @param {string | null | undefined} iso
+ * @param {string | null | undefined} nowIso
+ */
+export function relative(iso, nowIso) {
+  if (typeof iso !== "string" || typeof nowIso !== "string") return "";
+  const ms = new Date(iso).getTime() - new Date(nowIso).getTime();
+  if (!Number.isFinite(ms)) return "";
+  const seconds = Math.round(Math.abs(ms) / 1000);
+  if (seconds === 0) return "now";
+  const parts =
+    seconds < 60
+      ? [`${seconds} s`]
+      : seconds < 3600
+        ? [`${Math.floor(seconds / 60)} min`]
+        : seconds < 172800
+          ? [`${Math.floor(seconds / 3600)} h`, `${Math.floor((seconds % 3600) / 60)} min`]
+          : [`${Math.floor(seconds / 86400)} days`, `${Math.floor((seconds % 86400) / 3600)} h`];
+  const text = parts.filter((part) => !part.startsWith("0 ")).join(" ") || "0 s";
+  return (ms >= 0 ? `in ${text}` : `${text} ago`).replaceAll(" ", NBSP);
+}
+
+/**
+ * The start and end of a long identifier: "0x4afc…36a0".
+ * @param {string | null | undefined} id
+ * @param {number} [keep]
+ */
+export function shortId(id, keep = 8) {
+  if (typeof id !== "string") return "—";
+  return id.length <= keep * 2 + 1 ? id : `${id.slice(0, keep)}…${id.slice(-4)}`;
+}
+
+/**
+ * A wallet's name for people: its label, or its id's start.
+ * @param {{ id: string, label?: string | null }} wallet
+ */
+export function walletName(wallet) {
+  return wallet.label ? wallet.label : `Wallet ${wallet.id.slice(0, 8)}`;
+}

@@ -1,0 +1,240 @@
+// @ts-check
+// The console's entry point: routes a path under /_console to a page, draws the header and the
+// navigation, and keeps the page current by polling (live.js).
+import { ApiError, request } from "./api.js";
+import { announce, fill, h } from "./dom.js";
+import { when } from "./format.js";
+import { startPolling } from "./live.js";
+import { session, setAdminApi, signOut } from "./session.js";
+import { approvalsView } from "./views/approvals.js";
+import { BASE, link, notFoundView } from "./views/common.js";
+import { controlsView } from "./views/controls.js";
+import { signInView } from "./views/signIn.js";
+import { walletView } from "./views/wallet.js";
+import { newWalletView } from "./views/walletNew.js";
+import { walletsView } from "./views/wallets.js";
+import { webhooksView } from "./views/webhooks.js";
+
+/** @typedef {import("./views/common.js").View} View */
+/** @typedef {import("./views/common.js").ViewFactory} ViewFactory */
+
+/** @type {{ pattern: RegExp, view: ViewFactory, section: string }[]} */
+const ROUTES = [
+  { pattern: /^\/wallets$/, view: walletsView, section: "wallets" },
+  { pattern: /^\/wallets\/new$/, view: newWalletView, section: "wallets" },
+  { pattern: /^\/wallets\/([^/]+)(?:\/([^/]+))?$/, view: walletView, section: "wallets" },
+  { pattern: /^\/approvals$/, view: approvalsView, section: "approvals" },
+  { pattern: /^\/webhooks$/, view: webhooksView, section: "webhooks" },
+  { pattern: /^\/controls$/, view: controlsView, section: "controls" },
+];
+
+const SECTIONS = [
+  { key: "wallets", path: "/wallets", title: "Wallets" },
+  { key: "approvals", path: "/approvals", title: "Approvals" },
+  { key: "webhooks", path: "/webhooks", title: "Webhooks" },
+  { key: "controls", path: "/controls", title: "Sandbox controls" },
+];
+
+const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+const nav = /** @type {HTMLElement} */ (document.getElementById("console-nav"));
+const sessionBar = /** @type {HTMLElement} */ (document.getElementById("session-bar"));
+const banner = h("div", { class: "live-banner", role: "alert", hidden: true });
+main.before(banner);
+
+/** @type {View | null} */
+let view = null;
+let section = "";
+/** @type {string | null} */
+let sandboxNow = null;
+let pendingApprovals = 0;
+let firstRender = true;
+
+/** The path under /_console, without a trailing slash: "/wallets", or "/" for the console's root. */
+function consolePath() {
+  const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : "/";
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed === "" ? "/" : trimmed;
+}
+
+/**
+ * @param {string} path a console path, such as /wallets/…; may carry a query
+ * @param {{ replace?: boolean }} [options]
+ */
+function navigate(path, options = {}) {
+  const url = `${BASE}${path}`;
+  if (options.replace) window.history.replaceState(null, "", url);
+  else window.history.pushState(null, "", url);
+  render();
+}
+
+/** @type {import("./views/common.js").ViewContext} */
+const ctx = {
+  navigate,
+  refreshNow: () => poller.now(),
+  now: () => sandboxNow,
+  pendingApprovals: () => pendingApprovals,
+};
+
+function drawChrome() {
+  const current = session();
+  document.body.classList.toggle("signed-out", current === null);
+  if (current === null) {
+    nav.hidden = true;
+    fill(sessionBar);
+    return;
+  }
+  nav.hidden = false;
+  fill(
+    nav,
+    h(
+      "ul",
+      {},
+      SECTIONS.map((item) =>
+        h(
+          "li",
+          {},
+          link(
+            item.path,
+            [
+              item.title,
+              item.key === "approvals" && pendingApprovals > 0
+                ? h(
+                    "span",
+                    { class: "badge" },
+                    String(pendingApprovals),
+                    h("span", { class: "visually-hidden" }, " waiting"),
+                  )
+                : null,
+            ],
+            { "aria-current": item.key === section ? "page" : null },
+          ),
+        ),
+      ),
+    ),
+  );
+  const signOutButton = h("button", { type: "button", class: "button small" }, "Sign out");
+  signOutButton.addEventListener("click", () => {
+    signOut();
+    announce("Signed out");
+    navigate("/sign-in", { replace: true });
+  });
+  fill(
+    sessionBar,
+    h(
+      "span",
+      { class: "session-item" },
+      h("span", { class: "muted" }, "Organization "),
+      h("strong", { "data-organization": current.organizationId }, current.organizationId),
+    ),
+    h(
+      "span",
+      { class: "session-item", "data-sandbox-now": sandboxNow ?? "" },
+      h("span", { class: "muted" }, "Sandbox time "),
+      sandboxNow === null ? "…" : when(sandboxNow),
+    ),
+    signOutButton,
+  );
+}
+
+/** @param {string} message */
+function showBanner(message) {
+  if (banner.textContent !== message) banner.textContent = message;
+  banner.hidden = message === "";
+}
+
+/** One round of reads: the session (sandbox time, pending approvals), then the page's own. */
+async function refreshRound() {
+  if (session() === null || view === null) return;
+  const [{ body: about }, { body: waiting }] = await Promise.all([
+    request("GET", "/_console/api/session"),
+    request("GET", "/_console/api/signing-activities?status=pending&limit=100"),
+  ]);
+  sandboxNow = typeof about?.now === "string" ? about.now : null;
+  if (about?.adminApi === "open" || about?.adminApi === "off" || about?.adminApi === "token")
+    setAdminApi(about.adminApi);
+  pendingApprovals = Array.isArray(waiting?.data) ? waiting.data.length : 0;
+  drawChrome();
+  await view.refresh();
+}
+
+const poller = startPolling(refreshRound, {
+  intervalMs: 2000,
+  onSuccess: () => showBanner(""),
+  onError: (error) => {
+    if (error instanceof ApiError && error.status === 401) {
+      signOut();
+      navigate("/sign-in?reason=expired", { replace: true });
+      return;
+    }
+    showBanner(`Could not refresh this page: ${error instanceof Error ? error.message : String(error)}`);
+  },
+});
+
+/** The path and query last rendered: a change of the fragment alone (the skip link) is no new page. */
+let rendered = "";
+
+function render() {
+  rendered = `${window.location.pathname}${window.location.search}`;
+  const path = consolePath();
+  const query = new URLSearchParams(window.location.search);
+  const signedIn = session() !== null;
+  if (path === "/sign-in") {
+    if (signedIn) return navigate("/wallets", { replace: true });
+    section = "";
+    view = null;
+    drawChrome();
+    show(signInView(main, ctx, [], query));
+    return;
+  }
+  if (!signedIn) {
+    const next = `${path}${window.location.search}`;
+    return navigate(`/sign-in${path === "/" ? "" : `?next=${encodeURIComponent(next)}`}`, { replace: true });
+  }
+  if (path === "/") return navigate("/wallets", { replace: true });
+  const route = ROUTES.find((candidate) => candidate.pattern.test(path));
+  section = route?.section ?? "";
+  drawChrome();
+  if (route === undefined) {
+    show(notFoundView(main, "Page not found", `The console has no page ${path}.`));
+    return;
+  }
+  const params = (route.pattern.exec(path) ?? [])
+    .slice(1)
+    .map((part) => (part === undefined ? "" : decodeURIComponent(part)));
+  show(route.view(main, ctx, params, query));
+  poller.now();
+}
+
+/** @param {View} next */
+function show(next) {
+  view = next;
+  document.title = `${next.title} · Sandbox console`;
+  if (!firstRender) {
+    window.scrollTo(0, 0);
+    main.focus();
+    announce(next.title);
+  }
+  firstRender = false;
+}
+
+document.addEventListener("click", (event) => {
+  const target = event.target instanceof Element ? event.target.closest("a[data-console-link]") : null;
+  if (!(target instanceof HTMLAnchorElement)) return;
+  if (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey
+  )
+    return;
+  const url = new URL(target.href);
+  if (url.origin !== window.location.origin || !url.pathname.startsWith(BASE)) return;
+  event.preventDefault();
+  navigate(`${url.pathname.slice(BASE.length)}${url.search}`);
+});
+window.addEventListener("popstate", () => {
+  if (`${window.location.pathname}${window.location.search}` !== rendered) render();
+});
+render();

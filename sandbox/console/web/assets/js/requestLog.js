@@ -1,0 +1,127 @@
+// @ts-check
+// What an action sent and what came back, shown under the action: the page teaches the API.
+import { ApiError, requestText } from "./api.js";
+import { fill, h } from "./dom.js";
+
+/** @typedef {import("./api.js").Answer} Answer */
+/** @typedef {import("./api.js").SentRequest} SentRequest */
+
+const STATUS_TEXT = /** @type {Record<number, string>} */ ({
+  200: "OK",
+  201: "Created",
+  204: "No Content",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+});
+
+/**
+ * @param {number} status
+ */
+const statusLine = (status) => (status === 0 ? "no answer" : `${status} ${STATUS_TEXT[status] ?? ""}`.trim());
+
+/**
+ * @param {unknown} body
+ */
+const bodyText = (body) =>
+  body === null || body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body, null, 2);
+
+/**
+ * A region that shows the outcome of an action: a sentence, then each request sent with its answer.
+ * @param {string} [label] what the region is called for assistive technology
+ */
+export function requestLog(label = "Result") {
+  const element = h("div", { class: "request-log", "aria-label": label, role: "group", hidden: true });
+  return {
+    element,
+    clear() {
+      element.hidden = true;
+      fill(element);
+    },
+    /**
+     * @param {{ ok: boolean, message: string, exchanges: { sent: SentRequest, status: number, body: unknown }[] }} outcome
+     */
+    show(outcome) {
+      element.hidden = false;
+      fill(
+        element,
+        h(
+          "p",
+          {
+            class: outcome.ok ? "notice notice-good" : "notice notice-bad",
+            role: outcome.ok ? "status" : "alert",
+          },
+          outcome.message,
+        ),
+        outcome.exchanges.map((exchange, index) =>
+          h(
+            "details",
+            { class: "exchange", open: index === outcome.exchanges.length - 1 },
+            h(
+              "summary",
+              {},
+              h("span", { class: "method" }, exchange.sent.method),
+              " ",
+              h("code", {}, exchange.sent.path),
+              " → ",
+              h(
+                "span",
+                { class: exchange.status >= 200 && exchange.status < 300 ? "ok" : "bad" },
+                statusLine(exchange.status),
+              ),
+            ),
+            h("p", { class: "exchange-label" }, "Request sent"),
+            h("pre", { class: "code" }, h("code", {}, requestText(exchange.sent))),
+            exchange.status === 0
+              ? null
+              : [
+                  h("p", { class: "exchange-label" }, `Answer: ${statusLine(exchange.status)}`),
+                  bodyText(exchange.body) === ""
+                    ? null
+                    : h("pre", { class: "code" }, h("code", {}, bodyText(exchange.body))),
+                ],
+          ),
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * Runs an action made of API calls, and shows what each sent and got in `log`. `run` receives a
+ * `call` to make its requests with, and returns the sentence to show on success.
+ * @param {ReturnType<typeof requestLog>} log
+ * @param {(call: (answer: Promise<Answer>) => Promise<Answer>) => Promise<string>} run
+ * @returns {Promise<boolean>} whether it succeeded
+ */
+export async function runLogged(log, run) {
+  /** @type {{ sent: SentRequest, status: number, body: unknown }[]} */
+  const exchanges = [];
+  /** @param {Promise<Answer>} pending */
+  const call = async (pending) => {
+    try {
+      const answer = await pending;
+      exchanges.push({ sent: answer.sent, status: answer.status, body: answer.body });
+      return answer;
+    } catch (error) {
+      if (error instanceof ApiError)
+        exchanges.push({ sent: error.sent, status: error.status, body: error.body });
+      throw error;
+    }
+  };
+  try {
+    const message = await run(call);
+    log.show({ ok: true, message, exchanges });
+    return true;
+  } catch (error) {
+    log.show({ ok: false, message: error instanceof Error ? error.message : String(error), exchanges });
+    return false;
+  }
+}

@@ -1,0 +1,268 @@
+// @ts-check
+// Approvals: the organization's signing activities waiting for votes, with what each would do,
+// approved or rejected through the sandbox's signing-provider endpoints with this tab's key.
+import { approver, registerNewApprover, vote } from "../approver.js";
+import { request } from "../api.js";
+import { card, facts, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { durationLabel, percent, shortId, usd, walletName, when } from "../format.js";
+import { requestLog, runLogged } from "../requestLog.js";
+import { link, loading, pageHeader } from "./common.js";
+
+/**
+ * The allocation before and after, per yield source.
+ * @param {any} operation
+ */
+function allocationChange(operation) {
+  /** @type {Map<string, { now: number, next: number }>} */
+  const rows = new Map();
+  for (const p of operation.currentPositions ?? [])
+    rows.set(p.positionKey, { now: p.targetWeightBps, next: 0 });
+  for (const p of operation.proposedPositions ?? [])
+    rows.set(p.positionKey, { now: rows.get(p.positionKey)?.now ?? 0, next: p.targetWeightBps });
+  return table({
+    caption: "Target allocation now and after approval",
+    captionHidden: true,
+    className: "data-table compact",
+    columns: ["Yield source", "Target now", "Target after approval"],
+    rows: [...rows.entries()].map(([key, row]) => [
+      key,
+      percent(row.now),
+      h("strong", {}, percent(row.next)),
+    ]),
+  });
+}
+
+/**
+ * What approving a request would do, in words and figures.
+ * @param {any} request
+ */
+function whatItDoes(request) {
+  const operation = request.operation ?? {};
+  const wallet = request.walletId
+    ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }))
+    : "an unknown wallet";
+  if (operation.kind === "strategy_update")
+    return [
+      h("p", {}, "Changes the target allocation of ", wallet, ", then rebalances it:"),
+      allocationChange(operation),
+    ];
+  if (operation.kind === "withdrawal")
+    return [
+      h(
+        "p",
+        {},
+        "Pays ",
+        h("strong", {}, usd(operation.withdrawalAmount)),
+        ` out of `,
+        wallet,
+        ` in ${operation.destinationToken} on ${operation.destinationChain} to `,
+        h("code", { class: "mono" }, operation.destinationAddress),
+        ".",
+      ),
+      (operation.plannedLegs ?? []).length > 0
+        ? h(
+            "ul",
+            { class: "legs" },
+            operation.plannedLegs.map((/** @type {any} */ leg) =>
+              h("li", {}, `${leg.legKey} leg: ${usd(leg.amount)} (${durationLabel(leg.maxProcessingTime)})`),
+            ),
+          )
+        : h("p", { class: "hint" }, "Its payout legs are routed when processing starts, after approval."),
+    ];
+  return h("p", {}, `A ${String(operation.kind)} operation (${String(operation.subjectId ?? "")}).`);
+}
+
+/** @param {any} request */
+const titleOf = (request) =>
+  request.operation?.kind === "strategy_update"
+    ? "Strategy update"
+    : request.operation?.kind === "withdrawal"
+      ? `Withdrawal of ${usd(request.operation.withdrawalAmount)}`
+      : "Signing activity";
+
+/** @type {import("./common.js").ViewFactory} */
+export function approvalsView(main, ctx) {
+  const keyRegion = h("div", { class: "region" });
+  const keyLog = requestLog("Approver key result");
+  const decisionLog = requestLog("Vote result");
+  const pending = h("div", { class: "region" }, loading("Reading the signing activities…"));
+  const decided = h("div", { class: "region" });
+
+  function renderKey() {
+    const signer = approver();
+    const button = h(
+      "button",
+      { type: "button", class: signer === null ? "button primary" : "button" },
+      signer === null ? "Create and register an approver key" : "Use a new key (another approver)",
+    );
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      await runLogged(keyLog, async (call) => {
+        const made = await registerNewApprover(call);
+        return `Registered ${made.userName}. Its private key stays in this page and cannot be read out.`;
+      });
+      renderKey();
+    });
+    fill(
+      keyRegion,
+      signer === null
+        ? h(
+            "p",
+            {},
+            "Approvers vote at the signing provider with a P-256 key, each request stamped with it. This tab makes one in the page (WebCrypto, not extractable) and registers its public key with the sandbox, an admin call that needs the admin token.",
+          )
+        : facts([
+            ["Approver", signer.userName],
+            [
+              "Public key",
+              h("code", { class: "mono", title: signer.key.publicKey }, shortId(signer.key.publicKey, 12)),
+            ],
+          ]),
+      h("div", { class: "form-actions" }, button),
+    );
+  }
+  renderKey();
+
+  /**
+   * @param {any} item
+   * @param {"approve" | "reject"} decision
+   */
+  async function decide(item, decision) {
+    const signer = approver();
+    if (signer === null) {
+      decisionLog.show({
+        ok: false,
+        message: "Create an approver key first (above): votes are stamped with it.",
+        exchanges: [],
+      });
+      return;
+    }
+    await runLogged(decisionLog, async (call) => {
+      const activity = await vote(signer, item.signingActivityId, decision, call);
+      const status = String(activity?.status ?? "");
+      if (status === "ACTIVITY_STATUS_CONSENSUS_NEEDED")
+        return `Your approval is counted. ${titleOf(item)} needs ${item.requiredApprovals} approvals from different keys: use a new key to approve as another approver.`;
+      if (status === "ACTIVITY_STATUS_COMPLETED") return `${titleOf(item)} approved: it proceeds by itself.`;
+      if (status === "ACTIVITY_STATUS_REJECTED")
+        return `${titleOf(item)} rejected: it fails with an approval-rejected reason.`;
+      return `The activity is now ${status}.`;
+    });
+    ctx.refreshNow();
+  }
+
+  main.replaceChildren(
+    pageHeader("Approvals", {
+      sub: "Withdrawals and strategy updates waiting for approvers, with what each would do. Votes go to the sandbox's signing provider (POST /public/v1/submit/approve_activity), stamped like a real approver's.",
+    }),
+    h(
+      "div",
+      { class: "stack-lg" },
+      card("Your approver key", [keyRegion, keyLog.element], { id: "approver-heading" }),
+      card("Waiting for approval", [decisionLog.element, pending], { id: "pending-heading" }),
+      card("Recently decided", decided, { id: "decided-heading", className: "flush" }),
+    ),
+  );
+
+  async function refresh() {
+    const { body } = await request("GET", "/_console/api/signing-activities?status=all&limit=50");
+    const all = Array.isArray(body?.data) ? body.data : [];
+    const waiting = all.filter(
+      (/** @type {any} */ item) => item.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+    );
+    const done = all.filter((/** @type {any} */ item) => item.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    fillIfChanged(pending, JSON.stringify(waiting), () =>
+      waiting.length === 0
+        ? h(
+            "div",
+            { class: "empty" },
+            h("p", {}, "Nothing is waiting for approval."),
+            h(
+              "p",
+              { class: "hint" },
+              "Operations wait here when the organization's approval policy asks for approvals: set it under ",
+              link("/controls", "Sandbox controls"),
+              ".",
+            ),
+          )
+        : h(
+            "div",
+            { class: "approval-list" },
+            waiting.map((/** @type {any} */ item) =>
+              h(
+                "article",
+                {
+                  class: "approval",
+                  "data-activity-id": item.signingActivityId,
+                  "aria-labelledby": `activity-${item.signingActivityId}`,
+                },
+                h(
+                  "div",
+                  { class: "approval-head" },
+                  h("h3", { id: `activity-${item.signingActivityId}` }, titleOf(item)),
+                  h(
+                    "span",
+                    { class: "approval-count" },
+                    `${item.approvals} of ${item.requiredApprovals} approvals`,
+                  ),
+                ),
+                h(
+                  "p",
+                  { class: "muted small" },
+                  `Requested ${when(item.createdAt)} · activity `,
+                  h("span", { class: "mono" }, shortId(item.signingActivityId)),
+                ),
+                whatItDoes(item),
+                h(
+                  "div",
+                  { class: "form-actions" },
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "button primary",
+                      onClick: () => void decide(item, "approve"),
+                      "aria-label": `Approve: ${titleOf(item)}`,
+                    },
+                    "Approve",
+                  ),
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "button danger",
+                      onClick: () => void decide(item, "reject"),
+                      "aria-label": `Reject: ${titleOf(item)}`,
+                    },
+                    "Reject",
+                  ),
+                ),
+              ),
+            ),
+          ),
+    );
+    fillIfChanged(decided, JSON.stringify(done), () =>
+      done.length === 0
+        ? h("div", { class: "empty" }, h("p", {}, "No decided activities yet."))
+        : table({
+            caption: "Decided signing activities, newest first",
+            captionHidden: true,
+            columns: ["Operation", "Wallet", "Outcome", "Approvals", "Reason", "Decided"],
+            rows: done.map((/** @type {any} */ item) => [
+              titleOf(item),
+              item.walletId
+                ? link(
+                    `/wallets/${item.walletId}`,
+                    walletName({ id: item.walletId, label: item.walletLabel }),
+                  )
+                : "—",
+              statusPill(String(item.status).replace("ACTIVITY_STATUS_", "")),
+              `${item.approvals} of ${item.requiredApprovals}`,
+              item.failureReason ?? h("span", { class: "muted" }, "—"),
+              when(item.updatedAt),
+            ]),
+          }),
+    );
+  }
+
+  return { title: "Approvals", refresh };
+}

@@ -1,0 +1,132 @@
+// @ts-check
+// Sign-in: an API token decides the organization the console shows; an admin token, optional,
+// is for the sandbox controls. Both are checked against the sandbox before anything is kept.
+import { request } from "../api.js";
+import { fieldValue, h } from "../dom.js";
+import { signIn, signOut } from "../session.js";
+import { pageHeader } from "./common.js";
+
+/** @type {import("./common.js").ViewFactory} */
+export function signInView(main, ctx, _params, query) {
+  const error = h("div", { id: "sign-in-error", role: "alert", class: "form-error" });
+  const submit = h("button", { type: "submit", class: "button primary" }, "Sign in");
+  const form = h(
+    "form",
+    { class: "stack", novalidate: true, "aria-describedby": "sign-in-about" },
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "api-token" }, "API token"),
+      h("input", {
+        id: "api-token",
+        name: "apiToken",
+        type: "password",
+        autocomplete: "off",
+        spellcheck: "false",
+        required: true,
+        "aria-describedby": "api-token-hint",
+      }),
+      h(
+        "p",
+        { id: "api-token-hint", class: "hint" },
+        "A token of this sandbox's SANDBOX_TOKENS. Without that setting, ",
+        h("code", {}, "portfolio-wallet sandbox"),
+        " accepts the default token documented in docs/sandbox.md.",
+      ),
+    ),
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "admin-token" }, "Admin token ", h("span", { class: "muted" }, "(optional)")),
+      h("input", {
+        id: "admin-token",
+        name: "adminToken",
+        type: "password",
+        autocomplete: "off",
+        spellcheck: "false",
+        "aria-describedby": "admin-token-hint",
+      }),
+      h(
+        "p",
+        { id: "admin-token-hint", class: "hint" },
+        "For the sandbox controls (deposits, clock, rates, faults, approver keys): the token the sandbox was started with, ",
+        h("code", {}, "--admin-token"),
+        " or SANDBOX_ADMIN_TOKEN. You can also give it later, on the controls page.",
+      ),
+    ),
+    error,
+    h("div", { class: "form-actions" }, submit),
+  );
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const apiToken = fieldValue(form, "apiToken");
+    const adminToken = fieldValue(form, "adminToken");
+    if (apiToken === "") {
+      error.textContent = "Enter an API token: the console shows the organization it belongs to.";
+      form.querySelector("input")?.focus();
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const { body } = await request("GET", "/_console/api/session", { token: apiToken });
+      signIn({
+        apiToken,
+        adminToken: adminToken === "" ? null : adminToken,
+        organizationId: String(body.organizationId),
+        adminApi: body.adminApi === "open" || body.adminApi === "off" ? body.adminApi : "token",
+      });
+      if (adminToken !== "" && body.adminApi === "token") {
+        try {
+          await request("GET", "/_sandbox/clock", { admin: true });
+        } catch (adminError) {
+          signOut();
+          throw new Error(
+            `The sandbox accepted the API token but not the admin token. ${adminError instanceof Error ? adminError.message : String(adminError)}`,
+          );
+        }
+      }
+      for (const input of form.querySelectorAll("input")) input.value = "";
+      const next = query.get("next");
+      ctx.navigate(next !== null && next.startsWith("/") && !next.startsWith("//") ? next : "/wallets", {
+        replace: true,
+      });
+    } catch (caught) {
+      error.textContent = caught instanceof Error ? caught.message : String(caught);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+
+  main.replaceChildren(
+    h(
+      "div",
+      { class: "sign-in" },
+      pageHeader("Sign in", { kicker: "Sandbox console" }),
+      h(
+        "section",
+        { class: "card", "aria-label": "Sign in" },
+        h(
+          "p",
+          { id: "sign-in-about" },
+          "The console shows one organization: the one your API token belongs to, exactly as the API does.",
+        ),
+        query.get("reason") === "expired"
+          ? h(
+              "p",
+              { class: "notice notice-bad", role: "alert" },
+              "The sandbox no longer accepts the token this tab signed in with. Sign in again.",
+            )
+          : null,
+        form,
+        h(
+          "p",
+          { class: "hint" },
+          "Tokens stay in this tab: in its memory and its session storage, for this sandbox's address only. They never go into the address bar, the page or the sandbox's logs.",
+        ),
+      ),
+    ),
+  );
+  return { title: "Sign in", refresh: async () => {} };
+}

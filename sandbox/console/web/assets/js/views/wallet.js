@@ -1,0 +1,124 @@
+// @ts-check
+// A wallet's page: its figures, then one of four sections (overview, deposits, withdrawals,
+// strategy updates), each a path of its own so it can be linked and reloaded.
+import { ApiError, request } from "../api.js";
+import { facts, fillIfChanged, h, statusPill } from "../dom.js";
+import { drift, percent, shortId, usd, walletName, when } from "../format.js";
+import { session } from "../session.js";
+import { link, loading, notFoundView, pageHeader } from "./common.js";
+import { walletDeposits } from "./walletDeposits.js";
+import { walletOverview } from "./walletOverview.js";
+import { walletStrategy } from "./walletStrategy.js";
+import { walletWithdrawals } from "./walletWithdrawals.js";
+import { largestDrift } from "./wallets.js";
+
+/**
+ * A section of the wallet page: built once, refreshed with every fresh read of the wallet.
+ * @typedef {object} WalletSection
+ * @property {HTMLElement} element
+ * @property {(wallet: any) => Promise<void>} refresh
+ */
+
+const SECTIONS = [
+  { path: "", title: "Overview", make: walletOverview },
+  { path: "deposits", title: "Deposits", make: walletDeposits },
+  { path: "withdrawals", title: "Withdrawals", make: walletWithdrawals },
+  { path: "strategy", title: "Strategy updates", make: walletStrategy },
+];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** @type {import("./common.js").ViewFactory} */
+export function walletView(main, ctx, params) {
+  const walletId = params[0] ?? "";
+  const sectionPath = params[1] ?? "";
+  const section = SECTIONS.find((candidate) => candidate.path === sectionPath);
+  const organization = session()?.organizationId ?? "your organization";
+  const notFound = () =>
+    notFoundView(
+      main,
+      "Wallet not found",
+      `There is no wallet ${walletId} in organization ${organization}. The console shows the wallets of the organization your API token belongs to, and no other.`,
+    );
+  if (!UUID.test(walletId) || section === undefined) return notFound();
+
+  const heading = h("div", {}, pageHeader("Wallet", { kicker: link("/wallets", "Wallets") }));
+  const summary = h("div", { class: "region" }, loading("Reading the wallet…"));
+  const tabs = h(
+    "nav",
+    { class: "tabs", "aria-label": "Wallet sections" },
+    SECTIONS.map((candidate) =>
+      link(`/wallets/${walletId}${candidate.path === "" ? "" : `/${candidate.path}`}`, candidate.title, {
+        class: "tab",
+        "aria-current": candidate === section ? "page" : null,
+      }),
+    ),
+  );
+  const body = section.make(ctx, walletId);
+  main.replaceChildren(heading, summary, tabs, body.element);
+
+  let gone = false;
+  async function refresh() {
+    if (gone) return;
+    let wallet;
+    try {
+      ({ body: wallet } = await request("GET", `/v2/portfolio-wallets/${walletId}`));
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
+        gone = true;
+        notFound();
+        return;
+      }
+      throw error;
+    }
+    const name = walletName(wallet);
+    if (document.title !== `${name} · Sandbox console`) document.title = `${name} · Sandbox console`;
+    fillIfChanged(heading, JSON.stringify([name, wallet.id, wallet.status, wallet.createdAt]), () =>
+      pageHeader(name, {
+        kicker: link("/wallets", "Wallets"),
+        sub: h(
+          "span",
+          { class: "meta-line" },
+          statusPill(wallet.status),
+          h("span", { class: "mono", title: wallet.id }, shortId(wallet.id, 13)),
+          h("span", {}, `created ${when(wallet.createdAt)}`),
+        ),
+      }),
+    );
+    const largest = largestDrift(wallet);
+    fillIfChanged(
+      summary,
+      JSON.stringify([
+        wallet.totalBalanceUsd,
+        wallet.instantWithdrawableUsd,
+        wallet.pendingAllocationsUsd,
+        wallet.blendedRateBps,
+        largest,
+      ]),
+      () =>
+        facts(
+          [
+            [
+              "Total balance",
+              h(
+                "span",
+                { "data-stat": "totalBalanceUsd", "data-value": wallet.totalBalanceUsd },
+                usd(wallet.totalBalanceUsd),
+              ),
+            ],
+            ["Instantly withdrawable", usd(wallet.instantWithdrawableUsd)],
+            ["Pending allocation", usd(wallet.pendingAllocationsUsd)],
+            ["Blended rate", percent(wallet.blendedRateBps)],
+            [
+              "Largest drift",
+              largest === null ? "— no funds yet" : `${drift(largest.driftBps)} (${largest.positionKey})`,
+            ],
+          ],
+          "stats",
+        ),
+    );
+    await body.refresh(wallet);
+  }
+
+  return { title: `Wallet ${walletId.slice(0, 8)}`, refresh };
+}

@@ -1,0 +1,66 @@
+// @ts-check
+// A wallet's deposits, newest first, with the status of each leg (one per target position).
+import { request } from "../api.js";
+import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { shortId, usd, when } from "../format.js";
+import { link, loading } from "./common.js";
+
+/**
+ * @param {import("./common.js").ViewContext} _ctx
+ * @param {string} walletId
+ * @returns {import("./wallet.js").WalletSection}
+ */
+export function walletDeposits(_ctx, walletId) {
+  const list = h("div", { class: "region" }, loading("Reading the deposits…"));
+  const element = card("Deposits", list, {
+    id: "deposits-heading",
+    className: "flush",
+    actions: link(`/controls?wallet=${walletId}`, "Simulate a deposit", { class: "button small" }),
+  });
+  return {
+    element,
+    async refresh() {
+      const { body } = await request("GET", `/v2/portfolio-wallets/${walletId}/deposits?pageSize=50`);
+      const deposits = Array.isArray(body?.data) ? body.data : [];
+      fillIfChanged(list, JSON.stringify(deposits), () =>
+        deposits.length === 0
+          ? h(
+              "div",
+              { class: "empty" },
+              h(
+                "p",
+                {},
+                "No deposits yet. Send stablecoins to a deposit address; in the sandbox, simulate the transfer.",
+              ),
+            )
+          : table({
+              caption: "Deposits, newest first",
+              captionHidden: true,
+              columns: ["Detected", "Amount", "Chain", "Transaction", "Status", "Legs", "Completed"],
+              rows: deposits.map((/** @type {any} */ deposit) => [
+                when(deposit.createdAt),
+                h("span", { class: "num" }, usd(deposit.amountUsd)),
+                deposit.chain,
+                h("code", { class: "mono small", title: deposit.txHash }, shortId(deposit.txHash, 10)),
+                statusPill(deposit.status),
+                h(
+                  "ul",
+                  { class: "legs" },
+                  Object.entries(deposit.legStatuses ?? {}).map(([leg, status]) =>
+                    h(
+                      "li",
+                      { "data-leg": leg },
+                      h("span", { class: "leg-key" }, leg),
+                      " ",
+                      statusPill(String(status)),
+                    ),
+                  ),
+                ),
+                deposit.completedAt ? when(deposit.completedAt) : h("span", { class: "muted" }, "—"),
+              ]),
+              rowAttrs: (index) => ({ "data-deposit-id": deposits[index]?.id }),
+            }),
+      );
+    },
+  };
+}

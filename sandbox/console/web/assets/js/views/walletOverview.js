@@ -1,0 +1,155 @@
+// @ts-check
+// A wallet's overview: allocation and liquidity charts, yield, and the deposit addresses.
+import { request } from "../api.js";
+import { allocationChart, liquidityChart } from "../charts.js";
+import { announce, card, facts, fillIfChanged, h } from "../dom.js";
+import { usd, when } from "../format.js";
+import { link, loading } from "./common.js";
+
+/**
+ * Copies `text`; where the clipboard is refused, selects it in `fallback` so Ctrl+C copies it.
+ * @param {string} text
+ * @param {HTMLElement} fallback
+ * @param {string} what
+ */
+async function copy(text, fallback, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    announce(`Copied the ${what}`);
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(fallback);
+    window.getSelection()?.removeAllRanges();
+    window.getSelection()?.addRange(range);
+    announce(`Selected the ${what}: press Control+C to copy it`);
+  }
+}
+
+/**
+ * @param {import("./common.js").ViewContext} _ctx
+ * @param {string} walletId
+ * @returns {import("./wallet.js").WalletSection}
+ */
+export function walletOverview(_ctx, walletId) {
+  const allocation = h("div", { class: "region" }, loading("…"));
+  const liquidity = h("div", { class: "region" }, loading("…"));
+  const yields = h("div", { class: "region" }, loading("…"));
+  const addresses = h("div", { class: "region" }, loading("…"));
+  const element = h(
+    "div",
+    { class: "grid two" },
+    card("Allocation", allocation, { id: "allocation-heading" }),
+    h(
+      "div",
+      { class: "stack-lg" },
+      card("Liquidity profile", liquidity, { id: "liquidity-heading" }),
+      card("Yield", yields, { id: "yield-heading" }),
+    ),
+    card("Deposit addresses", addresses, {
+      id: "addresses-heading",
+      className: "span-2",
+      actions: link(`/controls?wallet=${walletId}`, "Simulate a deposit", { class: "button small" }),
+    }),
+  );
+
+  return {
+    element,
+    async refresh(wallet) {
+      const positions = Array.isArray(wallet.positions) ? wallet.positions : [];
+      fillIfChanged(allocation, JSON.stringify(positions), () => [
+        h(
+          "p",
+          { class: "hint" },
+          wallet.totalBalanceUsd > 0
+            ? "Actual weight of each yield source against its target; drift is actual minus target, in percentage points."
+            : "No funds yet: every position is at 0 and drifts by its whole target until a deposit is invested.",
+        ),
+        allocationChart(positions),
+      ]);
+      const profile = Array.isArray(wallet.liquidityProfile) ? wallet.liquidityProfile : [];
+      fillIfChanged(liquidity, JSON.stringify(profile), () => [
+        h(
+          "p",
+          { class: "hint" },
+          "The share of the wallet that can be withdrawn within each processing time.",
+        ),
+        liquidityChart(profile),
+      ]);
+
+      const { body: metrics } = await request("POST", "/v2/portfolio-wallets/yield", {
+        body: { portfolioWalletIds: [walletId] },
+      });
+      const own = metrics?.portfolioWallets?.[walletId] ?? {};
+      fillIfChanged(yields, JSON.stringify([own, metrics?.period?.start]), () => [
+        facts([
+          ["Generated", h("span", { "data-yield": "generated" }, usd(own.generated))],
+          ["Withdrawn", h("span", { "data-yield": "withdrawn" }, usd(own.withdrawn))],
+          ["Accrued (held)", h("span", { "data-yield": "accruedDelta" }, usd(own.accruedDelta))],
+        ]),
+        h(
+          "p",
+          { class: "hint" },
+          `Lifetime, since ${when(metrics?.period?.start)}. From POST /v2/portfolio-wallets/yield.`,
+        ),
+      ]);
+
+      const chains = Object.entries(wallet.depositAddresses ?? {});
+      fillIfChanged(addresses, JSON.stringify(chains), () =>
+        h(
+          "div",
+          { class: "table-scroll", role: "region", "aria-label": "Deposit addresses", tabindex: 0 },
+          h(
+            "table",
+            { class: "data-table compact addresses-table" },
+            h("caption", { class: "visually-hidden" }, "Deposit address per chain"),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                ["Chain", "Address", "Received", "Pending allocation", ""].map((column) =>
+                  h(
+                    "th",
+                    { scope: "col" },
+                    column === "" ? h("span", { class: "visually-hidden" }, "Copy") : column,
+                  ),
+                ),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              chains.map(([chain, entry]) => {
+                const address = h("code", { class: "address" }, String(entry?.address ?? ""));
+                return h(
+                  "tr",
+                  { "data-chain": chain },
+                  h("th", { scope: "row" }, chain),
+                  h("td", {}, address),
+                  h("td", { class: "num" }, usd(entry?.totalBalanceUsd)),
+                  h("td", { class: "num" }, usd(entry?.pendingAllocationsUsd)),
+                  h(
+                    "td",
+                    {},
+                    h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "button small",
+                        "aria-label": `Copy the ${chain} deposit address`,
+                        onClick: () =>
+                          void copy(String(entry?.address ?? ""), address, `${chain} deposit address`),
+                      },
+                      "Copy",
+                    ),
+                  ),
+                );
+              }),
+            ),
+          ),
+        ),
+      );
+    },
+  };
+}

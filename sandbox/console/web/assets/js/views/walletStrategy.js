@@ -1,0 +1,128 @@
+// @ts-check
+// A wallet's strategy updates: a form to change the target allocation (PATCH .../strategy), and
+// every update with its status, approval and failure reason.
+import { newRequestId, request } from "../api.js";
+import { card, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { percent, when } from "../format.js";
+import { requestLog, runLogged } from "../requestLog.js";
+import { weightEditor } from "../weights.js";
+import { failure, link, loading } from "./common.js";
+
+/** @param {{ positionKey: string, targetWeightBps: number }[]} positions */
+const allocationText = (positions) =>
+  positions.map((position) => `${position.positionKey} ${percent(position.targetWeightBps)}`).join(", ");
+
+/**
+ * @param {import("./common.js").ViewContext} ctx
+ * @param {string} walletId
+ * @returns {import("./wallet.js").WalletSection}
+ */
+export function walletStrategy(ctx, walletId) {
+  const formRegion = h("div", { class: "region" }, loading("Reading the catalog…"));
+  const list = h("div", { class: "region" }, loading("Reading the strategy updates…"));
+  const element = h(
+    "div",
+    { class: "stack-lg" },
+    card("Change the target allocation", formRegion, { id: "reweight-heading" }),
+    card("Strategy updates", list, { id: "updates-heading", className: "flush" }),
+  );
+
+  let formBuilt = false;
+  /** @param {any} wallet */
+  async function buildForm(wallet) {
+    formBuilt = true;
+    let catalog;
+    try {
+      const { body } = await request("GET", "/v2/portfolio-wallets/strategies");
+      catalog = Array.isArray(body?.strategies) ? body.strategies : [];
+    } catch (error) {
+      formBuilt = false;
+      fill(formRegion, failure(error));
+      return;
+    }
+    /** @type {Record<string, number>} */
+    const current = {};
+    for (const position of wallet.strategyConfig?.positions ?? [])
+      current[position.positionKey] = position.targetWeightBps;
+    const editor = weightEditor(catalog, current, "reweight");
+    const log = requestLog("Strategy update result");
+    const submit = h("button", { type: "submit", class: "button primary" }, "Request strategy update");
+    const form = h(
+      "form",
+      { class: "stack" },
+      editor.element,
+      h("div", { class: "form-actions" }, submit),
+      log.element,
+    );
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      submit.disabled = true;
+      await runLogged(log, async (call) => {
+        const { body } = await call(
+          request("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+            body: { requestId: newRequestId(), positions: editor.positions() },
+          }),
+        );
+        return body?.status === "pending_approval"
+          ? "Strategy update requested. It waits for approval: approve it under Approvals."
+          : `Strategy update requested: ${String(body?.status ?? "")}. The wallet rebalances once it completes.`;
+      });
+      submit.disabled = false;
+      ctx.refreshNow();
+    });
+    fill(
+      formRegion,
+      h(
+        "p",
+        { class: "hint" },
+        "Current target: ",
+        allocationText(wallet.strategyConfig?.positions ?? []),
+        ". With an approval policy, the update waits in pending approval until approvers sign it.",
+      ),
+      form,
+    );
+  }
+
+  return {
+    element,
+    async refresh(wallet) {
+      if (!formBuilt) await buildForm(wallet);
+      const { body } = await request("GET", `/_console/api/wallets/${walletId}/strategy-updates?limit=25`);
+      const updates = Array.isArray(body?.data) ? body.data : [];
+      fillIfChanged(list, JSON.stringify(updates), () =>
+        updates.length === 0
+          ? h("div", { class: "empty" }, h("p", {}, "No strategy updates yet."))
+          : table({
+              caption: "Strategy updates, newest first",
+              captionHidden: true,
+              columns: [
+                "Requested",
+                "Status",
+                "Target allocation",
+                "Approval",
+                "Failure reason",
+                "Last change",
+              ],
+              rows: updates.map((/** @type {any} */ update) => [
+                when(update.createdAt),
+                statusPill(update.status),
+                allocationText(update.positions ?? []),
+                update.signingActivityId
+                  ? update.status === "pending_approval"
+                    ? link("/approvals", "awaiting approval")
+                    : String(update.signingActivityStatus ?? "")
+                        .replace("ACTIVITY_STATUS_", "")
+                        .toLowerCase()
+                  : h("span", { class: "muted" }, "not needed"),
+                update.failureReason ?? h("span", { class: "muted" }, "—"),
+                when(update.updatedAt),
+              ]),
+              rowAttrs: (index) => ({
+                "data-update-id": updates[index]?.id,
+                "data-status": updates[index]?.status,
+              }),
+            }),
+      );
+    },
+  };
+}

@@ -1,0 +1,189 @@
+// @ts-check
+// Webhooks: the organization's registrations, enabled and disabled here through the API's status
+// PATCH, and the recent deliveries with their attempts, last status code and next retry.
+import { request } from "../api.js";
+import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { relative, when } from "../format.js";
+import { requestLog, runLogged } from "../requestLog.js";
+import { loading, pageHeader } from "./common.js";
+
+/**
+ * A recent real-world time: how long ago or ahead, the exact time on hover and for assistive technology.
+ * @param {string} iso
+ * @param {string} now
+ */
+function realTime(iso, now) {
+  return h("time", { datetime: iso, title: when(iso), class: "nowrap" }, relative(iso, now));
+}
+
+/** @type {import("./common.js").ViewFactory} */
+export function webhooksView(main, ctx) {
+  const registrations = h("div", { class: "region" }, loading("Reading the registrations…"));
+  const deliveries = h("div", { class: "region" }, loading("Reading the deliveries…"));
+  const log = requestLog("Registration change result");
+
+  /**
+   * @param {any} registration
+   * @param {"active" | "disabled"} status
+   */
+  async function setStatus(registration, status) {
+    await runLogged(log, async (call) => {
+      await call(
+        request("PATCH", `/webhooks/registrations/${registration.id}/status`, {
+          body:
+            status === "disabled"
+              ? { status, disabledReason: "disabled from the sandbox console" }
+              : { status },
+        }),
+      );
+      return status === "disabled"
+        ? `Disabled ${registration.url}: it receives no events until enabled again.`
+        : `Enabled ${registration.url}.`;
+    });
+    ctx.refreshNow();
+  }
+
+  main.replaceChildren(
+    pageHeader("Webhooks", {
+      sub: "Where the sandbox sends your organization's events, and how each delivery went. Deliveries retry with backoff (docs/webhooks.md).",
+    }),
+    h(
+      "div",
+      { class: "stack-lg" },
+      card("Registrations", [log.element, registrations], {
+        id: "registrations-heading",
+        className: "flush",
+      }),
+      card(
+        "Recent deliveries",
+        [
+          h(
+            "p",
+            { class: "hint card-hint" },
+            "Delivery times are real time, not the sandbox clock: retries wait on the wall clock, since a receiver checks signature times against its own.",
+          ),
+          deliveries,
+        ],
+        { id: "deliveries-heading", className: "flush" },
+      ),
+    ),
+  );
+
+  async function refresh() {
+    const [{ body: registrationPage }, { body: deliveryPage }] = await Promise.all([
+      request("GET", "/webhooks/registrations?pageSize=100"),
+      request("GET", "/_console/api/webhook-deliveries?limit=25"),
+    ]);
+    const items = Array.isArray(registrationPage?.data) ? registrationPage.data : [];
+    /** @type {Map<string, string>} */
+    const urls = new Map(items.map((/** @type {any} */ item) => [item.id, item.url]));
+    fillIfChanged(registrations, JSON.stringify(items), () =>
+      items.length === 0
+        ? h(
+            "div",
+            { class: "empty" },
+            h(
+              "p",
+              {},
+              "No webhook registrations. Create one with POST /webhooks/registrations or a WebhookRegistration resource.",
+            ),
+          )
+        : table({
+            caption: "Webhook registrations",
+            captionHidden: true,
+            columns: ["URL", "Events", "Status", "Created", ""],
+            rows: items.map((/** @type {any} */ item) => [
+              h(
+                "span",
+                { class: "stacked" },
+                h("span", { class: "mono break" }, item.url),
+                item.description ? h("span", { class: "muted small" }, item.description) : null,
+              ),
+              h(
+                "ul",
+                { class: "plain small" },
+                (item.eventTypes ?? []).map((/** @type {string} */ type) => h("li", {}, type)),
+              ),
+              h(
+                "span",
+                { class: "stacked" },
+                statusPill(item.status),
+                item.status === "disabled" && item.disabledReason
+                  ? h("span", { class: "muted small" }, item.disabledReason)
+                  : null,
+              ),
+              when(item.createdAt),
+              item.status === "disabled"
+                ? h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "button small",
+                      onClick: () => void setStatus(item, "active"),
+                      "aria-label": `Enable ${item.url}`,
+                    },
+                    "Enable",
+                  )
+                : h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "button small danger",
+                      onClick: () => void setStatus(item, "disabled"),
+                      "aria-label": `Disable ${item.url}`,
+                    },
+                    "Disable",
+                  ),
+            ]),
+            rowAttrs: (index) => ({
+              "data-registration-id": items[index]?.id,
+              "data-status": items[index]?.status,
+            }),
+          }),
+    );
+    const list = Array.isArray(deliveryPage?.data) ? deliveryPage.data : [];
+    const now = new Date().toISOString();
+    fillIfChanged(deliveries, JSON.stringify([list, now.slice(0, 18)]), () =>
+      list.length === 0
+        ? h(
+            "div",
+            { class: "empty" },
+            h(
+              "p",
+              {},
+              "No deliveries yet: events are delivered to active registrations that subscribe to them.",
+            ),
+          )
+        : table({
+            caption: "Recent webhook deliveries, newest first",
+            captionHidden: true,
+            columns: ["Event", "Status", "Attempts", "Last status code", "Next retry", "Queued"],
+            rows: list.map((/** @type {any} */ delivery) => [
+              h(
+                "span",
+                { class: "stacked" },
+                h("span", {}, delivery.eventType),
+                h(
+                  "span",
+                  { class: "mono small muted break" },
+                  urls.get(delivery.registrationId) ?? delivery.url,
+                ),
+                delivery.lastError ? h("span", { class: "small error-text" }, delivery.lastError) : null,
+              ),
+              statusPill(delivery.status),
+              h("span", { class: "num" }, String(delivery.attempts)),
+              delivery.lastResponseStatus === null
+                ? h("span", { class: "muted" }, "—")
+                : h("span", { class: "num" }, String(delivery.lastResponseStatus)),
+              // Retries wait on the real clock (the receiver checks signature times against it).
+              delivery.nextAttemptAt
+                ? realTime(delivery.nextAttemptAt, now)
+                : h("span", { class: "muted" }, "—"),
+              realTime(delivery.createdAt, now),
+            ]),
+          }),
+    );
+  }
+
+  return { title: "Webhooks", refresh };
+}

@@ -1,0 +1,145 @@
+import type { DatabaseSync } from "node:sqlite";
+import { microsToUsd } from "../../sdk/contract/index.ts";
+import { listSigningActivities, type SigningActivityRecord } from "../store/signingActivityStore.ts";
+import { listVotes } from "../store/signingProviderStore.ts";
+import { findStrategyUpdate } from "../store/strategyUpdateStore.ts";
+import { findWallet, listTargets } from "../store/walletStore.ts";
+import { findWithdrawal, listLegs } from "../store/withdrawalStore.ts";
+import { ACTIVITY_STATUS } from "./approvals.ts";
+
+/** A target allocation entry, as the strategy update and the wallet hold it. */
+interface Weight {
+  positionKey: string;
+  targetWeightBps: number;
+}
+
+/** What approving an activity would do: the operation waiting on it. */
+export type ApprovalOperation =
+  | {
+      kind: "strategy_update";
+      strategyUpdateId: string;
+      status: string | null;
+      /** The wallet's target allocation now. */
+      currentPositions: Weight[];
+      /** The allocation approving would apply. */
+      proposedPositions: Weight[];
+    }
+  | {
+      kind: "withdrawal";
+      withdrawalId: string;
+      status: string | null;
+      withdrawalAmount: number;
+      destinationToken: string;
+      destinationChain: string;
+      destinationAddress: string;
+      /** The legs planned so far (routing is fixed when processing starts, so often none yet). */
+      plannedLegs: { legKey: string; amount: number; maxProcessingTime: string }[];
+    }
+  | { kind: string; subjectId: string };
+
+/**
+ * A signing activity of the organization with the operation it decides: what an approver needs
+ * to see before voting. Votes are counted as the signing provider counts them (one per key).
+ */
+export interface ApprovalRequest {
+  signingActivityId: string;
+  status: string;
+  requiredApprovals: number;
+  approvals: number;
+  rejections: number;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  walletId: string | null;
+  walletLabel: string | null;
+  operation: ApprovalOperation;
+}
+
+/** `pending`: activities still waiting for votes; `all`: every activity, decided ones included. */
+export type ApprovalRequestFilter = { status: "pending" | "all"; limit: number };
+
+/**
+ * The organization's signing activities, newest first, each with what it would do. Nothing here
+ * is another organization's: activities, operations and wallets are all looked up within it.
+ */
+export function listApprovalRequests(
+  db: DatabaseSync,
+  organizationId: string,
+  filter: ApprovalRequestFilter,
+): ApprovalRequest[] {
+  const activities = listSigningActivities(db, organizationId, {
+    ...(filter.status === "pending" ? { status: ACTIVITY_STATUS.consensusNeeded } : {}),
+    limit: filter.limit,
+  });
+  return activities.map((activity) => approvalRequestOf(db, activity));
+}
+
+function approvalRequestOf(db: DatabaseSync, activity: SigningActivityRecord): ApprovalRequest {
+  const votes = listVotes(db, activity.id);
+  const { walletId, operation } = operationOf(db, activity);
+  const wallet = walletId === null ? null : findWallet(db, activity.organizationId, walletId);
+  return {
+    signingActivityId: activity.id,
+    status: activity.status,
+    requiredApprovals: activity.requiredApprovals,
+    approvals: votes.filter((vote) => vote.selection === "VOTE_SELECTION_APPROVED").length,
+    rejections: votes.filter((vote) => vote.selection === "VOTE_SELECTION_REJECTED").length,
+    failureReason: activity.failureReason,
+    createdAt: activity.createdAt,
+    updatedAt: activity.updatedAt,
+    walletId,
+    walletLabel: wallet?.label ?? null,
+    operation,
+  };
+}
+
+function operationOf(
+  db: DatabaseSync,
+  activity: SigningActivityRecord,
+): { walletId: string | null; operation: ApprovalOperation } {
+  const { organizationId, subjectId } = activity;
+  switch (activity.kind) {
+    case "strategy_update": {
+      const update = findStrategyUpdate(db, organizationId, subjectId);
+      if (update === null) break;
+      return {
+        walletId: update.walletId,
+        operation: {
+          kind: "strategy_update",
+          strategyUpdateId: update.id,
+          status: update.status,
+          currentPositions: listTargets(db, update.walletId).map((target) => ({
+            positionKey: target.positionKey,
+            targetWeightBps: target.targetWeightBps,
+          })),
+          proposedPositions: update.positions,
+        },
+      };
+    }
+    case "withdrawal": {
+      const withdrawal = findWithdrawal(db, organizationId, subjectId);
+      if (withdrawal === null) break;
+      return {
+        walletId: withdrawal.walletId,
+        operation: {
+          kind: "withdrawal",
+          withdrawalId: withdrawal.id,
+          status: withdrawal.status,
+          withdrawalAmount: microsToUsd(withdrawal.amountMicros),
+          destinationToken: withdrawal.destinationToken,
+          destinationChain: withdrawal.destinationChain,
+          destinationAddress: withdrawal.destinationAddress,
+          plannedLegs: listLegs(db, withdrawal.id).map((leg) => ({
+            legKey: leg.legKey,
+            amount: microsToUsd(leg.amountMicros),
+            maxProcessingTime: leg.maxProcessingTime,
+          })),
+        },
+      };
+    }
+    default:
+      break;
+  }
+  // A kind this version does not know, or an operation that is gone: shown by its ids only.
+  return { walletId: null, operation: { kind: activity.kind, subjectId } };
+}

@@ -1,0 +1,60 @@
+import { microsToUsd, type Page, type Withdrawal } from "../../../sdk/contract/index.ts";
+import { NotFoundError } from "../errors.ts";
+import { pageFrom, type PageRequest } from "../pagination.ts";
+import { findWallet } from "../../store/walletStore.ts";
+import { listLegs, listWithdrawals } from "../../store/withdrawalStore.ts";
+import type { MoneyDeps } from "./moneyDeps.ts";
+import { withdrawalView } from "./withdrawals.ts";
+
+/**
+ * A payout leg with its times on the sandbox clock, which the withdrawal (spec 2.8) does not
+ * carry: `updatedAt` is when it last changed (started, paid, failed or skipped), `dueAt` when a
+ * processing leg is due to pay out (null otherwise).
+ */
+export interface PayoutLegTimes {
+  legKey: string;
+  status: string;
+  amount: number;
+  positionKeys: string[];
+  maxProcessingTime: string;
+  dueAt: string | null;
+  updatedAt: string;
+}
+
+/** A withdrawal as `GET .../withdrawals/{id}` answers it, with its legs' times. */
+export type WithdrawalTimeline = Withdrawal & { legTimes: PayoutLegTimes[] };
+
+/**
+ * A page of a wallet's withdrawals, newest first, each whole with its legs' times: what a timeline
+ * of payout legs needs in one read (the public list carries only the list-item fields). Same
+ * cursors as the public list; another organization's wallet is not found.
+ */
+export function listWithdrawalTimelines(
+  deps: MoneyDeps,
+  organizationId: string,
+  walletId: string,
+  page: PageRequest,
+): Page<WithdrawalTimeline> {
+  if (findWallet(deps.db, organizationId, walletId) === null)
+    throw new NotFoundError(`portfolio wallet ${walletId}`);
+  const { data, nextCursor } = pageFrom(
+    listWithdrawals(deps.db, walletId, page.cursor, page.pageSize + 1),
+    page.pageSize,
+  );
+  return {
+    data: data.map((record) => ({
+      ...withdrawalView(deps, record),
+      legTimes: listLegs(deps.db, record.id).map((leg) => ({
+        legKey: leg.legKey,
+        status: leg.status,
+        amount: microsToUsd(leg.amountMicros),
+        positionKeys: leg.sources.map((source) => source.positionKey),
+        maxProcessingTime: leg.maxProcessingTime,
+        dueAt: leg.dueAt,
+        updatedAt: leg.updatedAt,
+      })),
+    })),
+    pageSize: page.pageSize,
+    nextCursor,
+  };
+}

@@ -1,0 +1,565 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  ensureChromium,
+  launchBrowser,
+  screenshot,
+  signIn,
+  startCliSandbox,
+  submitSignIn,
+  type CliSandbox,
+} from "./harness.ts";
+
+/** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core), against
+ * `portfolio-wallet sandbox` run as a user runs it, with data made through the public API.
+ * Screenshots of the main pages go to test-artifacts/console/ (gitignored).
+ */
+
+// Long random tokens, so that finding one in a URL, the page or the logs cannot be a coincidence.
+const TOKEN_A = `console-a-${randomBytes(12).toString("hex")}`;
+const TOKEN_B = `console-b-${randomBytes(12).toString("hex")}`;
+const ADMIN_TOKEN = `console-admin-${randomBytes(12).toString("hex")}`;
+const SECRETS = [TOKEN_A, TOKEN_B, ADMIN_TOKEN];
+const PAYOUT_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
+const POSITIONS = [
+  { positionKey: "tbills", targetWeightBps: 6000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+];
+const SCENARIO_TIMEOUT_MS = 120_000;
+
+let sandbox: CliSandbox;
+let context: BrowserContext;
+let closeBrowser: () => Promise<void>;
+/** Every URL the browser asked for, from any page of the test. */
+const requestedUrls: string[] = [];
+/** What the pages printed on their consoles, and their uncaught errors. */
+const pageErrors: string[] = [];
+const openPages: Page[] = [];
+
+type Wallet = { id: string; depositAddresses: Record<string, { address: string }> };
+
+const apiA = (method: string, route: string, body?: unknown, admin = false) =>
+  sandbox.api(TOKEN_A, method, route, body, admin);
+
+/** A wallet of organization A (or B), funded with `amount` invested in its positions. */
+async function walletOf(token: string, label: string, amount: number): Promise<Wallet> {
+  const created = await sandbox.api(token, "POST", "/v2/portfolio-wallets", {
+    requestId: randomUUID(),
+    label,
+    positions: POSITIONS,
+  });
+  expect(created.status).toBe(201);
+  if (amount > 0) {
+    const funded = await sandbox.api(
+      token,
+      "POST",
+      "/_sandbox/deposits",
+      {
+        chain: "ethereum",
+        address: created.body.depositAddresses.ethereum.address,
+        amount,
+        txHash: `0x${randomBytes(32).toString("hex")}`,
+      },
+      true,
+    );
+    expect(funded.status).toBe(201);
+    expect((await sandbox.api(token, "POST", "/_sandbox/clock/advance", { seconds: 2 }, true)).status).toBe(
+      200,
+    );
+  }
+  return created.body as Wallet;
+}
+
+async function newPage(): Promise<Page> {
+  const page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    // Chromium reports every 4xx answer as a failed resource; refusals are part of the scenarios.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      pageErrors.push(`console: ${message.text()}`);
+  });
+  openPages.push(page);
+  return page;
+}
+
+/** A page signed in to organization A, with the admin token unless `admin` is false. */
+async function signedInPage(admin = true): Promise<Page> {
+  const page = await newPage();
+  await signIn(page, sandbox.consoleUrl, TOKEN_A, admin ? ADMIN_TOKEN : undefined);
+  return page;
+}
+
+/** Goes to a console path in the browser's address bar (a full page load). */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(`${sandbox.consoleUrl}${path.replace(/^\//, "")}`);
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the page's content security policy does not govern.
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
+    const { violations } = await axe.run();
+    return violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map(
+        (violation) =>
+          `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes
+            .slice(0, 3)
+            .map((node) => JSON.stringify(node.target))
+            .join(", ")})`,
+      );
+  });
+}
+
+beforeAll(async () => {
+  // Installs Chromium when missing (apt-get): this can take minutes on a fresh machine.
+  const executable = await ensureChromium();
+  sandbox = await startCliSandbox({
+    tokens: { [TOKEN_A]: "org-a", [TOKEN_B]: "org-b" },
+    adminToken: ADMIN_TOKEN,
+  });
+  ({ context, close: closeBrowser } = await launchBrowser(executable));
+  context.on("request", (request) => requestedUrls.push(request.url()));
+}, 20 * 60_000);
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await sandbox?.close();
+});
+
+describe("sandbox console in Chromium", () => {
+  test(
+    "signing in with organization A's token shows its wallets only; B's wallet id in the URL is a not-found page",
+    async () => {
+      const mine = await walletOf(TOKEN_A, "Operating reserve", 1000);
+      const theirs = await walletOf(TOKEN_B, "Other organization's wallet", 500);
+      const page = await signedInPage();
+      await eventually(() => page.url()).toBe(`${sandbox.consoleUrl}wallets`);
+      await page.locator(`tr[data-wallet-id="${mine.id}"]`).waitFor();
+      expect(await page.locator("[data-organization]").textContent()).toBe("org-a");
+      const listed = await page
+        .locator("tr[data-wallet-id]")
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-wallet-id")));
+      expect(listed).toContain(mine.id);
+      expect(listed).not.toContain(theirs.id);
+      await screenshot(page, "wallets");
+
+      await open(page, `/wallets/${theirs.id}`);
+      await page.locator("[data-not-found]").waitFor();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Wallet not found");
+      expect(await page.locator("main").textContent()).not.toContain("Other organization's wallet");
+      await screenshot(page, "wallet-not-found");
+      for (const path of [`/wallets/${mine.id}/nothing-here`, "/wallets/not-a-wallet-id", "/nowhere"]) {
+        await open(page, path);
+        await page.locator("[data-not-found]").waitFor();
+      }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a wallet's allocation chart matches the API's weights, with its liquidity profile and deposit addresses",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Allocation check", 2500);
+      // Drift: an instant withdrawal takes from the instantly withdrawable source only.
+      const withdrawn = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        requestId: randomUUID(),
+        withdrawalAmount: 300,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+        destinationAddress: PAYOUT_ADDRESS,
+      });
+      expect(withdrawn.status).toBe(201);
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}`);
+      await page.locator(".allocation-table tr[data-position-key]").first().waitFor();
+      const { body: fromApi } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      // Weights that are not round numbers, so the chart's figures are checked for real.
+      expect(fromApi.positions.every((p: { driftBps: number }) => Math.abs(p.driftBps) > 100)).toBe(true);
+      await eventually(async () =>
+        page.locator(".allocation-table tr[data-position-key]").evaluateAll((rows) =>
+          rows.map((row) => ({
+            positionKey: row.getAttribute("data-position-key"),
+            targetWeightBps: Number(row.getAttribute("data-target-bps")),
+            weightBps: Number(row.getAttribute("data-weight-bps")),
+            driftBps: Number(row.getAttribute("data-drift-bps")),
+            shown: Array.from(row.children, (cell) => cell.textContent),
+          })),
+        ),
+      ).toEqual(
+        fromApi.positions.map(
+          (p: { positionKey: string; targetWeightBps: number; weightBps: number; driftBps: number }) => ({
+            positionKey: p.positionKey,
+            targetWeightBps: p.targetWeightBps,
+            weightBps: p.weightBps,
+            driftBps: p.driftBps,
+            shown: [
+              p.positionKey,
+              `${(p.targetWeightBps / 100).toFixed(2)}%`,
+              `${(p.weightBps / 100).toFixed(2)}%`,
+              expect.stringMatching(/pp$/),
+              expect.stringMatching(/^\$/),
+            ],
+          }),
+        ),
+      );
+      // The chart's text equivalent names every source's target and actual weight.
+      const label = (await page.locator(".bullet-chart").getAttribute("aria-label")) ?? "";
+      for (const p of fromApi.positions as { positionKey: string; weightBps: number }[])
+        expect(label).toContain(`${p.positionKey}: target`);
+      // Each chain's deposit address, with a copy button.
+      for (const [chain, entry] of Object.entries(
+        fromApi.depositAddresses as Record<string, { address: string }>,
+      )) {
+        const row = page.locator(`tr[data-chain="${chain}"]`);
+        expect(await row.locator("code").textContent()).toBe(entry.address);
+        await row.getByRole("button", { name: `Copy the ${chain} deposit address` }).waitFor();
+      }
+      expect(await page.locator(".bar-chart").getAttribute("aria-label")).toMatch(/withdrawable/);
+      await page.locator("[data-yield=generated]").waitFor();
+      await screenshot(page, "wallet-overview");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a deposit simulated in the console shows in another tab's balance without a reload",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Deposit watch", 0);
+      const watching = await signedInPage();
+      await open(watching, `/wallets/${wallet.id}`);
+      const balance = watching.locator('[data-stat="totalBalanceUsd"]');
+      await eventually(() => balance.getAttribute("data-value")).toBe("0");
+      await watching.evaluate(() => ((window as unknown as { loadedOnce: string }).loadedOnce = "same page"));
+
+      const controls = await signedInPage();
+      await open(controls, `/controls?wallet=${wallet.id}`);
+      const form = controls.locator("form", {
+        has: controls.getByRole("button", { name: "Simulate deposit" }),
+      });
+      await eventually(() => form.getByLabel("Deposit address").inputValue()).toBe(
+        wallet.depositAddresses.ethereum!.address,
+      );
+      await form.getByLabel("Amount (USD)").fill("1234.56");
+      await form.getByRole("button", { name: "Simulate deposit" }).click();
+      const log = form.locator(".request-log");
+      await log.getByText("Deposit detected").waitFor();
+      const shown = await log.textContent();
+      expect(shown).toContain("POST /_sandbox/deposits");
+      expect(shown).toContain("201 Created");
+      expect(shown).toContain("X-Sandbox-Admin-Token: $ADMIN_TOKEN");
+      await screenshot(controls, "controls");
+
+      await eventually(() => balance.getAttribute("data-value")).toBe("1234.56");
+      expect(await balance.textContent()).toBe("$1,234.56");
+      expect(await watching.evaluate(() => (window as unknown as { loadedOnce?: string }).loadedOnce)).toBe(
+        "same page",
+      );
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a withdrawal's payout legs progress on its timeline as the clock is advanced",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Two-leg payout", 1000);
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}/withdrawals`);
+      await page.getByLabel("Amount (USD)").fill("700");
+      await page.getByLabel("Destination address").fill(PAYOUT_ADDRESS);
+      await page.getByRole("button", { name: "Request withdrawal" }).click();
+      await page.getByText("Withdrawal requested").waitFor();
+
+      const withdrawal = page.locator("article[data-withdrawal-id]").first();
+      const legStatus = (legKey: string) =>
+        withdrawal.locator(`[data-leg-key="${legKey}"]`).getAttribute("data-leg-status");
+      await eventually(() => legStatus("instant")).toBe("completed");
+      expect(await legStatus("redeem")).toBe("processing");
+      expect(await withdrawal.locator(`[data-leg-key="redeem"]`).textContent()).toMatch(
+        /due .*\(in\s(?:24\sh|23\sh\s59\smin)\)/,
+      );
+      await screenshot(page, "wallet-withdrawals");
+
+      const controls = await signedInPage();
+      await open(controls, "/controls");
+      await controls.getByRole("button", { name: "+ 24 hours" }).click();
+      await controls.getByText("The sandbox clock is now").waitFor();
+
+      await eventually(() => legStatus("redeem")).toBe("completed");
+      await withdrawal.locator('[data-outcome="completed"]').waitFor();
+      const { body } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}/withdrawals`);
+      expect(body.data[0].status).toBe("completed");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a failed payout leg shows on the timeline with its failure reason",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Failing payout", 1000);
+      const armed = await apiA(
+        "POST",
+        "/_sandbox/faults/withdrawal-leg",
+        { walletId: wallet.id, legKey: "redeem", reason: "bridge outage" },
+        true,
+      );
+      expect(armed.status).toBe(201);
+      expect(
+        (
+          await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+            requestId: randomUUID(),
+            withdrawalAmount: 700,
+            destinationToken: "usdc",
+            destinationChain: "ethereum",
+            destinationAddress: PAYOUT_ADDRESS,
+          })
+        ).status,
+      ).toBe(201);
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}/withdrawals`);
+      const withdrawal = page.locator("article[data-withdrawal-id]").first();
+      await eventually(() =>
+        withdrawal.locator('[data-leg-key="redeem"]').getAttribute("data-leg-status"),
+      ).toBe("failed");
+      expect(await withdrawal.locator(".failure-reason").textContent()).toContain(
+        "payout leg redeem failed: bridge outage",
+      );
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a strategy update approved from the console changes the wallet's allocation",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Reweight with approval", 1000);
+      const page = await signedInPage();
+
+      // The approval policy, from the console's controls.
+      await open(page, "/controls");
+      const policy = page.locator("form", { has: page.getByRole("button", { name: "Save policy" }) });
+      await policy.getByLabel("Approvals per strategy update").fill("1");
+      await policy.getByRole("button", { name: "Save policy" }).click();
+      await policy.getByText("Policy saved").waitFor();
+
+      // The reweight, from the wallet's page.
+      await page.getByRole("link", { name: "Wallets" }).first().click();
+      await page.getByRole("link", { name: "Reweight with approval" }).click();
+      await page.getByRole("link", { name: "Strategy updates" }).click();
+      await page.getByLabel("tbills", { exact: true }).fill("5000");
+      await page.getByLabel("syrupUsdc", { exact: true }).fill("5000");
+      await page.getByRole("button", { name: "Request strategy update" }).click();
+      await page.getByText("It waits for approval").waitFor();
+      await page.locator('tr[data-status="pending_approval"]').waitFor();
+      await screenshot(page, "wallet-strategy");
+
+      // The approval, through the signing provider with a key made in the page.
+      await page.getByRole("link", { name: /^Approvals/ }).click();
+      await page.getByRole("button", { name: "Create and register an approver key" }).click();
+      await page.getByText("Registered console approver").waitFor();
+      const item = page.locator("article.approval", { hasText: "Reweight with approval" });
+      await item.waitFor();
+      expect(await item.textContent()).toContain("Target after approval");
+      await screenshot(page, "approvals");
+      await item.getByRole("button", { name: /^Approve/ }).click();
+      await page.getByText("approved: it proceeds by itself").waitFor();
+      const votes = await page.locator(".request-log").filter({ hasText: "approve_activity" }).textContent();
+      expect(votes).toContain("POST /public/v1/query/get_activity");
+      expect(votes).toContain("POST /public/v1/submit/approve_activity");
+      expect(votes).toContain("X-Stamp:");
+
+      await page.getByRole("link", { name: "Reweight with approval" }).first().click();
+      await eventually(() =>
+        page
+          .locator(".allocation-table tr[data-position-key]")
+          .evaluateAll((rows) =>
+            rows.map((row) => [row.getAttribute("data-position-key"), row.getAttribute("data-target-bps")]),
+          ),
+      ).toEqual([
+        ["tbills", "5000"],
+        ["syrupUsdc", "5000"],
+      ]);
+      const { body } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      expect(
+        body.strategyConfig.positions.map((p: { targetWeightBps: number }) => p.targetWeightBps),
+      ).toEqual([5000, 5000]);
+      expect((await apiA("PUT", "/_sandbox/policy", { strategyUpdateApprovals: 0 }, true)).status).toBe(200);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a webhook registration is disabled from the console",
+    async () => {
+      const created = await apiA("POST", "/webhooks/registrations", {
+        url: "http://127.0.0.1:9/console-test-hook",
+        eventTypes: ["portfolio_wallet.balance.updated"],
+        description: "console test receiver",
+      });
+      expect(created.status).toBe(201);
+      await walletOf(TOKEN_A, "Webhook traffic", 10);
+      const page = await signedInPage();
+      await open(page, "/webhooks");
+      const row = page.locator(`tr[data-registration-id="${created.body.id}"]`);
+      await row.waitFor();
+      // A delivery to nowhere: attempted, failing, with a next retry.
+      await page.locator("table", { hasText: "portfolio_wallet.balance.updated" }).last().waitFor();
+      await screenshot(page, "webhooks");
+      await row.getByRole("button", { name: "Disable http://127.0.0.1:9/console-test-hook" }).click();
+      await eventually(() => row.getAttribute("data-status")).toBe("disabled");
+      expect(await page.locator(".request-log").textContent()).toContain(
+        `PATCH /webhooks/registrations/${created.body.id}/status`,
+      );
+      const { body } = await apiA("GET", `/webhooks/registrations/${created.body.id}`);
+      expect(body.status).toBe("disabled");
+      expect(body.disabledReason).toBe("disabled from the sandbox console");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a wrong token and an admin action without the admin token are refused, saying so",
+    async () => {
+      const page = await newPage();
+      await submitSignIn(page, sandbox.consoleUrl, "not-a-token-of-this-sandbox");
+      const error = page.locator("#sign-in-error");
+      await eventually(() => error.textContent()).toContain(
+        "Refused (401 unauthorized): the API token is not valid for this sandbox",
+      );
+      expect(page.url()).toContain("/sign-in");
+      await screenshot(page, "sign-in-refused");
+
+      await submitSignIn(page, sandbox.consoleUrl, TOKEN_A, "not-the-admin-token");
+      await eventually(() => error.textContent()).toContain("accepted the API token but not the admin token");
+
+      const wallet = await walletOf(TOKEN_A, "Admin refusal", 0);
+      const withoutAdmin = await signedInPage(false);
+      await open(withoutAdmin, `/controls?wallet=${wallet.id}`);
+      const form = withoutAdmin.locator("form", {
+        has: withoutAdmin.getByRole("button", { name: "Simulate deposit" }),
+      });
+      await form.getByRole("button", { name: "Simulate deposit" }).click();
+      const refusal = form.getByRole("alert");
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain(
+        "Refused (403 forbidden): admin calls need the sandbox's admin token",
+      );
+      expect(await form.locator(".request-log").textContent()).toContain("403 Forbidden");
+      expect((await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`)).body.totalBalanceUsd).toBe(0);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "the main pages have no serious accessibility violations, at 1280 px and on a narrow window",
+    async () => {
+      // The check itself finds what it should: an image without a text alternative is critical.
+      const control = await newPage();
+      await control.setContent(
+        '<!doctype html><html lang="en"><title>t</title><main><img src="data:,"></main></html>',
+      );
+      expect((await seriousViolations(control)).join()).toContain("image-alt");
+      await control.close();
+
+      const wallet = await walletOf(TOKEN_A, "Accessibility", 1000);
+      const page = await signedInPage();
+      const paths = [
+        "/wallets",
+        "/wallets/new",
+        `/wallets/${wallet.id}`,
+        `/wallets/${wallet.id}/deposits`,
+        `/wallets/${wallet.id}/withdrawals`,
+        `/wallets/${wallet.id}/strategy`,
+        "/approvals",
+        "/webhooks",
+        "/controls",
+        `/wallets/${randomUUID()}`,
+      ];
+      const findings: string[] = [];
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const path of paths) {
+          await open(page, path);
+          await page.locator("main h1").waitFor();
+          await page.locator(".loading").first().waitFor({ state: "detached", timeout: 15_000 });
+          findings.push(
+            ...(await seriousViolations(page)).map((finding) => `${width}px ${path}: ${finding}`),
+          );
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - window.innerWidth,
+          );
+          if (overflow > 0)
+            findings.push(`${width}px ${path}: the page is ${overflow}px wider than the window`);
+        }
+      }
+      await open(page, `/wallets/${wallet.id}`);
+      await page.locator(".allocation-table").waitFor();
+      await screenshot(page, "wallet-overview-narrow");
+
+      const signInPage = await newPage();
+      await open(signInPage, "/sign-in");
+      await signInPage.locator("form").waitFor();
+      findings.push(...(await seriousViolations(signInPage)).map((finding) => `sign-in: ${finding}`));
+      await screenshot(signInPage, "sign-in");
+      expect(findings).toEqual([]);
+    },
+    SCENARIO_TIMEOUT_MS * 2,
+  );
+
+  test(
+    "the console is usable from the keyboard: skip link, then to a wallet and its sections",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Keyboard wallet", 0);
+      const page = await signedInPage();
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await open(page, "/wallets");
+      await page.locator(`tr[data-wallet-id="${wallet.id}"]`).waitFor();
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+      await page.keyboard.press("Enter");
+      // From the main content, Tab reaches the wallet's link, and Enter opens it.
+      for (let presses = 0; presses < 40; presses += 1) {
+        await page.keyboard.press("Tab");
+        if ((await page.evaluate(() => document.activeElement?.textContent)) === "Keyboard wallet") break;
+      }
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Keyboard wallet");
+      await page.keyboard.press("Enter");
+      await eventually(() => page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}`);
+      // The page moved focus to its main content, for screen readers and keyboards alike.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test("no API or admin token in any URL, page, storage other than this tab's session, or the sandbox's output", async () => {
+    expect(requestedUrls.length).toBeGreaterThan(50);
+    for (const url of requestedUrls) for (const secret of SECRETS) expect(url).not.toContain(secret);
+    for (const page of openPages) {
+      if (page.isClosed()) continue;
+      const html = await page.content();
+      const local = await page.evaluate(() => JSON.stringify({ ...window.localStorage }));
+      for (const secret of SECRETS) {
+        expect(html).not.toContain(secret);
+        expect(local).not.toContain(secret);
+        expect(page.url()).not.toContain(secret);
+      }
+    }
+    expect(await context.cookies()).toEqual([]);
+    const output = sandbox.output();
+    expect(output).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    for (const secret of SECRETS) expect(output).not.toContain(secret);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,83 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, test } from "vitest";
+import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import type * as SandboxEntry from "../../sandbox/index.ts";
+import { ensureChromium, startCliSandbox, type CliSandbox } from "./harness.ts";
+
+/** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+/** The console is served wherever the sandbox runs: the command line, and both builds of dist/. */
+
+const started: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const sandbox of started.splice(0)) await sandbox.close();
+});
+
+/** The page and one of its scripts, as a browser would load them. */
+async function expectConsoleServed(consoleUrl: string): Promise<void> {
+  const page = await fetch(consoleUrl);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain("/_console/assets/js/main.js");
+  const script = await fetch(new URL("assets/js/main.js", consoleUrl));
+  expect(script.status).toBe(200);
+  expect(await script.text()).toContain("startPolling");
+  const styles = await fetch(new URL("assets/console.css", consoleUrl));
+  expect(styles.status).toBe(200);
+}
+
+describe("serving the console", () => {
+  test("portfolio-wallet sandbox prints the console's address, and says when the admin API its controls need is off", async () => {
+    const sandbox: CliSandbox = await startCliSandbox({
+      tokens: { "serving-token": "org-s" },
+      adminToken: null,
+    });
+    started.push(sandbox);
+    const lines = sandbox.output().trim().split("\n");
+    expect(lines[0]).toBe(`listening on ${sandbox.url}`);
+    expect(lines[1]).toBe(`console: ${sandbox.url}/_console/ (sign in with an API token; docs/console.md)`);
+    await eventually(() => sandbox.output()).toContain("need the admin API, which is off");
+    await expectConsoleServed(sandbox.consoleUrl);
+    const session = await sandbox.api("serving-token", "GET", "/_console/api/session");
+    expect(session.body).toMatchObject({ organizationId: "org-s", adminApi: "off" });
+  });
+
+  test("with an admin token, it prints no such warning", async () => {
+    const sandbox = await startCliSandbox({
+      tokens: { "serving-token": "org-s" },
+      adminToken: "serving-admin",
+    });
+    started.push(sandbox);
+    expect((await sandbox.api("serving-token", "GET", "/_console/api/session")).body.adminApi).toBe("token");
+    expect(sandbox.output()).not.toContain("which is off");
+  });
+
+  test("the ES-module and CommonJS builds in dist/ serve the console's files (what npm installs)", async () => {
+    const esm = (await import(
+      pathToFileURL(path.join(repoRoot, "dist", "sandbox", "index.js")).href
+    )) as typeof SandboxEntry;
+    const cjs = createRequire(import.meta.url)(
+      path.join(repoRoot, "dist", "cjs", "sandbox", "index.js"),
+    ) as typeof SandboxEntry;
+    for (const build of [esm, cjs]) {
+      const sandbox = await build.startSandbox({ port: 0, dataDir: ":memory:" });
+      started.push(sandbox);
+      expect(sandbox.consoleUrl).toBe(`${sandbox.url}/_console/`);
+      await expectConsoleServed(sandbox.consoleUrl);
+    }
+  });
+
+  test(
+    "when Chromium cannot be found or installed, the browser tests' set-up fails saying so",
+    async () => {
+      // An executable that no install provides: the script installs or finds Debian's package,
+      // then finds nothing runnable there, and must fail rather than let the tests skip.
+      await expect(
+        ensureChromium({ ...process.env, PORTFOLIO_WALLET_CHROMIUM: "/nonexistent/chromium" }),
+      ).rejects.toThrow(/need Chromium, and it could not be installed: .*\/nonexistent\/chromium/);
+    },
+    15 * 60_000,
+  );
+});

@@ -1,0 +1,413 @@
+import { ApiKeyStamper } from "@turnkey/sdk-server";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { OTHER_TOKEN, uuid } from "./helpers.ts";
+import {
+  DAY_MS,
+  deposit,
+  DEPOSIT_DELAY_MS,
+  fundedWallet,
+  startMoneySandbox,
+  withdrawBody,
+  type MoneySandbox,
+} from "./moneyHelpers.ts";
+
+/** The console's read API (docs/sandbox.md "Console API"): authenticated and isolated as the API. */
+
+let m: MoneySandbox;
+beforeAll(async () => {
+  m = await startMoneySandbox();
+});
+afterAll(() => m.close());
+
+const POSITIONS = [
+  { positionKey: "tbills", targetWeightBps: 6000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+];
+
+async function setPolicy(policy: { strategyUpdateApprovals?: number; withdrawalApprovals?: number }) {
+  const res = await m.t.api("PUT", "/_sandbox/policy", { body: policy });
+  expect(res.status).toBe(200);
+}
+
+/** Votes at the signing provider with a freshly registered key of org-a, as an approver does. */
+async function approveWithNewKey(activityId: string) {
+  const keys = generateTurnkeyApiKeyPair();
+  const registered = await m.t.api("POST", "/_sandbox/signing/api-keys", {
+    body: { publicKey: keys.apiPublicKey, userName: "console test approver" },
+  });
+  expect(registered.status).toBe(201);
+  const stamper = new ApiKeyStamper(keys);
+  const post = async (path: string, body: unknown) => {
+    const text = JSON.stringify(body);
+    const res = await fetch(`${m.t.url}/public/v1${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "X-Stamp": (await stamper.stamp(text)).stampHeaderValue,
+      },
+      body: text,
+    });
+    return { status: res.status, body: (await res.json()) as { activity: { fingerprint: string } } };
+  };
+  const fetched = await post("/query/get_activity", { organizationId: "org-a", activityId });
+  expect(fetched.status).toBe(200);
+  const voted = await post("/submit/approve_activity", {
+    type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+    timestampMs: String(Date.now()),
+    organizationId: "org-a",
+    parameters: { fingerprint: fetched.body.activity.fingerprint },
+  });
+  expect(voted.status).toBe(200);
+}
+
+describe("console API: authentication and isolation", () => {
+  test("every console read needs a valid bearer token", async () => {
+    for (const path of [
+      "/_console/api/session",
+      "/_console/api/signing-activities",
+      `/_console/api/wallets/${uuid()}/strategy-updates`,
+      `/_console/api/wallets/${uuid()}/withdrawals`,
+      "/_console/api/webhook-deliveries",
+    ]) {
+      expect((await m.t.api("GET", path, { token: null })).status, path).toBe(401);
+      expect((await m.t.api("GET", path, { token: "not-a-token" })).status, path).toBe(401);
+    }
+  });
+
+  test("the session names the token's organization, how the admin API is guarded, and the sandbox time", async () => {
+    const res = await m.t.api("GET", "/_console/api/session");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ organizationId: "org-a", adminApi: "open", now: m.clock.now().toISOString() });
+    expect((await m.t.api("GET", "/_console/api/session", { token: OTHER_TOKEN })).body.organizationId).toBe(
+      "org-b",
+    );
+  });
+
+  test("another organization's wallet is not found, and its activities and deliveries are not listed", async () => {
+    await setPolicy({ strategyUpdateApprovals: 1 });
+    const walletId = await fundedWallet(m, 100, POSITIONS);
+    const update = await m.t.api("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      body: { requestId: uuid(), positions: [{ positionKey: "tbills", targetWeightBps: 10000 }] },
+    });
+    expect(update.body.status).toBe("pending_approval");
+    await setPolicy({ strategyUpdateApprovals: 0 });
+
+    for (const path of [
+      `/_console/api/wallets/${walletId}/strategy-updates`,
+      `/_console/api/wallets/${walletId}/withdrawals`,
+    ]) {
+      const res = await m.t.api("GET", path, { token: OTHER_TOKEN });
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code).toBe("not_found");
+    }
+    const theirs = await m.t.api("GET", "/_console/api/signing-activities?status=all", {
+      token: OTHER_TOKEN,
+    });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data).toEqual([]);
+    const ours = await m.t.api("GET", "/_console/api/signing-activities?status=all");
+    expect(ours.body.data.map((a: { signingActivityId: string }) => a.signingActivityId)).toContain(
+      update.body.signingActivityId,
+    );
+    const deliveries = await m.t.api("GET", "/_console/api/webhook-deliveries", { token: OTHER_TOKEN });
+    expect(deliveries.body.data.every((d: { organizationId: string }) => d.organizationId === "org-b")).toBe(
+      true,
+    );
+  });
+
+  test("bad query parameters are 400 naming the parameter", async () => {
+    const cases: [string, string][] = [
+      ["/_console/api/signing-activities?status=done", "status"],
+      ["/_console/api/signing-activities?limit=0", "limit"],
+      ["/_console/api/webhook-deliveries?limit=1000", "limit"],
+      ["/_console/api/webhook-deliveries?status=lost", "status"],
+      [`/_console/api/wallets/${uuid()}/strategy-updates?limit=abc`, "limit"],
+      [`/_console/api/wallets/${uuid()}/withdrawals?cursor=nope`, "cursor"],
+      ["/_console/api/wallets/not-a-uuid/withdrawals", "id"],
+    ];
+    for (const [path, field] of cases) {
+      const res = await m.t.api("GET", path);
+      expect(res.status, path).toBe(400);
+      expect(
+        res.body.error.details.map((d: { field: string }) => d.field),
+        path,
+      ).toContain(field);
+    }
+  });
+});
+
+describe("console API: what the console shows", () => {
+  test("a pending strategy update comes with the allocation now and after approval, and counts votes", async () => {
+    const walletId = await fundedWallet(m, 1000, POSITIONS);
+    await setPolicy({ strategyUpdateApprovals: 2 });
+    const proposed = [
+      { positionKey: "tbills", targetWeightBps: 5000 },
+      { positionKey: "resolvRlp", targetWeightBps: 5000 },
+    ];
+    const update = await m.t.api("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      body: { requestId: uuid(), positions: proposed },
+    });
+    await setPolicy({ strategyUpdateApprovals: 0 });
+    const activityId = update.body.signingActivityId as string;
+    await approveWithNewKey(activityId);
+
+    const res = await m.t.api("GET", "/_console/api/signing-activities");
+    const request = res.body.data.find(
+      (a: { signingActivityId: string }) => a.signingActivityId === activityId,
+    );
+    expect(request).toMatchObject({
+      status: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+      requiredApprovals: 2,
+      approvals: 1,
+      rejections: 0,
+      walletId,
+      operation: {
+        kind: "strategy_update",
+        strategyUpdateId: update.body.id,
+        status: "pending_approval",
+        currentPositions: POSITIONS,
+        proposedPositions: proposed,
+      },
+    });
+
+    // Once decided, it leaves the pending list and stays in the full one.
+    expect((await m.t.api("POST", `/_sandbox/signing-activities/${activityId}/approve`)).status).toBe(200);
+    const pending = await m.t.api("GET", "/_console/api/signing-activities?status=pending");
+    expect(pending.body.data.map((a: { signingActivityId: string }) => a.signingActivityId)).not.toContain(
+      activityId,
+    );
+    const all = await m.t.api("GET", "/_console/api/signing-activities?status=all");
+    expect(
+      all.body.data.find((a: { signingActivityId: string }) => a.signingActivityId === activityId).status,
+    ).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+
+  test("a pending withdrawal says how much goes where", async () => {
+    const walletId = await fundedWallet(m, 1000, POSITIONS);
+    await setPolicy({ withdrawalApprovals: 1 });
+    const withdrawal = await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+      body: withdrawBody(250.5),
+    });
+    await setPolicy({ withdrawalApprovals: 0 });
+    expect(withdrawal.body.status).toBe("pending_approval");
+    const res = await m.t.api("GET", "/_console/api/signing-activities?status=pending");
+    const request = res.body.data.find(
+      (a: { signingActivityId: string }) => a.signingActivityId === withdrawal.body.signingActivityId,
+    );
+    expect(request).toMatchObject({
+      approvals: 0,
+      requiredApprovals: 1,
+      walletId,
+      operation: {
+        kind: "withdrawal",
+        withdrawalId: withdrawal.body.id,
+        status: "pending_approval",
+        withdrawalAmount: 250.5,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+        destinationAddress: withdrawal.body.destinationAddress,
+      },
+    });
+  });
+
+  test("a wallet's strategy updates are listed newest first with their status and failure reason", async () => {
+    const walletId = await fundedWallet(m, 500, POSITIONS);
+    const first = await m.t.api("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      body: { requestId: uuid(), positions: [{ positionKey: "tbills", targetWeightBps: 10000 }] },
+    });
+    await m.advance(1000);
+    expect(
+      (await m.t.api("POST", "/_sandbox/faults/strategy-update", { body: { walletId, reason: "boom" } }))
+        .status,
+    ).toBe(201);
+    const second = await m.t.api("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      body: { requestId: uuid(), positions: POSITIONS },
+    });
+    await m.advance(1000);
+    const res = await m.t.api("GET", `/_console/api/wallets/${walletId}/strategy-updates?limit=10`);
+    expect(res.status).toBe(200);
+    expect(
+      res.body.data.map((u: { id: string; status: string; failureReason: string | null }) => [
+        u.id,
+        u.status,
+        u.failureReason,
+      ]),
+    ).toEqual([
+      [second.body.id, "failed", "boom"],
+      [first.body.id, "completed", null],
+    ]);
+    const limited = await m.t.api("GET", `/_console/api/wallets/${walletId}/strategy-updates?limit=1`);
+    expect(limited.body.data).toHaveLength(1);
+  });
+
+  test("withdrawals come whole, with each leg's due and change times on the sandbox clock", async () => {
+    const walletId = await fundedWallet(m, 1000, POSITIONS);
+    const created = await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+      body: withdrawBody(700),
+    });
+    expect(created.status).toBe(201);
+    const startedAt = m.clock.now().toISOString();
+    const dueAt = new Date(m.clock.now().getTime() + DAY_MS).toISOString();
+
+    const before = await m.t.api("GET", `/_console/api/wallets/${walletId}/withdrawals`);
+    expect(before.status).toBe(200);
+    const [timeline] = before.body.data;
+    // The public withdrawal, as GET .../withdrawals/{id} answers it...
+    const publicView = await m.t.api(
+      "GET",
+      `/v2/portfolio-wallets/${walletId}/withdrawals/${created.body.id}`,
+    );
+    const { legTimes, ...withdrawal } = timeline;
+    expect(withdrawal).toEqual(publicView.body);
+    // ...with its legs' times.
+    expect(legTimes).toEqual([
+      {
+        legKey: "instant",
+        status: "completed",
+        amount: 400,
+        positionKeys: ["syrupUsdc"],
+        maxProcessingTime: "PT0H",
+        dueAt: null,
+        updatedAt: startedAt,
+      },
+      {
+        legKey: "redeem",
+        status: "processing",
+        amount: 300,
+        positionKeys: ["tbills"],
+        maxProcessingTime: "PT24H",
+        dueAt,
+        updatedAt: startedAt,
+      },
+    ]);
+
+    await m.advance(DAY_MS);
+    const after = await m.t.api("GET", `/_console/api/wallets/${walletId}/withdrawals`);
+    expect(after.body.data[0].status).toBe("completed");
+    expect(after.body.data[0].legTimes[1]).toMatchObject({
+      status: "completed",
+      dueAt: null,
+      updatedAt: dueAt,
+    });
+  });
+
+  test("withdrawal pages follow the public list's cursors", async () => {
+    const walletId = await fundedWallet(m, 1000, POSITIONS);
+    for (let i = 0; i < 3; i += 1) {
+      expect(
+        (await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, { body: withdrawBody(1) }))
+          .status,
+      ).toBe(201);
+      await m.advance(1);
+    }
+    const publicPage = await m.t.api("GET", `/v2/portfolio-wallets/${walletId}/withdrawals?pageSize=2`);
+    const page = await m.t.api("GET", `/_console/api/wallets/${walletId}/withdrawals?pageSize=2`);
+    expect(page.body.data.map((w: { id: string }) => w.id)).toEqual(
+      publicPage.body.data.map((w: { id: string }) => w.id),
+    );
+    expect(page.body.nextCursor).toBe(publicPage.body.nextCursor);
+    const next = await m.t.api(
+      "GET",
+      `/_console/api/wallets/${walletId}/withdrawals?pageSize=2&cursor=${encodeURIComponent(page.body.nextCursor)}`,
+    );
+    expect(next.body.data).toHaveLength(1);
+    expect(next.body.nextCursor).toBeNull();
+  });
+});
+
+describe("console requests (X-Sandbox-Console)", () => {
+  test("are neither counted nor faulted, so watching in the console changes nothing a test sees", async () => {
+    const walletId = await fundedWallet(m, 100, POSITIONS);
+    await m.t.api("DELETE", "/_sandbox/request-counts");
+    const armed = await m.t.api("POST", "/_sandbox/faults", {
+      body: { method: "GET", path: "/v2/portfolio-wallets/:id", kind: "status", status: 503, times: 1 },
+    });
+    expect(armed.status).toBe(201);
+
+    const fromConsole = await m.t.api("GET", `/v2/portfolio-wallets/${walletId}`, {
+      headers: { "X-Sandbox-Console": "1" },
+    });
+    expect(fromConsole.status).toBe(200);
+    expect((await m.t.api("GET", "/_sandbox/request-counts")).body.counts).toEqual({});
+
+    // The fault is still armed for the client it was meant for, and that client is counted.
+    expect((await m.t.api("GET", `/v2/portfolio-wallets/${walletId}`)).status).toBe(503);
+    expect((await m.t.api("GET", "/_sandbox/request-counts")).body.counts).toEqual({
+      "GET /v2/portfolio-wallets/:id": 1,
+    });
+    await m.t.api("DELETE", "/_sandbox/faults");
+  });
+
+  test("still need the API token and see only its organization", async () => {
+    const walletId = await fundedWallet(m, 100, POSITIONS);
+    const headers = { "X-Sandbox-Console": "1" };
+    expect((await m.t.api("GET", `/v2/portfolio-wallets/${walletId}`, { token: null, headers })).status).toBe(
+      401,
+    );
+    expect(
+      (await m.t.api("GET", `/v2/portfolio-wallets/${walletId}`, { token: OTHER_TOKEN, headers })).status,
+    ).toBe(404);
+  });
+});
+
+describe("console page and files", () => {
+  test("/_console serves the page to a browser without a token, with a strict content security policy", async () => {
+    const redirect = await fetch(`${m.t.url}/_console`, { redirect: "manual" });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("location")).toBe("/_console/");
+    for (const path of ["/_console/", "/_console/wallets", `/_console/wallets/${uuid()}/withdrawals`]) {
+      const res = await fetch(`${m.t.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      const html = await res.text();
+      expect(html).toContain('<script type="module" src="/_console/assets/js/main.js"></script>');
+      // Nothing from outside the sandbox.
+      expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    }
+  });
+
+  test("serves its scripts and styles, and nothing else from the disk", async () => {
+    const script = await fetch(`${m.t.url}/_console/assets/js/main.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(script.headers.get("x-content-type-options")).toBe("nosniff");
+    const styles = await fetch(`${m.t.url}/_console/assets/console.css`);
+    expect(styles.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    for (const path of [
+      "/_console/assets/nothing.js",
+      "/_console/assets/../consolePages.ts",
+      "/_console/assets/%2e%2e/%2e%2e/consoleApi.ts",
+      "/_console/assets/js/..%2f..%2f..%2fpackage.json",
+    ]) {
+      const res = await fetch(`${m.t.url}${path}`);
+      const text = await res.text();
+      expect(text, path).not.toContain("import ");
+      expect(text, path).not.toContain('"name"');
+    }
+  });
+
+  test("an unknown console API path is a 404 after authentication, not the page", async () => {
+    expect((await m.t.api("GET", "/_console/api/nothing", { token: null })).status).toBe(401);
+    const res = await m.t.api("GET", "/_console/api/nothing");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+  });
+});
+
+test("a deposit shows up in the console's reads as the public API shows it", async () => {
+  const walletId = await fundedWallet(m, 100, POSITIONS);
+  await deposit(m, walletId, 50);
+  await m.advance(DEPOSIT_DELAY_MS);
+  const wallet = await m.t.api("GET", `/v2/portfolio-wallets/${walletId}`, {
+    headers: { "X-Sandbox-Console": "1" },
+  });
+  expect(wallet.body.totalBalanceUsd).toBe(150);
+});
