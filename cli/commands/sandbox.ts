@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { startSandbox } from "../../sandbox/index.ts";
 import { loadCatalogFile } from "../../sandbox/domain/catalog.ts";
@@ -75,6 +76,8 @@ interface SandboxFlags {
   catalog?: string;
   rebalanceDelayMs: number;
   adminToken?: string;
+  /** False with --no-admin-api. */
+  adminApi: boolean;
   allowPrivateWebhookUrls?: boolean;
   [webhookSetting: string]: unknown;
 }
@@ -99,6 +102,10 @@ export function sandboxCommand(): Command {
       )
         .env("SANDBOX_ADMIN_TOKEN")
         .argParser(nonEmpty),
+    )
+    .option(
+      "--no-admin-api",
+      "keep the admin API off even when started in a terminal without --admin-token (see below)",
     )
     .option(
       "--allow-private-webhook-urls",
@@ -127,7 +134,14 @@ Environment:
                         '{"org":{"strategyUpdateApprovals":1,"withdrawalApprovals":2}}'
   SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS
                         true or false, as --allow-private-webhook-urls
-  (the other settings' variables are listed with their flags above)`,
+  (the other settings' variables are listed with their flags above)
+
+Admin API (/_sandbox/*: simulated deposits, the clock, rates, faults, approver keys; the console's
+controls use it):
+  --admin-token / SANDBOX_ADMIN_TOKEN   it takes that token, in X-Sandbox-Admin-Token
+  neither, in a terminal                a token made for this run is printed there, once
+  neither, output not a terminal        it is off (a shared or CI sandbox: no token in its logs)
+  --no-admin-api                        it is off`,
     )
     .action(async (flags: SandboxFlags) => {
       const env = process.env;
@@ -136,6 +150,7 @@ Environment:
         const value = flags[camel(setting.flag)];
         if (typeof value === "number") webhookDelivery[setting.key] = value;
       }
+      const adminToken = adminTokenOf(flags);
       const sandbox = await startSandbox({
         port: flags.port,
         dataDir: flags.data,
@@ -147,8 +162,7 @@ Environment:
           ? {}
           : { catalog: loadCatalogFile(flags.catalog, new Date().toISOString()) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
-        // A sandbox started from the command line is shared: no token, no admin API.
-        adminToken: flags.adminToken ?? null,
+        adminToken: adminToken.token,
         allowPrivateWebhookUrls:
           flags.allowPrivateWebhookUrls === true ||
           parseBooleanSetting(
@@ -159,7 +173,11 @@ Environment:
       });
       console.log(`listening on ${sandbox.url}`);
       console.log(`console: ${sandbox.consoleUrl} (sign in with an API token; docs/console.md)`);
-      if (flags.adminToken === undefined)
+      if (adminToken.made)
+        console.log(
+          `admin token for this run: ${adminToken.token} (the console's sandbox controls ask for it; choose your own with --admin-token or SANDBOX_ADMIN_TOKEN)`,
+        );
+      else if (adminToken.token === null)
         console.log(
           "console: its sandbox controls (deposits, clock, rates, faults, approver keys) need the admin API, which is off: start with --admin-token <token> (or SANDBOX_ADMIN_TOKEN) to use them",
         );
@@ -169,4 +187,18 @@ Environment:
         process.once("SIGTERM", stop);
       });
     });
+}
+
+/**
+ * The admin token of this run. Someone who starts the sandbox in a terminal is its one user and
+ * needs the admin API to simulate deposits and move the clock (the console's controls): without a
+ * token of their own, they get one made for this run, printed once to that terminal, as a local
+ * development server prints its root token. A sandbox whose output is not a terminal is a shared or
+ * CI one whose output lands in logs: no token is made (none may reach a log), and its admin API
+ * stays off unless a token is given. Either way, an API token alone never opens the admin API.
+ */
+function adminTokenOf(flags: SandboxFlags): { token: string | null; made: boolean } {
+  if (flags.adminToken !== undefined) return { token: flags.adminToken, made: false };
+  if (!flags.adminApi || process.stdout.isTTY !== true) return { token: null, made: false };
+  return { token: randomBytes(24).toString("base64url"), made: true };
 }

@@ -101,17 +101,33 @@ export async function startCliSandbox(options: {
   tokens: Record<string, string>;
   adminToken: string | null;
   rebalanceDelayMs?: number;
+  /** More flags of the command. */
+  flags?: string[];
+  /** Run it in a terminal (a pseudo-terminal of util-linux's `script`), as a person at a shell does. */
+  terminal?: boolean;
 }): Promise<CliSandbox> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "console-sandbox-"));
   const args = ["cli/main.ts", "sandbox", "--port", "0", "--data", dataDir, "--allow-private-webhook-urls"];
   if (options.adminToken !== null) args.push("--admin-token", options.adminToken);
   if (options.rebalanceDelayMs !== undefined)
     args.push("--rebalance-delay-ms", String(options.rebalanceDelayMs));
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: repoRoot,
-    env: sandboxEnv(options.tokens),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  args.push(...(options.flags ?? []));
+  const command = [process.execPath, ...args];
+  const child: ChildProcess = options.terminal
+    ? spawn(
+        "script",
+        ["--quiet", "--flush", "--return", "--command", command.map(shellQuote).join(" "), "/dev/null"],
+        {
+          cwd: repoRoot,
+          env: sandboxEnv(options.tokens),
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      )
+    : spawn(process.execPath, args, {
+        cwd: repoRoot,
+        env: sandboxEnv(options.tokens),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -181,4 +197,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(ARTIFACTS_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
 }

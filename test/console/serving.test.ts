@@ -54,6 +54,42 @@ describe("serving the console", () => {
     expect(sandbox.output()).not.toContain("which is off");
   });
 
+  test("started in a terminal without an admin token, it makes one for this run and prints it there, once", async () => {
+    const sandbox = await startCliSandbox({
+      tokens: { "serving-token": "org-s" },
+      adminToken: null,
+      terminal: true,
+    });
+    started.push(sandbox);
+    const made = /^admin token for this run: ([\w-]+) /m.exec(sandbox.output())?.[1];
+    expect(made, sandbox.output()).toMatch(/^[\w-]{32}$/);
+    expect(sandbox.output().split(made!).length - 1).toBe(1);
+    const clock = (adminToken?: string) =>
+      fetch(`${sandbox.url}/_sandbox/clock`, {
+        headers: {
+          authorization: "Bearer serving-token",
+          ...(adminToken === undefined ? {} : { "x-sandbox-admin-token": adminToken }),
+        },
+      }).then((response) => response.status);
+    expect(await clock(made)).toBe(200);
+    expect(await clock()).toBe(403);
+    expect(await clock("a-guess")).toBe(403);
+    expect((await sandbox.api("serving-token", "GET", "/_console/api/session")).body.adminApi).toBe("token");
+  });
+
+  test("in a terminal with --no-admin-api, no token is made and the admin API is off", async () => {
+    const sandbox = await startCliSandbox({
+      tokens: { "serving-token": "org-s" },
+      adminToken: null,
+      terminal: true,
+      flags: ["--no-admin-api"],
+    });
+    started.push(sandbox);
+    await eventually(() => sandbox.output()).toContain("need the admin API, which is off");
+    expect(sandbox.output()).not.toContain("admin token for this run");
+    expect((await sandbox.api("serving-token", "GET", "/_console/api/session")).body.adminApi).toBe("off");
+  });
+
   test("the ES-module and CommonJS builds in dist/ serve the console's files (what npm installs)", async () => {
     const esm = (await import(
       pathToFileURL(path.join(repoRoot, "dist", "sandbox", "index.js")).href
