@@ -32,7 +32,10 @@ const RFC3339_DURATION =
 /** ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day); see RFC3339_DURATION. */
 export const DurationSchema = z
   .string({ error: "must be an ISO 8601 duration such as PT0H or PT24H" })
-  .regex(RFC3339_DURATION, "must be an ISO 8601 duration such as PT0H, PT24H or P3D (whole units, largest first)")
+  .regex(
+    RFC3339_DURATION,
+    "must be an ISO 8601 duration such as PT0H, PT24H or P3D (whole units, largest first)",
+  )
   .meta({ format: "duration" });
 export type Duration = z.infer<typeof DurationSchema>;
 
