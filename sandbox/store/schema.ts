@@ -66,6 +66,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
    )`,
   // A wallet's addresses in the order they were made (rowid), with no sort.
   `CREATE INDEX IF NOT EXISTS deposit_addresses_by_wallet ON deposit_addresses (wallet_id)`,
+  // The wallet an incoming transfer's address belongs to, on whichever chain.
+  `CREATE INDEX IF NOT EXISTS deposit_addresses_by_address ON deposit_addresses (address)`,
   `CREATE TABLE IF NOT EXISTS strategy_updates (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -81,6 +83,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      updated_at TEXT NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS strategy_updates_by_status ON strategy_updates (status, due_at)`,
+  // A wallet's unfinished updates, not every organization's.
+  `CREATE INDEX IF NOT EXISTS strategy_updates_by_wallet_status ON strategy_updates (wallet_id, status)`,
   `CREATE TABLE IF NOT EXISTS signing_activities (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
