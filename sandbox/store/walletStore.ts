@@ -88,16 +88,6 @@ export function insertWallet(
 }
 
 /** Only the owner's wallet is found: another organization's wallet reads as missing (404). */
-/** When the organization's first wallet was created, or null when it has none (one index seek). */
-export function firstWalletCreatedAt(db: DatabaseSync, organizationId: string): string | null {
-  const row = db
-    .prepare(
-      "SELECT created_at FROM wallets WHERE organization_id = ? ORDER BY created_at ASC, id ASC LIMIT 1",
-    )
-    .get(organizationId) as { created_at: string } | undefined;
-  return row?.created_at ?? null;
-}
-
 export function findWallet(db: DatabaseSync, organizationId: string, walletId: string): WalletRecord | null {
   const row = prepareReadingBigInts(db, "SELECT * FROM wallets WHERE id = ? AND organization_id = ?").get(
     walletId,

@@ -18,10 +18,6 @@ export type YieldFigures = z.infer<typeof YieldFiguresSchema>;
 
 /** Yield metrics (spec 2.9). */
 export const YieldMetricsSchema = z.looseObject({
-  /**
-   * What the figures count. The sandbox always gives a start (a request without one counts from the
-   * organization's first wallet); a reader tolerates none.
-   */
   period: z.looseObject({ start: DateTimeSchema.nullable(), end: DateTimeSchema }),
   global: YieldFiguresSchema,
   portfolioWallets: z.record(z.string(), YieldFiguresSchema),

@@ -47,8 +47,7 @@ describe("yield accrual", () => {
     expect(micros(metrics.global.generated)).toBe(micros(wallet.totalBalanceUsd) - micros(1000));
     expect(metrics.global).toMatchObject({ withdrawn: 0, accruedDelta: metrics.global.generated });
     expect(metrics.portfolioWallets[walletId]).toEqual(metrics.global);
-    // Without periodStartIso the figures count from the organization's first wallet: its creation.
-    expect(metrics.period).toEqual({ start: "2026-03-01T00:00:00.000Z", end: "2026-03-02T00:00:01.000Z" });
+    expect(metrics.period).toEqual({ start: null, end: "2026-03-02T00:00:01.000Z" });
   });
 
   test("actual weights, drift and blended rate follow the balances as they grow", async () => {

@@ -7,7 +7,7 @@ import {
 } from "../../../sdk/contract/index.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { listLedgerEntriesOfKind, readYieldTotals, type StoredLedgerEntry } from "../../store/ledgerStore.ts";
-import { findWallet, firstWalletCreatedAt } from "../../store/walletStore.ts";
+import { findWallet } from "../../store/walletStore.ts";
 import { pendingAccrual, pendingAccrualsOfOrganization, type RateHistories } from "./accrual.ts";
 import type { MoneyDeps } from "./moneyDeps.ts";
 
@@ -24,9 +24,9 @@ import type { MoneyDeps } from "./moneyDeps.ts";
  *   never counts).
  * - `accruedDelta` = generated − withdrawn: the change in yield still held (in wallets or in flight).
  * Global figures are the sum of the organization's wallets' figures, exactly. Lifetime global
- * figures come from the organization's running totals and the unsettled yield of its funded
- * wallets; a period's, from its ledger range. A period without a start counts from the
- * organization's first wallet: `period.start` says so.
+ * figures come from the organization's running totals and each wallet's unsettled yield (one
+ * read of the organization's holdings: the cost of a global request grows with its wallets, see
+ * docs/performance.md); a period's, from its ledger range. No start is the lifetime.
  */
 
 type FiguresMicros = { generated: bigint; withdrawn: bigint };
@@ -88,10 +88,10 @@ export function yieldMetrics(
   const now = deps.clock.now().toISOString();
   const nowMs = Date.parse(now);
   const endIso = request.periodEndIso ?? now;
-  const startIso = request.periodStartIso ?? firstWalletCreatedAt(deps.db, organizationId) ?? endIso;
+  const startIso = request.periodStartIso ?? null;
   const lifetime = request.periodStartIso === undefined && request.periodEndIso === undefined;
   const period: Period = {
-    startMs: request.periodStartIso === undefined ? Number.NEGATIVE_INFINITY : Date.parse(startIso),
+    startMs: startIso === null ? Number.NEGATIVE_INFINITY : Date.parse(startIso),
     endMs: Date.parse(endIso),
   };
   if (period.startMs > period.endMs) {
