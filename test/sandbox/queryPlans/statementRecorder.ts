@@ -21,6 +21,8 @@ export interface StatementRecorder {
   readonly prepared: Map<string, DatabaseSync>;
   /** Every execution, in order; clear it to look at one request. */
   readonly executions: Execution[];
+  /** The connection that prepared the latest statement (the running sandbox's). */
+  readonly latestDatabase: DatabaseSync | null;
   stop(): void;
 }
 
@@ -39,9 +41,13 @@ export function recordStatements(): StatementRecorder {
   for (const method of ["run", "get", "all", "iterate"] as const) {
     originals.set(method, Object.getOwnPropertyDescriptor(StatementSync.prototype, method)?.value);
   }
+  let latestDatabase: DatabaseSync | null = null;
   const recorder: StatementRecorder = {
     prepared: new Map(),
     executions: [],
+    get latestDatabase() {
+      return latestDatabase;
+    },
     stop() {
       DatabaseSync.prototype.prepare = prepare;
       for (const [method, original] of originals) {
@@ -50,8 +56,12 @@ export function recordStatements(): StatementRecorder {
       active = null;
     },
   };
+  const remember = (db: DatabaseSync, sql: string) => {
+    if (!recorder.prepared.has(sql)) recorder.prepared.set(sql, db);
+    latestDatabase = db;
+  };
   DatabaseSync.prototype.prepare = function recordedPrepare(this: DatabaseSync, sql: string) {
-    if (!recorder.prepared.has(sql)) recorder.prepared.set(sql, this);
+    remember(this, sql);
     return prepare.call(this, sql);
   };
   const record = (statement: StatementSync, rows: number, changes = 0) =>
