@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Sandbox } from "../../../sandbox/index.ts";
 import { openDatabase } from "../../../sandbox/store/db.ts";
 import { ALLOWED_STATEMENTS, planProblems } from "./planCheck.ts";
-import { recordStatements, type StatementRecorder } from "./statementRecorder.ts";
+import { queryPlan, recordStatements, type StatementRecorder } from "./statementRecorder.ts";
 import { runWorkload, startWorkloadSandbox, WORKLOAD_ORGANIZATIONS } from "./workload.ts";
 
 /**
@@ -65,6 +65,24 @@ describe("query plans (EXPLAIN QUERY PLAN of every statement a workload prepares
         planProblems(db, sql).map((problem) => `${problem}\n    in: ${sql.replace(/\s+/g, " ")}`),
       );
       expect(problems).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("a page after a cursor seeks the index to the cursor, so a deep page costs what the first does", () => {
+    const db = openDatabase(dataDir);
+    try {
+      // The cursor condition of any list (pagination.ts), in whatever form it is written.
+      const pagesAfterCursor = [...recorder.prepared.keys()].filter(
+        (sql) =>
+          /ORDER BY created_at DESC, id DESC/.test(sql) && /\(created_at, id\) <|created_at < \?/.test(sql),
+      );
+      // The workload pages wallets and withdrawals after a cursor.
+      expect(pagesAfterCursor.length).toBeGreaterThanOrEqual(2);
+      for (const sql of pagesAfterCursor) {
+        expect(queryPlan(db, sql).join("; "), sql).toMatch(/\(created_at,id\)<\(\?,\?\)/);
+      }
     } finally {
       db.close();
     }
