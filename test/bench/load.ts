@@ -54,6 +54,8 @@ const POSITIONS = [
 interface SandboxHandle {
   url: string;
   pid: number;
+  /** SQLite's synchronous setting on the sandbox's connection (1 NORMAL, 2 FULL). */
+  synchronous: number;
   child: ChildProcess;
   dataDir: string;
   ask(type: "reset"): Promise<void>;
@@ -67,8 +69,10 @@ async function startSandboxProcess(tokens: Record<string, string>): Promise<Sand
     env: { ...process.env, LOAD_SANDBOX_OPTIONS: JSON.stringify({ dataDir, tokens }) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const ready = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
-    child.once("message", (message: { type: string; url: string; pid: number }) => resolve(message));
+  const ready = await new Promise<{ url: string; pid: number; synchronous: number }>((resolve, reject) => {
+    child.once("message", (message: { type: string; url: string; pid: number; synchronous: number }) =>
+      resolve(message),
+    );
     child.once("exit", (code) =>
       reject(new Error(`the sandbox process exited (${code}) before it was ready`)),
     );
@@ -471,6 +475,8 @@ try {
 
 // ---- Report -----------------------------------------------------------------------------------
 
+const synchronousSetting =
+  ["OFF", "NORMAL", "FULL", "EXTRA"][sandbox.synchronous] ?? String(sandbox.synchronous);
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const quietClient = results.find((r) => r.name === "quiet-client");
 const quietEngine = results.find((r) => r.name === "quiet-engine");
@@ -483,7 +489,8 @@ const lines = [
   "",
   `Node ${process.versions.node}, ${os.cpus().length} CPUs. One sandbox process (data directory on disk), ` +
     `${WALLETS} wallets per pipeline, ${ITERATIONS} pipeline runs per client organization, ${PARALLEL} creates or reads ` +
-    `in flight per organization, webhook receiver answering after ${RECEIVER_DELAY_MS} ms. ` +
+    `in flight per organization, webhook receiver answering after ${RECEIVER_DELAY_MS} ms, ` +
+    `SQLite synchronous=${synchronousSetting}. ` +
     (ENGINE ? "Organization 0 of each load drives the real engine." : "No organization drives the engine."),
   "",
   "## Per load",

@@ -59,7 +59,14 @@ for (const method of ["run", "get", "all"]) {
     statements += 1;
   });
 }
+const connections: DatabaseSync[] = [];
 timed(DatabaseSync.prototype, "prepare", (ms) => (sqliteMs += ms));
+// The sandbox's connection, for the bench's own settings (below).
+const prepare = DatabaseSync.prototype.prepare;
+DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string) {
+  if (connections.length === 0) connections.push(this);
+  return prepare.call(this, sql);
+};
 timed(DatabaseSync.prototype, "exec", (ms, args) => {
   sqliteMs += ms;
   if (typeof args[0] === "string" && /^\s*COMMIT/i.test(args[0])) {
@@ -90,6 +97,16 @@ const sandbox = await startSandbox({
   tokens: options.tokens,
   allowPrivateWebhookUrls: true,
 });
+
+// A remedy to compare (LOAD_SANDBOX_SYNCHRONOUS=NORMAL|FULL): how often SQLite syncs to disk.
+const database = connections[0];
+if (process.env["LOAD_SANDBOX_SYNCHRONOUS"] !== undefined) {
+  database?.exec(
+    `PRAGMA synchronous = ${process.env["LOAD_SANDBOX_SYNCHRONOUS"] === "NORMAL" ? "NORMAL" : "FULL"}`,
+  );
+}
+const synchronous = (database?.prepare("PRAGMA synchronous").get() as { synchronous: number } | undefined)
+  ?.synchronous;
 
 const delay = monitorEventLoopDelay({ resolution: 5 });
 delay.enable();
@@ -135,4 +152,4 @@ process.on("message", (message: { type: string }) => {
     void sandbox.close().then(() => process.exit(0));
   }
 });
-process.send?.({ type: "ready", url: sandbox.url, pid: process.pid });
+process.send?.({ type: "ready", url: sandbox.url, pid: process.pid, synchronous });
