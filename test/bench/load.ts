@@ -495,7 +495,7 @@ const lines = [
   `Node ${process.versions.node}, ${os.cpus().length} CPUs. One sandbox process (data directory on disk), ` +
     `${WALLETS} wallets per pipeline, ${ITERATIONS} pipeline runs per client organization, ${PARALLEL} creates or reads ` +
     `in flight per organization, webhook receiver answering after ${RECEIVER_DELAY_MS} ms, ` +
-    `SQLite synchronous=${synchronousSetting}. ` +
+    `SQLite synchronous=${synchronousSetting}${process.env["LOAD_SANDBOX_PRAGMAS"] ? `, ${process.env["LOAD_SANDBOX_PRAGMAS"]}` : ""}. ` +
     (ENGINE ? "Organization 0 of each load drives the real engine." : "No organization drives the engine."),
   "",
   "## Per load",

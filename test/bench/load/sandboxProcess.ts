@@ -98,12 +98,18 @@ const sandbox = await startSandbox({
   allowPrivateWebhookUrls: true,
 });
 
-// A remedy to compare (LOAD_SANDBOX_SYNCHRONOUS=NORMAL|FULL): how often SQLite syncs to disk.
 const database = connections[0];
+// Remedies to compare: LOAD_SANDBOX_SYNCHRONOUS=NORMAL|FULL (how often SQLite syncs to disk) and
+// LOAD_SANDBOX_PRAGMAS, further `name=value` settings separated by `;` (wal_autocheckpoint=10000).
 if (process.env["LOAD_SANDBOX_SYNCHRONOUS"] !== undefined) {
   database?.exec(
     `PRAGMA synchronous = ${process.env["LOAD_SANDBOX_SYNCHRONOUS"] === "NORMAL" ? "NORMAL" : "FULL"}`,
   );
+}
+for (const pragma of (process.env["LOAD_SANDBOX_PRAGMAS"] ?? "")
+  .split(";")
+  .filter((p) => /^\w+=\w+$/.test(p))) {
+  database?.exec(`PRAGMA ${pragma}`);
 }
 const synchronous = (database?.prepare("PRAGMA synchronous").get() as { synchronous: number } | undefined)
   ?.synchronous;
