@@ -22,9 +22,8 @@ export function openDatabase(dataDir: string): DatabaseSync {
     // The one writer's commits are what a busy shared sandbox waits on (docs/performance.md, "One
     // sandbox shared by many pipelines"). In WAL mode, NORMAL syncs at checkpoints rather than at
     // every commit: a crash of the sandbox loses nothing, a power loss or OS crash may lose the
-    // last commits but never corrupts the file. Checkpoints every ~40 MB of WAL rather than 4 MB.
+    // last commits but never corrupts the file.
     db.exec("PRAGMA synchronous = NORMAL");
-    db.exec("PRAGMA wal_autocheckpoint = 10000");
   }
   for (const statement of [...SCHEMA_STATEMENTS, ...MONEY_SCHEMA_STATEMENTS]) db.exec(statement);
   migrate(db);
