@@ -76,32 +76,13 @@ export function findDepositAddressOwners(
   return (
     db
       .prepare(
+        // CROSS JOIN keeps the address's own rows as the outer loop: never the organization's wallets.
         `SELECT d.wallet_id AS walletId, d.chain AS chain FROM deposit_addresses d
-         JOIN wallets w ON w.id = d.wallet_id
-         WHERE w.organization_id = ? AND d.address = ?`,
+         CROSS JOIN wallets w ON w.id = d.wallet_id
+         WHERE d.address = ? AND w.organization_id = ?`,
       )
-      .all(organizationId, address) as unknown as { walletId: string; chain: string }[]
+      .all(address, organizationId) as unknown as { walletId: string; chain: string }[]
   ).map((row) => ({ walletId: row.walletId, chain: row.chain }));
-}
-
-export function listWalletIds(db: DatabaseSync, organizationId: string): string[] {
-  return (
-    db
-      .prepare("SELECT id FROM wallets WHERE organization_id = ? ORDER BY created_at, id")
-      .all(organizationId) as unknown as { id: string }[]
-  ).map((row) => row.id);
-}
-
-/** Wallets of the organization with money in a position: the only ones accrual can change. */
-export function listInvestedWalletIds(db: DatabaseSync, organizationId: string): string[] {
-  return (
-    db
-      .prepare(
-        `SELECT w.id AS id FROM wallets w WHERE w.organization_id = ?
-         AND EXISTS (SELECT 1 FROM wallet_balances b WHERE b.wallet_id = w.id AND b.value_micros > 0)`,
-      )
-      .all(organizationId) as unknown as { id: string }[]
-  ).map((row) => row.id);
 }
 
 /** Accrual state of a wallet: settled through when, and the yield still held. */
@@ -147,4 +128,63 @@ export function writeAccrualRemainder(
     `INSERT INTO position_accrual_remainders (wallet_id, position_key, remainder) VALUES (?, ?, ?)
      ON CONFLICT (wallet_id, position_key) DO UPDATE SET remainder = excluded.remainder`,
   ).run(walletId, positionKey, remainder.toString());
+}
+
+/** What accrual reads of one wallet: its settlement state, positions, remainders and pending allocations. */
+export interface AccrualHoldings {
+  state: AccrualState | null;
+  /** Position values in micros, by position key. */
+  positions: Map<string, bigint>;
+  remainders: Map<string, bigint>;
+  pendingMicros: bigint;
+}
+
+/**
+ * AccrualHoldings of every wallet of the organization, newest wallet first, from one statement
+ * that walks the organization's wallets by index and each wallet's positions by key: the rows of
+ * one wallet come together, so each is handed on as soon as the next wallet's row arrives.
+ */
+export function* iterateAccrualHoldings(
+  db: DatabaseSync,
+  organizationId: string,
+): Generator<AccrualHoldings & { walletId: string }> {
+  const rows = prepareReadingBigInts(
+    db,
+    `SELECT w.id AS wallet_id, w.pending_allocations_micros AS pending, a.accrued_through,
+       a.yield_outstanding_micros AS yield_outstanding, b.position_key, b.value_micros, r.remainder
+     FROM wallets w
+     LEFT JOIN wallet_accruals a ON a.wallet_id = w.id
+     LEFT JOIN wallet_balances b ON b.wallet_id = w.id
+     LEFT JOIN position_accrual_remainders r ON r.wallet_id = w.id AND r.position_key = b.position_key
+     WHERE w.organization_id = ?
+     ORDER BY w.created_at DESC, w.id DESC`,
+  ).iterate(organizationId) as Iterable<{
+    wallet_id: string;
+    pending: bigint;
+    accrued_through: string | null;
+    yield_outstanding: bigint | null;
+    position_key: string | null;
+    value_micros: bigint | null;
+    remainder: string | null;
+  }>;
+  let current = null as (AccrualHoldings & { walletId: string }) | null;
+  for (const row of rows) {
+    if (current?.walletId !== row.wallet_id) {
+      if (current !== null) yield current;
+      current = {
+        walletId: row.wallet_id,
+        state:
+          row.accrued_through === null
+            ? null
+            : { accruedThrough: row.accrued_through, yieldOutstandingMicros: row.yield_outstanding ?? 0n },
+        positions: new Map(),
+        remainders: new Map(),
+        pendingMicros: row.pending,
+      };
+    }
+    if (row.position_key === null) continue;
+    current.positions.set(row.position_key, row.value_micros ?? 0n);
+    if (row.remainder !== null) current.remainders.set(row.position_key, BigInt(row.remainder));
+  }
+  if (current !== null) yield current;
 }

@@ -228,11 +228,16 @@ export function listRecentLedgerEntries(
   walletId: string | null,
   limit: number,
 ): StoredLedgerEntry[] {
-  return (
-    prepareReadingBigInts(
-      db,
-      `SELECT * FROM ledger_entries WHERE organization_id = ? AND (? IS NULL OR wallet_id = ?)
-       ORDER BY seq DESC LIMIT ?`,
-    ).all(organizationId, walletId, walletId, limit) as unknown as Row[]
-  ).map(toEntry);
+  // Each from its own index range, newest first: a wallet's entries never by walking the organization's.
+  const rows =
+    walletId === null
+      ? prepareReadingBigInts(
+          db,
+          "SELECT * FROM ledger_entries WHERE organization_id = ? ORDER BY seq DESC LIMIT ?",
+        ).all(organizationId, limit)
+      : prepareReadingBigInts(
+          db,
+          "SELECT * FROM ledger_entries WHERE wallet_id = ? AND organization_id = ? ORDER BY seq DESC LIMIT ?",
+        ).all(walletId, organizationId, limit);
+  return (rows as unknown as Row[]).map(toEntry);
 }

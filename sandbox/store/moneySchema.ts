@@ -62,6 +62,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   // Every organization-wide read starts with the organization: no request reads another's rows.
   `CREATE INDEX IF NOT EXISTS ledger_by_org_kind ON ledger_entries (organization_id, kind, at)`,
   `CREATE INDEX IF NOT EXISTS ledger_by_org_seq ON ledger_entries (organization_id, seq)`,
+  // A wallet's newest entries (the admin ledger listing of one wallet).
+  `CREATE INDEX IF NOT EXISTS ledger_by_wallet_seq ON ledger_entries (wallet_id, seq)`,
   // Running totals per organization of the yield credited and the yield paid out (bigints as
   // text: lifetime sums are not bounded by any balance), kept by ledgerStore.ts as entries are
   // written, so lifetime yield metrics need no scan of the ledger.
@@ -108,6 +110,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      completed_at TEXT
    )`,
   `CREATE INDEX IF NOT EXISTS withdrawals_by_wallet_created ON withdrawals (wallet_id, created_at DESC, id DESC)`,
+  // A wallet's withdrawals awaiting approval (held from what it may withdraw), not all it ever made.
+  `CREATE INDEX IF NOT EXISTS withdrawals_by_wallet_status ON withdrawals (wallet_id, status)`,
   // One row per payout leg. sources_json: [{ positionKey, micros }] drawn from the positions.
   `CREATE TABLE IF NOT EXISTS withdrawal_legs (
      withdrawal_id TEXT NOT NULL REFERENCES withdrawals(id),

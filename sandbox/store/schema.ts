@@ -66,6 +66,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
    )`,
   // A wallet's addresses in the order they were made (rowid), with no sort.
   `CREATE INDEX IF NOT EXISTS deposit_addresses_by_wallet ON deposit_addresses (wallet_id)`,
+  // The wallet an incoming transfer's address belongs to, on whichever chain.
+  `CREATE INDEX IF NOT EXISTS deposit_addresses_by_address ON deposit_addresses (address)`,
   `CREATE TABLE IF NOT EXISTS strategy_updates (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -84,6 +86,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   // A wallet's updates newest first (the console's list), with no sort.
   `CREATE INDEX IF NOT EXISTS strategy_updates_by_wallet_created
      ON strategy_updates (wallet_id, created_at DESC, id DESC)`,
+  // A wallet's unfinished updates, not every organization's.
+  `CREATE INDEX IF NOT EXISTS strategy_updates_by_wallet_status ON strategy_updates (wallet_id, status)`,
   `CREATE TABLE IF NOT EXISTS signing_activities (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,

@@ -87,7 +87,6 @@ export function insertWallet(
   for (const { chain, address } of addresses) insertAddress.run(wallet.id, chain, address);
 }
 
-/** Only the owner's wallet is found: another organization's wallet reads as missing (404). */
 /** When the organization's first wallet was created, or null when it has none (one index seek). */
 export function firstWalletCreatedAt(db: DatabaseSync, organizationId: string): string | null {
   const row = db
@@ -98,6 +97,7 @@ export function firstWalletCreatedAt(db: DatabaseSync, organizationId: string): 
   return row?.created_at ?? null;
 }
 
+/** Only the owner's wallet is found: another organization's wallet reads as missing (404). */
 export function findWallet(db: DatabaseSync, organizationId: string, walletId: string): WalletRecord | null {
   const row = prepareReadingBigInts(db, "SELECT * FROM wallets WHERE id = ? AND organization_id = ?").get(
     walletId,

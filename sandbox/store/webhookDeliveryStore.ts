@@ -186,11 +186,20 @@ export function cancelPendingDeliveries(
   reason: string,
   atIso: string,
 ): void {
-  db.prepare(
-    `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?
-     WHERE status = 'pending' AND (registration_id = ?
-       OR (? IS NULL AND registration_id NOT IN (SELECT id FROM webhook_registrations)))`,
-  ).run(reason, atIso, registrationId, registrationId);
+  const cancel = `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = ?, updated_at = ?`;
+  // One registration's pending deliveries come from its own index range; the sweep at startup
+  // reads the pending ones of every registration (it runs once per process, not per request).
+  if (registrationId !== null) {
+    db.prepare(`${cancel} WHERE registration_id = ? AND status = 'pending'`).run(
+      reason,
+      atIso,
+      registrationId,
+    );
+  } else {
+    db.prepare(
+      `${cancel} WHERE status = 'pending' AND registration_id NOT IN (SELECT id FROM webhook_registrations)`,
+    ).run(reason, atIso);
+  }
 }
 
 /** How long finished deliveries are kept, and how many per organization at most. */

@@ -9,6 +9,9 @@
 // read), and state bytes per resource and of `__provider`. Medians, ratios to the floor, and the
 // fixed cost and per-resource slope of each are written to bench-results/ as markdown and JSON.
 // BENCH_CPU_PROFILE=1 also records a CPU profile of the dynamic-provider process (largest n, up).
+// BENCH_KINDS picks kinds (default all); BENCH_CHECKPOINTS=per-step,skipped measures each cell
+// both with the engine's checkpoint after every step and with PULUMI_SKIP_CHECKPOINTS=true. The
+// 1-minute load average is recorded before each measurement (the machine is shared).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -36,17 +39,37 @@ const TOKEN = "bench-token";
  * native plugin (`native`, registered by type token, the plugin found on PATH in the project's
  * node_modules/.bin, as for a program in any language).
  */
-const KINDS = ["noop", "padded", "serviced", "wallet", "native"] as const;
+const ALL_KINDS = ["noop", "padded", "serviced", "wallet", "native"] as const;
+const KINDS = (process.env["BENCH_KINDS"] ?? ALL_KINDS.join(",")).split(",").map((kind) => {
+  if (!(ALL_KINDS as readonly string[]).includes(kind))
+    throw new Error(`BENCH_KINDS: unknown kind ${kind}; use some of ${ALL_KINDS.join(", ")}`);
+  return kind as Kind;
+});
+/**
+ * How the engine records progress: `per-step` (its default: the whole checkpoint written after
+ * every step) and `skipped` (PULUMI_SKIP_CHECKPOINTS=true: written once, at the end).
+ */
+const CHECKPOINT_MODES = ["per-step", "skipped"] as const;
+type CheckpointMode = (typeof CHECKPOINT_MODES)[number];
+const MODES = (process.env["BENCH_CHECKPOINTS"] ?? "per-step").split(",").map((mode) => {
+  if (!(CHECKPOINT_MODES as readonly string[]).includes(mode))
+    throw new Error(`BENCH_CHECKPOINTS: unknown mode ${mode}; use per-step, skipped or both`);
+  return mode as CheckpointMode;
+});
 /** Characters of padding that make a no-op resource's state as large as a wallet's (inputs and outputs). */
 const PADDING = Number(process.env["BENCH_PADDING"] ?? "450");
 const OPERATIONS = ["preview", "up", "no-change preview"] as const;
-type Kind = (typeof KINDS)[number];
+type Kind = (typeof ALL_KINDS)[number];
 type Operation = (typeof OPERATIONS)[number];
 
 interface Measurement {
   kind: Kind;
   n: number;
   run: number;
+  checkpoints: CheckpointMode;
+  /** The machine's 1-minute load average just before, and just after, the measurement. */
+  loadBefore: number;
+  loadAfter: number;
   seconds: Record<Operation, number>;
   requests: Record<Operation, Record<string, number>>;
   /** Per operation: the provider's calls (wallets only; the no-op provider is not instrumented). */
@@ -87,8 +110,15 @@ const pathWithPlugin = () => ({
   PATH: [path.join(project.dir, "node_modules", ".bin"), project.env()["PATH"] ?? ""].join(path.delimiter),
 });
 
-async function measure(kind: Kind, n: number, run: number, profile: boolean): Promise<Measurement> {
-  const stack = `${kind}-${n}-${run}`;
+async function measure(
+  kind: Kind,
+  n: number,
+  run: number,
+  checkpoints: CheckpointMode,
+  profile: boolean,
+): Promise<Measurement> {
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const stack = `${kind}-${n}-${run}-${checkpoints}`;
   await project.pulumi(["stack", "init", stack]);
   await project.pulumi(["config", "set", "bench:count", String(n)]);
   await project.pulumi(["config", "set", "bench:kind", kind]);
@@ -113,6 +143,7 @@ async function measure(kind: Kind, n: number, run: number, profile: boolean): Pr
       PORTFOLIO_WALLET_PROVIDER_TIMINGS: timingsFile,
       BENCH_SERVICE_URL: sandbox.url,
       BENCH_SERVICE_TOKEN: TOKEN,
+      ...(checkpoints === "skipped" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
     };
     if (profile && operation === "up") env["NODE_OPTIONS"] = `--cpu-prof --cpu-prof-dir=${profileDir}`;
     await resetRequestCounts(benchAccess);
@@ -136,9 +167,25 @@ async function measure(kind: Kind, n: number, run: number, profile: boolean): Pr
       Math.max(1, resources.length),
   );
   const providerBytes = Buffer.byteLength(resources[0]?.inputs?.__provider ?? "", "utf8");
-  await project.pulumi(["destroy", "--yes", "--skip-preview"], pathWithPlugin());
+  // Not measured: destroyed without per-step checkpoints, which at 1,000 saves minutes per cell.
+  await project.pulumi(["destroy", "--yes", "--skip-preview"], {
+    ...pathWithPlugin(),
+    PULUMI_SKIP_CHECKPOINTS: "true",
+  });
   await project.pulumi(["stack", "rm", "--yes", stack], pathWithPlugin());
-  return { kind, n, run, seconds, requests, providerCalls, stateBytesPerResource, providerBytes };
+  return {
+    kind,
+    n,
+    run,
+    checkpoints,
+    loadBefore,
+    loadAfter: os.loadavg()[0] ?? 0,
+    seconds,
+    requests,
+    providerCalls,
+    stateBytesPerResource,
+    providerBytes,
+  };
 }
 
 /**
@@ -208,16 +255,23 @@ try {
     for (let run = 1; run <= RUNS; run++) {
       // Alternate the order of the kinds, so none always runs on a warmer machine.
       const order = run % 2 === 1 ? [...KINDS] : [...KINDS].reverse();
-      for (const kind of order) {
-        const profile = CPU_PROFILE && kind === "wallet" && n === Math.max(...SIZES) && run === RUNS;
-        const measurement = await measure(kind, n, run, profile);
-        measurements.push(measurement);
-        console.log(
-          `bench: ${kind} x ${n} (run ${run}/${RUNS}): ` +
-            OPERATIONS.map((operation) => `${operation} ${measurement.seconds[operation].toFixed(1)} s`).join(
-              ", ",
-            ),
-        );
+      for (const checkpoints of run % 2 === 1 ? MODES : [...MODES].reverse()) {
+        for (const kind of order) {
+          const profile =
+            CPU_PROFILE &&
+            kind === "wallet" &&
+            n === Math.max(...SIZES) &&
+            run === RUNS &&
+            checkpoints === MODES[0];
+          const measurement = await measure(kind, n, run, checkpoints, profile);
+          measurements.push(measurement);
+          console.log(
+            `bench: ${kind} x ${n}, checkpoints ${checkpoints} (run ${run}/${RUNS}, load ${measurement.loadBefore.toFixed(1)}): ` +
+              OPERATIONS.map(
+                (operation) => `${operation} ${measurement.seconds[operation].toFixed(1)} s`,
+              ).join(", "),
+          );
+        }
       }
     }
   }
@@ -230,9 +284,12 @@ try {
 
 // ---- Summary -------------------------------------------------------------------------------
 
-const of = (kind: Kind, n: number) => measurements.filter((m) => m.kind === kind && m.n === n);
-const medianSeconds = (kind: Kind, n: number, operation: Operation) =>
-  median(of(kind, n).map((m) => m.seconds[operation]));
+/** The first mode asked for is the one the main tables show; the others are compared to it. */
+const PRIMARY = MODES[0] ?? "per-step";
+const of = (kind: Kind, n: number, mode: CheckpointMode = PRIMARY) =>
+  measurements.filter((m) => m.kind === kind && m.n === n && m.checkpoints === mode);
+const medianSeconds = (kind: Kind, n: number, operation: Operation, mode: CheckpointMode = PRIMARY) =>
+  median(of(kind, n, mode).map((m) => m.seconds[operation]));
 
 function requestSummary(counts: Record<string, number>): string {
   const reads = Object.entries(counts).filter(([route]) => route.startsWith("GET "));
@@ -310,7 +367,27 @@ const timeRows = SIZES.flatMap((n) =>
     };
   }),
 );
-const growth = KINDS.flatMap((kind) =>
+const checkpointRows =
+  MODES.length < 2
+    ? []
+    : SIZES.flatMap((n) =>
+        KINDS.flatMap((kind) =>
+          OPERATIONS.map((operation) => {
+            const perStep = medianSeconds(kind, n, operation, "per-step");
+            const skipped = medianSeconds(kind, n, operation, "skipped");
+            return {
+              n,
+              kind,
+              operation,
+              perStepSeconds: perStep,
+              skippedSeconds: skipped,
+              ratio: skipped / perStep,
+            };
+          }),
+        ),
+      );
+const loads = measurements.map((m) => m.loadBefore);
+const growth = (SIZES.length < 2 ? [] : KINDS).flatMap((kind) =>
   OPERATIONS.map((operation) => {
     const { intercept, slope } = fitLine(SIZES.map((n) => [n, medianSeconds(kind, n, operation)]));
     return {
@@ -332,9 +409,17 @@ const summary = {
     loadAverage: os.loadavg(),
     sizes: SIZES,
     runs: RUNS,
+    kinds: KINDS,
+    checkpoints: MODES,
+    loadAverageBeforeMeasurements: {
+      min: Math.min(...loads),
+      median: median(loads),
+      max: Math.max(...loads),
+    },
     parallelDiff: process.env["PULUMI_PARALLEL_DIFF"] ?? "unset",
   },
   times: timeRows,
+  checkpoints: checkpointRows,
   growth,
   requests: SIZES.map((n) => ({
     n,
@@ -363,12 +448,18 @@ const summary = {
   measurements,
 };
 
-const s = (seconds: number) => seconds.toFixed(2);
+const s = (seconds: number) => (Number.isNaN(seconds) ? "-" : seconds.toFixed(2));
+/** A ratio, or "-" where a kind was not measured. */
+const x = (ratio: number) => (Number.isNaN(ratio) ? "-" : `${ratio.toFixed(2)}×`);
+const bytes = (value: number | undefined) => (value === undefined ? "-" : String(value));
+const load = summary.meta.loadAverageBeforeMeasurements;
 const lines = [
   `# Benchmark results (${summary.meta.date})`,
   "",
   `Node ${summary.meta.node}, ${summary.meta.cpus} CPUs, load average ${summary.meta.loadAverage.map((l) => l.toFixed(2)).join(" ")}; ` +
-    `median of ${RUNS} runs per cell, wallets and no-op resources alternated; PULUMI_PARALLEL_DIFF=${summary.meta.parallelDiff}.`,
+    `median of ${RUNS} runs per cell, wallets and no-op resources alternated; PULUMI_PARALLEL_DIFF=${summary.meta.parallelDiff}. ` +
+    `1-minute load average before each measurement: min ${load.min.toFixed(1)}, median ${load.median.toFixed(1)}, max ${load.max.toFixed(1)}. ` +
+    `Checkpoints: ${PRIMARY} in the main tables${MODES.length > 1 ? ", both ways below" : ""}.`,
   "",
   "## Wall time (s): PortfolioWallets against the engine's floor",
   "",
@@ -382,10 +473,23 @@ const lines = [
   ...timeRows.map(
     (r) =>
       `| ${r.n} | ${r.operation} | ${s(r.floorSeconds)} | ${s(r.floorWithWalletStateSeconds)} | ` +
-      `${s(r.floorWithStateAndServiceSeconds)} | ${s(r.walletSeconds)} | ${r.ratio.toFixed(2)}× | ` +
-      `${r.ratioToFloorWithState.toFixed(2)}× | ${r.ratioToFloorWithStateAndService.toFixed(2)}× | ` +
-      `${s(r.nativeSeconds)} | ${r.nativeRatio.toFixed(2)}× | ${r.nativeRatioToFloorWithStateAndService.toFixed(2)}× |`,
+      `${s(r.floorWithStateAndServiceSeconds)} | ${s(r.walletSeconds)} | ${x(r.ratio)} | ` +
+      `${x(r.ratioToFloorWithState)} | ${x(r.ratioToFloorWithStateAndService)} | ` +
+      `${s(r.nativeSeconds)} | ${x(r.nativeRatio)} | ${x(r.nativeRatioToFloorWithStateAndService)} |`,
   ),
+  ...(checkpointRows.length === 0
+    ? []
+    : [
+        "",
+        "## Checkpoints: after every step, or skipped (PULUMI_SKIP_CHECKPOINTS=true)",
+        "",
+        "| n | kind | operation | per step s | skipped s | skipped / per step |",
+        "|---|---|---|---|---|---|",
+        ...checkpointRows.map(
+          (r) =>
+            `| ${r.n} | ${r.kind} | ${r.operation} | ${s(r.perStepSeconds)} | ${s(r.skippedSeconds)} | ${x(r.ratio)} |`,
+        ),
+      ]),
   "",
   "## How cost grows (least squares over the medians)",
   "",
@@ -439,8 +543,8 @@ const lines = [
   "|---|---|---|---|---|---|",
   ...summary.state.map(
     (r) =>
-      `| ${r.n} | ${r.walletBytesPerResource} | ${r.nativeBytesPerResource} | ${r.noopBytesPerResource} | ` +
-      `${r.paddedBytesPerResource} | ${r.providerBytes} |`,
+      `| ${r.n} | ${bytes(r.walletBytesPerResource)} | ${bytes(r.nativeBytesPerResource)} | ${bytes(r.noopBytesPerResource)} | ` +
+      `${bytes(r.paddedBytesPerResource)} | ${bytes(r.providerBytes)} |`,
   ),
   ...Object.entries(cpuProfiles).flatMap(([process, profile]) => [
     "",

@@ -47,7 +47,6 @@ describe("yield accrual", () => {
     expect(micros(metrics.global.generated)).toBe(micros(wallet.totalBalanceUsd) - micros(1000));
     expect(metrics.global).toMatchObject({ withdrawn: 0, accruedDelta: metrics.global.generated });
     expect(metrics.portfolioWallets[walletId]).toEqual(metrics.global);
-    // Without periodStartIso the figures count from the organization's first wallet: its creation.
     expect(metrics.period).toEqual({ start: "2026-03-01T00:00:00.000Z", end: "2026-03-02T00:00:01.000Z" });
   });
 

@@ -1,6 +1,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import {
+  iterateAccrualHoldings,
   readAccrualRemainders,
+  type AccrualHoldings,
   readPendingMicros,
   readAccrualState,
   readPositionMicros,
@@ -86,24 +88,57 @@ export function pendingAccrual(
   rates?: RateHistories,
 ): PendingAccrual {
   const state = readAccrualState(db, walletId);
-  const positions = readPositionMicros(db, walletId);
+  const holdings: AccrualHoldings = {
+    state,
+    positions: readPositionMicros(db, walletId),
+    remainders: state === null ? new Map() : readAccrualRemainders(db, walletId),
+    pendingMicros: readPendingMicros(db, walletId),
+  };
+  return accrualOf(holdings, toIso, (positionKey) => rateHistoryOf(db, positionKey, rates));
+}
+
+/**
+ * pendingAccrual of every wallet of the organization, as of `toIso`, read in one pass over the
+ * organization's index range (the aggregate reads: global yield metrics and the ledger audit).
+ * The one walk of an organization's wallets the sandbox makes; it writes nothing.
+ */
+export function* pendingAccrualsOfOrganization(
+  db: DatabaseSync,
+  organizationId: string,
+  toIso: string,
+  rates: RateHistories = new Map(),
+): Generator<{ walletId: string; pendingMicros: bigint; accrual: PendingAccrual }> {
+  for (const holdings of iterateAccrualHoldings(db, organizationId)) {
+    yield {
+      walletId: holdings.walletId,
+      pendingMicros: holdings.pendingMicros,
+      accrual: accrualOf(holdings, toIso, (positionKey) => rateHistoryOf(db, positionKey, rates)),
+    };
+  }
+}
+
+/** The closed form of pendingAccrual over what a wallet holds, with no reads of its own. */
+function accrualOf(
+  holdings: AccrualHoldings,
+  toIso: string,
+  historyOf: (positionKey: string) => readonly RatePeriodStart[],
+): PendingAccrual {
+  const { state, positions, remainders, pendingMicros } = holdings;
   const byPosition = new Map<string, PositionAccrual>();
-  const nothing = (held: bigint): PositionAccrual => ({ held, earned: 0n, remainder: 0n });
   if (state === null) {
-    for (const [key, held] of positions) byPosition.set(key, nothing(held));
+    for (const [key, held] of positions) byPosition.set(key, { held, earned: 0n, remainder: 0n });
     return { accruedThrough: null, yieldOutstandingMicros: 0n, byPosition, earned: 0n };
   }
   const fromMs = Date.parse(state.accruedThrough);
   const toMs = Date.parse(toIso);
-  const remainders = readAccrualRemainders(db, walletId);
   // Yield stops at the per-wallet maximum (limits.ts): what would pass it is not credited.
-  let room = MAX_WALLET_TOTAL_MICROS - sumMicros(positions.values()) - readPendingMicros(db, walletId);
+  let room = MAX_WALLET_TOTAL_MICROS - sumMicros(positions.values()) - pendingMicros;
   let earned = 0n;
-  for (const [positionKey, held] of positions) {
+  // In key order, whichever order they were read in: the cap is taken position by position.
+  for (const [positionKey, held] of [...positions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let remainder = remainders.get(positionKey) ?? 0n;
     let credited = 0n;
-    const segments =
-      held > 0n && toMs > fromMs ? rateSegments(rateHistoryOf(db, positionKey, rates), fromMs, toMs) : [];
+    const segments = held > 0n && toMs > fromMs ? rateSegments(historyOf(positionKey), fromMs, toMs) : [];
     for (const integral of segments) {
       const numerator = (held + credited) * integral + remainder;
       const whole = numerator / ACCRUAL_DENOMINATOR;
@@ -144,9 +179,10 @@ export const ACCRUAL_PERIOD_MS = 24 * 60 * 60 * 1000;
  * movements settle; reads compute the same figures without writing (pendingAccrual).
  *
  * Each credit is an `accrual` ledger entry over [from, toIso]. A position's latest entry that began
- * less than an accrual period ago (a day of sandbox time) is extended instead: a wallet whose money
- * moves often still has at most one accrual entry per position per day. Returns the micros
- * credited. A wallet settled for the first time starts accruing now.
+ * less than an accrual period ago (a day of sandbox time) and ends at the last settlement is
+ * extended instead: a wallet whose money moves often still has about one accrual entry per
+ * position per day, however many movements. Returns the micros credited. A wallet settled for the
+ * first time starts accruing now.
  */
 export function accrueWallet(
   db: DatabaseSync,
@@ -162,8 +198,12 @@ export function accrueWallet(
   for (const [positionKey, position] of pending.byPosition) {
     if (position.held <= 0n) continue;
     writeAccrualRemainder(db, wallet.id, positionKey, position.remainder);
-    if (position.earned === 0n) continue;
-    writePositionMicros(db, wallet.id, positionKey, position.held + position.earned, toIso);
+    if (position.earned > 0n) {
+      writePositionMicros(db, wallet.id, positionKey, position.held + position.earned, toIso);
+    }
+    // The entry is extended only while it ends where this settlement starts, so each entry covers
+    // time the position was invested throughout (its yield is spread over that span by period
+    // figures); a settlement that credits nothing still extends it, keeping it contiguous.
     const latest = findLatestAccrualEntry(db, wallet.id, positionKey);
     const extendable =
       latest !== null &&
@@ -171,7 +211,7 @@ export function accrueWallet(
       Date.parse(toIso) - Date.parse(latest.fromAt ?? latest.at) < ACCRUAL_PERIOD_MS;
     if (extendable) {
       extendAccrualEntry(db, latest, position.earned, toIso);
-    } else {
+    } else if (position.earned > 0n) {
       appendLedgerEntry(db, {
         organizationId: wallet.organizationId,
         walletId: wallet.id,

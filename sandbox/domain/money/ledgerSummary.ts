@@ -1,6 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { listWalletIds, readPendingMicros } from "../../store/holdingsStore.ts";
-import { pendingAccrual, type PendingAccrual, type RateHistories } from "./accrual.ts";
+import { pendingAccrualsOfOrganization, type PendingAccrual } from "./accrual.ts";
 import { ledgerSums, type LedgerKind } from "../../store/ledgerStore.ts";
 import { microsToUsd } from "../../../sdk/contract/index.ts";
 import { sumMicros } from "./micros.ts";
@@ -53,22 +52,23 @@ export function ledgerSummary(db: DatabaseSync, organizationId: string, nowIso: 
     sums.set(row.walletId, totals);
   }
   const wallets: Record<string, LedgerTotals> = {};
-  const rates: RateHistories = new Map();
-  for (const walletId of listWalletIds(db, organizationId)) {
+  for (const { walletId, pendingMicros, accrual } of pendingAccrualsOfOrganization(
+    db,
+    organizationId,
+    nowIso,
+  )) {
     const settled = sums.get(walletId) ?? zero();
     // Yield earned since the last settlement is part of the balance and of the yield generated,
     // though no entry records it yet: it is credited when money next moves (accrual.ts).
-    const pending = pendingAccrual(db, walletId, nowIso, rates);
-    const totals = { ...settled, yieldGenerated: settled.yieldGenerated + pending.earned };
+    const totals = { ...settled, yieldGenerated: settled.yieldGenerated + accrual.earned };
     const expectedBalance = totals.deposits + totals.yieldGenerated - totals.paidOut - totals.inFlight;
-    const positions = sumMicros(livePositions(pending));
-    const balance = positions + readPendingMicros(db, walletId);
+    const balance = sumMicros(livePositions(accrual)) + pendingMicros;
     wallets[walletId] = {
       ...totals,
       expectedBalance,
       balance,
       discrepancy: balance - expectedBalance,
-      yieldHeld: pending.yieldOutstandingMicros + pending.earned,
+      yieldHeld: accrual.yieldOutstandingMicros + accrual.earned,
     };
   }
   const keys = [

@@ -6,10 +6,9 @@ import {
   type YieldMetricsRequest,
 } from "../../../sdk/contract/index.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
-import { listInvestedWalletIds } from "../../store/holdingsStore.ts";
 import { listLedgerEntriesOfKind, readYieldTotals, type StoredLedgerEntry } from "../../store/ledgerStore.ts";
 import { findWallet, firstWalletCreatedAt } from "../../store/walletStore.ts";
-import { pendingAccrual, type RateHistories } from "./accrual.ts";
+import { pendingAccrual, pendingAccrualsOfOrganization, type RateHistories } from "./accrual.ts";
 import type { MoneyDeps } from "./moneyDeps.ts";
 
 /**
@@ -25,9 +24,9 @@ import type { MoneyDeps } from "./moneyDeps.ts";
  *   never counts).
  * - `accruedDelta` = generated − withdrawn: the change in yield still held (in wallets or in flight).
  * Global figures are the sum of the organization's wallets' figures, exactly. Lifetime global
- * figures come from the organization's running totals and the unsettled yield of its funded
- * wallets; a period's, from its ledger range. A period without a start counts from the
- * organization's first wallet: `period.start` says so.
+ * figures come from the organization's running totals and each wallet's unsettled yield (one
+ * read of the organization's holdings: the cost of a global request grows with its wallets, see
+ * docs/performance.md); a period's, from its ledger range. No start is the lifetime.
  */
 
 type FiguresMicros = { generated: bigint; withdrawn: bigint };
@@ -117,8 +116,11 @@ export function yieldMetrics(
   const after = request.periodStartIso ?? null;
   const rates: RateHistories = new Map();
   /** A wallet's yield earned since its last settlement, as an accrual over [last settlement, now]. */
-  const addUnsettled = (generated: GeneratedByWallet, walletId: string) => {
-    const pending = pendingAccrual(deps.db, walletId, now, rates);
+  const addUnsettled = (
+    generated: GeneratedByWallet,
+    walletId: string,
+    pending = pendingAccrual(deps.db, walletId, now, rates),
+  ) => {
     if (pending.accruedThrough !== null && pending.earned > 0n) {
       generated.add(walletId, pending.earned, Date.parse(pending.accruedThrough), nowMs);
     }
@@ -143,18 +145,18 @@ export function yieldMetrics(
   };
 
   const globalFigures = (): FiguresMicros => {
-    const funded = listInvestedWalletIds(deps.db, organizationId);
+    const unsettled = pendingAccrualsOfOrganization(deps.db, organizationId, now, rates);
     if (lifetime) {
       const totals = readYieldTotals(deps.db, organizationId);
-      let unsettled = 0n;
-      for (const walletId of funded) unsettled += pendingAccrual(deps.db, walletId, now, rates).earned;
-      return { generated: totals.generated + unsettled, withdrawn: totals.withdrawn };
+      let generated = totals.generated;
+      for (const { accrual } of unsettled) generated += accrual.earned;
+      return { generated, withdrawn: totals.withdrawn };
     }
     const generated = new GeneratedByWallet(period);
     for (const entry of listLedgerEntriesOfKind(deps.db, { organizationId }, "accrual", after)) {
       generated.addEntry(entry);
     }
-    for (const walletId of funded) addUnsettled(generated, walletId);
+    for (const { walletId, accrual } of unsettled) addUnsettled(generated, walletId, accrual);
     let withdrawn = 0n;
     for (const amount of withdrawnIn(
       listLedgerEntriesOfKind(deps.db, { organizationId }, "payout_completed", after),

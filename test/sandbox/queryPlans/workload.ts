@@ -8,8 +8,8 @@ import { startReceiver } from "../../webhooks/receiver.ts";
  * A workload that touches every route of the sandbox and every kind of due work: wallets and
  * their pages, deposits through their legs, strategy updates approved at the signing provider and
  * by the admin API, withdrawals paid in legs (one failing, one rejected), yield metrics over
- * lifetimes and periods, webhooks delivered and managed, and the admin API. Used to check what
- * the sandbox asks SQLite (queryPlans.test.ts), for one organization or two.
+ * lifetimes and periods, webhooks delivered and managed, the admin API and the console's read
+ * API. Used to check what the sandbox asks SQLite (queryPlans.test.ts), for one organization or two.
  */
 
 export const WORKLOAD_ORGANIZATIONS = { "plans-token-a": "plans-org-a", "plans-token-b": "plans-org-b" };
@@ -212,6 +212,24 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await api("GET", "/_sandbox/webhook-deliveries?limit=5");
+    // The console's read API (sandbox/console/consoleApi.ts): each read must succeed, or its
+    // statements would go unchecked.
+    const consoleRead = async (route: string): Promise<Answer> => {
+      const answer = await api("GET", `/_console/api${route}`);
+      if (answer.status !== 200) throw new Error(`GET /_console/api${route} answered ${answer.status}`);
+      return answer;
+    };
+    await consoleRead("/session");
+    await consoleRead("/signing-activities");
+    await consoleRead("/signing-activities?status=all&limit=10");
+    await consoleRead(`/wallets/${a.id}/strategy-updates?limit=5`);
+    const timelines = await consoleRead(`/wallets/${c.id}/withdrawals?pageSize=1`);
+    await consoleRead(
+      `/wallets/${c.id}/withdrawals?pageSize=1&cursor=${encodeURIComponent(timelines.body.nextCursor)}`,
+    );
+    await consoleRead("/webhook-deliveries?limit=5");
+    await consoleRead(`/webhook-deliveries?status=failed&registrationId=${hook.body.id}&limit=5`);
+    await consoleRead("/webhook-deliveries?eventType=portfolio_wallet.balance.updated");
     await api("PATCH", `/webhooks/registrations/${hook.body.id}/status`, {
       status: "disabled",
       disabledReason: "plans",

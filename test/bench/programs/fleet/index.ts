@@ -11,6 +11,11 @@ const config = new pulumi.Config("bench");
 const count = config.requireNumber("count");
 const kind = config.require("kind");
 const padding = "x".repeat(config.getNumber("padding") ?? 0);
+/** The wallets' target allocation (`bench:positions`, JSON), so a test can change every wallet's strategy. */
+const positions = config.getObject<{ positionKey: string; targetWeightBps: number }[]>("positions") ?? [
+  { positionKey: "tbills", targetWeightBps: 6000 },
+  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+];
 
 const noopProvider: pulumi.dynamic.ResourceProvider = {
   // Outputs repeat the inputs, as a real provider's do.
@@ -67,21 +72,9 @@ class NativeWallet extends pulumi.CustomResource {
 
 for (let index = 0; index < count; index++) {
   if (kind === "wallet") {
-    new PortfolioWallet(`wallet-${index}`, {
-      label: `bench wallet ${index}`,
-      positions: [
-        { positionKey: "tbills", targetWeightBps: 6000 },
-        { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-      ],
-    });
+    new PortfolioWallet(`wallet-${index}`, { label: `bench wallet ${index}`, positions });
   } else if (kind === "native") {
-    new NativeWallet(`native-${index}`, {
-      label: `bench native wallet ${index}`,
-      positions: [
-        { positionKey: "tbills", targetWeightBps: 6000 },
-        { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-      ],
-    });
+    new NativeWallet(`native-${index}`, { label: `bench native wallet ${index}`, positions });
   } else if (kind === "serviced") {
     new Serviced(`serviced-${index}`, { index, padding });
   } else if (kind === "padded") {
