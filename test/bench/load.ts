@@ -24,6 +24,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import type { SandboxProcessStats } from "./load/sandboxProcess.ts";
+import { sendToSandbox } from "../support/sandboxAccess.ts";
 import { median } from "./statistics.ts";
 
 const ORG_COUNTS = (process.env["BENCH_LOAD_ORGS"] ?? "1,4,8,16").split(",").map(Number);
@@ -146,18 +147,11 @@ type Body = any;
 function clientOf(url: string, token: string, samples: Sample[]) {
   return async (method: string, route: string, pathname: string, body?: unknown): Promise<Body> => {
     const started = performance.now();
-    const response = await fetch(`${url}${pathname}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    samples.push({ route: `${method} ${route}`, ms: performance.now() - started, status: response.status });
-    if (response.status >= 500) throw new Error(`${method} ${pathname} answered ${response.status}: ${text}`);
-    return text === "" ? null : JSON.parse(text);
+    const answer = await sendToSandbox({ url, token }, method, pathname, body);
+    samples.push({ route: `${method} ${route}`, ms: performance.now() - started, status: answer.status });
+    if (answer.status >= 500)
+      throw new Error(`${method} ${pathname} answered ${answer.status}: ${answer.text}`);
+    return answer.body;
   };
 }
 

@@ -17,6 +17,7 @@ import { openDatabase } from "../../sandbox/store/db.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { cloneWallet } from "../support/storeSeeding.ts";
 import { median } from "./statistics.ts";
+import { callSandbox } from "../support/sandboxAccess.ts";
 
 const SIZES = (process.env["BENCH_STORE_WALLETS"] ?? "1000,100000,1000000").split(",").map(Number);
 const REPS = Number(process.env["BENCH_STORE_REPS"] ?? "200");
@@ -45,24 +46,9 @@ const REQUESTS = [
 ] as const;
 type RequestName = (typeof REQUESTS)[number];
 
-// Answers are loose JSON.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = any;
-
-async function call(sandbox: Sandbox, method: string, pathname: string, body?: unknown): Promise<Body> {
-  const response = await fetch(`${sandbox.url}${pathname}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok)
-    throw new Error(`${method} ${pathname} answered ${response.status}: ${text.slice(0, 300)}`);
-  return text === "" ? null : JSON.parse(text);
-}
+/** One request that must succeed, as the bench's organization. */
+const call = (sandbox: Sandbox, method: string, pathname: string, body?: unknown) =>
+  callSandbox({ url: sandbox.url, token: TOKEN }, method, pathname, body);
 
 const directoryBytes = (dir: string) =>
   readdirSync(dir).reduce((sum, name) => sum + statSync(path.join(dir, name)).size, 0);

@@ -14,9 +14,22 @@ export interface SandboxAccess {
   adminToken?: string | undefined;
 }
 
-// Tests read answers as loose JSON, so the body type is `any` on purpose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function call(access: SandboxAccess, method: string, path: string, body?: unknown): Promise<any> {
+/** A sandbox's answer: its status, its body as text, and that text read as JSON (null when empty). */
+export interface SandboxAnswer {
+  status: number;
+  text: string;
+  // Tests read answers as loose JSON, so the body type is `any` on purpose.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** Sends one request as `access`'s organization (JSON in, JSON out), whatever the status. */
+export async function sendToSandbox(
+  access: SandboxAccess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<SandboxAnswer> {
   const response = await fetch(`${access.url}${path}`, {
     method,
     headers: {
@@ -27,19 +40,31 @@ async function call(access: SandboxAccess, method: string, path: string, body?: 
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  const json = text === "" ? null : (JSON.parse(text) as unknown);
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return json;
+  return { status: response.status, text, body: text === "" ? null : JSON.parse(text) };
+}
+
+/** sendToSandbox for a request that must succeed: any other answer throws, quoting it. */
+export async function callSandbox(
+  access: SandboxAccess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<SandboxAnswer["body"]> {
+  const answer = await sendToSandbox(access, method, path, body);
+  if (answer.status < 200 || answer.status > 299)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
+  return answer.body;
 }
 
 /** Requests the sandbox counted for the token's organization, by `METHOD /route`. */
 export async function requestCounts(access: SandboxAccess): Promise<Record<string, number>> {
-  return ((await call(access, "GET", "/_sandbox/request-counts")) as { counts: Record<string, number> })
-    .counts;
+  return (
+    (await callSandbox(access, "GET", "/_sandbox/request-counts")) as { counts: Record<string, number> }
+  ).counts;
 }
 
 export async function resetRequestCounts(access: SandboxAccess): Promise<void> {
-  await call(access, "DELETE", "/_sandbox/request-counts");
+  await callSandbox(access, "DELETE", "/_sandbox/request-counts");
 }
 
 const TWO_SOURCES = [
@@ -64,21 +89,21 @@ export async function fundedWallet(
   options: FundedWalletOptions = {},
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<{ wallet: any; depositId: string }> {
-  const wallet = await call(access, "POST", "/v2/portfolio-wallets", {
+  const wallet = await callSandbox(access, "POST", "/v2/portfolio-wallets", {
     requestId: randomUUID(),
     positions: options.positions ?? TWO_SOURCES,
     ...(options.label === undefined ? {} : { label: options.label }),
   });
-  const deposit = await call(access, "POST", "/_sandbox/deposits", {
+  const deposit = await callSandbox(access, "POST", "/_sandbox/deposits", {
     chain: "ethereum",
     address: wallet.depositAddresses.ethereum.address,
     amount: amountUsd,
     txHash: `0x${randomUUID().replaceAll("-", "")}`,
   });
   if (options.settleMs !== undefined && options.settleMs > 0) {
-    await call(access, "POST", "/_sandbox/clock/advance", { ms: options.settleMs });
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: options.settleMs });
   }
-  const funded = await call(access, "GET", `/v2/portfolio-wallets/${wallet.id}`);
+  const funded = await callSandbox(access, "GET", `/v2/portfolio-wallets/${wallet.id}`);
   if (funded.pendingAllocationsUsd !== 0) {
     throw new Error(
       `the deposit to wallet ${wallet.id} has not reached its positions (${funded.pendingAllocationsUsd} USD pending); settle it longer`,

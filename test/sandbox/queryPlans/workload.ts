@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
 import { generateTurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
+import { sendToSandbox, type SandboxAnswer } from "../../support/sandboxAccess.ts";
 import { startReceiver } from "../../webhooks/receiver.ts";
 
 /**
@@ -23,25 +24,14 @@ const PAYOUT = {
   destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
 };
 
-// Answers are loose JSON.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Answer = { status: number; body: any };
+type Answer = SandboxAnswer;
 
 export function client(sandbox: Sandbox, token: string) {
   return async (method: string, route: string, body?: unknown): Promise<Answer> => {
-    const response = await fetch(`${sandbox.url}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    const answer = { status: response.status, body: text === "" ? null : JSON.parse(text) };
+    const answer = await sendToSandbox({ url: sandbox.url, token }, method, route, body);
     // An injected fault is a 503 on purpose; any other 5xx is a sandbox failure.
     if (answer.status >= 500 && answer.body?.error?.code !== "unavailable")
-      throw new Error(`${method} ${route} answered ${answer.status}: ${text}`);
+      throw new Error(`${method} ${route} answered ${answer.status}: ${answer.text}`);
     return answer;
   };
 }
