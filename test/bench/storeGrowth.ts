@@ -17,7 +17,11 @@ import { openDatabase } from "../../sandbox/store/db.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { cloneWallet } from "../support/storeSeeding.ts";
 import { median } from "./statistics.ts";
-import { callSandbox } from "../support/sandboxAccess.ts";
+import {
+  callSandbox,
+  ETHEREUM_PAYOUT as PAYOUT,
+  TWO_SOURCES as POSITIONS,
+} from "../support/sandboxAccess.ts";
 
 const SIZES = (process.env["BENCH_STORE_WALLETS"] ?? "1000,100000,1000000").split(",").map(Number);
 const REPS = Number(process.env["BENCH_STORE_REPS"] ?? "200");
@@ -26,15 +30,6 @@ const OUT_DIR = process.env["BENCH_OUT"] ?? path.join(repoRoot, "bench-results")
 const TOKEN = "store-token";
 const ORG = "store-org";
 const DAY_MS = 24 * 60 * 60 * 1000;
-const POSITIONS = [
-  { positionKey: "tbills", targetWeightBps: 6000 },
-  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-];
-const PAYOUT = {
-  destinationToken: "usdc",
-  destinationChain: "ethereum",
-  destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-};
 const REQUESTS = [
   "create wallet",
   "GET wallet",

@@ -67,10 +67,18 @@ export async function resetRequestCounts(access: SandboxAccess): Promise<void> {
   await callSandbox(access, "DELETE", "/_sandbox/request-counts");
 }
 
-const TWO_SOURCES = [
+/** A two-source allocation (60% tbills, 40% syrupUsdc), the suites' usual wallet. */
+export const TWO_SOURCES = [
   { positionKey: "tbills", targetWeightBps: 6000 },
   { positionKey: "syrupUsdc", targetWeightBps: 4000 },
 ];
+
+/** A payout destination every suite may send a withdrawal to: usdc on ethereum. */
+export const ETHEREUM_PAYOUT = {
+  destinationToken: "usdc",
+  destinationChain: "ethereum",
+  destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+};
 
 export interface FundedWalletOptions {
   positions?: readonly unknown[];

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
 import { generateTurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
-import { sendToSandbox, type SandboxAnswer } from "../../support/sandboxAccess.ts";
+import {
+  ETHEREUM_PAYOUT as PAYOUT,
+  sendToSandbox,
+  TWO_SOURCES as POSITIONS,
+  type SandboxAnswer,
+} from "../../support/sandboxAccess.ts";
 import { startReceiver } from "../../webhooks/receiver.ts";
 
 /**
@@ -14,15 +19,6 @@ import { startReceiver } from "../../webhooks/receiver.ts";
  */
 
 export const WORKLOAD_ORGANIZATIONS = { "plans-token-a": "plans-org-a", "plans-token-b": "plans-org-b" };
-const POSITIONS = [
-  { positionKey: "tbills", targetWeightBps: 6000 },
-  { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-];
-const PAYOUT = {
-  destinationToken: "usdc",
-  destinationChain: "ethereum",
-  destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-};
 
 type Answer = SandboxAnswer;
 
