@@ -5,6 +5,7 @@ import {
   DAY_MS,
   HOUR_MS,
   micros,
+  PROPERTY_ALLOCATIONS as ALLOCATIONS,
   startMoneySandbox,
   withdrawBody,
   type MoneySandbox,
@@ -14,18 +15,6 @@ import {
 // movements on the same clock give the same balances, yield generated and withdrawn, and ledger,
 // to the micro, whether the wallets are read after every step, in any order, or only at the end.
 
-const ALLOCATIONS = [
-  [
-    { positionKey: "tbills", targetWeightBps: 6000 },
-    { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-  ],
-  [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
-  [
-    { positionKey: "tbills", targetWeightBps: 3333 },
-    { positionKey: "resolvRlp", targetWeightBps: 3334 },
-    { positionKey: "syrupUsdc", targetWeightBps: 3333 },
-  ],
-];
 const SOURCES = ["tbills", "resolvRlp", "syrupUsdc"];
 const START = new Date("2026-03-01T00:00:00.000Z").getTime();
 /** A period that straddles accrual entries (from an hour in, for a day and a half). */

@@ -1,25 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ORG, uuid } from "./helpers.ts";
-import { DAY_MS, micros, startMoneySandbox, withdrawBody, type MoneySandbox } from "./moneyHelpers.ts";
+import {
+  PROPERTY_ALLOCATIONS as ALLOCATIONS,
+  DAY_MS,
+  micros,
+  startMoneySandbox,
+  withdrawBody,
+  type MoneySandbox,
+} from "./moneyHelpers.ts";
 
 // Conservation, checked through the public API after a long random sequence of money movements:
 //   Σ wallet balances + Σ payouts completed + Σ payouts in flight = Σ deposits + yield generated
 // exactly, in micro-units (epsilon 0): every amount the sandbox holds is a whole number of micros.
 
-const ALLOCATIONS = [
-  [
-    { positionKey: "tbills", targetWeightBps: 6000 },
-    { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-  ],
-  [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
-  [
-    { positionKey: "tbills", targetWeightBps: 3333 },
-    { positionKey: "resolvRlp", targetWeightBps: 3334 },
-    { positionKey: "syrupUsdc", targetWeightBps: 3333 },
-  ],
-  [{ positionKey: "resolvRlp", targetWeightBps: 10000 }],
-];
 const CHAINS = ["ethereum", "solana", "base", "arbitrum"];
 const SOURCES = ["tbills", "resolvRlp", "syrupUsdc"];
 

@@ -86,4 +86,19 @@ export function withdrawBody(withdrawalAmount: number, overrides: Record<string,
 }
 
 /** USD → integer micros, for exact comparisons of API figures. */
+/** The allocations the money property tests draw wallets from: several sources, one, uneven thirds. */
+export const PROPERTY_ALLOCATIONS = [
+  [
+    { positionKey: "tbills", targetWeightBps: 6000 },
+    { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+  ],
+  [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
+  [
+    { positionKey: "tbills", targetWeightBps: 3333 },
+    { positionKey: "resolvRlp", targetWeightBps: 3334 },
+    { positionKey: "syrupUsdc", targetWeightBps: 3333 },
+  ],
+  [{ positionKey: "resolvRlp", targetWeightBps: 10000 }],
+];
+
 export const micros = (usd: number) => Math.round(usd * 1_000_000);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
+import { EVENT_TYPES } from "../../../sdk/contract/index.ts";
 import { generateTurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
 import {
   ETHEREUM_PAYOUT as PAYOUT,
@@ -60,13 +61,7 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
     });
     const hook = await api("POST", "/webhooks/registrations", {
       url: receiver.url,
-      eventTypes: [
-        "portfolio_wallet.balance.updated",
-        "portfolio_wallet.deposit.status_changed",
-        "portfolio_wallet.withdrawal.status_changed",
-        "portfolio_wallet.withdrawal.payout.status_changed",
-        "portfolio_wallet.strategy.status_changed",
-      ],
+      eventTypes: [...EVENT_TYPES],
     });
     await api("GET", "/webhooks/registrations?pageSize=1");
     await api("GET", `/webhooks/registrations/${hook.body.id}`);
