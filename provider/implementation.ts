@@ -67,12 +67,21 @@ export async function callProviderOf(
     Record<ResourceMethod, (...a: unknown[]) => Promise<unknown>> | undefined;
   if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
   try {
-    return await timedCall(method, kind, () =>
-      implementation[method](() => providerProcess.connection(), ...args),
+    return await providerProcess.engineLog.forResource(resourceUrnOf(args), () =>
+      timedCall(method, kind, () => implementation[method](() => providerProcess.connection(), ...args)),
     );
   } catch (error) {
     throw withSettingHint(error);
   }
+}
+
+/** The resource a call is about: every resource's inputs and state carry `resourceUrn`; the newest come last. */
+function resourceUrnOf(args: unknown[]): string | undefined {
+  return args
+    .map((arg) =>
+      arg !== null && typeof arg === "object" ? (arg as { resourceUrn?: unknown }).resourceUrn : undefined,
+    )
+    .findLast((value): value is string => typeof value === "string");
 }
 
 /**
@@ -82,11 +91,7 @@ export async function callProviderOf(
  */
 export async function callProvider(method: ProviderMethod, args: unknown[]): Promise<unknown> {
   if (method === "configure") return callProviderOf("portfolioWallet", method, args);
-  const urn = args
-    .map((arg) =>
-      arg !== null && typeof arg === "object" ? (arg as { resourceUrn?: unknown }).resourceUrn : undefined,
-    )
-    .findLast((value): value is string => typeof value === "string");
+  const urn = resourceUrnOf(args);
   const kind = urn === undefined ? undefined : resourceKindOfUrn(urn);
   if (kind === undefined) {
     throw new Error(

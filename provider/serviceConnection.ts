@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import type { StrategyCatalogEntry } from "../sdk/contract/catalog.ts";
-import { PortfolioWalletClient } from "../sdk/client/index.ts";
-import { resolveProviderSettings, type ConfigSource, type ProviderSettings } from "../sdk/stackSettings.ts";
+import { AdaptiveConcurrencyLimiter, PortfolioWalletClient, type RetryNotice } from "../sdk/client/index.ts";
+import {
+  deploymentRetryOptions,
+  retryNoticeText,
+  resolveProviderSettings,
+  type ConfigSource,
+  type ProviderSettings,
+} from "../sdk/stackSettings.ts";
+import type { EngineLog } from "./engineLog.ts";
 
 /**
  * What a provider call needs to talk to the service: the settings it runs with, the client (one
@@ -15,21 +22,46 @@ export interface ServiceConnection {
   catalog(): Promise<StrategyCatalogEntry[]>;
 }
 
+/** A retry's wait from this long on is said in the output that stays (a pipeline's log), not only as a status. */
+const WAIT_WORTH_SAYING_MS = 3_000;
+
 /**
- * The connections of one provider process, one per distinct service and token (a deployment
- * uses one; tests reconfigure). Closed when the process ends (see providerProcess.ts).
+ * The connections of one provider process, one per distinct service, token and retry budget (a
+ * deployment uses one; tests reconfigure). Every client of the process shares one concurrency
+ * limiter, so when the service throttles, the whole deployment slows down rather than each of its
+ * parallel steps retrying on its own; and each says its retries through the engine, so a pipeline
+ * that waits shows what it waits for. Closed when the process ends (see providerProcess.ts).
  */
 export class ServiceConnectionPool {
   readonly #bySettings = new Map<string, ServiceConnection>();
+  readonly #limiter = new AdaptiveConcurrencyLimiter();
+  readonly #engineLog: EngineLog | undefined;
+
+  constructor(options: { engineLog?: EngineLog } = {}) {
+    this.#engineLog = options.engineLog;
+  }
+
+  /** The requests in flight and the current limit: what the deployment's throttling has done. */
+  get limiter(): AdaptiveConcurrencyLimiter {
+    return this.#limiter;
+  }
 
   /** The connection for a configuration; its settings are resolved (and checked) on every call. */
   for(source: ConfigSource | undefined): ServiceConnection {
     const settings = resolveProviderSettings(source);
     // Keyed by a hash so the token is never kept as a readable map key.
-    const key = createHash("sha256").update(`${settings.baseUrl}\n${settings.apiToken}`).digest("hex");
+    const key = createHash("sha256")
+      .update(`${settings.baseUrl}\n${settings.apiToken}\n${settings.retryTimeoutMs}`)
+      .digest("hex");
     let connection = this.#bySettings.get(key);
     if (connection === undefined) {
-      const client = new PortfolioWalletClient({ baseUrl: settings.baseUrl, apiToken: settings.apiToken });
+      const client = new PortfolioWalletClient({
+        baseUrl: settings.baseUrl,
+        apiToken: settings.apiToken,
+        ...deploymentRetryOptions(settings),
+        concurrencyLimiter: this.#limiter,
+        onRetry: (notice) => this.#sayRetry(notice),
+      });
       let catalogRead: Promise<StrategyCatalogEntry[]> | undefined;
       connection = {
         settings,
@@ -51,5 +83,11 @@ export class ServiceConnectionPool {
     const connections = [...this.#bySettings.values()];
     this.#bySettings.clear();
     await Promise.allSettled(connections.map((entry) => entry.client.close()));
+  }
+
+  #sayRetry(notice: RetryNotice): void {
+    this.#engineLog?.say("info", retryNoticeText(notice), {
+      ephemeral: notice.delayMs < WAIT_WORTH_SAYING_MS,
+    });
   }
 }

@@ -1,7 +1,18 @@
 import { HttpUrlSchema } from "./contract/common.ts";
 import { quoteValue } from "./contract/errors.ts";
 import { API_TOKEN_ENV, BASE_URL_ENV } from "./client/core/environment.ts";
-import { ApiConnectionError, AuthenticationError, PortfolioWalletError } from "./client/core/errors.ts";
+import {
+  ApiConnectionError,
+  ApiTimeoutError,
+  AuthenticationError,
+  PortfolioWalletError,
+} from "./client/core/errors.ts";
+import {
+  describeTransientFailure,
+  retryHistoryOf,
+  type RetryHistory,
+  type RetryNotice,
+} from "./client/core/retry.ts";
 
 /**
  * Settings shared by the dynamic provider, the read-only functions and the approver: one table of
@@ -53,10 +64,27 @@ export const SETTINGS = {
   approvalTimeoutSeconds: {
     env: "PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS",
     secret: false,
+    type: "number",
     description:
       "How long `up` waits for an approved strategy update to show on the wallet, in seconds. Default 300.",
   },
-} as const;
+  retryTimeoutSeconds: {
+    env: "PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS",
+    secret: false,
+    type: "number",
+    description:
+      "How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once.",
+  },
+} as const satisfies Record<string, SettingDefinition>;
+
+/** What the table says of one setting. */
+interface SettingDefinition {
+  env: string;
+  secret: boolean;
+  /** The value's type in the package schema; `string` when not given. */
+  type?: "number";
+  description: string;
+}
 export type SettingName = keyof typeof SETTINGS;
 
 /** A setting's stack-config key: `portfolio-wallet:<name>`. */
@@ -106,9 +134,20 @@ export interface ProviderSettings {
   approver: ApproverSettings | undefined;
   /** How long `up` waits for an approved strategy change to show on the wallet. */
   approvalTimeoutMs: number;
+  /** How long one request is retried through transient failures (docs/provider.md "Retries"). */
+  retryTimeoutMs: number;
 }
 
 const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
+/**
+ * Five minutes: long enough to ride out a rate-limit window (services count per minute), a
+ * rolling deploy or a failover of the service, short enough that a real outage fails the pipeline
+ * while someone still watches it. Every request the provider sends is a read or carries its
+ * requestId, so waiting longer never risks acting twice.
+ */
+export const DEFAULT_RETRY_TIMEOUT_SECONDS = 300;
+/** One hour: past it, a pipeline had better fail and say so. */
+const MAX_RETRY_TIMEOUT_SECONDS = 3600;
 
 /** Where one setting comes from: its value, or undefined when the source does not set it. */
 export type SettingLookup = (name: SettingName) => string | undefined;
@@ -239,28 +278,84 @@ export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
   const { baseUrl, apiToken } = connectionFrom(readSetting, problems);
   const approver = approverFrom(readSetting, problems);
 
-  const timeoutText = readSetting("approvalTimeoutSeconds");
-  let approvalTimeoutMs = DEFAULT_APPROVAL_TIMEOUT_SECONDS * 1000;
-  if (timeoutText !== undefined) {
-    const seconds = Number(timeoutText);
-    if (!Number.isFinite(seconds) || seconds <= 0)
-      problems.push({
-        setting: "approvalTimeoutSeconds",
-        message: `${configKeyOf("approvalTimeoutSeconds")} must be a positive number of seconds, got ${quoteValue(timeoutText)}`,
-      });
-    else approvalTimeoutMs = seconds * 1000;
-  }
+  const approvalTimeoutMs = secondsSetting(readSetting, "approvalTimeoutSeconds", problems, {
+    defaultSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+    zeroAllowed: false,
+  });
+  const retryTimeoutMs = retryTimeoutFrom(readSetting, problems);
 
   if (problems.length > 0) throw new SettingsError(problems);
-  return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs };
+  return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs, retryTimeoutMs };
+}
+
+/** The retry budget alone (for callers that take the service's address and token from elsewhere). */
+export function resolveRetryTimeoutMs(readSetting: SettingLookup): number {
+  const problems: SettingProblem[] = [];
+  const retryTimeoutMs = retryTimeoutFrom(readSetting, problems);
+  if (problems.length > 0) throw new SettingsError(problems);
+  return retryTimeoutMs;
+}
+
+const retryTimeoutFrom = (readSetting: SettingLookup, problems: SettingProblem[]) =>
+  secondsSetting(readSetting, "retryTimeoutSeconds", problems, {
+    defaultSeconds: DEFAULT_RETRY_TIMEOUT_SECONDS,
+    maxSeconds: MAX_RETRY_TIMEOUT_SECONDS,
+    zeroAllowed: true,
+  });
+
+/** A duration setting given in seconds, as milliseconds; its default when unset, a problem when unusable. */
+function secondsSetting(
+  readSetting: SettingLookup,
+  name: "approvalTimeoutSeconds" | "retryTimeoutSeconds",
+  problems: SettingProblem[],
+  rule: { defaultSeconds: number; maxSeconds?: number; zeroAllowed: boolean },
+): number {
+  const text = readSetting(name);
+  if (text === undefined) return rule.defaultSeconds * 1000;
+  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
+  const tooLarge = rule.maxSeconds !== undefined && seconds > rule.maxSeconds;
+  if (Number.isNaN(seconds) || (seconds === 0 && !rule.zeroAllowed) || tooLarge) {
+    const range =
+      rule.maxSeconds === undefined
+        ? `a positive number of seconds`
+        : `a number of seconds from ${rule.zeroAllowed ? 0 : "above 0"} to ${rule.maxSeconds}`;
+    problems.push({
+      setting: name,
+      message: `${configKeyOf(name)} must be ${range}, got ${quoteValue(text)}; ${howToSet(name)}`,
+    });
+    return rule.defaultSeconds * 1000;
+  }
+  return Math.round(seconds * 1000);
 }
 
 /**
- * A client error as a Pulumi user needs to read it: where the client says "the apiToken option or
- * PORTFOLIO_WALLET_API_TOKEN", a stack has `portfolio-wallet:apiToken`. The client is general
- * purpose and never names Pulumi settings; the provider and the functions pass their errors here.
+ * How a deployment's requests are retried: through transient failures for up to the stack's
+ * `retryTimeoutSeconds`, however many attempts that takes (the client's own default of two retries
+ * suits a person at a prompt, not a pipeline). The provider and the read functions both use it.
+ */
+export function deploymentRetryOptions(settings: Pick<ProviderSettings, "retryTimeoutMs">): {
+  maxRetries: number;
+  retryTimeoutMs: number;
+} {
+  return {
+    maxRetries: settings.retryTimeoutMs === 0 ? 0 : Infinity,
+    retryTimeoutMs: settings.retryTimeoutMs,
+  };
+}
+
+/**
+ * A client error as a Pulumi user needs to read it. The client is general purpose and names its
+ * own options ("the apiToken option", "raise maxRetries"); a stack has `portfolio-wallet:*`
+ * settings instead, so the provider and the functions pass their errors here:
+ * - a request that kept failing through the retry budget says how often and for how long it was
+ *   tried, what the last answer was, that running the operation again is safe, and which setting
+ *   gives it longer;
+ * - a refused token or an unreachable service names the setting to check.
  */
 export function withSettingHint(error: unknown): unknown {
+  const history = retryHistoryOf(error);
+  if (history !== undefined && history.repeatable)
+    return new Error(retriesExhaustedMessage(error, history), { cause: error });
   const hint = AuthenticationError.isInstance(error)
     ? howToSet("apiToken")
     : ApiConnectionError.isInstance(error)
@@ -268,4 +363,40 @@ export function withSettingHint(error: unknown): unknown {
       : undefined;
   if (hint === undefined) return error;
   return new Error(`${(error as Error).message} In a Pulumi stack, ${hint}.`, { cause: error });
+}
+
+/** `POST /v2/portfolio-wallets met 429 rate_limited (...); waiting 4.2 s as the service asked ...`: one retry, for the output. */
+export function retryNoticeText(notice: RetryNotice): string {
+  const why = notice.serviceAskedForDelay ? " as the service asked (Retry-After)" : "";
+  const budget =
+    notice.budgetMs === undefined
+      ? ""
+      : `, of ${secondsOf(notice.budgetMs)} allowed by ${configKeyOf("retryTimeoutSeconds")}`;
+  return (
+    `${notice.method} ${notice.path} met ${notice.failure}; waiting ${secondsOf(notice.delayMs)}${why} ` +
+    `before attempt ${notice.failedAttempt + 1} (retrying for ${secondsOf(notice.elapsedMs)} so far${budget}).`
+  );
+}
+
+const secondsOf = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+function retriesExhaustedMessage(error: unknown, history: RetryHistory): string {
+  const seconds = secondsOf;
+  const tried =
+    history.attempts === 1
+      ? "was sent once"
+      : `was tried ${history.attempts} times over ${seconds(history.elapsedMs)}`;
+  const parts = [
+    `${history.method} ${history.path} ${tried}; the last answer was ${describeTransientFailure(error)}.`,
+    "Nothing was done twice: every request of this provider only reads or carries its requestId, so " +
+      "running the Pulumi operation again is safe and picks up where this one stopped.",
+  ];
+  if (ApiConnectionError.isInstance(error) || ApiTimeoutError.isInstance(error)) {
+    parts.push(`If the service is up, check portfolio-wallet:baseUrl (${howToSet("baseUrl")}).`);
+  }
+  const budget = history.budgetMs === undefined ? "" : ` (now ${seconds(history.budgetMs)})`;
+  parts.push(
+    `To keep retrying for longer, raise ${configKeyOf("retryTimeoutSeconds")}${budget}: ${howToSet("retryTimeoutSeconds")}.`,
+  );
+  return parts.join(" ");
 }

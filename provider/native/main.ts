@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { providerProcess } from "../providerProcess.ts";
 import { serveResourceProvider } from "./grpcServer.ts";
 import { packageSchema } from "./packageSchema.ts";
 
@@ -23,6 +24,8 @@ async function main(args: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  // Messages for the person running Pulumi (a retry's wait, say) go back through the engine.
+  providerProcess.attachToEngine(engineAddress);
   const { port } = await serveResourceProvider(JSON.stringify(packageSchema), packageSchema.version);
   // The engine reads the port from the first line; print it as plain digits.
   process.stdout.write(`${port}\n`);

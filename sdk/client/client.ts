@@ -2,7 +2,8 @@ import { HttpUrlSchema } from "../contract/index.ts";
 import { API_TOKEN_ENV, BASE_URL_ENV } from "./core/environment.ts";
 import { PortfolioWalletError } from "./core/errors.ts";
 import { Requester } from "./core/requester.ts";
-import type { RetryPolicy } from "./core/retry.ts";
+import type { AdaptiveConcurrencyLimiter } from "./core/concurrencyLimiter.ts";
+import type { RetryNotice, RetryPolicy } from "./core/retry.ts";
 import type { Transport } from "./core/transport.ts";
 import { UndiciTransport } from "./core/undiciTransport.ts";
 import { CLIENT_VERSION } from "./internal/version.ts";
@@ -28,14 +29,30 @@ export interface PortfolioWalletClientOptions {
   apiToken?: string;
   /** Time allowed for each attempt (not the whole call), in milliseconds. Default 30000. */
   timeoutMs?: number;
-  /** Retries after the first attempt for transient failures; 0 disables retrying. Default 2. */
+  /**
+   * Retries after the first attempt for transient failures; 0 disables retrying. Default 2.
+   * `Infinity` retries until `retryTimeoutMs` runs out (which it then requires).
+   */
   maxRetries?: number;
+  /**
+   * Time within which a call may still be retried, in milliseconds from its first attempt. Default:
+   * none (only `maxRetries` bounds a call). A pipeline that must ride out minutes of throttling or an
+   * outage sets this with `maxRetries: Infinity`, as the Pulumi provider does.
+   */
+  retryTimeoutMs?: number;
   /** Backoff ceiling before the first retry, in milliseconds; doubles per retry. Default 500. */
   retryBaseDelayMs?: number;
   /** Largest backoff ceiling, in milliseconds. Default 8000. */
   retryMaxDelayMs?: number;
   /** Largest wait a `Retry-After` header can impose, in milliseconds. Default 60000. */
   maxRetryAfterMs?: number;
+  /** Called before each retry's wait, with the request, what went wrong and the wait. Default: none. */
+  onRetry?: (notice: RetryNotice) => void;
+  /**
+   * Bounds the requests in flight once the service throttles (429, 503), adapting to its answers.
+   * Share one between the clients of a process to slow all of them down together. Default: none.
+   */
+  concurrencyLimiter?: AdaptiveConcurrencyLimiter;
   /**
    * HTTP engine. Default: an undici keep-alive pool owned (and closed) by the client. A
    * transport given here belongs to the caller, who closes it.
@@ -95,6 +112,7 @@ export class PortfolioWalletClient {
       apiToken: settings.apiToken,
       timeoutMs: settings.timeoutMs,
       retryPolicy: settings.retryPolicy,
+      concurrencyLimiter: options.concurrencyLimiter,
       transport,
       userAgent: `portfolio-wallet-client/${CLIENT_VERSION} node/${process.versions.node}`,
     });
@@ -147,12 +165,20 @@ function resolveSettings(
     return value;
   };
   const timeoutMs = number("timeoutMs", 1);
+  const unboundedRetries = options.maxRetries === Infinity;
+  const retryTimeoutMs = options.retryTimeoutMs;
+  if (retryTimeoutMs !== undefined && (!Number.isInteger(retryTimeoutMs) || retryTimeoutMs < 0))
+    problems.push(`retryTimeoutMs must be a whole number >= 0; got ${retryTimeoutMs}`);
+  if (unboundedRetries && retryTimeoutMs === undefined)
+    problems.push("maxRetries Infinity needs retryTimeoutMs, or a call could retry forever");
   const retryPolicy: RetryPolicy = {
-    maxRetries: number("maxRetries", 0),
+    maxRetries: unboundedRetries ? Infinity : number("maxRetries", 0),
+    budgetMs: retryTimeoutMs,
     baseDelayMs: number("retryBaseDelayMs", 0),
     maxDelayMs: number("retryMaxDelayMs", 0),
     maxRetryAfterMs: number("maxRetryAfterMs", 0),
     random: Math.random,
+    onRetry: options.onRetry,
   };
   if (problems.length > 0 || !baseUrl || !apiToken) {
     throw new PortfolioWalletError(`Invalid PortfolioWalletClient options: ${problems.join("; ")}.`);

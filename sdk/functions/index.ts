@@ -4,7 +4,17 @@ import type { QuoteOption, QuoteRequest } from "../contract/quote.ts";
 import type { PortfolioWallet } from "../contract/wallet.ts";
 import type { YieldMetrics, YieldMetricsRequest } from "../contract/yieldMetrics.ts";
 import { PortfolioWalletClient } from "../client/index.ts";
-import { resolveProviderSettings, withSettingHint, type ConfigSource } from "../stackSettings.ts";
+import {
+  deploymentRetryOptions,
+  firstOf,
+  fromEnvironment,
+  fromStackConfig,
+  resolveProviderSettings,
+  resolveRetryTimeoutMs,
+  retryNoticeText,
+  withSettingHint,
+  type ConfigSource,
+} from "../stackSettings.ts";
 import { READ_FUNCTIONS } from "./readFunctions.ts";
 
 /**
@@ -30,11 +40,20 @@ async function withClient<T>(
 ) {
   const settings =
     options?.baseUrl !== undefined && options.apiToken !== undefined
-      ? { baseUrl: options.baseUrl, apiToken: options.apiToken }
+      ? {
+          baseUrl: options.baseUrl,
+          apiToken: options.apiToken,
+          retryTimeoutMs: resolveRetryTimeoutMs(
+            firstOf(fromStackConfig(stackConfig), fromEnvironment(process.env)),
+          ),
+        }
       : resolveProviderSettings(stackConfig);
+  // The deployment's retry policy, as the provider's: a function in a pipeline rides out throttling too.
   const client = new PortfolioWalletClient({
     baseUrl: options?.baseUrl ?? settings.baseUrl,
     apiToken: options?.apiToken ?? settings.apiToken,
+    ...deploymentRetryOptions(settings),
+    onRetry: (notice) => void pulumi.log.info(retryNoticeText(notice)),
   });
   try {
     return await call(client);

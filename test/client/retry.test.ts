@@ -7,8 +7,13 @@ import {
   NotFoundError,
   RateLimitError,
 } from "../../sdk/client/index.ts";
-import { withRetries, type RetryPolicy } from "../../sdk/client/core/retry.ts";
-import { createWalletBody, walletJson, useMockService } from "./helpers/fixtures.ts";
+import {
+  retryHistoryOf,
+  withRetries,
+  type RetryNotice,
+  type RetryPolicy,
+} from "../../sdk/client/core/retry.ts";
+import { createWalletBody, testClient, walletJson, useMockService } from "./helpers/fixtures.ts";
 import { errorReply, type Handler } from "./helpers/mockServer.ts";
 
 const { setup } = useMockService();
@@ -225,6 +230,8 @@ describe("withRetries backoff", () => {
     maxDelayMs: 100,
     maxRetryAfterMs: 1_000,
     random,
+    budgetMs: undefined,
+    onRetry: undefined,
   });
 
   /** The waits withRetries schedules between five failing attempts, read from setTimeout. */
@@ -255,5 +262,84 @@ describe("withRetries backoff", () => {
 
   test("full jitter can wait nothing at all", async () => {
     expect(await scheduledDelays(() => 0)).toEqual([0, 0, 0, 0]);
+  });
+});
+
+const testPolicy = (): RetryPolicy => ({
+  maxRetries: 2,
+  budgetMs: undefined,
+  baseDelayMs: 1,
+  maxDelayMs: 2,
+  maxRetryAfterMs: 1_000,
+  random: Math.random,
+  onRetry: undefined,
+});
+
+describe("a retry budget (retryTimeoutMs with maxRetries Infinity, as the provider runs)", () => {
+  test("keeps retrying past the default two retries until an answer comes, telling onRetry each time", async () => {
+    const notices: RetryNotice[] = [];
+    const { server, client } = await setup(failThenWallet(6, errorReply(503, "unavailable", "deploying")), {
+      maxRetries: Infinity,
+      retryTimeoutMs: 10_000,
+      onRetry: (notice) => notices.push(notice),
+    });
+    await expect(client.wallets.retrieve(randomUUID())).resolves.toMatchObject({ status: "active" });
+    expect(server.requests).toHaveLength(7);
+    expect(notices.map((n) => n.failedAttempt)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(notices[0]).toMatchObject({
+      method: "GET",
+      failure: "503 unavailable (deploying)",
+      budgetMs: 10_000,
+    });
+  });
+
+  test("gives up when the budget is spent, with the attempts and time on the error", async () => {
+    const { server, client } = await setup(() => errorReply(503, "unavailable"), {
+      maxRetries: Infinity,
+      retryTimeoutMs: 150,
+      retryBaseDelayMs: 20,
+      retryMaxDelayMs: 20,
+    });
+    const started = performance.now();
+    const error = await client.wallets.retrieve(randomUUID()).catch((e: unknown) => e);
+    expect(InternalServerError.isInstance(error)).toBe(true);
+    const history = retryHistoryOf(error);
+    expect(history).toMatchObject({ method: "GET", attempts: server.requests.length, repeatable: true });
+    expect(server.requests.length).toBeGreaterThan(3);
+    expect(history!.elapsedMs).toBeLessThanOrEqual(performance.now() - started);
+  });
+
+  test("a Retry-After longer than what is left of the budget ends the call at once instead of sleeping to give up", async () => {
+    const { server, client } = await setup(
+      () => errorReply(429, "rate_limited", undefined, { headers: { "retry-after": "30" } }),
+      {
+        maxRetries: Infinity,
+        retryTimeoutMs: 5_000,
+      },
+    );
+    const started = performance.now();
+    const error = await client.wallets.retrieve(randomUUID()).catch((e: unknown) => e);
+    expect(RateLimitError.isInstance(error)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(retryHistoryOf(error)).toMatchObject({ attempts: 1, budgetMs: 5_000 });
+  });
+
+  test("maxRetries Infinity without a retryTimeoutMs is refused: the call could retry forever", () => {
+    expect(() => testClient("http://127.0.0.1:1", { maxRetries: Infinity })).toThrow(/needs retryTimeoutMs/);
+  });
+
+  test("a mutation without a requestId is still sent once, and its history says it was not repeatable", async () => {
+    let attempts = 0;
+    const error = await withRetries(
+      { ...testPolicy(), maxRetries: Infinity, budgetMs: 5_000 },
+      { method: "POST", path: "/x", body: { amountUsd: 1 }, signal: undefined },
+      async () => {
+        attempts += 1;
+        throw new ApiConnectionError("POST", "/x", new Error("reset"), attempts);
+      },
+    ).catch((e: unknown) => e);
+    expect(attempts).toBe(1);
+    expect(retryHistoryOf(error)).toMatchObject({ attempts: 1, repeatable: false });
   });
 });

@@ -103,26 +103,41 @@ export class ApiAbortError extends PortfolioWalletError {
 /** The request never got an HTTP answer (DNS, refused, reset, TLS). Has no status. */
 export class ApiConnectionError extends PortfolioWalletError {
   static override readonly brandName: string = "ApiConnectionError";
+  /** What went wrong with the connection (the transport's message, such as `ECONNREFUSED`). */
+  readonly reason: string;
 
   constructor(method: string, url: string, cause: unknown, attempts: number) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = connectionFailureOf(cause);
     super(
       `${method} ${url} could not reach the service after ${attempts} attempt(s): ${reason}. ` +
         `Check the base URL (the client's baseUrl option or ${BASE_URL_ENV}) and the network.`,
       { cause },
     );
+    this.reason = reason;
   }
+}
+
+/** The most telling words of a transport failure: undici hides the socket's error code in `cause`. */
+function connectionFailureOf(cause: unknown): string {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const inner =
+    cause instanceof Error ? (cause.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const code = typeof inner?.code === "string" ? inner.code : undefined;
+  return code !== undefined && !message.includes(code) ? `${message} (${code})` : message;
 }
 
 /** No answer within `timeoutMs` (per attempt). Has no status. */
 export class ApiTimeoutError extends PortfolioWalletError {
   static override readonly brandName: string = "ApiTimeoutError";
+  /** The per-attempt timeout that ran out, in milliseconds. */
+  readonly timeoutMs: number;
 
   constructor(method: string, url: string, timeoutMs: number, attempts: number) {
     super(
       `${method} ${url} got no answer within ${timeoutMs} ms (${attempts} attempt(s)). ` +
         `Raise timeoutMs or maxRetries, or check that the service is healthy.`,
     );
+    this.timeoutMs = timeoutMs;
   }
 }
 
@@ -148,6 +163,8 @@ export class ApiError extends PortfolioWalletError {
   readonly status: number;
   /** The service's error code, such as `validation_failed`; undefined when the body had none. */
   readonly code: string | undefined;
+  /** The service's own message, without this client's advice; undefined when the body had none. */
+  readonly serviceMessage: string | undefined;
   /** The service's id of the failed request (body `error.requestId` or the `x-request-id` header). */
   readonly requestId: string | undefined;
   /** Field-level problems, such as `{ field: "positions[1].targetWeightBps", reason }`. */
@@ -165,6 +182,7 @@ export class ApiError extends PortfolioWalletError {
     super(`${init.method} ${init.path} failed with ${init.status}${code}: ${what}.${fields} ${hint}${id}`);
     this.status = init.status;
     this.code = init.code;
+    this.serviceMessage = init.serviceMessage;
     this.requestId = init.requestId;
     this.details = init.details;
     this.headers = init.headers;

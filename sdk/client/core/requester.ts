@@ -9,6 +9,7 @@ import {
   PortfolioWalletError,
   apiErrorFor,
 } from "./errors.ts";
+import type { AdaptiveConcurrencyLimiter, PermitOutcome } from "./concurrencyLimiter.ts";
 import { withRetries, type RetryPolicy } from "./retry.ts";
 import type { HttpMethod, Transport, TransportResponse } from "./transport.ts";
 
@@ -48,6 +49,8 @@ export interface RequesterConfig {
   apiToken: string;
   timeoutMs: number;
   retryPolicy: RetryPolicy;
+  /** Bounds the requests in flight when the service throttles; undefined for no bound. */
+  concurrencyLimiter: AdaptiveConcurrencyLimiter | undefined;
   transport: Transport;
   userAgent: string;
 }
@@ -104,9 +107,16 @@ export class Requester {
       policy,
       { method: spec.method, path: spec.path, body: spec.body, readOnly: spec.readOnly, signal },
       async (attemptNumber) => {
-        const answer = await this.#attempt(spec, url, headers, body, timeoutMs, attemptNumber);
-        if (answer.status >= 200 && answer.status < 300) return answer;
-        throw errorOf(spec, answer);
+        const permit = await this.#config.concurrencyLimiter?.acquire(spec.method, spec.path, signal);
+        let outcome: PermitOutcome = "unknown";
+        try {
+          const answer = await this.#attempt(spec, url, headers, body, timeoutMs, attemptNumber);
+          outcome = outcomeOf(answer.status);
+          if (answer.status >= 200 && answer.status < 300) return answer;
+          throw errorOf(spec, answer);
+        } finally {
+          permit?.release(outcome);
+        }
       },
     );
     return parseBody(spec, response);
@@ -158,6 +168,12 @@ export class Requester {
       callerSignal?.removeEventListener("abort", onCallerAbort);
     }
   }
+}
+
+/** What an answer tells the concurrency limiter: 429 and 503 ask to slow down; other 5xx say nothing about load. */
+function outcomeOf(status: number): PermitOutcome {
+  if (status === 429 || status === 503) return "throttled";
+  return status >= 500 ? "unknown" : "succeeded";
 }
 
 /** Builds the ApiError of a non-2xx answer from the error body the spec-gaps page fixes. */
