@@ -40,8 +40,19 @@ export const HttpFaultActionSchema = z.discriminatedUnion(
       /** Run the handler (the request IS applied), then destroy the socket instead of answering. */
       kind: z.literal("drop"),
     }),
+    z.object({
+      /**
+       * A service that throttles by concurrency: answer 429 (nothing applied) to a matching request
+       * that arrives while `maxInFlight` or more of the organization's requests are in flight; the
+       * others pass untouched. `times` counts the 429s it may send.
+       */
+      kind: z.literal("concurrency"),
+      maxInFlight: z.number().int().min(1).max(1000),
+      /** Sent as `Retry-After` (seconds); default 1. */
+      retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+    }),
   ],
-  { error: 'kind must be "status", "delay" or "drop"' },
+  { error: 'kind must be "status", "delay", "drop" or "concurrency"' },
 );
 export type HttpFaultAction = z.infer<typeof HttpFaultActionSchema>;
 
@@ -63,20 +74,36 @@ export const HttpFaultRequestSchema = z.intersection(
       ),
     /** How many matching requests the fault applies to. */
     times: z.number().int().min(1).max(1000).default(1),
+    /**
+     * How many matching requests pass untouched before the fault applies: every matching request
+     * counts, faulted or not, so faults armed with `after` 0, 3, 6, ... meet the 1st, 4th, 7th, ...
+     * request of a route: a burst spread across a run.
+     */
+    after: z.number().int().min(0).max(10_000).default(0),
   }),
   HttpFaultActionSchema,
 );
 export type HttpFaultRequest = z.infer<typeof HttpFaultRequestSchema>;
 
-export type HttpFault = HttpFaultRequest & { id: string; organizationId: string; remaining: number };
+export type HttpFault = HttpFaultRequest & {
+  id: string;
+  organizationId: string;
+  remaining: number;
+  /** Matching requests still to pass before the fault applies. */
+  passesLeft: number;
+};
 
 /** How many HTTP faults one organization may have armed at once. */
 export const MAX_HTTP_FAULTS_PER_ORGANIZATION = 50;
 
 export interface FaultRegistry {
   addHttpFault(organizationId: string, request: HttpFaultRequest): HttpFault;
-  /** The first registered fault matching the request, with one use consumed; null if none. */
-  takeHttpFault(organizationId: string, method: string, path: string): HttpFault | null;
+  /**
+   * The first registered fault that applies to the request, with one use consumed; null if none.
+   * `inFlight` is how many of the organization's requests are in flight, this one included (a
+   * `concurrency` fault applies only above its bound).
+   */
+  takeHttpFault(organizationId: string, method: string, path: string, inFlight: number): HttpFault | null;
   listHttpFaults(organizationId: string): HttpFault[];
   /** Makes the next strategy update of `walletId` fail with `reason` instead of completing. */
   planStrategyFailure(organizationId: string, walletId: string, reason: string): void;
@@ -108,20 +135,33 @@ export function createFaultRegistry(): FaultRegistry {
           `this organization has ${armed} faults armed, the most the sandbox keeps; clear them with DELETE /_sandbox/faults`,
         );
       }
-      const fault: HttpFault = { ...request, id: randomUUID(), organizationId, remaining: request.times };
+      const fault: HttpFault = {
+        ...request,
+        id: randomUUID(),
+        organizationId,
+        remaining: request.times,
+        passesLeft: request.after,
+      };
       httpFaults.push({ fault, pattern: compilePathPattern(request.path) });
       return fault;
     },
-    takeHttpFault(organizationId, method, path) {
-      const entry = httpFaults.find(
-        ({ fault, pattern }) =>
+    takeHttpFault(organizationId, method, path, inFlight) {
+      let entry: { fault: HttpFault } | undefined;
+      for (const candidate of httpFaults) {
+        const { fault, pattern } = candidate;
+        const matches =
           fault.organizationId === organizationId &&
           (fault.method === "*" || fault.method.toUpperCase() === method.toUpperCase()) &&
-          pattern.matches(path),
-      );
+          pattern.matches(path);
+        if (!matches) continue;
+        // Every matching request counts towards every fault still letting requests pass.
+        if (fault.passesLeft > 0) fault.passesLeft -= 1;
+        else if (entry === undefined && (fault.kind !== "concurrency" || inFlight > fault.maxInFlight))
+          entry = candidate;
+      }
       if (entry === undefined) return null;
       entry.fault.remaining -= 1;
-      if (entry.fault.remaining <= 0) httpFaults = httpFaults.filter((f) => f !== entry);
+      if (entry.fault.remaining <= 0) httpFaults = httpFaults.filter((f) => f.fault !== entry.fault);
       return entry.fault;
     },
     listHttpFaults: (organizationId) =>

@@ -111,11 +111,17 @@ export function authMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEn
  */
 export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (!isAdmin(c.req.path) && !isConsoleRequest(c)) {
-      const route = matchedRoutes(c).find((r) => r.method !== "ALL");
-      ctx.requestCounter.record(c.get("organizationId"), `${c.req.method} ${route?.path ?? c.req.path}`);
+    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
+    const organizationId = c.get("organizationId");
+    const route = matchedRoutes(c).find((r) => r.method !== "ALL");
+    ctx.requestCounter.record(organizationId, `${c.req.method} ${route?.path ?? c.req.path}`);
+    // In flight until the handler has answered (or thrown): what a client's concurrency looks like from here.
+    ctx.requestCounter.enter(organizationId);
+    try {
+      await next();
+    } finally {
+      ctx.requestCounter.leave(organizationId);
     }
-    await next();
   };
 }
 
@@ -126,7 +132,9 @@ const statusCodeOf = (status: number) =>
 export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
     if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
-    const fault = ctx.faults.takeHttpFault(c.get("organizationId"), c.req.method, c.req.path);
+    const organizationId = c.get("organizationId");
+    const inFlight = ctx.requestCounter.inFlight(organizationId).now;
+    const fault = ctx.faults.takeHttpFault(organizationId, c.req.method, c.req.path, inFlight);
     if (fault === null) return next();
     switch (fault.kind) {
       case "status": {
@@ -140,6 +148,14 @@ export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxE
           },
         );
       }
+      case "concurrency":
+        throw new HttpError(
+          429,
+          "rate_limited",
+          `injected fault: ${inFlight} requests of this organization in flight, more than the ${fault.maxInFlight} ` +
+            "allowed; nothing was applied. Retry after the Retry-After delay",
+          { headers: { "Retry-After": String(fault.retryAfterSeconds ?? 1) } },
+        );
       case "delay":
         await sleep(fault.delayMs);
         return next();

@@ -104,7 +104,10 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   });
 
   routes.get("/request-counts", (c) =>
-    c.json({ counts: ctx.requestCounter.snapshot(c.get("organizationId")) }),
+    c.json({
+      counts: ctx.requestCounter.snapshot(c.get("organizationId")),
+      inFlight: ctx.requestCounter.inFlight(c.get("organizationId")),
+    }),
   );
   routes.delete("/request-counts", (c) => {
     ctx.requestCounter.reset(c.get("organizationId"));

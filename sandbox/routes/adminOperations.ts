@@ -166,7 +166,16 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     responses: {
       "200": {
         description: "The counts",
-        schema: z.looseObject({ counts: z.record(z.string(), z.number()) }),
+        schema: z.looseObject({
+          counts: z.record(z.string(), z.number()),
+          inFlight: z.object({
+            now: z.number().int().meta({ description: "The organization's API requests in flight now" }),
+            peak: z
+              .number()
+              .int()
+              .meta({ description: "The most in flight at once since the counts were reset" }),
+          }),
+        }),
       },
       ...ADMIN_ERRORS,
     },

@@ -96,6 +96,44 @@ describe("fault injection", () => {
     expect((await t.api("GET", "/v2/portfolio-wallets")).status).toBe(503);
   });
 
+  test("after lets that many matching requests pass first, and every matching request counts for every waiting fault", async () => {
+    const route = "/v2/portfolio-wallets/strategies";
+    // Faults meant for the 2nd and the 4th request of the route: the 2nd is faulted by the first
+    // and still counts towards the second.
+    await addFault({ method: "GET", path: route, kind: "status", status: 503, after: 1 });
+    await addFault({ method: "GET", path: route, kind: "status", status: 500, after: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await t.api("GET", route)).status);
+    expect(statuses).toEqual([200, 503, 200, 500, 200, 200]);
+  });
+
+  test("a concurrency fault refuses, with 429 and Retry-After and without applying, requests beyond its bound in flight", async () => {
+    await addFault({
+      method: "POST",
+      path: "/v2/portfolio-wallets",
+      kind: "concurrency",
+      maxInFlight: 3,
+      times: 100,
+    });
+    // The requests it lets through are held in flight by a delay (the next fault in line), so all five arrive at once.
+    await addFault({ method: "POST", path: "/v2/portfolio-wallets", kind: "delay", delayMs: 300, times: 5 });
+    await t.api("DELETE", "/_sandbox/request-counts");
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    // Three are let through; the later two find three in flight and are refused.
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.body.error.code).toBe("rate_limited");
+    expect(await walletCount()).toBe(3);
+    const counts = await t.api("GET", "/_sandbox/request-counts");
+    // Three held by the delay, plus one refused (a refused request may leave before the next arrives).
+    expect(counts.body.inFlight.now).toBe(0);
+    expect(counts.body.inFlight.peak).toBeGreaterThanOrEqual(4);
+  });
+
   test("rejects a fault with a status that is not 429 or 5xx", async () => {
     const res = await addFault({ method: "GET", path: "/v2/portfolio-wallets", kind: "status", status: 404 });
     expect(res.status).toBe(400);

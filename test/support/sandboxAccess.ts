@@ -63,6 +63,15 @@ export async function requestCounts(access: SandboxAccess): Promise<Record<strin
   ).counts;
 }
 
+/** The organization's API requests in flight now, and the most at once since the counts were reset. */
+export async function requestsInFlight(access: SandboxAccess): Promise<{ now: number; peak: number }> {
+  return (
+    (await callSandbox(access, "GET", "/_sandbox/request-counts")) as {
+      inFlight: { now: number; peak: number };
+    }
+  ).inFlight;
+}
+
 export async function resetRequestCounts(access: SandboxAccess): Promise<void> {
   await callSandbox(access, "DELETE", "/_sandbox/request-counts");
 }
