@@ -92,7 +92,7 @@ export function generatePackageSchema(): Record<string, unknown> {
     items: { $ref: `#/types/${types.typeToken("PositionInput")}` },
   });
 
-  const settingType = (name: SettingName) => (name === "approvalTimeoutSeconds" ? "number" : "string");
+  const settingType = (name: SettingName) => ("type" in SETTINGS[name] ? SETTINGS[name].type : "string");
   const configVariables = Object.fromEntries(
     (Object.keys(SETTINGS) as SettingName[]).map((name) => [
       name,

@@ -65,12 +65,47 @@ describe("provider configuration", () => {
     await wallets.configure(baseConfig(t));
   });
 
-  test("a service that cannot be reached fails with the stack setting to change", async () => {
-    await wallets.configure({ ...baseConfig(t), "portfolio-wallet:baseUrl": "http://127.0.0.1:9" });
+  test("a service that cannot be reached fails, once the retry budget is spent, with the stack settings to check and to raise", async () => {
+    await wallets.configure({
+      ...baseConfig(t),
+      "portfolio-wallet:baseUrl": "http://127.0.0.1:9",
+      "portfolio-wallet:retryTimeoutSeconds": "1",
+    });
     const error = (await wallets.check({}, news()).catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/could not reach the service/);
+    expect(error.message).toMatch(/GET \/v2\/portfolio-wallets\/strategies was tried \d+ times over [\d.]+ s; the last answer was no connection/);
     expect(error.message).toContain("pulumi config set portfolio-wallet:baseUrl");
+    expect(error.message).toContain("raise portfolio-wallet:retryTimeoutSeconds (now 1 s)");
+    // Nothing a Pulumi user cannot do: no client option is named.
+    expect(error.message).not.toMatch(/maxRetries|timeoutMs|the client's/);
     await wallets.configure(baseConfig(t));
+  });
+
+  test.each([
+    ["soon", "a word"],
+    ["-5", "a negative number"],
+    ["3601", "more than an hour"],
+    ["1e3", "an exponent"],
+  ])("retryTimeoutSeconds %j (%s) is refused, naming the setting, the range and how to set it", (value) => {
+    expect(() =>
+      resolveProviderSettings(
+        configSource({ ...baseConfig(t), "portfolio-wallet:retryTimeoutSeconds": value }),
+        {},
+      ),
+    ).toThrow(
+      new RegExp(
+        `portfolio-wallet:retryTimeoutSeconds must be a number of seconds from 0 to 3600, got "${value.replace(".", "\\.")}"; ` +
+          "set it with `pulumi config set portfolio-wallet:retryTimeoutSeconds <value>` or the PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS",
+      ),
+    );
+  });
+
+  test("retryTimeoutSeconds defaults to 300, reads the environment, and 0 is allowed (each request sent once)", () => {
+    const read = (config: Record<string, string>, env: Record<string, string> = {}) =>
+      resolveProviderSettings(configSource({ ...baseConfig(t), ...config }), env).retryTimeoutMs;
+    expect(read({})).toBe(300_000);
+    expect(read({}, { PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS: "45" })).toBe(45_000);
+    expect(read({ "portfolio-wallet:retryTimeoutSeconds": "0" })).toBe(0);
+    expect(read({ "portfolio-wallet:retryTimeoutSeconds": "2.5" })).toBe(2_500);
   });
 
   test("a timeout that is not a positive number is refused", () => {

@@ -45,6 +45,8 @@ type providerArgs struct {
 	ApprovalTimeoutSeconds *float64 `pulumi:"approvalTimeoutSeconds"`
 	// The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
+	RetryTimeoutSeconds *float64 `pulumi:"retryTimeoutSeconds"`
 	// The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.
 	TurnkeyApiBaseUrl *string `pulumi:"turnkeyApiBaseUrl"`
 	// The approver's API private key (P-256, hex). A secret: it only signs requests locally and never leaves the provider. Environment variable: `TURNKEY_API_PRIVATE_KEY`.
@@ -63,6 +65,8 @@ type ProviderArgs struct {
 	ApprovalTimeoutSeconds pulumi.Float64PtrInput
 	// The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
 	BaseUrl pulumi.StringPtrInput
+	// How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
+	RetryTimeoutSeconds pulumi.Float64PtrInput
 	// The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.
 	TurnkeyApiBaseUrl pulumi.StringPtrInput
 	// The approver's API private key (P-256, hex). A secret: it only signs requests locally and never leaves the provider. Environment variable: `TURNKEY_API_PRIVATE_KEY`.

@@ -26,6 +26,11 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "portfolio-wallet:baseUrl")
 }
 
+// How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
+func GetRetryTimeoutSeconds(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "portfolio-wallet:retryTimeoutSeconds")
+}
+
 // The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.
 func GetTurnkeyApiBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "portfolio-wallet:turnkeyApiBaseUrl")

@@ -29,6 +29,11 @@ baseUrl: Optional[str]
 The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
 """
 
+retryTimeoutSeconds: Optional[float]
+"""
+How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
+"""
+
 turnkeyApiBaseUrl: Optional[str]
 """
 The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.

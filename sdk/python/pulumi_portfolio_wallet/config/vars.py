@@ -42,6 +42,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('baseUrl')
 
     @_builtins.property
+    def retry_timeout_seconds(self) -> Optional[float]:
+        """
+        How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
+        """
+        return __config__.get_float('retryTimeoutSeconds')
+
+    @_builtins.property
     def turnkey_api_base_url(self) -> Optional[str]:
         """
         The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.
