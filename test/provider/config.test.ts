@@ -72,7 +72,9 @@ describe("provider configuration", () => {
       "portfolio-wallet:retryTimeoutSeconds": "1",
     });
     const error = (await wallets.check({}, news()).catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/GET \/v2\/portfolio-wallets\/strategies was tried \d+ times over [\d.]+ s; the last answer was no connection/);
+    expect(error.message).toMatch(
+      /GET \/v2\/portfolio-wallets\/strategies was tried \d+ times over [\d.]+ s; the last answer was no connection/,
+    );
     expect(error.message).toContain("pulumi config set portfolio-wallet:baseUrl");
     expect(error.message).toContain("raise portfolio-wallet:retryTimeoutSeconds (now 1 s)");
     // Nothing a Pulumi user cannot do: no client option is named.

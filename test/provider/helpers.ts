@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import {
   requestCounts as requestCountsOf,
+  requestsInFlight as requestsInFlightOf,
   resetRequestCounts as resetRequestCountsOf,
 } from "../support/sandboxAccess.ts";
 import { callProviderOf as dispatch, type ResourceKind } from "../../provider/implementation.ts";
@@ -158,6 +159,9 @@ export function clientOf(t: TestSandbox, token = TOKEN): PortfolioWalletClient {
 
 /** The request counts of the token's organization (test/support/sandboxAccess.ts). */
 export const requestCounts = (t: TestSandbox, token = TOKEN) => requestCountsOf({ url: t.url, token });
+/** Requests in flight now and at peak for the token's organization (test/support/sandboxAccess.ts). */
+export const requestsInFlight = (t: TestSandbox, token = TOKEN) => requestsInFlightOf({ url: t.url, token });
+
 export const resetRequestCounts = (t: TestSandbox, token = TOKEN) =>
   resetRequestCountsOf({ url: t.url, token });
 

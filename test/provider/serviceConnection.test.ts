@@ -49,7 +49,9 @@ describe("ServiceConnectionPool", () => {
       });
       expect(fault.status, JSON.stringify(fault.body)).toBe(201);
       // With no retry budget the one attempt meets the 503.
-      const connection = pool.for(configSource({ ...baseConfig(t), "portfolio-wallet:retryTimeoutSeconds": "0" }));
+      const connection = pool.for(
+        configSource({ ...baseConfig(t), "portfolio-wallet:retryTimeoutSeconds": "0" }),
+      );
       await expect(connection.catalog()).rejects.toThrow(/503/);
       await expect(connection.catalog()).resolves.not.toHaveLength(0);
     } finally {
