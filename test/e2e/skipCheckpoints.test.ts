@@ -5,7 +5,6 @@
 // Shown here through the real engine and the packed package in a project outside the repository:
 // the CLI and every process it started are killed with SIGKILL in the middle of an `up` of many
 // wallets, and again in the middle of a strategy change of all of them.
-import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/index.ts";
@@ -13,7 +12,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
-import { isRunning, killProcessTree, spawnPulumi } from "./harness/crash.ts";
+import { upKilledAfter as killUpAfter } from "./harness/crash.ts";
 
 const WALLETS = 60;
 const TOKEN = "skip-checkpoints-token";
@@ -52,35 +51,19 @@ async function walletsInState(): Promise<{ urn: string; id: string }[]> {
     .map((resource) => ({ urn: resource.urn, id: String(resource.id) }));
 }
 
-/**
- * Starts `pulumi up` with checkpoints skipped and kills it, with everything it started, once the
- * service has answered `after` requests of `route`; the engine must still be running then.
- */
+/** Starts `pulumi up` with checkpoints skipped and kills it once the service has answered `after` requests of `route`. */
 async function upKilledAfter(route: string, after: number): Promise<void> {
   await resetRequestCounts(access());
-  const cli = spawnPulumi(["up", "--yes", "--skip-preview", "--non-interactive"], {
-    cwd: project.dir,
-    env: { ...(project.env() as Record<string, string>), ...SKIP },
-    write: (text) => (output += text),
-  });
-  let exited = false;
-  void cli.exited.then(() => (exited = true));
-  let killed: number[] = [];
-  try {
-    const deadline = Date.now() + 120_000;
-    while (((await requestCounts(access()))[route] ?? 0) < after) {
-      if (exited || Date.now() > deadline)
-        throw new Error(`up ended or stalled before ${after} × ${route}:\n${output}`);
-      await sleep(20);
-    }
-  } finally {
-    if (!exited) killed = killProcessTree(cli.child.pid as number);
-  }
-  expect((await cli.exited).signal).toBe("SIGKILL");
-  await sleep(200);
-  expect(killed.filter(isRunning)).toEqual([]);
-  // The killed update's lock stays until cancelled, as after any crash.
-  await project.pulumi(["cancel", "--yes"]);
+  await killUpAfter(
+    {
+      project,
+      env: SKIP,
+      countOf: async (key) => (await requestCounts(access()))[key] ?? 0,
+      write: (text) => (output += text),
+    },
+    route,
+    after,
+  );
 }
 
 beforeAll(async () => {

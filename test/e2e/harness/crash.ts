@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { engineBinDir } from "../../../scripts/pulumiEnv.ts";
 
 /**
@@ -83,4 +84,47 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** What an interrupted `up` needs: the project to run it in, and how to watch the service. */
+export interface InterruptedUp {
+  project: { dir: string; env(): NodeJS.ProcessEnv; pulumi(args: string[]): Promise<unknown> };
+  /** The request count of `route` the service has answered so far. */
+  countOf(route: string): Promise<number>;
+  /** Extra environment for the engine (PULUMI_SKIP_CHECKPOINTS, say). */
+  env?: Record<string, string>;
+  /** Where the CLI's output goes. */
+  write(text: string): void;
+}
+
+/**
+ * Starts `pulumi up` and kills it, with everything it started, once the service has answered
+ * `after` requests of `route`; the engine must still be running then. Then `pulumi cancel`
+ * releases the backend's lock the dead run left, as a user must after any crash.
+ */
+export async function upKilledAfter(run: InterruptedUp, route: string, after: number): Promise<void> {
+  const cli = spawnPulumi(["up", "--yes", "--skip-preview", "--non-interactive"], {
+    cwd: run.project.dir,
+    env: { ...(run.project.env() as Record<string, string>), ...run.env },
+    write: run.write,
+  });
+  let exited = false;
+  void cli.exited.then(() => (exited = true));
+  let killed: number[] = [];
+  try {
+    const deadline = Date.now() + 120_000;
+    while ((await run.countOf(route)) < after) {
+      if (exited || Date.now() > deadline) throw new Error(`up ended or stalled before ${after} × ${route}`);
+      await sleep(20);
+    }
+  } finally {
+    if (!exited) killed = killProcessTree(cli.child.pid as number);
+  }
+  const { signal } = await cli.exited;
+  if (signal !== "SIGKILL")
+    throw new Error(`up was meant to be killed, but it exited (${signal ?? "no signal"})`);
+  await sleep(200);
+  const survivors = killed.filter(isRunning);
+  if (survivors.length > 0) throw new Error(`processes of the killed up still run: ${survivors.join(", ")}`);
+  await run.project.pulumi(["cancel", "--yes"]);
 }
