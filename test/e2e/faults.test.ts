@@ -28,8 +28,12 @@ const access = () => ({ url: sandbox.url, token: TOKEN });
 /**
  * Twenty faults over the first ~50 requests of a route (the 1st, 3rd, 6th, 8th, ... request), in
  * turn a dropped answer, a 503, a 429 with Retry-After 1 s and a slow answer; one 429 asks for 3 s,
- * a wait the provider says in the output. Returns how many of them make the client try again.
+ * a wait the provider says in the output. And a short outage: from the 21st request on, the next
+ * 60 not faulted otherwise are answered 503. The engine sends all 40 at once, so the outage meets
+ * every request more than the client's default two retries could ride out. Returns how many of the
+ * faults make the client try again.
  */
+const OUTAGE = 60;
 async function armBurst(method: string, routePattern: string): Promise<number> {
   const kinds = [
     { kind: "drop" },
@@ -49,7 +53,16 @@ async function armBurst(method: string, routePattern: string): Promise<number> {
       ...action,
     });
   }
-  return failing;
+  // Registered last, so the spread faults take the requests they were meant for.
+  await callSandbox(access(), "POST", "/_sandbox/faults", {
+    method,
+    path: routePattern,
+    after: 20,
+    kind: "status",
+    status: 503,
+    times: OUTAGE,
+  });
+  return failing + OUTAGE;
 }
 
 // Answers are loose JSON.
@@ -115,7 +128,7 @@ describe("an up through a burst of the service's faults", { concurrent: false },
     expect((await requestCounts(access()))[CREATE]).toBe(WALLETS + failing);
     // The 3 s wait the service asked for is in the output a pipeline keeps.
     expect(stdout).toMatch(
-      /POST \/v2\/portfolio-wallets met 429 rate_limited \(.*\); waiting 3 s as the service asked \(Retry-After\) before attempt 2/,
+      /POST \/v2\/portfolio-wallets met 429 rate_limited \(.*\); waiting 3 s as the service asked \(Retry-After\) before attempt \d+/,
     );
     await project.pulumi(["preview", "--expect-no-changes"]);
   }, 600_000);
