@@ -27,6 +27,25 @@ afterAll(async () => {
 });
 
 describe("a YAML program with the native plugin", () => {
+  test("portfolio-wallet:retryTimeoutSeconds reaches the plugin: a bad value fails naming it, a good one rides out 503s", async () => {
+    await project.pulumi(["config", "set", "portfolio-wallet:retryTimeoutSeconds", "7200"]);
+    const refused = await project.pulumi(["preview"]).catch((error: Error) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toContain(
+      'portfolio-wallet:retryTimeoutSeconds must be a number of seconds from 0 to 3600, got "7200"',
+    );
+
+    await project.pulumi(["config", "set", "portfolio-wallet:retryTimeoutSeconds", "60"]);
+    const fault = await t.api("POST", "/_sandbox/faults", {
+      body: { method: "GET", path: "/v2/*", kind: "status", status: 503, times: 6 },
+    });
+    expect(fault.status).toBe(201);
+    await project.pulumi(["preview"]);
+    // Every fault was met, and ridden out.
+    expect((await t.api("GET", "/_sandbox/faults")).body.faults).toEqual([]);
+    await project.pulumi(["config", "rm", "portfolio-wallet:retryTimeoutSeconds"]);
+  });
+
   test("up: the wallet's outputs, and a function's result", async () => {
     await project.pulumi(["up", "--yes", "--skip-preview"]);
     const outputs = await project.outputs();

@@ -55,8 +55,21 @@ describe("the native plugin (pulumi-resource-portfolio-wallet)", () => {
       baseUrl: "ftp://x",
       apiToken: secretValue("t"),
       approvalTimeoutSeconds: "soon",
+      retryTimeoutSeconds: 7200,
     });
-    expect(wrong.failures.map((f) => f.property)).toEqual(["baseUrl", "approvalTimeoutSeconds"]);
+    expect(wrong.failures.map((f) => f.property)).toEqual([
+      "baseUrl",
+      "approvalTimeoutSeconds",
+      "retryTimeoutSeconds",
+    ]);
+    expect(wrong.failures[2]!.reason).toMatch(
+      /portfolio-wallet:retryTimeoutSeconds must be a number of seconds from 0 to 3600, got "7200"; set it with `pulumi config set portfolio-wallet:retryTimeoutSeconds <value>`/,
+    );
+    // A number, as the engine sends a setting the schema types as one.
+    expect(
+      (await plugin.checkConfig({ baseUrl: t.url, apiToken: secretValue("t"), retryTimeoutSeconds: 45 }))
+        .failures,
+    ).toEqual([]);
     expect((await plugin.checkConfig({ baseUrl: t.url, apiToken: secretValue("t") })).failures).toEqual([]);
   });
 
