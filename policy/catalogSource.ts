@@ -7,13 +7,15 @@ import {
 } from "../sdk/contract/index.ts";
 import { PortfolioWalletClient } from "../sdk/client/index.ts";
 import { API_TOKEN_ENV, BASE_URL_ENV } from "../sdk/client/core/environment.ts";
+import { deploymentRetryOptions, fromEnvironment, resolveRetryTimeoutMs } from "../sdk/stackSettings.ts";
 
 /**
  * The strategy catalog the rules read rates, liquidity limits and strategy types from: once per
  * run of the pack (one policy run is one deployment's preview or up). A policy pack is not given
  * the stack's config, so it comes from the environment:
  * - PORTFOLIO_WALLET_CATALOG_FILE: a file holding `GET /v2/portfolio-wallets/strategies` (offline);
- * - else PORTFOLIO_WALLET_BASE_URL and PORTFOLIO_WALLET_API_TOKEN: the service (one read request).
+ * - else PORTFOLIO_WALLET_BASE_URL and PORTFOLIO_WALLET_API_TOKEN: the service (one read request,
+ *   retried through throttling and outages for PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS, default 300).
  */
 export const CATALOG_FILE_ENV = "PORTFOLIO_WALLET_CATALOG_FILE";
 
@@ -40,7 +42,9 @@ async function readCatalog(env: NodeJS.ProcessEnv): Promise<StrategyCatalogEntry
         `preview, or ${CATALOG_FILE_ENV} to a file of the catalog (see docs/policy.md)`,
     );
   }
-  const client = new PortfolioWalletClient({ env });
+  // The deployment's retry policy (docs/provider.md, "Retries"): the pack runs inside a pipeline's preview and up.
+  const retryTimeoutMs = resolveRetryTimeoutMs(fromEnvironment(env));
+  const client = new PortfolioWalletClient({ env, ...deploymentRetryOptions({ retryTimeoutMs }) });
   try {
     return (await client.catalog.listStrategies()).strategies;
   } finally {
