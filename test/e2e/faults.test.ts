@@ -4,16 +4,11 @@
 // its creates, then a reweight of all 40 meets the same, and each completes in one `up`, with
 // every wallet created once and changed once. Then a fault that never ends spends the retry
 // budget: the `up` fails saying so, and the next `up` finishes without doing anything twice.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startSandbox, type Sandbox } from "../../sandbox/index.ts";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
-import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { callSandbox, requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
+import { Fleet } from "./harness/fleet.ts";
 
 const WALLETS = 40;
-const TOKEN = "faults-e2e-token";
 const CREATE = "POST /v2/portfolio-wallets";
 const REWEIGHT = "PATCH /v2/portfolio-wallets/:id/strategy";
 const REWEIGHTED = [
@@ -21,9 +16,9 @@ const REWEIGHTED = [
   { positionKey: "syrupUsdc", targetWeightBps: 7000 },
 ];
 
-let sandbox: Sandbox;
-let project: ConsumerProject;
-const access = () => ({ url: sandbox.url, token: TOKEN });
+let fleet: Fleet;
+const access = () => fleet.access;
+const project = () => fleet.project;
 
 /**
  * Twenty faults over the first ~50 requests of a route (the 1st, 3rd, 6th, 8th, ... request), in
@@ -65,104 +60,63 @@ async function armBurst(method: string, routePattern: string): Promise<number> {
   return failing + OUTAGE;
 }
 
-// Answers are loose JSON.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function walletsAtTheService(): Promise<any[]> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const wallets: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const query: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
-    const page = (await callSandbox(access(), "GET", `/v2/portfolio-wallets?pageSize=100${query}`)) as {
-      data: unknown[];
-      nextCursor: string | null;
-    };
-    wallets.push(...page.data);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return wallets;
-}
-
-async function walletIdsInState(): Promise<string[]> {
-  return (await project.stateResources())
-    .filter((resource) => resource.type.includes("PortfolioWallet"))
-    .map((resource) => String(resource.id))
-    .sort();
-}
-
 async function armedFaults(): Promise<unknown[]> {
   return ((await callSandbox(access(), "GET", "/_sandbox/faults")) as { faults: unknown[] }).faults;
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [TOKEN]: "faults-e2e-org" } });
-  project = await ConsumerProject.fromTemplate(
-    path.join(repoRoot, "test", "bench", "programs", "fleet"),
-    "faults",
-    await packedPackage(),
-  );
-  await project.pulumi(["stack", "init", "dev"]);
-  await project.pulumi(["config", "set", "bench:count", String(WALLETS)]);
-  await project.pulumi(["config", "set", "bench:kind", "wallet"]);
-  await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
-  await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+  fleet = await Fleet.start("faults", WALLETS);
 }, 300_000);
 
 afterAll(async () => {
-  await sandbox?.close();
-  project?.cleanUp();
+  await fleet?.close();
 });
 
 describe("an up through a burst of the service's faults", { concurrent: false }, () => {
   test("creates: one up, every wallet created once, the state equal to the service, the long wait said", async () => {
     const failing = await armBurst("POST", "/v2/portfolio-wallets");
     await resetRequestCounts(access());
-    const { stdout } = await project.pulumi(["up", "--yes", "--skip-preview"]);
+    const { stdout } = await project().pulumi(["up", "--yes", "--skip-preview"]);
 
     expect(await armedFaults()).toEqual([]);
-    const wallets = await walletsAtTheService();
+    const wallets = await fleet.walletsAtTheService();
     expect(wallets).toHaveLength(WALLETS);
     expect(new Set(wallets.map((w) => w.label)).size).toBe(WALLETS);
-    expect(await walletIdsInState()).toEqual(wallets.map((w) => String(w.id)).sort());
+    expect((await fleet.checkpoint()).walletIds).toEqual(wallets.map((w) => String(w.id)).sort());
     // Each fault that failed a request cost exactly one more attempt of it, with the same requestId.
     expect((await requestCounts(access()))[CREATE]).toBe(WALLETS + failing);
     // The 3 s wait the service asked for is in the output a pipeline keeps.
     expect(stdout).toMatch(
       /POST \/v2\/portfolio-wallets met 429 rate_limited \(.*\); waiting 3 s as the service asked \(Retry-After\) before attempt \d+/,
     );
-    await project.pulumi(["preview", "--expect-no-changes"]);
+    await project().pulumi(["preview", "--expect-no-changes"]);
   }, 600_000);
 
   test("a reweight of every wallet: one up, one strategy update per wallet, nothing left to change", async () => {
-    await project.pulumi(["config", "set", "bench:positions", JSON.stringify(REWEIGHTED)]);
+    await project().pulumi(["config", "set", "bench:positions", JSON.stringify(REWEIGHTED)]);
     await armBurst("PATCH", "/v2/portfolio-wallets/:id/strategy");
     await resetRequestCounts(access());
-    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    await project().pulumi(["up", "--yes", "--skip-preview"]);
 
     expect(await armedFaults()).toEqual([]);
     // More PATCHes than wallets: the faulted ones were sent again, and the provider replays each
     // (same requestId, same body) while it waits for the rebalance; the service made one update each.
     expect((await requestCounts(access()))[REWEIGHT]).toBeGreaterThan(WALLETS);
-    const wallets = await walletsAtTheService();
+    const wallets = await fleet.walletsAtTheService();
     expect(wallets).toHaveLength(WALLETS);
     for (const wallet of wallets) {
       const syrup = wallet.strategyConfig.positions.find(
         (p: { positionKey: string }) => p.positionKey === "syrupUsdc",
       );
       expect(syrup?.targetWeightBps).toBe(7000);
-      const updates = (await callSandbox(
-        access(),
-        "GET",
-        `/_console/api/wallets/${wallet.id}/strategy-updates`,
-      )) as { data: unknown[] };
-      expect(updates.data).toHaveLength(1);
+      expect(await fleet.strategyUpdatesOf(wallet.id)).toHaveLength(1);
     }
-    await project.pulumi(["preview", "--expect-no-changes"]);
+    await project().pulumi(["preview", "--expect-no-changes"]);
   }, 600_000);
 
   test("a fault that never ends: the up fails once the budget is spent, saying so; the next up duplicates nothing", async () => {
-    await project.pulumi(["config", "set", "portfolio-wallet:retryTimeoutSeconds", "4"]);
-    await project.pulumi(["config", "set", "bench:count", String(WALLETS + 1)]);
+    await project().pulumi(["config", "set", "portfolio-wallet:retryTimeoutSeconds", "4"]);
+    await project().pulumi(["config", "set", "bench:count", String(WALLETS + 1)]);
     // Every answer to a create is lost after the service made the wallet.
     await callSandbox(access(), "POST", "/_sandbox/faults", {
       method: "POST",
@@ -170,7 +124,9 @@ describe("an up through a burst of the service's faults", { concurrent: false },
       kind: "drop",
       times: 1000,
     });
-    const failed = await project.pulumi(["up", "--yes", "--skip-preview"]).catch((error: Error) => error);
+    const failed = await project()
+      .pulumi(["up", "--yes", "--skip-preview"])
+      .catch((error: Error) => error);
     expect(failed).toBeInstanceOf(Error);
     const text = (failed as Error).message;
     expect(text).toMatch(
@@ -180,14 +136,14 @@ describe("an up through a burst of the service's faults", { concurrent: false },
     expect(text).toContain("raise portfolio-wallet:retryTimeoutSeconds (now 4 s)");
     expect(text).not.toMatch(/maxRetries|the client's/);
     // Every attempt reached the service and carried the same requestId: one wallet, not one per attempt.
-    expect(await walletsAtTheService()).toHaveLength(WALLETS + 1);
+    expect(await fleet.walletsAtTheService()).toHaveLength(WALLETS + 1);
 
     await callSandbox(access(), "DELETE", "/_sandbox/faults");
-    await project.pulumi(["config", "rm", "portfolio-wallet:retryTimeoutSeconds"]);
-    await project.pulumi(["up", "--yes", "--skip-preview"]);
-    const wallets = await walletsAtTheService();
+    await project().pulumi(["config", "rm", "portfolio-wallet:retryTimeoutSeconds"]);
+    await project().pulumi(["up", "--yes", "--skip-preview"]);
+    const wallets = await fleet.walletsAtTheService();
     expect(wallets).toHaveLength(WALLETS + 1);
-    expect(await walletIdsInState()).toEqual(wallets.map((w) => String(w.id)).sort());
-    await project.pulumi(["preview", "--expect-no-changes"]);
+    expect((await fleet.checkpoint()).walletIds).toEqual(wallets.map((w) => String(w.id)).sort());
+    await project().pulumi(["preview", "--expect-no-changes"]);
   }, 600_000);
 });
