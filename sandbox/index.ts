@@ -17,6 +17,7 @@ import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
 import { rebalanceWallet } from "./domain/money/rebalance.ts";
 import { withdrawalContinuation } from "./domain/money/withdrawals.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
+import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
 import type { SandboxEnv } from "./http/env.ts";
 import {
@@ -73,7 +74,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = createFaultRegistry();
   const catalog = () => listCatalog(db);
   const webhookDelivery = { ...DEFAULT_WEBHOOK_DELIVERY, ...options.webhookDelivery };
-  const webhookUrlPolicy = { allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false };
+  const webhookUrlPolicy: WebhookUrlPolicy = {
+    allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false,
+    ...(options.webhookHostAddresses === undefined ? {} : { hostAddresses: options.webhookHostAddresses }),
+  };
   const webhookDispatcher = createWebhookDispatcher(db, webhookDelivery, webhookUrlPolicy);
   const events = createEventSink(db, () => webhookDispatcher.kick(), webhookDelivery);
   // The scheduler is created last (it needs every kind of due work); until then, wake is a no-op.

@@ -55,6 +55,12 @@ export interface SandboxOptions {
    * env SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS=true).
    */
   allowPrivateWebhookUrls?: boolean;
+  /**
+   * This host's own addresses, which webhooks may reach only with `allowPrivateWebhookUrls`
+   * (a listener bound to 0.0.0.0 answers on each). Asked at every check. Default: every address
+   * of `os.networkInterfaces()`; tests pass a list of their own.
+   */
+  webhookHostAddresses?: () => Iterable<string>;
 }
 
 export const DEFAULT_PORT = 8787;
