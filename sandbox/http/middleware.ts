@@ -2,6 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "./context.ts";
 import type { SandboxEnv } from "./env.ts";
@@ -39,6 +40,38 @@ export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
       );
     },
   });
+}
+
+/**
+ * Headers on every answer, error or not, set here once: `X-Content-Type-Options: nosniff` and
+ * friends from Hono's `secureHeaders` (no framing, no referrer), and `Cache-Control: no-store`
+ * unless the handler chose a caching of its own. Answers carry organization data and, once,
+ * a webhook's signing secret: no browser or proxy cache may keep them, and no browser may read
+ * them as anything but what they say they are. Headers a handler set itself win (`overwrite:
+ * false`), so the console's pages keep their own content security policy and caching
+ * (sandbox/console/consolePages.ts).
+ */
+export function responseHeadersMiddleware(): MiddlewareHandler<SandboxEnv> {
+  const secure = secureHeaders({
+    overwrite: false,
+    xContentTypeOptions: true,
+    xFrameOptions: "DENY",
+    referrerPolicy: true,
+    removePoweredBy: true,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    strictTransportSecurity: false, // the sandbox speaks plain HTTP
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+  return async (c, next) => {
+    await secure(c, next);
+    if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
+  };
 }
 
 /** Gives every request an id, answered as `x-request-id` on success and error alike. */
