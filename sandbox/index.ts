@@ -39,6 +39,9 @@ export { createManualClock, createWallClock } from "./clock.ts";
 export { DEFAULT_CATALOG } from "./domain/catalog.ts";
 export { SANDBOX_DOCUMENT_OPERATIONS, sandboxOpenApiDocuments } from "./routes/openapiDocuments.ts";
 
+/** The one address the sandbox listens on: it is reachable from this machine only. */
+const BIND_ADDRESS = "127.0.0.1";
+
 /** A running sandbox. */
 export interface Sandbox {
   /** Base URL, for example `http://127.0.0.1:54321` (no trailing slash). */
@@ -127,13 +130,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dueWork,
     webhookDispatcher,
     webhookUrlPolicy,
+    allowedHosts: [BIND_ADDRESS, ...(options.allowedHosts ?? [])],
   };
   const app = createApp(ctx);
 
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
     (resolve, reject) => {
       const server = serve(
-        { fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: "127.0.0.1" },
+        { fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: BIND_ADDRESS },
         (info: AddressInfo) => resolve({ server, port: info.port }),
       );
       server.once("error", reject);
@@ -142,8 +146,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let closed: Promise<void> | null = null;
   return {
-    url: `http://127.0.0.1:${port}`,
-    consoleUrl: `http://127.0.0.1:${port}${CONSOLE_PREFIX}/`,
+    url: `http://${BIND_ADDRESS}:${port}`,
+    consoleUrl: `http://${BIND_ADDRESS}:${port}${CONSOLE_PREFIX}/`,
     port,
     clock,
     app,
