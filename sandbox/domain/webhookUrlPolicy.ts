@@ -98,6 +98,9 @@ const IPV6_RANGES: Readonly<Record<string, Classified>> = {
 /** 198.18.0.0/15, benchmarking networks: a lab's private network, allowed as before with the option. */
 const BENCHMARKING_IPV4 = ipaddr.parseCIDR("198.18.0.0/15") as [ipaddr.IPv4, number];
 
+/** 64:ff9b:1::/48 (RFC 8215), NAT64 within one network. */
+const LOCAL_USE_NAT64 = ipaddr.parseCIDR("64:ff9b:1::/48") as [ipaddr.IPv6, number];
+
 const SEVERITY: Readonly<Record<AddressClass, number>> = { public: 0, private: 1, refused: 2 };
 const stricter = (a: Classified, b: Classified) => (SEVERITY[b.cls] > SEVERITY[a.cls] ? b : a);
 
@@ -128,8 +131,12 @@ function embeddedIpv4(address: ipaddr.IPv6, range: string): ipaddr.IPv4[] | null
   }
 }
 
-/** This host's own addresses, normalized as ipaddr.js writes them. */
+/**
+ * This host's own addresses, normalized as ipaddr.js writes them; none to look up when private
+ * receivers are allowed anyway.
+ */
 function ownAddresses(policy: WebhookUrlPolicy): Set<string> {
+  if (policy.allowPrivateNetworks) return new Set();
   const listed =
     policy.hostAddresses?.() ??
     Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
@@ -155,9 +162,7 @@ function classifyIpv6(address: ipaddr.IPv6, own: Set<string>): Classified {
   const carried = embeddedIpv4(address, range);
   if (carried !== null) {
     // 64:ff9b:1::/48 is a local-use NAT64 prefix: private whatever it carries.
-    const floor = address.match(ipaddr.parseCIDR("64:ff9b:1::/48") as [ipaddr.IPv6, number])
-      ? PRIVATE
-      : PUBLIC;
+    const floor = address.match(LOCAL_USE_NAT64) ? PRIVATE : PUBLIC;
     return carried.map((ipv4) => classifyIpv4(ipv4, own)).reduce(stricter, floor);
   }
   const listed = IPV6_RANGES[range] ?? SPECIAL;
