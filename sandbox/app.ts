@@ -8,8 +8,10 @@ import {
   authMiddleware,
   bodySizeLimitMiddleware,
   faultMiddleware,
+  hostCheckMiddleware,
   requestCounterMiddleware,
   requestIdMiddleware,
+  responseHeadersMiddleware,
   settleDueWorkMiddleware,
 } from "./http/middleware.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -30,13 +32,16 @@ import { mountConsolePages } from "./console/consolePages.ts";
 export const WALLETS_BASE = "/v2/portfolio-wallets";
 
 /**
- * The sandbox's HTTP application. Middleware order matters: the request id first (so even a 401
- * carries one), the body size limit (before anything reads a body), then authentication,
+ * The sandbox's HTTP application. Middleware order matters: the request id and the response
+ * headers first (so even a 401 carries them), the Host check (before anything answers), the body
+ * size limit (before anything reads a body), then authentication,
  * counting, fault injection, and settling of due work.
  */
 export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   app.use("*", requestIdMiddleware());
+  app.use("*", responseHeadersMiddleware());
+  app.use("*", hostCheckMiddleware(ctx.allowedHosts));
   app.use("*", bodySizeLimitMiddleware());
   // Before the signing provider's admin routes too (/_sandbox/signing), which are mounted early.
   app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminToken));

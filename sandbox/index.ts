@@ -17,6 +17,7 @@ import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
 import { rebalanceWallet } from "./domain/money/rebalance.ts";
 import { withdrawalContinuation } from "./domain/money/withdrawals.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
+import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
 import type { SandboxEnv } from "./http/env.ts";
 import {
@@ -37,6 +38,9 @@ export type { SandboxClock } from "./clock.ts";
 export { createManualClock, createWallClock } from "./clock.ts";
 export { DEFAULT_CATALOG } from "./domain/catalog.ts";
 export { SANDBOX_DOCUMENT_OPERATIONS, sandboxOpenApiDocuments } from "./routes/openapiDocuments.ts";
+
+/** The one address the sandbox listens on: it is reachable from this machine only. */
+const BIND_ADDRESS = "127.0.0.1";
 
 /** A running sandbox. */
 export interface Sandbox {
@@ -73,7 +77,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = createFaultRegistry();
   const catalog = () => listCatalog(db);
   const webhookDelivery = { ...DEFAULT_WEBHOOK_DELIVERY, ...options.webhookDelivery };
-  const webhookUrlPolicy = { allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false };
+  const webhookUrlPolicy: WebhookUrlPolicy = {
+    allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false,
+    ...(options.webhookHostAddresses === undefined ? {} : { hostAddresses: options.webhookHostAddresses }),
+  };
   const webhookDispatcher = createWebhookDispatcher(db, webhookDelivery, webhookUrlPolicy);
   const events = createEventSink(db, () => webhookDispatcher.kick(), webhookDelivery);
   // The scheduler is created last (it needs every kind of due work); until then, wake is a no-op.
@@ -123,13 +130,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dueWork,
     webhookDispatcher,
     webhookUrlPolicy,
+    allowedHosts: [BIND_ADDRESS, ...(options.allowedHosts ?? [])],
   };
   const app = createApp(ctx);
 
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
     (resolve, reject) => {
       const server = serve(
-        { fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: "127.0.0.1" },
+        { fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname: BIND_ADDRESS },
         (info: AddressInfo) => resolve({ server, port: info.port }),
       );
       server.once("error", reject);
@@ -138,8 +146,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let closed: Promise<void> | null = null;
   return {
-    url: `http://127.0.0.1:${port}`,
-    consoleUrl: `http://127.0.0.1:${port}${CONSOLE_PREFIX}/`,
+    url: `http://${BIND_ADDRESS}:${port}`,
+    consoleUrl: `http://${BIND_ADDRESS}:${port}${CONSOLE_PREFIX}/`,
     port,
     clock,
     app,

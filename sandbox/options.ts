@@ -7,6 +7,14 @@ import type { OrgPolicy } from "./store/policyStore.ts";
 export interface SandboxOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. Default 8787 (`--port`). */
   port?: number;
+  /**
+   * Host names requests may address the sandbox by, besides its own address (127.0.0.1, localhost,
+   * *.localhost, [::1]), which always work: the names of a shared deployment reached through a
+   * proxy or a port forward. A request with any other `Host` is refused with 403, so a web page
+   * cannot reach the sandbox by making its own name resolve to 127.0.0.1 (DNS rebinding). Default
+   * none (`--allowed-hosts a.example,b.example`, env SANDBOX_ALLOWED_HOSTS).
+   */
+  allowedHosts?: readonly string[];
   /** Directory of the SQLite file, or `:memory:`. Default `.sandbox-data` (`--data`). */
   dataDir?: string;
   /** Bearer token → organization id. Default `{ "sandbox-token": "sandbox-org" }` (env `SANDBOX_TOKENS`). */
@@ -55,6 +63,12 @@ export interface SandboxOptions {
    * env SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS=true).
    */
   allowPrivateWebhookUrls?: boolean;
+  /**
+   * This host's own addresses, which webhooks may reach only with `allowPrivateWebhookUrls`
+   * (a listener bound to 0.0.0.0 answers on each). Asked at every check. Default: every address
+   * of `os.networkInterfaces()`; tests pass a list of their own.
+   */
+  webhookHostAddresses?: () => Iterable<string>;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -80,6 +94,21 @@ export function parseTokens(text: string): Map<string, string> {
   }
   if (tokens.size === 0) throw new Error("SANDBOX_TOKENS holds no token=organization pair");
   return tokens;
+}
+
+/** Parses `name,name2` (`--allowed-hosts`, env SANDBOX_ALLOWED_HOSTS): host names, without scheme, port or path. */
+export function parseAllowedHosts(text: string): string[] {
+  const names = text
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== "");
+  for (const name of names) {
+    if (!/^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])$/.test(name))
+      throw new Error(
+        `allowed host ${JSON.stringify(name.slice(0, 100))} is not a host name: give names like sandbox.example.internal, without scheme, port or path`,
+      );
+  }
+  return names;
 }
 
 /** Parses env `SANDBOX_POLICIES`: JSON `{ "<org>": { "strategyUpdateApprovals": 1, "withdrawalApprovals": 2 } }`. */

@@ -11,6 +11,7 @@ import {
   DEFAULT_PORT,
   DEFAULT_REBALANCE_DELAY_MS,
   DEFAULT_TOKENS,
+  parseAllowedHosts,
   parseBooleanSetting,
   parsePolicies,
   parseTokens,
@@ -21,6 +22,14 @@ function positiveWholeNumber(value: string): number {
   const parsed = wholeNumber(value);
   if (parsed === 0) throw new InvalidArgumentError("must be a whole number >= 1.");
   return parsed;
+}
+
+function allowedHosts(value: string): string[] {
+  try {
+    return parseAllowedHosts(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`);
+  }
 }
 
 function nonEmpty(value: string): string {
@@ -79,6 +88,7 @@ interface SandboxFlags {
   /** False with --no-admin-api. */
   adminApi: boolean;
   allowPrivateWebhookUrls?: boolean;
+  allowedHosts?: string[];
   [webhookSetting: string]: unknown;
 }
 
@@ -98,7 +108,7 @@ export function sandboxCommand(): Command {
     .addOption(
       new Option(
         "--admin-token <token>",
-        "token the admin API (/_sandbox/*) requires in X-Sandbox-Admin-Token; without one the admin API is off",
+        "token the admin API (/_sandbox/*) requires in X-Sandbox-Admin-Token; without one the admin API is off. Prefer env SANDBOX_ADMIN_TOKEN: a flag's value is visible to every user of the machine (ps)",
       )
         .env("SANDBOX_ADMIN_TOKEN")
         .argParser(nonEmpty),
@@ -106,6 +116,14 @@ export function sandboxCommand(): Command {
     .option(
       "--no-admin-api",
       "keep the admin API off even when started in a terminal without --admin-token (see below)",
+    )
+    .addOption(
+      new Option(
+        "--allowed-hosts <names>",
+        "host names, comma-separated, the sandbox answers to besides 127.0.0.1 and localhost (a shared sandbox behind a proxy or port forward); requests naming any other Host get 403",
+      )
+        .env("SANDBOX_ALLOWED_HOSTS")
+        .argParser(allowedHosts),
     )
     .option(
       "--allow-private-webhook-urls",
@@ -138,7 +156,8 @@ Environment:
 
 Admin API (/_sandbox/*: simulated deposits, the clock, rates, faults, approver keys; the console's
 controls use it):
-  --admin-token / SANDBOX_ADMIN_TOKEN   it takes that token, in X-Sandbox-Admin-Token
+  SANDBOX_ADMIN_TOKEN / --admin-token   it takes that token, in X-Sandbox-Admin-Token (prefer the
+                                        variable: a flag shows in ps to every user of the machine)
   neither, in a terminal                a token made for this run is printed there, once
   neither, output not a terminal        it is off (a shared or CI sandbox: no token in its logs)
   --no-admin-api                        it is off`,
@@ -163,6 +182,7 @@ controls use it):
           : { catalog: loadCatalogFile(flags.catalog, new Date().toISOString()) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
         adminToken: adminToken.token,
+        ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),
         allowPrivateWebhookUrls:
           flags.allowPrivateWebhookUrls === true ||
           parseBooleanSetting(

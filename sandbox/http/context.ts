@@ -30,6 +30,8 @@ export interface SandboxContext {
   dueWork: DueWorkScheduler;
   /** Background webhook delivery (sandbox/domain/events/delivery.ts). */
   webhookDispatcher: WebhookDispatcher;
+  /** Host names requests may name besides loopback ones (options.ts `allowedHosts`). */
+  allowedHosts: readonly string[];
   /** Where webhooks may go (sandbox/domain/webhookUrlPolicy.ts). */
   webhookUrlPolicy: WebhookUrlPolicy;
 }

@@ -1,3 +1,4 @@
+import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { SandboxEnv } from "./env.ts";
@@ -114,11 +115,38 @@ function boundedBody(error: HttpError): { message: string; details: FieldProblem
   return { message: cut(error.message, MAX_MESSAGE_LENGTH), details };
 }
 
+/**
+ * Whether the client went away before its request was whole (it closed the connection mid-body):
+ * reading the body then fails, which is no fault of the sandbox. Such a request is answered 400
+ * (to no one) and never logged, so a client cannot fill the log by hanging up.
+ */
+function clientWentAway(c: Context): boolean {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (incoming === undefined) return false;
+  return !incoming.complete && (incoming.destroyed || incoming.errored !== null);
+}
+const CLIENT_WENT_AWAY = "the client closed the connection before the request body was complete";
+
+/**
+ * The one log line of an error the sandbox did not expect: its stack on one line, so that the log
+ * holds exactly one line per server error.
+ */
+function logUnhandled(where: string, error: unknown): void {
+  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  const oneLine = text
+    .split("\n")
+    .map((line) => line.trim())
+    .join(" | ");
+  console.error(`[sandbox] ${where} unhandled error: ${oneLine}`);
+}
+
 /** Renders any thrown value as the service's error body. Unknown errors become a 500 and are logged. */
 export function toErrorResponse(c: Context<SandboxEnv>, error: unknown): Response {
   const requestId = c.get("requestId") ?? null;
-  const known = asHttpError(error);
-  if (known === null) console.error(`[sandbox] ${requestId ?? "-"} unhandled error`, error);
+  const known = clientWentAway(c)
+    ? new HttpError(400, "validation_failed", CLIENT_WENT_AWAY)
+    : asHttpError(error);
+  if (known === null) logUnhandled(requestId ?? "-", error);
   const httpError =
     known ?? new HttpError(500, "internal_error", "the sandbox failed to handle the request; see its log");
   for (const [name, value] of Object.entries(httpError.headers)) c.header(name, value);
@@ -170,13 +198,18 @@ const MAX_TURNKEY_MESSAGE_LENGTH = 1000;
  * a 500 and are logged.
  */
 export function toTurnkeyErrorResponse(c: Context, error: unknown): Response {
-  const known =
-    error instanceof TurnkeyHttpError
+  // A body over the limit is refused in the service's shape, whichever limit refused it (the
+  // sandbox's OpenAPI document says so): the HTTP layer's own error, not the provider's.
+  if (HttpError.isInstance(error) && !clientWentAway(c))
+    return toErrorResponse(c as Context<SandboxEnv>, error);
+  const known = clientWentAway(c)
+    ? { codeName: "invalidArgument" as const, message: CLIENT_WENT_AWAY }
+    : error instanceof TurnkeyHttpError
       ? { codeName: error.codeName, message: error.message }
       : DomainError.isInstance(error)
         ? { codeName: DOMAIN_ERROR_TURNKEY_CODES[error.kind], message: error.message }
         : null;
-  if (known === null) console.error("[sandbox] signing provider: unhandled error", error);
+  if (known === null) logUnhandled("signing provider", error);
   const { code, status } = TURNKEY_CODES[known?.codeName ?? "internal"];
   const full = known?.message ?? "the sandbox's signing provider failed to handle the request; see its log";
   // Messages may quote what the caller sent; an answer stays small whatever that was.

@@ -1,10 +1,13 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "./context.ts";
 import type { SandboxEnv } from "./env.ts";
+import { quoteValue } from "../../sdk/contract/index.ts";
 import { HttpError } from "./errors.ts";
 
 /** Admin calls are not counted and never faulted: tests use them to set faults up. So are the console's. */
@@ -39,6 +42,77 @@ export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
       );
     },
   });
+}
+
+/**
+ * Headers on every answer, error or not, set here once: `X-Content-Type-Options: nosniff` and
+ * friends from Hono's `secureHeaders` (no framing, no referrer), and `Cache-Control: no-store`
+ * unless the handler chose a caching of its own. Answers carry organization data and, once,
+ * a webhook's signing secret: no browser or proxy cache may keep them, and no browser may read
+ * them as anything but what they say they are. Headers a handler set itself win (`overwrite:
+ * false`), so the console's pages keep their own content security policy and caching
+ * (sandbox/console/consolePages.ts).
+ */
+export function responseHeadersMiddleware(): MiddlewareHandler<SandboxEnv> {
+  const secure = secureHeaders({
+    overwrite: false,
+    xContentTypeOptions: true,
+    xFrameOptions: "DENY",
+    referrerPolicy: true,
+    removePoweredBy: true,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    strictTransportSecurity: false, // the sandbox speaks plain HTTP
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+  return async (c, next) => {
+    await secure(c, next);
+    if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
+  };
+}
+
+/** Whether `hostname` (no port; brackets allowed around IPv6) is a loopback name or address. */
+function isLoopbackHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
+  if (isIP(bare) === 4) return bare.startsWith("127.");
+  return bare === "::1" || bare === "0:0:0:0:0:0:0:1";
+}
+
+/** The host name of a `Host` value or URL host, without its port, lower case, without a final dot. */
+function hostnameOf(host: string): string {
+  const withoutPort = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d*$/, "");
+  return withoutPort.toLowerCase().replace(/\.$/, "");
+}
+
+/**
+ * Refuses (403) a request whose `Host` header, or absolute request target, names anything but the
+ * sandbox's own address: loopback names and addresses (localhost, *.localhost, 127.0.0.0/8, [::1]),
+ * and the names a shared deployment lists (`allowedHosts`: startSandbox option, flag
+ * `--allowed-hosts`, env SANDBOX_ALLOWED_HOSTS). A web page whose own name was made to resolve to
+ * 127.0.0.1 (DNS rebinding) sends its own name as Host, and gets nothing: not the documents, not
+ * the console, not an answer to a guessed token.
+ */
+export function hostCheckMiddleware(allowedHosts: readonly string[]): MiddlewareHandler<SandboxEnv> {
+  const allowed = new Set(allowedHosts.map(hostnameOf));
+  return async (c, next) => {
+    for (const named of [c.req.header("host"), new URL(c.req.url).host]) {
+      if (named === undefined) continue;
+      const hostname = hostnameOf(named);
+      if (isLoopbackHost(hostname) || allowed.has(hostname)) continue;
+      throw new HttpError(
+        403,
+        "forbidden",
+        `this sandbox answers only requests addressed to it (Host ${quoteValue(named)} is not one of its names): call it at 127.0.0.1 or localhost, or start it with --allowed-hosts ${quoteValue(hostname)} (env SANDBOX_ALLOWED_HOSTS) when it is shared under that name`,
+      );
+    }
+    await next();
+  };
 }
 
 /** Gives every request an id, answered as `x-request-id` on success and error alike. */

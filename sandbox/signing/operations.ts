@@ -6,6 +6,8 @@ import {
   RejectActivityBodySchema,
   TurnkeyErrorSchema,
 } from "./turnkeySchemas.ts";
+import { MAX_SIGNING_BODY_BYTES } from "./providerRoutes.ts";
+import { STAMP_TIMESTAMP_WINDOW_MS } from "./stamp.ts";
 
 /**
  * The signing provider's endpoints the sandbox serves (Turnkey's, under `/public/v1`), as an
@@ -23,11 +25,11 @@ const ERRORS = {
     "code 3 (invalid argument) or 9 (failed precondition): a bad body, or an activity that takes no more votes",
   ),
   "401": error(
-    "code 16 (unauthenticated): the stamp is missing, malformed, by an unregistered key or does not match the body",
+    `code 16 (unauthenticated): the stamp is missing or malformed, does not verify (one answer for an unregistered key, a key of another organization and a signature that does not match the body), or stamps an activity whose timestampMs is more than ${STAMP_TIMESTAMP_WINDOW_MS / 60_000} minutes from now`,
   ),
   "404": error("code 5 (not found): no such activity in the organization"),
   "413": {
-    description: "A body over 1 MB, refused unread (the service's error body)",
+    description: `A body over ${MAX_SIGNING_BODY_BYTES / 1024} KB, the signing provider's limit, refused unread once the stamp's key is known (the service's error body)`,
     schema: ErrorBodySchema,
   },
   "500": error("code 13 (internal)"),

@@ -1,4 +1,5 @@
 import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import {
   describeFieldProblems,
@@ -8,10 +9,11 @@ import {
 import type { SandboxContext } from "../http/context.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { castVote } from "../domain/signingVotes.ts";
-import { toTurnkeyErrorResponse, TurnkeyHttpError } from "../http/errors.ts";
+import { HttpError, toTurnkeyErrorResponse, TurnkeyHttpError } from "../http/errors.ts";
 import { findSigningActivity, type SigningActivityRecord } from "../store/signingActivityStore.ts";
 import {
   findApproverKey,
+  isRegisteredApproverKey,
   listApproverKeys,
   listVotes,
   type ApproverKeyRecord,
@@ -25,7 +27,15 @@ import {
   OrganizationSchema,
   RejectActivityBodySchema,
 } from "./turnkeySchemas.ts";
-import { authenticateStamp, STAMP_HEADER, StampError, type ApiKeyStamp } from "./stamp.ts";
+import {
+  activityTimestampProblem,
+  parseStamp,
+  STAMP_DOES_NOT_VERIFY,
+  STAMP_HEADER,
+  StampError,
+  verifyStamp,
+  type ApiKeyStamp,
+} from "./stamp.ts";
 
 /** Where the signing provider's API lives, as the Turnkey SDK calls it (`apiBaseUrl` + this). */
 export const SIGNING_PROVIDER_PREFIX = "/public/v1";
@@ -51,41 +61,65 @@ function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> 
 }
 
 /**
- * Verifies the `X-Stamp` of every request before anything else reads it: an ECDSA P-256/SHA-256
- * signature, DER hex, over the raw body bytes, by an API key registered for the organization the
- * body names. The raw bytes are read before JSON parsing, since re-serialized JSON need not match
- * what was signed. Every refusal is a 401 with code 16, so a caller cannot tell an unknown
- * organization from an unregistered key.
+ * The largest body the signing provider reads: 4 KB. Its bodies are a few hundred bytes; a larger
+ * one is refused with 413 before it is read (the app-wide 1 MB limit is for the service's API).
+ */
+export const MAX_SIGNING_BODY_BYTES = 4 * 1024;
+
+/**
+ * Verifies the `X-Stamp` of every request before anything else reads the request: an ECDSA
+ * P-256/SHA-256 signature, DER hex, over the raw body bytes, by an API key registered for the
+ * organization the body names. What can be checked without the body comes first: the header's
+ * shape, and that some organization registered its key. Only then is the body read, at most
+ * MAX_SIGNING_BODY_BYTES of it, so a caller without a registered key never makes the sandbox read,
+ * decode or parse a large body. The raw bytes are verified before JSON parsing, since re-serialized
+ * JSON need not match what was signed. Every refusal of a well-formed stamp is the same 401 with
+ * code 16 (STAMP_DOES_NOT_VERIFY), so a caller cannot tell an unknown organization from an
+ * unregistered key or a key of another organization.
  */
 function stampCheck(ctx: SandboxContext): MiddlewareHandler<SigningEnv> {
+  const refuse = (message: string) =>
+    new TurnkeyHttpError("unauthenticated", `could not verify the request's stamp: ${message}`);
+  const limitBody = bodyLimit({
+    maxSize: MAX_SIGNING_BODY_BYTES,
+    onError: () => {
+      throw new HttpError(
+        413,
+        "payload_too_large",
+        `the request body is larger than ${MAX_SIGNING_BODY_BYTES} bytes, the most the signing provider reads`,
+        // The rest of the body is never read, so the connection cannot carry another request.
+        { headers: { Connection: "close" } },
+      );
+    },
+  });
   return async (c, next) => {
-    const raw = new Uint8Array(await c.req.arrayBuffer());
-    const text = new TextDecoder().decode(raw);
-    const organizationId = organizationIdIn(text);
     let stamp: ApiKeyStamp;
     try {
-      stamp = authenticateStamp(
-        c.req.header(STAMP_HEADER),
-        raw,
-        (publicKey) =>
-          organizationId !== undefined && findApproverKey(ctx.db, organizationId, publicKey) !== null,
-      );
+      stamp = parseStamp(c.req.header(STAMP_HEADER));
     } catch (error) {
-      if (error instanceof StampError)
-        throw new TurnkeyHttpError(
-          "unauthenticated",
-          `could not verify the request's stamp: ${error.message}`,
-        );
+      if (error instanceof StampError) throw refuse(error.message);
       throw error;
     }
-    const signer =
-      organizationId === undefined ? null : findApproverKey(ctx.db, organizationId, stamp.publicKey);
-    if (signer === null) throw new Error("a verified stamp must belong to a registered API key");
-    c.set("signer", signer);
-    c.set("stampedText", text);
-    c.set("stampedBody", JSON.parse(text) as unknown);
-    c.set("stampSignature", stamp.signature);
-    await next();
+    if (!isRegisteredApproverKey(ctx.db, stamp.publicKey)) throw refuse(STAMP_DOES_NOT_VERIFY);
+    await limitBody(c, async () => {
+      const raw = new Uint8Array(await c.req.arrayBuffer());
+      const text = new TextDecoder().decode(raw);
+      const organizationId = organizationIdIn(text);
+      const signer =
+        organizationId === undefined ? null : findApproverKey(ctx.db, organizationId, stamp.publicKey);
+      try {
+        verifyStamp(stamp, raw, () => signer !== null);
+      } catch (error) {
+        if (error instanceof StampError) throw refuse(error.message);
+        throw error;
+      }
+      if (signer === null) throw new Error("a verified stamp must belong to a registered API key");
+      c.set("signer", signer);
+      c.set("stampedText", text);
+      c.set("stampedBody", JSON.parse(text) as unknown);
+      c.set("stampSignature", stamp.signature);
+      await next();
+    });
   };
 }
 
@@ -131,6 +165,9 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
       `/submit/${schema.shape.type.value === APPROVE_ACTIVITY ? "approve" : "reject"}_activity`,
       (c) => {
         const body = parseOr400(schema, c.get("stampedBody"));
+        const stale = activityTimestampProblem(body.timestampMs, Date.now());
+        if (stale !== null)
+          throw new TurnkeyHttpError("unauthenticated", `could not verify the request's stamp: ${stale}`);
         const signer = c.get("signer");
         const decided = castVote(ctx.approvals, {
           organizationId: body.organizationId,

@@ -100,19 +100,53 @@ export function isStampValidFor(stamp: ApiKeyStamp, body: Uint8Array): boolean {
 }
 
 /**
- * The stamp check, whole: decodes the `X-Stamp` header, requires its public key to be one the
- * organization registered (`isRegistered`), and verifies the signature over the raw `body` bytes.
- * Answers the verified stamp; throws `StampError` saying what failed otherwise.
+ * What every stamp that does not verify is told, whatever failed: a signature that does not match
+ * the body, a key no organization registered, or one registered by another organization than the
+ * body names. One answer, so that a stamp cannot be used to learn which organization a key is of.
  */
+export const STAMP_DOES_NOT_VERIFY =
+  "it must be a signature of the exact body bytes by an API key registered for the organization the body names";
+
+/**
+ * Verifies a decoded stamp over the raw `body` bytes and requires its key to be one the
+ * organization registered (`isRegistered`). The signature is checked first, whatever the key, so
+ * that a key of another organization costs what any bad stamp costs. Throws `StampError` with
+ * `STAMP_DOES_NOT_VERIFY` on any failure.
+ */
+export function verifyStamp(
+  stamp: ApiKeyStamp,
+  body: Uint8Array,
+  isRegistered: (publicKey: string) => boolean,
+): ApiKeyStamp {
+  const signed = isStampValidFor(stamp, body);
+  if (!signed || !isRegistered(stamp.publicKey)) throw new StampError(STAMP_DOES_NOT_VERIFY);
+  return stamp;
+}
+
+/** The stamp check, whole: `parseStamp` then `verifyStamp`. */
 export function authenticateStamp(
   headerValue: string | undefined,
   body: Uint8Array,
   isRegistered: (publicKey: string) => boolean,
 ): ApiKeyStamp {
-  const stamp = parseStamp(headerValue);
-  if (!isRegistered(stamp.publicKey))
-    throw new StampError("the stamp's public key is not an API key of the organization named in the body");
-  if (!isStampValidFor(stamp, body))
-    throw new StampError("the stamp's signature does not match the request body and public key");
-  return stamp;
+  return verifyStamp(parseStamp(headerValue), body, isRegistered);
+}
+
+/**
+ * How far an activity's `timestampMs` may be from the sandbox host's real clock, either way: 5
+ * minutes. Turnkey refuses activity requests whose timestamp is stale, so a captured approval
+ * cannot be replayed later; the sandbox does the same with this window (docs/approvals.md).
+ * Queries (get_activity) carry no timestamp, at Turnkey as here.
+ */
+export const STAMP_TIMESTAMP_WINDOW_MS = 5 * 60 * 1000;
+
+/**
+ * Why an activity's `timestampMs` is refused, or null when it is within the window of `nowMs`.
+ * `nowMs` is real time (`Date.now()`), never the sandbox clock: the approver stamps with its own
+ * real clock, and the admin API may have moved the sandbox's by days.
+ */
+export function activityTimestampProblem(timestampMs: string, nowMs: number): string | null {
+  const skewMs = Number(timestampMs) - nowMs;
+  if (Math.abs(skewMs) <= STAMP_TIMESTAMP_WINDOW_MS) return null;
+  return `the activity's timestampMs ${timestampMs.slice(0, 20)} is ${Math.round(Math.abs(skewMs) / 1000)} s ${skewMs < 0 ? "old" : "ahead"}; stamp activities with the current time (at most ${STAMP_TIMESTAMP_WINDOW_MS / 60_000} minutes either way)`;
 }

@@ -129,6 +129,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      ON signing_activities (organization_id, created_at DESC, id DESC)`,
   `CREATE INDEX IF NOT EXISTS signing_api_keys_by_org_created
      ON signing_api_keys (organization_id, created_at, public_key)`,
+  // The stamp check asks whether any organization registered a key before it reads the body.
+  `CREATE INDEX IF NOT EXISTS signing_api_keys_by_public_key ON signing_api_keys (public_key)`,
   `CREATE TABLE IF NOT EXISTS idempotency_keys (
      organization_id TEXT NOT NULL,
      endpoint TEXT NOT NULL,

@@ -70,6 +70,13 @@ export function findApproverKey(
   return row === undefined ? null : toKey(row);
 }
 
+/** Whether any organization registered this public key (the stamp check's first, body-free step). */
+export function isRegisteredApproverKey(db: DatabaseSync, publicKey: string): boolean {
+  return (
+    db.prepare("SELECT 1 FROM signing_api_keys WHERE public_key = ? LIMIT 1").get(publicKey) !== undefined
+  );
+}
+
 export function listApproverKeys(db: DatabaseSync, organizationId: string): ApproverKeyRecord[] {
   return (
     db

@@ -195,7 +195,7 @@ describe("approveSigningActivity refuses, and nothing moves", () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({
       code: 16,
-      message: expect.stringMatching(/signature does not match/),
+      message: expect.stringMatching(/signature of the exact body bytes by an API key registered/),
       details: [],
     });
     await expectUnmoved(t, target);
@@ -227,7 +227,7 @@ describe("approveSigningActivity refuses, and nothing moves", () => {
     for (const keys of [stranger, otherOrgsKey]) {
       const attempt = approveSigningActivity(settingsFor(t, ONE_APPROVAL, keys), pending.signingActivityId);
       await expect(attempt).rejects.toSatisfy((e) => SigningCredentialsError.isInstance(e));
-      await expect(attempt).rejects.toThrow(/not an API key of the organization/);
+      await expect(attempt).rejects.toThrow(/an API key registered for the organization the body names/);
     }
     await expectUnmoved(t, pending);
   });

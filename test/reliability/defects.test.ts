@@ -299,7 +299,7 @@ describe("defect 6: bodies are limited to 1 MB and errors do not echo the input"
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connect(t.sandbox.port, "127.0.0.1", () => {
           socket.write(
-            "POST /v2/portfolio-wallets/quote HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer token-a\r\n" +
+            "POST /v2/portfolio-wallets/quote HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer token-a\r\n" +
               "Content-Type: application/json\r\nContent-Length: 20000000\r\n\r\n",
           );
         });

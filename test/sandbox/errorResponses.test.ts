@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { ConflictError, NotFoundError, ValidationError } from "../../sandbox/domain/errors.ts";
 import type { SandboxEnv } from "../../sandbox/http/env.ts";
 import { toErrorResponse, toTurnkeyErrorResponse, TurnkeyHttpError } from "../../sandbox/http/errors.ts";
@@ -17,6 +17,21 @@ async function answerTo(error: unknown, render: typeof toErrorResponse = toError
 }
 
 describe("sandbox error responses (sandbox/http/errors.ts)", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  test("an unknown error is logged once, on one line that holds its stack, in either shape", async () => {
+    for (const render of [toErrorResponse, toTurnkeyErrorResponse]) {
+      const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      await answerTo(new Error("disk on fire"), render);
+      expect(logged.mock.calls).toHaveLength(1);
+      const [line, ...rest] = logged.mock.calls[0] ?? [];
+      expect(rest).toEqual([]);
+      expect(line).toMatch(/unhandled error: Error: disk on fire \| at .*errorResponses\.test\.ts/);
+      expect(line).not.toContain("\n");
+      logged.mockRestore();
+    }
+  });
+
   test("an HTTPException from Hono's middleware keeps its status and gets the service's error body", async () => {
     const refused = await answerTo(new HTTPException(401, { message: "no token" }));
     expect(refused).toEqual({

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 
@@ -156,5 +157,31 @@ describe("npm run sandbox (portfolio-wallet sandbox)", () => {
     await expect(
       startCli(["--port", "0", "--data", ":memory:"], { SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS: "maybe" }),
     ).rejects.toThrow(/SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS must be true or false/);
+  });
+
+  test("answers the names of SANDBOX_ALLOWED_HOSTS besides its own, and refuses other Host headers", async () => {
+    const { line } = await startCli(["--port", "0", "--data", ":memory:"], {
+      SANDBOX_ALLOWED_HOSTS: "sandbox.team.example",
+    });
+    const port = Number(new URL(line.replace("listening on ", "")).port);
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          { host: "127.0.0.1", port, path: "/openapi.json", headers: { host } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    expect(await statusFor(`127.0.0.1:${port}`)).toBe(200);
+    expect(await statusFor(`localhost:${port}`)).toBe(200);
+    expect(await statusFor(`sandbox.team.example:${port}`)).toBe(200);
+    expect(await statusFor(`rebound.example:${port}`)).toBe(403);
+    await expect(
+      startCli(["--port", "0", "--data", ":memory:", "--allowed-hosts", "https://x.example"]),
+    ).rejects.toThrow(/exited with 2.*not a host name/s);
   });
 });

@@ -251,4 +251,91 @@ describe("/_sandbox/signing/api-keys", () => {
     expect(vote).toEqual({ status: 401, body: UNAUTHENTICATED });
     await expectUnmoved(t, pending);
   });
+
+  test("a stamp that does not verify gets one answer, whichever organization the body names", async () => {
+    const keys = await registeredKeyPair(t, ONE_APPROVAL);
+    const pending = await pendingStrategyUpdate(t, ONE_APPROVAL);
+    const query = (organizationId: string) => ({ organizationId, activityId: pending.signingActivityId });
+    const answers: Awaited<ReturnType<typeof signingPost>>[] = [];
+    for (const organizationId of [ONE_APPROVAL.organizationId, TWO_APPROVALS.organizationId, "no-such-org"]) {
+      // A junk signature under the registered key, and a genuine stamp by it naming another organization.
+      answers.push(
+        await signingPost(
+          "/query/get_activity",
+          query(organizationId),
+          forgingStamper(keys, generateTurnkeyApiKeyPair()),
+        ),
+      );
+      if (organizationId !== ONE_APPROVAL.organizationId)
+        answers.push(await signingPost("/query/get_activity", query(organizationId), stamperOf(keys)));
+    }
+    answers.push(
+      await signingPost(
+        "/query/get_activity",
+        query(ONE_APPROVAL.organizationId),
+        stamperOf(generateTurnkeyApiKeyPair()),
+      ),
+    );
+    expect(answers.map((answer) => JSON.stringify(answer))).toEqual(
+      answers.map(() => JSON.stringify(answers[0])),
+    );
+    expect(answers[0]).toEqual({ status: 401, body: UNAUTHENTICATED });
+  });
+
+  test("an activity stamped more than 5 minutes from now is refused; the current time passes", async () => {
+    const keys = await registeredKeyPair(t, ONE_APPROVAL);
+    const pending = await pendingStrategyUpdate(t, ONE_APPROVAL);
+    const fingerprint = await fingerprintOf(pending);
+    const minutes = (n: number) => String(Date.now() + n * 60_000);
+    for (const timestampMs of ["1", minutes(-6), minutes(6), "9999999999999999"]) {
+      const stale = await signingPost(
+        "/submit/approve_activity",
+        approveBody(pending, fingerprint, { timestampMs }),
+        stamperOf(keys),
+      );
+      expect(stale, timestampMs).toEqual({
+        status: 401,
+        body: { code: 16, message: expect.stringMatching(/timestampMs .* (old|ahead)/), details: [] },
+      });
+    }
+    await expectUnmoved(t, pending);
+    const fresh = await signingPost(
+      "/submit/approve_activity",
+      approveBody(pending, fingerprint, { timestampMs: minutes(-4) }),
+      stamperOf(keys),
+    );
+    expect(fresh.status).toBe(200);
+  });
+
+  test("a body over 4 KB is refused with 413 before it is read, with a length or chunked", async () => {
+    const keys = await registeredKeyPair(t, ONE_APPROVAL);
+    const big = JSON.stringify({
+      organizationId: ONE_APPROVAL.organizationId,
+      activityId: "a",
+      pad: "x".repeat(5000),
+    });
+    const stamp = (await stamperOf(keys).stamp(big)).stampHeaderValue;
+    const chunked = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(big));
+          controller.close();
+        },
+      });
+    for (const body of [big, chunked()]) {
+      const res = await fetch(`${t.url}/public/v1/query/get_activity`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-Stamp": stamp },
+        body,
+        ...(typeof body === "string" ? {} : { duplex: "half" }),
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ error: { code: "payload_too_large" } });
+    }
+    // Without a registered key, the body is never looked at: the stamp is refused first.
+    const stranger = (await stamperOf(generateTurnkeyApiKeyPair()).stamp(big)).stampHeaderValue;
+    expect(
+      (await signingPost("/query/get_activity", JSON.parse(big), { stampHeader: stranger })).status,
+    ).toBe(401);
+  });
 });
