@@ -23,7 +23,7 @@ export function reportMarker(report: AllocationReport): string {
 }
 
 /** Table cells never break the table: pipes and newlines in names are escaped. */
-const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+export const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 function walletTitle(wallet: WalletChange): string {
   const id = wallet.walletId === null ? "" : ` (wallet ${wallet.walletId})`;
