@@ -106,6 +106,13 @@ function compactWallets(report: AllocationReport, rows: number): string[] {
 
 function head(report: AllocationReport): string[] {
   const lines = [reportMarker(report), `### ${report.headline}`];
+  if (report.plan !== null) {
+    lines.push(
+      "",
+      `**Plan:** \`sha256:${report.plan.sha256}\`. The merge job applies exactly this plan (\`pulumi up --plan\`); ` +
+        "if the program, its config or another stack's outputs change what it would do, the plan is refused and the preview must run again.",
+    );
+  }
   if (report.warnings.length > 0) {
     lines.push("", "**Warnings**", "", ...report.warnings.map((warning) => `- ⚠️ ${warning.message}`));
   }
