@@ -10,6 +10,7 @@ import {
   type SandboxAccess,
 } from "../support/sandboxAccess.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
+import { yamlWithPositions } from "./harness/yamlPositions.ts";
 
 /**
  * `portfolio-wallet drift` through the real engine: a YAML program on the native plugin, changed
@@ -17,21 +18,14 @@ import { LanguageProject } from "./harness/languageProject.ts";
  * the sandbox's requests: a drift check only reads.
  */
 
-export const DRIFT_PROGRAM = path.join(import.meta.dirname, "programs", "yaml-drift");
+const DRIFT_PROGRAM = path.join(import.meta.dirname, "programs", "yaml-drift");
 
 const A = { tbills: 6000, syrupUsdc: 4000 };
 const B = { tbills: 5000, syrupUsdc: 5000 };
 const C = { tbills: 2000, resolvRlp: 8000 };
 
-/** The fixture program with other weights (and the webhook enabled or not). */
-export function driftProgram(weights: Record<string, number>, webhookEnabled = true): string {
-  const positions = Object.entries(weights)
-    .map(([key, bps]) => `        - positionKey: ${key}\n          targetWeightBps: ${bps}\n`)
-    .join("");
-  return readFileSync(path.join(DRIFT_PROGRAM, "Pulumi.yaml"), "utf8")
-    .replace(/ {6}positions:\n[\s\S]*?(?= {2}events:)/, `      positions:\n${positions}`)
-    .replace("enabled: true", `enabled: ${webhookEnabled}`);
-}
+const driftProgram = (weights: Record<string, number>) =>
+  yamlWithPositions(readFileSync(path.join(DRIFT_PROGRAM, "Pulumi.yaml"), "utf8"), weights);
 
 let t: TestSandbox;
 let project: LanguageProject;
