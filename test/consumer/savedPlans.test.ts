@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { portfolioWallet } from "../cli/harness.ts";
 import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import {
   callSandbox,
@@ -127,6 +129,8 @@ async function nativeWay(token: string): Promise<Way> {
 beforeAll(async () => {
   t = await startTestSandbox({
     rebalanceDelayMs: 5,
+    // The programs' webhooks point at 127.0.0.1: deliveries stay on the machine.
+    allowPrivateWebhookUrls: true,
     tokens: { "pw-plans-dynamic-5d1c": "plans-dynamic", "pw-plans-native-93ab": "plans-native" },
   });
   ways.dynamic = await dynamicWay("pw-plans-dynamic-5d1c");
@@ -184,6 +188,19 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
   test("create: the plan saved by the preview is applied, and the report names its digest", async () => {
     await way().setWalletProgram(A, true);
     const plan = await savePlan(way().wallet, "create");
+    // The report of that preview, as the pull-request job makes it: it names the plan by its digest.
+    const report = await portfolioWallet(
+      ["report", "--preview", plan.replace(".plan.json", ".preview.json"), "--plan", plan],
+      {
+        cwd: way().wallet.dir,
+        env: { PORTFOLIO_WALLET_BASE_URL: t.url, PORTFOLIO_WALLET_API_TOKEN: way().token },
+      },
+    );
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain(": 1 wallet created, 1 webhook created");
+    expect(report.stdout).toContain(
+      `**Plan:** \`sha256:${createHash("sha256").update(readFileSync(plan)).digest("hex")}\``,
+    );
     await applyPlan(way().wallet, plan);
     const outputs = await outputsOf(way().wallet);
     walletId = String(outputs["walletId"]);
@@ -216,7 +233,7 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
     const writes = writesIn(await requestCounts(accessOf(way())));
     expect(writes.sort()).toEqual([
       "PATCH /v2/portfolio-wallets/:id/strategy",
-      "PATCH /webhooks/registrations/:id/status",
+      "PATCH /webhooks/registrations/:registrationId/status",
     ]);
     await waitForWeights(way(), walletId, B);
     const { registrationId } = await outputsOf(way().wallet);

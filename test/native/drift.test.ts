@@ -34,7 +34,12 @@ let registrationId: string;
 const access: SandboxAccess = { url: "", token: TOKEN };
 
 beforeAll(async () => {
-  t = await startTestSandbox({ rebalanceDelayMs: 5, tokens: { [TOKEN]: ORG } });
+  t = await startTestSandbox({
+    rebalanceDelayMs: 5,
+    // The programs' webhooks point at 127.0.0.1: deliveries stay on the machine.
+    allowPrivateWebhookUrls: true,
+    tokens: { [TOKEN]: ORG },
+  });
   access.url = t.url;
   project = await LanguageProject.create(DRIFT_PROGRAM, "drift");
   await project.pulumi(["stack", "init", "dev"]);
@@ -50,11 +55,11 @@ afterAll(async () => {
 });
 
 /** Runs the drift command in the project, and what the sandbox was sent meanwhile. */
-async function drift(args: string[] = []) {
+async function drift(args: string[] = [], cwd = project.dir) {
   access.url = t.url;
   await resetRequestCounts(access);
   const run = await portfolioWallet(["drift", ...args], {
-    cwd: project.dir,
+    cwd,
     env: project.env() as Record<string, string>,
   });
   const counts = await requestCounts(access);
@@ -96,11 +101,15 @@ describe("portfolio-wallet drift through the engine", () => {
     expect(moved.totalBalanceUsd).toBeGreaterThan(25_000);
     expect(moved.blendedRateBps).not.toBe(wallet.blendedRateBps);
 
-    const result = await drift(["--stack", "dev"]);
+    const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
+    // Run from elsewhere, as a pipeline with several projects does.
+    const result = await drift(["--stack", "dev", "--cwd", project.dir], project.root);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("treasury-drift/dev: no drift");
     expect(result.writes).toEqual([]);
     expect(result.counts["GET /v2/portfolio-wallets/:id"]).toBeGreaterThanOrEqual(1);
+    // Nor is the state written: a refresh preview only reads.
+    expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
   });
 
   test("an allocation changed and a webhook disabled at the service: exit 2, per yield source; up puts them back", async () => {
@@ -177,7 +186,13 @@ describe("portfolio-wallet drift through the engine", () => {
     // The service loses everything: a new, empty sandbox where the stack's baseUrl points.
     const port = Number(new URL(t.url).port);
     await t.close();
-    t = await startTestSandbox({ port, rebalanceDelayMs: 5, tokens: { [TOKEN]: ORG } });
+    t = await startTestSandbox({
+      port,
+      rebalanceDelayMs: 5,
+      // The programs' webhooks point at 127.0.0.1: deliveries stay on the machine.
+      allowPrivateWebhookUrls: true,
+      tokens: { [TOKEN]: ORG },
+    });
     // This process's fetch may still hold a kept-alive socket to the old one: the first call drops it.
     await resetRequestCounts({ url: t.url, token: TOKEN }).catch(() => undefined);
     const missing = await drift(["--json"]);

@@ -7,7 +7,8 @@ const wallet = new PortfolioWallet("treasury", {
   positions: loadAllocation("allocation.json"),
 });
 const events = new WebhookRegistration("events", {
-  url: "https://hooks.example.com/treasury",
+  // Loopback only: the sandbox delivers events to this URL, and tests send nothing off the machine.
+  url: "http://127.0.0.1:9/treasury",
   eventTypes: ["portfolio_wallet.strategy.status_changed"],
   enabled: config.getBoolean("webhookEnabled") ?? true,
 });
