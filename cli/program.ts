@@ -51,7 +51,8 @@ function allCommands(command: Command): Command[] {
 
 /**
  * Runs the command line and returns the exit code: 0 on success, 2 for a usage error (unknown
- * command or flag, bad flag value), 1 when the command failed, reported as one line on stderr.
+ * command or flag, bad flag value; 1 for `drift`, whose 2 means drift), 1 when the command failed,
+ * reported as one line on stderr.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
