@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { approveCommand, rejectCommand } from "./commands/approval.ts";
+import { driftCommand, driftIssueCommand } from "./commands/drift.ts";
 import { depositsCommand, walletsCommand, withdrawalsCommand, yieldCommand } from "./commands/listings.ts";
 import { openapiCommand } from "./commands/openapi.ts";
 import { quoteCommand } from "./commands/quote.ts";
@@ -35,9 +36,14 @@ export function createProgram(): Command {
     .addCommand(withdrawalsCommand())
     .addCommand(yieldCommand())
     .addCommand(reportCommand())
+    .addCommand(driftCommand())
+    .addCommand(driftIssueCommand())
     .addCommand(sandboxCommand())
     .addCommand(openapiCommand());
 }
+
+/** Commands whose exit code 2 is a result, not a usage error. */
+const EXIT_2_IS_A_RESULT = new Set(["drift"]);
 
 function allCommands(command: Command): Command[] {
   return [command, ...command.commands.flatMap(allCommands)];
@@ -45,12 +51,20 @@ function allCommands(command: Command): Command[] {
 
 /**
  * Runs the command line and returns the exit code: 0 on success, 2 for a usage error (unknown
- * command or flag, bad flag value), 1 when the command failed, reported as one line on stderr.
+ * command or flag, bad flag value; 1 for `drift`, whose 2 means drift), 1 when the command failed,
+ * reported as one line on stderr.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
   // Usage errors throw instead of exiting, in every (sub)command, so this function decides the code.
-  for (const command of allCommands(program)) command.exitOverride();
+  let usageErrorCode = 2;
+  for (const command of allCommands(program)) {
+    command.exitOverride((error) => {
+      // `drift` exits 2 for drift (as `terraform plan -detailed-exitcode`), so its usage errors are 1.
+      if (EXIT_2_IS_A_RESULT.has(command.name())) usageErrorCode = 1;
+      throw error;
+    });
+  }
   try {
     await program.parseAsync([...argv]);
     // A command that ran but did not get what was asked (a rejected approval, a failed withdrawal)
@@ -59,7 +73,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has printed the message (or the help or version) already.
-      return error.exitCode === 0 ? 0 : 2;
+      return error.exitCode === 0 ? 0 : usageErrorCode;
     }
     console.error(`portfolio-wallet: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

@@ -30,11 +30,15 @@ export const AllocationFileSchema = z.looseObject({
 });
 export type AllocationFile = z.infer<typeof AllocationFileSchema>;
 
-/** A position of an allocation file: what `PortfolioWallet` and `WalletStrategy` take as `positions`. */
-export interface AllocationPosition {
+/**
+ * A position of an allocation file: what `PortfolioWallet` and `WalletStrategy` take as `positions`.
+ * A type alias, not an interface: only an alias is assignable to the resources' `positions` type
+ * (a loose object with an index signature), so `positions: loadAllocation(file)` type-checks.
+ */
+export type AllocationPosition = {
   positionKey: string;
   targetWeightBps: number;
-}
+};
 
 /**
  * Reads an allocation file (a path relative to the working directory, which is the program's

@@ -3,7 +3,8 @@ import { Command, Option } from "commander";
 import { StrategiesResponseSchema, type StrategyCatalogEntry } from "../../sdk/contract/index.ts";
 import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
 import { buildAllocationReport, type ReportContext } from "../report/allocationReport.ts";
-import { readPreview } from "../report/previewSteps.ts";
+import { planPreviewMismatches, readPlan, type SavedPlan } from "../report/planFile.ts";
+import { readPreview, type PreviewFacts } from "../report/previewSteps.ts";
 import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
 import { wholeNumber } from "../flagValues.ts";
 import { NotFoundError } from "../../sdk/client/index.ts";
@@ -12,6 +13,7 @@ import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../servi
 
 interface ReportFlags {
   preview: string;
+  plan?: string;
   format: "markdown" | "json";
   commit?: string;
   catalog?: string;
@@ -75,6 +77,30 @@ async function serviceFacts(
   });
 }
 
+/**
+ * The preview the report is of: the preview JSON, the saved plan, or both (then they must agree,
+ * so that the report a reviewer reads and the plan the merge job applies cannot say different things).
+ */
+async function previewFacts(
+  flags: ReportFlags,
+  previewGiven: boolean,
+): Promise<PreviewFacts & { plan: SavedPlan | null }> {
+  const plan = flags.plan === undefined ? null : readPlan(readFileSync(flags.plan));
+  if (plan !== null && !previewGiven) return { ...plan.facts, plan };
+  const text = flags.preview === "-" ? await readAll(process.stdin) : readFileSync(flags.preview, "utf8");
+  const preview = readPreview(text);
+  if (plan !== null) {
+    const mismatches = planPreviewMismatches(plan, preview);
+    if (mismatches.length > 0) {
+      throw new Error(
+        `--plan ${flags.plan} and --preview ${flags.preview} are not of the same preview (${mismatches.join("; ")}). ` +
+          "Save both with one run: pulumi preview --save-plan plan.json --json > preview.json",
+      );
+    }
+  }
+  return { ...preview, plan };
+}
+
 /** `portfolio-wallet report`: a pull-request report of a `pulumi preview --json`. */
 export function reportCommand(): Command {
   return new Command("report")
@@ -86,6 +112,10 @@ export function reportCommand(): Command {
       new Option("--format <format>", "markdown for a comment, json for bots")
         .choices(["markdown", "json"])
         .default("markdown"),
+    )
+    .option(
+      "--plan <file>",
+      "the plan of `pulumi preview --save-plan`: its digest goes into the report; with --preview, both must agree, alone it is the report's source",
     )
     .option("--commit <sha>", "the commit the preview is of, for the comment marker (default: $GITHUB_SHA)")
     .option(
@@ -101,8 +131,7 @@ export function reportCommand(): Command {
     .option("--output <file>", "write the report to a file instead of stdout")
     .action(async (flags: ReportFlags, command: Command) => {
       const options = globalOptionsOf(command);
-      const text = flags.preview === "-" ? await readAll(process.stdin) : readFileSync(flags.preview, "utf8");
-      const preview = readPreview(text);
+      const preview = await previewFacts(flags, command.getOptionValueSource("preview") !== "default");
       const deleted = preview.steps
         .filter((step) => step.op === "delete" && step.kind === "portfolioWallet" && step.walletId !== null)
         .map((step) => step.walletId!);
@@ -113,6 +142,7 @@ export function reportCommand(): Command {
         // Whether an approver is configured, never what it is: the key's presence only.
         approverConfigured:
           preview.approverConfigured || Boolean(process.env[SETTINGS.turnkeyApiPrivateKey.env]),
+        planSha256: preview.plan?.sha256 ?? null,
       });
       const rendered =
         flags.format === "json"

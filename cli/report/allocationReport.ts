@@ -69,6 +69,8 @@ export interface AllocationReport {
   unchanged: number;
   approval: { strategyUpdates: number; approverConfigured: boolean; note: string } | null;
   catalog: { source: string; readAt: string; ratesAsOf: string | null; positionKeys: number };
+  /** The plan saved with this preview (`pulumi preview --save-plan`), which the merge job applies. */
+  plan: { sha256: string } | null;
 }
 
 export interface ReportContext {
@@ -81,6 +83,8 @@ export interface ReportContext {
   balances: ReadonlyMap<string, number>;
   /** Whether an approver is configured for `up` (stack config or environment; values never read). */
   approverConfigured: boolean;
+  /** SHA-256 of the plan saved with the preview, when there is one. */
+  planSha256?: string | null;
 }
 
 const WALLET_KINDS = { portfolioWallet: "PortfolioWallet", walletStrategy: "WalletStrategy" } as const;
@@ -306,5 +310,6 @@ export function buildAllocationReport(facts: PreviewFacts, context: ReportContex
       ratesAsOf,
       positionKeys: context.catalog.length,
     },
+    plan: context.planSha256 ? { sha256: context.planSha256 } : null,
   };
 }

@@ -10,12 +10,12 @@ import { resourceKindOfType, type ResourceKind } from "../../sdk/resources/resou
  */
 
 /** The value the engine shows for an input that is not known until `up` (an output of another resource). */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 const WeightsSchema = z.record(z.string(), z.number());
 const PositionsSchema = z.array(z.looseObject({ positionKey: z.string(), targetWeightBps: z.number() }));
 
-const StateSchema = z
+export const StateSchema = z
   .looseObject({
     type: z.string().optional(),
     inputs: z.record(z.string(), z.unknown()).optional(),
@@ -66,7 +66,7 @@ export interface PreviewFacts {
   approverConfigured: boolean;
 }
 
-function weightsOf(inputs: Record<string, unknown> | undefined): Weights {
+export function weightsOf(inputs: Record<string, unknown> | undefined): Weights {
   if (inputs === undefined) return null;
   const weights = inputs["targetWeightsBps"];
   if (weights === UNKNOWN) return "unknown";
@@ -90,7 +90,12 @@ function stringField(state: z.infer<typeof StateSchema>, field: string): string 
 }
 
 /** `urn:pulumi:<stack>::<project>::<types>::<name>`. */
-function urnParts(urn: string): { stack: string | null; project: string | null; type: string; name: string } {
+export function urnParts(urn: string): {
+  stack: string | null;
+  project: string | null;
+  type: string;
+  name: string;
+} {
   const fields = urn.split("::");
   const stack = fields[0]?.startsWith("urn:pulumi:") ? fields[0].slice("urn:pulumi:".length) : null;
   return {

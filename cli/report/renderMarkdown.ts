@@ -23,7 +23,7 @@ export function reportMarker(report: AllocationReport): string {
 }
 
 /** Table cells never break the table: pipes and newlines in names are escaped. */
-const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+export const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 function walletTitle(wallet: WalletChange): string {
   const id = wallet.walletId === null ? "" : ` (wallet ${wallet.walletId})`;
@@ -106,6 +106,13 @@ function compactWallets(report: AllocationReport, rows: number): string[] {
 
 function head(report: AllocationReport): string[] {
   const lines = [reportMarker(report), `### ${report.headline}`];
+  if (report.plan !== null) {
+    lines.push(
+      "",
+      `**Plan:** \`sha256:${report.plan.sha256}\`. The merge job applies exactly this plan (\`pulumi up --plan\`); ` +
+        "if the program, its config or another stack's outputs change what it would do, the plan is refused and the preview must run again.",
+    );
+  }
   if (report.warnings.length > 0) {
     lines.push("", "**Warnings**", "", ...report.warnings.map((warning) => `- ⚠️ ${warning.message}`));
   }

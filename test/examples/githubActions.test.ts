@@ -15,7 +15,7 @@ describe("examples/github-actions", () => {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     }).trim();
-    expect(workflows.sort()).toEqual(["preview.yml", "up.yml"]);
+    expect(workflows.sort()).toEqual(["drift.yml", "preview.yml", "up.yml"]);
     const result = spawnSync(
       actionlint,
       workflows.map((file) => path.join(workflowsDir, file)),
@@ -31,5 +31,34 @@ describe("examples/github-actions", () => {
     expect(preview).toMatch(/header: portfolio-wallet \$\{\{ matrix\.stack \}\}/);
     expect(preview).toMatch(/npx portfolio-wallet report --preview preview\.json/);
     expect(preview).toMatch(/cancel-in-progress: true/);
+  });
+
+  test("the preview saves the plan it reports on, and keeps it as an artifact of the reviewed commit", () => {
+    const preview = readFileSync(path.join(workflowsDir, "preview.yml"), "utf8");
+    expect(preview).toMatch(/pulumi preview [^\n]*--json --save-plan plan\.json/);
+    expect(preview).toMatch(/npx portfolio-wallet report --preview preview\.json --plan plan\.json/);
+    expect(preview).toMatch(/actions\/upload-artifact@v4/);
+    expect(preview).toMatch(/pulumi-plan-\$\{STACK\/\/\\\/\/-\}-\$COMMIT/);
+  });
+
+  test("the merge job applies the reviewed plan, and says to re-run the preview when it cannot", () => {
+    const up = readFileSync(path.join(workflowsDir, "up.yml"), "utf8");
+    expect(up).toMatch(/PULUMI_EXPERIMENTAL: "true"/);
+    expect(up).toMatch(/pulumi up --yes --stack "\$STACK" --plan plan\.json/);
+    expect(up).toMatch(/git diff --quiet "\$reviewed" "\$GITHUB_SHA"/);
+    expect(up).toMatch(/grep -q "violates plan"/);
+    expect(up.match(/Re-run the preview/g)?.length).toBeGreaterThanOrEqual(2);
+    // The artifact name is the preview's, built the same way.
+    expect(up).toMatch(/artifact="pulumi-plan-\$\{STACK\/\/\\\/\/-\}-\$reviewed"/);
+  });
+
+  test("the drift schedule runs the check per stack and lets drift-issue decide the one issue", () => {
+    const drift = readFileSync(path.join(workflowsDir, "drift.yml"), "utf8");
+    expect(drift).toMatch(/schedule:\n\s+- cron: /);
+    expect(drift).toMatch(/npx portfolio-wallet drift --stack "\$STACK" --json/);
+    expect(drift).toMatch(/npx portfolio-wallet drift-issue --stack "\$STACK"/);
+    for (const action of ["open", "reopen", "update", "close"]) {
+      expect(drift).toContain(`steps.issue.outputs.action == '${action}'`);
+    }
   });
 });

@@ -1,0 +1,238 @@
+import { sameAllocation } from "../../sdk/contract/allocation.ts";
+import type { Weights } from "../report/previewSteps.ts";
+import type {
+  RecordedStrategyChange,
+  RefreshedResource,
+  RefreshFacts,
+  WebhookSettings,
+} from "./refreshSteps.ts";
+
+/**
+ * Config drift of a stack, from a refresh preview: pure, so that the table, the markdown and the
+ * JSON say the same thing and the rules can be tested without an engine. Drift is a difference
+ * between what the code last applied and what the service holds in the settings the code owns
+ * (allocations, strategy updates, webhook registrations, the wallets themselves). Balances,
+ * accrued yield and rates move on their own and are never drift.
+ */
+
+export type DriftKind =
+  "allocation" | "pending-strategy-update" | "webhook-disabled" | "webhook-changed" | "missing";
+
+/** One yield source of a drifted allocation: what the code says and what the service applies. */
+export interface SourceDrift {
+  positionKey: string;
+  codeBps: number | null;
+  serviceBps: number | null;
+  deltaBps: number;
+}
+
+export interface DriftFinding {
+  kind: DriftKind;
+  /** What happened and what to do, in words. */
+  message: string;
+}
+
+export interface ResourceDrift {
+  name: string;
+  kind: "PortfolioWallet" | "WalletStrategy" | "WebhookRegistration";
+  id: string | null;
+  findings: DriftFinding[];
+  /** Per yield source, for an allocation finding (every source of either side). */
+  sources: SourceDrift[];
+}
+
+export interface DriftReport {
+  project: string | null;
+  stack: string | null;
+  checkedAt: string;
+  drift: boolean;
+  headline: string;
+  /** Resources with drift, in the order of the refresh. */
+  resources: ResourceDrift[];
+  /**
+   * Strategy updates the code asked for that still wait for approval: the wallet keeps its
+   * previous allocation until then. Shown, never counted as drift.
+   */
+  awaitingApproval: { name: string; id: string | null; status: string; signingActivityId: string | null }[];
+  /** Resources of this package checked without drift. */
+  inSync: number;
+}
+
+const KIND_NAMES = {
+  portfolioWallet: "PortfolioWallet",
+  walletStrategy: "WalletStrategy",
+  webhookRegistration: "WebhookRegistration",
+} as const;
+
+/** Statuses of a strategy update that may still be applied. */
+const OPEN_STATUSES = new Set(["pending_approval", "processing", "created"]);
+
+const KIND_WORDS: Record<DriftKind, [string, string]> = {
+  allocation: ["allocation changed at the service", "allocations changed at the service"],
+  "pending-strategy-update": [
+    "strategy update pending that the code did not ask for",
+    "strategy updates pending that the code did not ask for",
+  ],
+  "webhook-disabled": ["webhook disabled", "webhooks disabled"],
+  "webhook-changed": ["webhook changed", "webhooks changed"],
+  missing: ["resource missing at the service", "resources missing at the service"],
+};
+
+const known = (weights: Weights) => (weights === null || weights === "unknown" ? null : weights);
+const positionsOf = (weights: Record<string, number>) =>
+  Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps }));
+const sameWeights = (a: Record<string, number>, b: Record<string, number>) =>
+  sameAllocation(positionsOf(a), positionsOf(b));
+const describeWeights = (weights: Record<string, number>) =>
+  Object.entries(weights)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, bps]) => `${key} ${bps}`)
+    .join(", ");
+
+function sourcesOf(code: Record<string, number>, service: Record<string, number>): SourceDrift[] {
+  return [...new Set([...Object.keys(code), ...Object.keys(service)])].sort().map((positionKey) => {
+    const codeBps = code[positionKey] ?? 0;
+    const serviceBps = service[positionKey] ?? 0;
+    return { positionKey, codeBps, serviceBps, deltaBps: serviceBps - codeBps };
+  });
+}
+
+function isOpen(change: RecordedStrategyChange | null): change is RecordedStrategyChange {
+  return change !== null && OPEN_STATUSES.has(change.status);
+}
+
+function webhookFindings(code: WebhookSettings, service: WebhookSettings): DriftFinding[] {
+  const findings: DriftFinding[] = [];
+  if (code.enabled === true && service.enabled === false) {
+    findings.push({
+      kind: "webhook-disabled",
+      message:
+        `disabled at the service${service.disabledReason ? ` ("${service.disabledReason}")` : ""}: its endpoint ` +
+        "receives no events. `pulumi up` enables it again; or disable it in the code.",
+    });
+  }
+  const changed: string[] = [];
+  if (code.enabled === false && service.enabled === true) changed.push("enabled at the service");
+  if (code.url !== service.url) changed.push("url");
+  if (JSON.stringify(code.eventTypes) !== JSON.stringify(service.eventTypes)) changed.push("eventTypes");
+  if (code.description !== service.description) changed.push("description");
+  if (changed.length > 0) {
+    findings.push({
+      kind: "webhook-changed",
+      message: `changed at the service (${changed.join(", ")}); \`pulumi up\` sets it back to the code.`,
+    });
+  }
+  return findings;
+}
+
+function allocationFindings(resource: RefreshedResource, report: DriftReport): DriftFinding[] {
+  const code = known(resource.codeWeights);
+  const service = known(resource.serviceWeights);
+  const change = resource.strategyChange;
+  const findings: DriftFinding[] = [];
+  const awaitsWhatCodeAsked = isOpen(change) && code !== null && sameWeights(change.target, code);
+  if (code !== null && service !== null && !sameWeights(code, service)) {
+    if (awaitsWhatCodeAsked) {
+      // The code's update waits for approval; the wallet keeps its allocation until then (docs/provider.md).
+      report.awaitingApproval.push({
+        name: resource.name,
+        id: resource.id,
+        status: change.status,
+        signingActivityId: change.signingActivityId,
+      });
+    } else {
+      findings.push({
+        kind: "allocation",
+        message:
+          `the service applies ${describeWeights(service)}, the code ${describeWeights(code)}. ` +
+          "`pulumi up` sets the code's allocation again (through a strategy update, which may need approval); " +
+          "or change the code to keep the service's.",
+      });
+    }
+  }
+  if (isOpen(change) && !awaitsWhatCodeAsked) {
+    const activity =
+      change.signingActivityId === null ? "" : `, signing activity ${change.signingActivityId}`;
+    findings.push({
+      kind: "pending-strategy-update",
+      message:
+        `a strategy update to ${describeWeights(change.target)} is ${change.status} at the service${activity}, ` +
+        "and the code does not ask for it: it is applied if someone approves it. Reject it" +
+        (change.signingActivityId === null
+          ? ""
+          : ` (\`portfolio-wallet reject ${change.signingActivityId}\`)`) +
+        ", or put that allocation in the code.",
+    });
+  }
+  return findings;
+}
+
+function missingFinding(resource: RefreshedResource): DriftFinding {
+  return {
+    kind: "missing",
+    message:
+      resource.kind === "webhookRegistration"
+        ? "not found at the service (deleted there): its endpoint receives no events. `pulumi up` after a refresh registers it again, with a new signing secret."
+        : "not found at the service for this stack's API token. Check the token's organization and the wallet id; " +
+          "a refresh would drop it from the stack.",
+  };
+}
+
+function headlineOf(report: DriftReport): string {
+  const where =
+    report.project && report.stack ? `${report.project}/${report.stack}` : (report.stack ?? "stack");
+  if (!report.drift) return `${where}: no drift`;
+  const counts = new Map<DriftKind, number>();
+  for (const finding of report.resources.flatMap((resource) => resource.findings)) {
+    counts.set(finding.kind, (counts.get(finding.kind) ?? 0) + 1);
+  }
+  const phrases = [...counts].map(([kind, n]) => `${n} ${KIND_WORDS[kind][n === 1 ? 0 : 1]}`);
+  return `${where}: drift, ${phrases.join(", ")}`;
+}
+
+/** The drift of a refresh preview. `checkedAt` is when the refresh ran. */
+export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftReport {
+  const report: DriftReport = {
+    project: facts.project,
+    stack: facts.stack,
+    checkedAt,
+    drift: false,
+    headline: "",
+    resources: [],
+    awaitingApproval: [],
+    inSync: 0,
+  };
+  for (const resource of facts.resources) {
+    let findings: DriftFinding[];
+    let sources: SourceDrift[] = [];
+    if (resource.missing) {
+      findings = [missingFinding(resource)];
+    } else if (resource.kind === "webhookRegistration") {
+      findings =
+        resource.codeWebhook && resource.serviceWebhook
+          ? webhookFindings(resource.codeWebhook, resource.serviceWebhook)
+          : [];
+    } else {
+      findings = allocationFindings(resource, report);
+      const code = known(resource.codeWeights);
+      const service = known(resource.serviceWeights);
+      if (findings.some((finding) => finding.kind === "allocation") && code && service) {
+        sources = sourcesOf(code, service);
+      }
+    }
+    if (findings.length === 0) {
+      report.inSync += 1;
+      continue;
+    }
+    report.resources.push({
+      name: resource.name,
+      kind: KIND_NAMES[resource.kind],
+      id: resource.id,
+      findings,
+      sources,
+    });
+  }
+  report.drift = report.resources.length > 0;
+  report.headline = headlineOf(report);
+  return report;
+}

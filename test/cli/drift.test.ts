@@ -1,0 +1,392 @@
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { driftIssueAction, issueTitle, type ExistingIssue } from "../../cli/drift/driftIssue.ts";
+import { buildDriftReport } from "../../cli/drift/driftReport.ts";
+import { readRefreshPreview } from "../../cli/drift/refreshSteps.ts";
+import { driftMarker, renderDriftMarkdown } from "../../cli/drift/renderDrift.ts";
+import { planPreviewMismatches, readPlan } from "../../cli/report/planFile.ts";
+import { readPreview } from "../../cli/report/previewSteps.ts";
+import { portfolioWallet, useCliDirectory } from "./harness.ts";
+import { CATALOG, previewOf, step, urnOf, type FixtureStep } from "./previewFixtures.ts";
+
+/**
+ * The drift check's rules on refresh previews shaped like the engine's (the engine itself runs in
+ * test/native/drift.test.ts), the one-issue-per-stack decision of the scheduled workflow, and the
+ * saved plan the report reads.
+ */
+
+const WALLET = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
+const REGISTRATION = "7e1d2c3b-4a59-4687-9a1b-2c3d4e5f6a7b";
+const A = { tbills: 6000, syrupUsdc: 4000 };
+const B = { tbills: 5000, syrupUsdc: 5000 };
+const C = { tbills: 2000, resolvRlp: 8000 };
+
+type Change = { status: string; target: Record<string, number>; signingActivityId?: string };
+
+function walletState(weights: Record<string, number>, change: Change | null, blendedRateBps = 518) {
+  const inputs = {
+    resourceUrn: urnOf("wallet", "treasury"),
+    targetWeightsBps: weights,
+    onDelete: "fail-if-funded",
+  };
+  return {
+    type: "pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet",
+    inputs,
+    outputs: {
+      ...inputs,
+      walletId: WALLET,
+      status: "active",
+      blendedRateBps,
+      strategyChange:
+        change === null
+          ? null
+          : {
+              revision: 1,
+              requestId: "3f0c",
+              status: change.status,
+              targetPositions: Object.entries(change.target).map(([positionKey, targetWeightBps]) => ({
+                positionKey,
+                targetWeightBps,
+              })),
+              signingActivityId: change.signingActivityId ?? null,
+            },
+    },
+  };
+}
+
+/** A wallet's refresh step: what the code last applied, and what a read of the service found. */
+function walletRefresh(
+  code: Record<string, number>,
+  service: Record<string, number>,
+  options: { change?: Change | null; rates?: [number, number] } = {},
+): FixtureStep {
+  const [rateBefore, rateAfter] = options.rates ?? [518, 518];
+  const before = walletState(code, options.change ?? null, rateBefore);
+  const after = walletState(service, options.change ?? null, rateAfter);
+  const same = JSON.stringify(before) === JSON.stringify(after);
+  return {
+    op: same ? "same" : "update",
+    urn: urnOf("wallet", "treasury"),
+    oldState: before,
+    newState: after,
+  };
+}
+
+function webhookState(inputs: Record<string, unknown>) {
+  const full = {
+    url: "https://hooks.example.com/a",
+    eventTypes: ["portfolio_wallet.balance.updated"],
+    enabled: true,
+    ...inputs,
+  };
+  return {
+    type: "pulumi-nodejs:dynamic/webhookregistration:WebhookRegistration",
+    inputs: full,
+    outputs: {
+      ...full,
+      registrationId: REGISTRATION,
+      status: full.enabled ? "active" : "disabled",
+      secret: "[secret]",
+    },
+  };
+}
+
+function webhookRefresh(service: Record<string, unknown>): FixtureStep {
+  return {
+    op: "update",
+    urn: urnOf("webhook", "events"),
+    oldState: webhookState({}),
+    newState: webhookState(service),
+  };
+}
+
+const driftOf = (steps: FixtureStep[]) =>
+  buildDriftReport(readRefreshPreview(previewOf([step.sameStack(), ...steps])), "2026-11-25T06:17:00.000Z");
+
+describe("drift report", () => {
+  test("an allocation changed at the service is drift, per yield source", () => {
+    const report = driftOf([walletRefresh(B, C)]);
+    expect(report.drift).toBe(true);
+    expect(report.headline).toBe("treasury/prod: drift, 1 allocation changed at the service");
+    expect(report.resources).toHaveLength(1);
+    expect(report.resources[0]).toMatchObject({ name: "treasury", kind: "PortfolioWallet", id: WALLET });
+    expect(report.resources[0]!.findings.map((f) => f.kind)).toEqual(["allocation"]);
+    expect(report.resources[0]!.sources).toEqual([
+      { positionKey: "resolvRlp", codeBps: 0, serviceBps: 8000, deltaBps: 8000 },
+      { positionKey: "syrupUsdc", codeBps: 5000, serviceBps: 0, deltaBps: -5000 },
+      { positionKey: "tbills", codeBps: 5000, serviceBps: 2000, deltaBps: -3000 },
+    ]);
+    const markdown = renderDriftMarkdown(report);
+    expect(markdown.split("\n")[0]).toBe(driftMarker("prod"));
+    expect(markdown).toContain("| resolvRlp | 0 | 8000 | +8000 |");
+    expect(markdown).toContain("| **sum** | **10000** | **10000** | |");
+  });
+
+  test("market movement (a rate, the blended rate, the status) is never drift", () => {
+    const report = driftOf([walletRefresh(A, A, { rates: [518, 590] })]);
+    expect(report.drift).toBe(false);
+    expect(report.headline).toBe("treasury/prod: no drift");
+    expect(report.inSync).toBe(1);
+  });
+
+  test("the code's own update waiting for approval is shown, not counted as drift", () => {
+    const report = driftOf([
+      walletRefresh(B, A, { change: { status: "pending_approval", target: B, signingActivityId: "act-1" } }),
+    ]);
+    expect(report.drift).toBe(false);
+    expect(report.awaitingApproval).toEqual([
+      { name: "treasury", id: WALLET, status: "pending_approval", signingActivityId: "act-1" },
+    ]);
+    expect(renderDriftMarkdown(report)).toContain(
+      "the code's strategy update is pending_approval (signing activity act-1)",
+    );
+  });
+
+  test("a pending strategy update the code does not ask for is drift, with how to reject it", () => {
+    const report = driftOf([
+      walletRefresh(A, A, { change: { status: "pending_approval", target: C, signingActivityId: "act-2" } }),
+    ]);
+    expect(report.drift).toBe(true);
+    expect(report.resources[0]!.findings.map((f) => f.kind)).toEqual(["pending-strategy-update"]);
+    expect(report.resources[0]!.findings[0]!.message).toContain(
+      "resolvRlp 8000, tbills 2000 is pending_approval",
+    );
+    expect(report.resources[0]!.findings[0]!.message).toContain("portfolio-wallet reject act-2");
+    // A change that completed or failed is history, not drift.
+    expect(driftOf([walletRefresh(A, A, { change: { status: "failed", target: C } })]).drift).toBe(false);
+  });
+
+  test("a webhook disabled or changed at the service is drift; its url never reaches the report", () => {
+    const disabled = driftOf([webhookRefresh({ enabled: false, disabledReason: "portal" })]);
+    expect(disabled.resources[0]!.findings.map((f) => f.kind)).toEqual(["webhook-disabled"]);
+    expect(disabled.resources[0]!.findings[0]!.message).toContain('("portal")');
+    const changed = driftOf([webhookRefresh({ url: "https://user:hunter2@hooks.example.com/b" })]);
+    expect(changed.resources[0]!.findings.map((f) => f.kind)).toEqual(["webhook-changed"]);
+    expect(changed.resources[0]!.findings[0]!.message).toContain("(url)");
+    expect(JSON.stringify(changed) + renderDriftMarkdown(changed)).not.toContain("hunter2");
+  });
+
+  test("a resource the service no longer has is drift", () => {
+    const report = driftOf([
+      { op: "delete", urn: urnOf("wallet", "treasury"), oldState: walletState(A, null) },
+      { op: "delete", urn: urnOf("webhook", "events"), oldState: webhookState({}) },
+    ]);
+    expect(report.resources.map((r) => [r.kind, r.findings[0]!.kind])).toEqual([
+      ["PortfolioWallet", "missing"],
+      ["WebhookRegistration", "missing"],
+    ]);
+    expect(report.headline).toBe("treasury/prod: drift, 2 resources missing at the service");
+  });
+
+  test("what is not a refresh preview is refused with what to pass", () => {
+    expect(() => readRefreshPreview("{")).toThrow(/pulumi refresh --preview-only --json/);
+    expect(() => readRefreshPreview('{"steps": 3}')).toThrow(/expected an object with a `steps` array/);
+  });
+});
+
+describe("the drift issue of a stack", () => {
+  const stack = "treasury/prod";
+  const report = `${driftMarker("prod")}\n### treasury/prod: drift, 1 webhook disabled\n`;
+  const issue = (number: number, state: "open" | "closed", forStack = stack): ExistingIssue => ({
+    number,
+    state,
+    body: `${driftMarker(forStack)}\n### old report\n`,
+  });
+  const decide = (drift: boolean, issues: ExistingIssue[]) =>
+    driftIssueAction({ stack, drift, report, checkedAt: "2026-11-25T06:17:00.000Z", issues });
+
+  test("drift and no issue of the stack: one is opened, marked with the stack", () => {
+    const action = decide(true, [
+      issue(3, "open", "treasury/staging"),
+      { number: 4, state: "open", body: "unrelated" },
+    ]);
+    expect(action).toEqual({
+      action: "open",
+      title: issueTitle(stack),
+      body: `${driftMarker(stack)}\n### treasury/prod: drift, 1 webhook disabled\n`,
+    });
+  });
+
+  test("drift and an open issue: it is updated, whatever its title became", () => {
+    expect(decide(true, [issue(7, "open")])).toMatchObject({ action: "update", number: 7 });
+  });
+
+  test("drift back after a closed issue: the newest closed one is reopened, never a second opened", () => {
+    expect(decide(true, [issue(7, "closed"), issue(12, "closed")])).toMatchObject({
+      action: "reopen",
+      number: 12,
+    });
+  });
+
+  test("no drift: open issues of the stack are closed; with none, nothing happens", () => {
+    expect(decide(false, [issue(7, "open"), issue(9, "open"), issue(3, "closed")])).toMatchObject({
+      action: "close",
+      numbers: [7, 9],
+    });
+    expect(decide(false, [issue(7, "closed")])).toEqual({ action: "none" });
+    expect(decide(false, [])).toEqual({ action: "none" });
+  });
+
+  test("several open issues of one stack (made by hand): the oldest is updated, none added", () => {
+    expect(decide(true, [issue(9, "open"), issue(7, "open")])).toMatchObject({ action: "update", number: 7 });
+  });
+});
+
+describe("a saved plan", () => {
+  const plan = {
+    manifest: { version: "v3.259.0" },
+    config: { "portfolio-wallet:apiToken": { secure: "v1:cipher" } },
+    resourcePlans: {
+      [urnOf("wallet", "treasury")]: {
+        goal: { type: "x" },
+        steps: ["update"],
+        state: { targetWeightsBps: B, walletId: WALLET },
+      },
+      [urnOf("webhook", "events")]: {
+        goal: { type: "y" },
+        steps: ["create-replacement", "replace", "delete-replaced"],
+        state: {},
+      },
+    },
+  };
+  const preview = readPreview(
+    previewOf([
+      step.sameStack(),
+      step.walletUpdate("treasury", A, B, WALLET),
+      step.webhookCreateReplacement("events"),
+      step.webhookReplace("events"),
+      step.webhookDeleteReplaced("events"),
+    ]),
+  );
+
+  test("is read by allowlist with its digest, and agrees with the preview of the same run", () => {
+    const bytes = Buffer.from(JSON.stringify(plan));
+    const saved = readPlan(bytes);
+    expect(saved.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+    expect(saved.facts.steps.map((s) => [s.name, s.op])).toEqual([
+      ["treasury", "update"],
+      ["events", "replace"],
+    ]);
+    expect(planPreviewMismatches(saved, preview)).toEqual([]);
+  });
+
+  test("a plan of another preview is named with each difference", () => {
+    const other: { resourcePlans: Record<string, { state: unknown }> } = structuredClone(plan);
+    other.resourcePlans[urnOf("wallet", "treasury")]!.state = { targetWeightsBps: C };
+    expect(planPreviewMismatches(readPlan(Buffer.from(JSON.stringify(other))), preview)).toEqual([
+      "treasury: other target weights in the plan than in the preview",
+    ]);
+  });
+});
+
+describe("portfolio-wallet drift and drift-issue", () => {
+  const cwd = useCliDirectory();
+  const write = (name: string, text: string) => {
+    const file = path.join(cwd(), name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  test("exit 0 without drift, 2 with drift, 1 on an error or a bad flag", async () => {
+    const clean = write(
+      "clean.json",
+      previewOf([step.sameStack(), walletRefresh(A, A, { rates: [518, 600] })]),
+    );
+    const drifted = write("drifted.json", previewOf([step.sameStack(), walletRefresh(A, C)]));
+    const none = await portfolioWallet(["drift", "--refresh-preview", clean], { cwd: cwd() });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain("treasury/prod: no drift");
+    const drift = await portfolioWallet(["drift", "--refresh-preview", drifted], { cwd: cwd() });
+    expect(drift.code, drift.stderr).toBe(2);
+    expect(drift.stdout).toMatch(/tbills\s+6000\s+2000\s+−4000/);
+    const markdown = await portfolioWallet(["drift", "--refresh-preview", drifted, "--markdown"], {
+      cwd: cwd(),
+    });
+    expect(markdown.stdout).toContain("| tbills | 6000 | 2000 | −4000 |");
+    const json = await portfolioWallet(["--json", "drift", "--refresh-preview", drifted], { cwd: cwd() });
+    expect(JSON.parse(json.stdout).drift).toBe(true);
+    const broken = await portfolioWallet(["drift", "--refresh-preview", write("broken.json", "{")], {
+      cwd: cwd(),
+    });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain("pulumi refresh --preview-only --json");
+    expect((await portfolioWallet(["drift", "--no-such-flag"], { cwd: cwd() })).code).toBe(1);
+    // Without a Pulumi project, running the refresh itself is an error too.
+    expect((await portfolioWallet(["drift"], { cwd: cwd() })).code).toBe(1);
+  });
+
+  test("drift-issue prints the action for $GITHUB_OUTPUT and writes the body", async () => {
+    const drifted = write("drifted.json", previewOf([step.sameStack(), walletRefresh(A, C)]));
+    await portfolioWallet(
+      ["--json", "drift", "--refresh-preview", drifted, "--output", path.join(cwd(), "drift.json")],
+      {
+        cwd: cwd(),
+      },
+    );
+    const issues = write(
+      "issues.json",
+      JSON.stringify([{ number: 5, state: "CLOSED", body: `${driftMarker("treasury/prod")}\nold` }]),
+    );
+    const body = path.join(cwd(), "issue.md");
+    const result = await portfolioWallet(
+      [
+        "drift-issue",
+        "--stack",
+        "treasury/prod",
+        "--drift",
+        path.join(cwd(), "drift.json"),
+        "--issues",
+        issues,
+        "--body-file",
+        body,
+      ],
+      { cwd: cwd() },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("action=reopen\nnumber=5\n");
+    const written = readFileSync(body, "utf8");
+    expect(written.split("\n")[0]).toBe(driftMarker("treasury/prod"));
+    expect(written).toContain("| tbills | 6000 | 2000 | −4000 |");
+  });
+
+  test("report --plan with a preview of another run is refused, and shows the digest when they agree", async () => {
+    const catalog = write("catalog.json", JSON.stringify({ strategies: CATALOG }));
+    const previewFile = write(
+      "preview.json",
+      previewOf([step.sameStack(), step.walletUpdate("treasury", A, B, WALLET)]),
+    );
+    const planText = JSON.stringify({
+      resourcePlans: { [urnOf("wallet", "treasury")]: { steps: ["update"], state: { targetWeightsBps: B } } },
+    });
+    const planFile = write("plan.json", planText);
+    const agreed = await portfolioWallet(
+      ["report", "--preview", previewFile, "--plan", planFile, "--catalog", catalog],
+      {
+        cwd: cwd(),
+      },
+    );
+    expect(agreed.code, agreed.stderr).toBe(0);
+    expect(agreed.stdout).toContain(
+      `**Plan:** \`sha256:${createHash("sha256").update(planText).digest("hex")}\``,
+    );
+    const stale = write(
+      "stale.json",
+      JSON.stringify({
+        resourcePlans: {
+          [urnOf("wallet", "treasury")]: { steps: ["update"], state: { targetWeightsBps: C } },
+        },
+      }),
+    );
+    const refused = await portfolioWallet(
+      ["report", "--preview", previewFile, "--plan", stale, "--catalog", catalog],
+      {
+        cwd: cwd(),
+      },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("are not of the same preview (treasury: other target weights");
+    expect(refused.stdout).toBe("");
+  });
+});

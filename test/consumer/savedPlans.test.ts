@@ -1,0 +1,301 @@
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { portfolioWallet } from "../cli/harness.ts";
+import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
+import {
+  callSandbox,
+  requestCounts,
+  resetRequestCounts,
+  type SandboxAccess,
+} from "../support/sandboxAccess.ts";
+import { LanguageProject } from "../native/harness/languageProject.ts";
+import { yamlWithPositions } from "../native/harness/yamlPositions.ts";
+import { ConsumerProject } from "./harness/consumerProject.ts";
+import { packedPackage } from "./harness/packedPackage.ts";
+
+/**
+ * What the GitOps workflow does (examples/github-actions), through the real engine, both ways a
+ * program can use the provider: a TypeScript program of the packed package's dynamic resources, and
+ * a YAML program on the native plugin. Every change is applied with `pulumi up --plan` from a plan
+ * saved by `pulumi preview --save-plan`: a wallet and webhook created, a reweight with a webhook
+ * change, a WalletStrategy fed by another stack's output, and an approval-gated reweight. A
+ * program changed after its plan was saved is refused by the engine ("violates plan") before the
+ * service receives a single write.
+ */
+
+type Weights = Record<string, number>;
+const A: Weights = { tbills: 6000, syrupUsdc: 4000 };
+const B: Weights = { tbills: 5000, syrupUsdc: 5000 };
+const CHANGED: Weights = { tbills: 4000, syrupUsdc: 6000 };
+const S1: Weights = { tbills: 3000, resolvRlp: 7000 };
+const S2: Weights = { tbills: 1000, resolvRlp: 9000 };
+
+/** As the merge job runs it: the engine lists `--plan` only with PULUMI_EXPERIMENTAL=true. */
+const EXPERIMENTAL = { PULUMI_EXPERIMENTAL: "true" };
+
+interface Project {
+  dir: string;
+  pulumi(args: string[], env?: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
+}
+
+/** One way of running the scenario: two stacks (a wallet, and a strategy fed by its output) in one backend. */
+interface Way {
+  token: string;
+  wallet: Project;
+  strategy: Project;
+  walletStackName: string;
+  setWalletProgram(weights: Weights, webhookEnabled: boolean): Promise<void>;
+  setStrategyProgram(weights: Weights): Promise<void>;
+  cleanUp(): void;
+}
+
+const programsDir = path.join(import.meta.dirname, "programs");
+const nativeProgramsDir = path.join(import.meta.dirname, "..", "native", "programs");
+
+let t: TestSandbox;
+const ways: Partial<Record<"dynamic" | "native", Way>> = {};
+
+const allocationFile = (weights: Weights) =>
+  `${JSON.stringify({ positions: Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps })) }, null, 2)}\n`;
+
+async function dynamicWay(token: string): Promise<Way> {
+  const tarball = await packedPackage();
+  const wallet = await ConsumerProject.fromTemplate(
+    path.join(programsDir, "plan-wallet"),
+    "plan-wallet",
+    tarball,
+  );
+  const strategy = await ConsumerProject.fromTemplate(
+    path.join(programsDir, "plan-strategy"),
+    "plan-strategy",
+    tarball,
+  );
+  // One backend for both stacks, so the StackReference finds the wallet stack.
+  const shared = { PULUMI_BACKEND_URL: wallet.env()["PULUMI_BACKEND_URL"]! };
+  return {
+    token,
+    wallet: { dir: wallet.dir, pulumi: (args, env = {}) => wallet.pulumi(args, env) },
+    strategy: { dir: strategy.dir, pulumi: (args, env = {}) => strategy.pulumi(args, { ...shared, ...env }) },
+    walletStackName: "organization/plan-wallet/dev",
+    async setWalletProgram(weights, webhookEnabled) {
+      wallet.writeFile("allocation.json", allocationFile(weights));
+      await wallet.pulumi(["config", "set", "webhookEnabled", String(webhookEnabled)]);
+    },
+    async setStrategyProgram(weights) {
+      strategy.writeFile("allocation.json", allocationFile(weights));
+    },
+    cleanUp() {
+      wallet.cleanUp();
+      strategy.cleanUp();
+    },
+  };
+}
+
+async function nativeWay(token: string): Promise<Way> {
+  const wallet = await LanguageProject.create(path.join(nativeProgramsDir, "yaml-drift"), "plan-wallet");
+  const strategy = await LanguageProject.create(
+    path.join(nativeProgramsDir, "yaml-strategy"),
+    "plan-strategy",
+  );
+  strategy.setEnv({ PULUMI_BACKEND_URL: wallet.env()["PULUMI_BACKEND_URL"]! });
+  const withEnv =
+    (project: LanguageProject) =>
+    async (args: string[], env: Record<string, string> = {}) => {
+      project.setEnv({ PULUMI_EXPERIMENTAL: env["PULUMI_EXPERIMENTAL"] ?? "" });
+      return project.pulumi(args);
+    };
+  const walletProgram = wallet.readFile("Pulumi.yaml");
+  const strategyProgram = strategy.readFile("Pulumi.yaml");
+  return {
+    token,
+    wallet: { dir: wallet.dir, pulumi: withEnv(wallet) },
+    strategy: { dir: strategy.dir, pulumi: withEnv(strategy) },
+    walletStackName: "organization/treasury-drift/dev",
+    async setWalletProgram(weights, webhookEnabled) {
+      wallet.writeFile("Pulumi.yaml", yamlWithPositions(walletProgram, weights, { webhookEnabled }));
+    },
+    async setStrategyProgram(weights) {
+      strategy.writeFile("Pulumi.yaml", yamlWithPositions(strategyProgram, weights));
+    },
+    cleanUp() {
+      wallet.cleanUp();
+      strategy.cleanUp();
+    },
+  };
+}
+
+beforeAll(async () => {
+  t = await startTestSandbox({
+    rebalanceDelayMs: 5,
+    // The programs' webhooks point at 127.0.0.1: deliveries stay on the machine.
+    allowPrivateWebhookUrls: true,
+    tokens: { "pw-plans-dynamic-5d1c": "plans-dynamic", "pw-plans-native-93ab": "plans-native" },
+  });
+  ways.dynamic = await dynamicWay("pw-plans-dynamic-5d1c");
+  ways.native = await nativeWay("pw-plans-native-93ab");
+  for (const way of Object.values(ways)) {
+    for (const project of [way.wallet, way.strategy]) {
+      await project.pulumi(["stack", "init", "dev"]);
+      await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
+      await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", way.token]);
+    }
+    await way.strategy.pulumi(["config", "set", "walletStack", way.walletStackName]);
+  }
+}, 600_000);
+
+afterAll(async () => {
+  for (const way of Object.values(ways)) way.cleanUp();
+  await t?.close();
+});
+
+const accessOf = (way: Way): SandboxAccess => ({ url: t.url, token: way.token });
+
+async function outputsOf(project: Project): Promise<Record<string, unknown>> {
+  return JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout);
+}
+
+/** `pulumi preview --save-plan` as the pull-request job runs it; the plan's path. */
+async function savePlan(project: Project, name: string): Promise<string> {
+  const file = path.join(project.dir, `${name}.plan.json`);
+  const { stdout } = await project.pulumi(["preview", "--json", "--save-plan", file]);
+  writeFileSync(path.join(project.dir, `${name}.preview.json`), stdout);
+  return file;
+}
+
+const applyPlan = (project: Project, plan: string) =>
+  project.pulumi(["up", "--yes", "--plan", plan], EXPERIMENTAL);
+
+async function appliedWeights(way: Way, walletId: string): Promise<Weights> {
+  const wallet = await callSandbox(accessOf(way), "GET", `/v2/portfolio-wallets/${walletId}`);
+  return Object.fromEntries(
+    wallet.strategyConfig.positions.map((p: { positionKey: string; targetWeightBps: number }) => [
+      p.positionKey,
+      p.targetWeightBps,
+    ]),
+  );
+}
+
+/** Requests that change something at the service, by `METHOD /route`. */
+const writesIn = (counts: Record<string, number>) =>
+  Object.keys(counts).filter((route) => !route.startsWith("GET "));
+
+describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
+  const way = () => ways[name]!;
+  let walletId: string;
+
+  test("create: the plan saved by the preview is applied, and the report names its digest", async () => {
+    await way().setWalletProgram(A, true);
+    const plan = await savePlan(way().wallet, "create");
+    // The report of that preview, as the pull-request job makes it: it names the plan by its digest.
+    const report = await portfolioWallet(
+      ["report", "--preview", plan.replace(".plan.json", ".preview.json"), "--plan", plan],
+      {
+        cwd: way().wallet.dir,
+        env: { PORTFOLIO_WALLET_BASE_URL: t.url, PORTFOLIO_WALLET_API_TOKEN: way().token },
+      },
+    );
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain(": 1 wallet created, 1 webhook created");
+    expect(report.stdout).toContain(
+      `**Plan:** \`sha256:${createHash("sha256").update(readFileSync(plan)).digest("hex")}\``,
+    );
+    await applyPlan(way().wallet, plan);
+    const outputs = await outputsOf(way().wallet);
+    walletId = String(outputs["walletId"]);
+    expect(await appliedWeights(way(), walletId)).toEqual(A);
+    const registration = await callSandbox(
+      accessOf(way()),
+      "GET",
+      `/webhooks/registrations/${outputs["registrationId"]}`,
+    );
+    expect(registration.status).toBe("active");
+  });
+
+  test("a program changed after its plan was saved is refused with violates plan, and nothing is written", async () => {
+    await way().setWalletProgram(B, false);
+    const plan = await savePlan(way().wallet, "reweight");
+    await way().setWalletProgram(CHANGED, false);
+    await resetRequestCounts(accessOf(way()));
+    const refused = await applyPlan(way().wallet, plan).then(
+      () => "",
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(/violates plan: properties changed: ~~targetWeightsBps/);
+    expect(writesIn(await requestCounts(accessOf(way())))).toEqual([]);
+    expect(await appliedWeights(way(), walletId)).toEqual(A);
+
+    // Back to the reviewed program: the same plan applies the reweight and the webhook change.
+    await way().setWalletProgram(B, false);
+    await resetRequestCounts(accessOf(way()));
+    await applyPlan(way().wallet, plan);
+    const writes = writesIn(await requestCounts(accessOf(way())));
+    expect(writes.sort()).toEqual([
+      "PATCH /v2/portfolio-wallets/:id/strategy",
+      "PATCH /webhooks/registrations/:registrationId/status",
+    ]);
+    await waitForWeights(way(), walletId, B);
+    const { registrationId } = await outputsOf(way().wallet);
+    const registration = await callSandbox(
+      accessOf(way()),
+      "GET",
+      `/webhooks/registrations/${registrationId}`,
+    );
+    expect(registration.status).toBe("disabled");
+  });
+
+  test("a WalletStrategy fed by the wallet stack's output is applied from its plan", async () => {
+    await way().setStrategyProgram(S1);
+    const plan = await savePlan(way().strategy, "strategy");
+    // The plan holds the other stack's output, as the preview read it.
+    expect(readFileSync(plan, "utf8")).toContain(walletId);
+    await applyPlan(way().strategy, plan);
+    await waitForWeights(way(), walletId, S1);
+  });
+
+  test("an approval-gated reweight under a plan: up succeeds with pending_approval, the wallet keeps its allocation until approved", async () => {
+    await callSandbox(accessOf(way()), "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 1 });
+    try {
+      await way().setStrategyProgram(S2);
+      const plan = await savePlan(way().strategy, "gated");
+      await resetRequestCounts(accessOf(way()));
+      await applyPlan(way().strategy, plan);
+      const outputs = await outputsOf(way().strategy);
+      expect(outputs["strategyChangeStatus"]).toBe("pending_approval");
+      // One strategy update requested (the PATCH may be replayed with its requestId to read its status).
+      expect(writesIn(await requestCounts(accessOf(way())))).toEqual([
+        "PATCH /v2/portfolio-wallets/:id/strategy",
+      ]);
+      expect(await appliedWeights(way(), walletId)).toEqual(S1);
+      const activity =
+        (outputs["strategyChange"] as { signingActivityId?: string } | undefined)?.signingActivityId ??
+        outputs["signingActivityId"];
+      expect(activity).toEqual(expect.any(String));
+      await callSandbox(accessOf(way()), "POST", `/_sandbox/signing-activities/${activity}/approve`);
+      await waitForWeights(way(), walletId, S2);
+    } finally {
+      await callSandbox(accessOf(way()), "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 0 });
+    }
+  });
+});
+
+async function waitForWeights(way: Way, walletId: string, weights: Weights): Promise<void> {
+  const sorted = (w: Weights) => JSON.stringify(Object.entries(w).sort());
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (sorted(await appliedWeights(way, walletId)) === sorted(weights)) return;
+    await callSandbox(accessOf(way), "POST", "/_sandbox/clock/advance", { ms: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`wallet ${walletId} never applied ${JSON.stringify(weights)}`);
+}
+
+describe("the engine's --plan flag", () => {
+  test("is listed only with PULUMI_EXPERIMENTAL=true: the engine marks it experimental", async () => {
+    const project = ways.native!.wallet;
+    expect((await project.pulumi(["up", "--help"])).stdout).not.toContain("--plan string");
+    expect((await project.pulumi(["up", "--help"], EXPERIMENTAL)).stdout).toMatch(
+      /--plan string +\[EXPERIMENTAL\]/,
+    );
+  });
+});
