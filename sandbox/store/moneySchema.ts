@@ -86,6 +86,12 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      credited_micros TEXT NOT NULL,
      PRIMARY KEY (organization_id, position_key, as_of)
    )`,
+  // The sources an organization's money has been in: which rows of the sums a global read visits.
+  `CREATE TABLE IF NOT EXISTS organization_sources (
+     organization_id TEXT NOT NULL,
+     position_key TEXT NOT NULL,
+     PRIMARY KEY (organization_id, position_key)
+   )`,
   // The organization's yield withdrawn (completed payouts' yield shares) in all, through each
   // instant a payout completed: the withdrawn figure of any period from two rows (ledgerStore.ts).
   `CREATE TABLE IF NOT EXISTS organization_withdrawn_history (

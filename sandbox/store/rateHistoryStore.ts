@@ -43,12 +43,3 @@ export function listRateHistory(db: DatabaseSync, positionKey: string): RatePeri
       .all(positionKey) as unknown as { seq: number; rate_bps: number; effective_from: string }[]
   ).map((row) => ({ seq: row.seq, rateBps: row.rate_bps, effectiveFromMs: Date.parse(row.effective_from) }));
 }
-
-/** Every key that has ever had a rate: the sources an organization's money can have earned in. */
-export function listRatedKeys(db: DatabaseSync): string[] {
-  return (
-    db.prepare("SELECT DISTINCT position_key FROM rate_history ORDER BY position_key").all() as {
-      position_key: string;
-    }[]
-  ).map((row) => row.position_key);
-}

@@ -3,7 +3,6 @@ import { iterateAccrualHoldings } from "./holdingsStore.ts";
 import {
   ACCRUAL_DENOMINATOR,
   listRateHistory,
-  listRatedKeys,
   rateInForceIndex,
   rateUnits,
   type RatePeriodStart,
@@ -119,6 +118,10 @@ function writeSourceAccrual(
   positionKey: string,
   state: SourceAccrual,
 ): void {
+  db.prepare("INSERT OR IGNORE INTO organization_sources (organization_id, position_key) VALUES (?, ?)").run(
+    organizationId,
+    positionKey,
+  );
   db.prepare(
     `INSERT INTO organization_source_accruals
        (organization_id, position_key, as_of, rate_seq, positions, held_micros, value_units, weighted_units, credited_micros)
@@ -302,6 +305,7 @@ export function rebuildSourceAccruals(db: DatabaseSync, organizationId: string):
     asOfMs = Math.max(asOfMs, Date.parse(entry.at));
   }
   db.prepare("DELETE FROM organization_source_accruals WHERE organization_id = ?").run(organizationId);
+  db.prepare("DELETE FROM organization_sources WHERE organization_id = ?").run(organizationId);
   if (asOfMs === Number.NEGATIVE_INFINITY) return;
   for (const key of new Set([...positionsByKey.keys(), ...creditedAt.keys()])) {
     const history = listRateHistory(db, key);
@@ -340,7 +344,10 @@ export function rebuildSourceAccruals(db: DatabaseSync, organizationId: string):
  */
 export function organizationYieldNumeratorAt(db: DatabaseSync, organizationId: string, atMs: number): bigint {
   let numerator = 0n;
-  for (const key of listRatedKeys(db)) {
+  const keys = db
+    .prepare("SELECT position_key FROM organization_sources WHERE organization_id = ?")
+    .all(organizationId) as { position_key: string }[];
+  for (const { position_key: key } of keys) {
     const state = readSourceAccrual(db, organizationId, key, atMs);
     if (state !== null) numerator += yieldNumeratorAt(listRateHistory(db, key), state, atMs);
   }

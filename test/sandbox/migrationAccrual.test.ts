@@ -83,6 +83,7 @@ function writtenByThePreviousVersion(): void {
     db.exec("BEGIN");
     db.exec("DROP TABLE organization_yield_totals");
     db.exec("DROP TABLE organization_source_accruals");
+    db.exec("DROP TABLE organization_sources");
     db.exec("DROP TABLE organization_withdrawn_history");
     db.exec("DELETE FROM sandbox_settings WHERE key LIKE 'migration.%'");
     for (const index of ADDED_INDEXES) db.exec(`DROP INDEX ${index}`);
