@@ -285,7 +285,9 @@ export function rebuildSourceAccruals(db: DatabaseSync, organizationId: string):
     for (const [key, held] of holdings.positions) {
       if (held <= 0n) continue;
       const units = held * ACCRUAL_DENOMINATOR + (holdings.remainders.get(key) ?? 0n);
-      positionsByKey.set(key, [...(positionsByKey.get(key) ?? []), { held, position: { units, sinceMs } }]);
+      const positions = positionsByKey.get(key) ?? [];
+      positions.push({ held, position: { units, sinceMs } });
+      positionsByKey.set(key, positions);
       asOfMs = Math.max(asOfMs, sinceMs);
     }
   }
