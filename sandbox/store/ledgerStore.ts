@@ -138,7 +138,8 @@ export function addToWithdrawnHistory(
     )
     .all(organizationId, at) as { at: string; withdrawn_micros: string }[];
   write.run(organizationId, at, (readWithdrawnThrough(db, organizationId, at) + micros).toString());
-  for (const row of later) write.run(organizationId, row.at, (BigInt(row.withdrawn_micros) + micros).toString());
+  for (const row of later)
+    write.run(organizationId, row.at, (BigInt(row.withdrawn_micros) + micros).toString());
 }
 
 /** What an entry adds to its organization's yield totals: accruals are yield generated, completed payouts carry yield withdrawn. */

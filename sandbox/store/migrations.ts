@@ -106,7 +106,8 @@ function yieldAggregatesFromWallets(db: DatabaseSync): void {
   }[];
   db.exec("BEGIN IMMEDIATE");
   try {
-    for (const { organization_id: organizationId } of organizations) rebuildYieldAggregates(db, organizationId);
+    for (const { organization_id: organizationId } of organizations)
+      rebuildYieldAggregates(db, organizationId);
     db.prepare("INSERT INTO sandbox_settings (key, value) VALUES (?, ?)").run(marker, "done");
     db.exec("COMMIT");
   } catch (error) {
@@ -129,6 +130,7 @@ export function rebuildYieldAggregates(db: DatabaseSync, organizationId: string)
     )
     .all(organizationId) as { at: string; yield: string }[];
   for (const payout of payouts) {
-    if (BigInt(payout.yield) !== 0n) addToWithdrawnHistory(db, organizationId, payout.at, BigInt(payout.yield));
+    if (BigInt(payout.yield) !== 0n)
+      addToWithdrawnHistory(db, organizationId, payout.at, BigInt(payout.yield));
   }
 }

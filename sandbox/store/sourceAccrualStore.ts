@@ -164,7 +164,7 @@ export function rollPosition(
   let index = rateInForceIndex(history, position.sinceMs);
   let { units, sinceMs } = position;
   if (index < 0) return position;
-  for (let next = history[index + 1]; next !== undefined && next.effectiveFromMs <= toMs; ) {
+  for (let next = history[index + 1]; next !== undefined && next.effectiveFromMs <= toMs;) {
     const rate = rateUnits((history[index] as RatePeriodStart).rateBps);
     units += (rate * BigInt(next.effectiveFromMs - sinceMs) * units) / ACCRUAL_DENOMINATOR;
     sinceMs = next.effectiveFromMs;
@@ -183,7 +183,7 @@ export function rollSourceAccrual(
   let index = rateIndexOf(history, state);
   if (index < 0) return state;
   let { valueUnits, weightedUnits } = state;
-  for (let next = history[index + 1]; next !== undefined && next.effectiveFromMs <= toMs; ) {
+  for (let next = history[index + 1]; next !== undefined && next.effectiveFromMs <= toMs;) {
     // A rate that took effect before the row was written (a catalog loaded with an older
     // rateUpdatedAt) is rolled at the row's time: no position's time is after it.
     const at = BigInt(Math.max(next.effectiveFromMs, state.asOfMs));
@@ -326,7 +326,8 @@ export function rebuildSourceAccruals(db: DatabaseSync, organizationId: string):
     let credited = 0n;
     for (const [at, micros] of [...(creditedAt.get(key) ?? [])].sort(([a], [b]) => (a < b ? -1 : 1))) {
       credited += micros;
-      if (Date.parse(at) < asOfMs) writeSourceAccrual(db, organizationId, key, empty(Date.parse(at), credited));
+      if (Date.parse(at) < asOfMs)
+        writeSourceAccrual(db, organizationId, key, empty(Date.parse(at), credited));
     }
     const state = empty(asOfMs, credited);
     for (const { held, position } of positionsByKey.get(key) ?? []) {

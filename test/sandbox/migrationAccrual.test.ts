@@ -129,7 +129,8 @@ function schemaObjects(): { indexes: string[]; tables: string[]; marker: boolean
         (row) => row.name,
       );
     const marker = ["organization_yield_totals", "organization_source_accruals"].every(
-      (name) => db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(`migration.${name}`) !== undefined,
+      (name) =>
+        db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(`migration.${name}`) !== undefined,
     );
     return { indexes: names("index"), tables: names("table"), marker };
   } finally {

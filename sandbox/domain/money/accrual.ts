@@ -17,10 +17,7 @@ import {
   rateUnits,
   type RatePeriodStart,
 } from "../../store/rateHistoryStore.ts";
-import {
-  applySourceAccrualChanges,
-  type PositionUnits,
-} from "../../store/sourceAccrualStore.ts";
+import { applySourceAccrualChanges, type PositionUnits } from "../../store/sourceAccrualStore.ts";
 import { MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
 import { sumMicros } from "./micros.ts";
 
@@ -101,8 +98,9 @@ export function pendingAccrual(
 
 /**
  * pendingAccrual of every wallet of the organization, as of `toIso`, read in one pass over the
- * organization's index range (the aggregate reads: global yield metrics and the ledger audit).
- * The one walk of an organization's wallets the sandbox makes; it writes nothing.
+ * organization's index range (the ledger audit, which answers for every wallet). The one walk of
+ * an organization's wallets the sandbox makes; it writes nothing. Global yield metrics read the
+ * organization's running sums per source instead (store/sourceAccrualStore.ts).
  */
 export function* pendingAccrualsOfOrganization(
   db: DatabaseSync,

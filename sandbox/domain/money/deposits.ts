@@ -259,13 +259,7 @@ function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
     const share = shares[index] ?? 0n;
     legStatuses[target.positionKey] = share > 0n ? "completed" : "skipped";
     if (share === 0n) return;
-    setPositionMicros(
-      deps.db,
-      wallet,
-      target.positionKey,
-      (held.get(target.positionKey) ?? 0n) + share,
-      at,
-    );
+    setPositionMicros(deps.db, wallet, target.positionKey, (held.get(target.positionKey) ?? 0n) + share, at);
     appendLedgerEntry(deps.db, {
       organizationId: record.organizationId,
       walletId: record.walletId,

@@ -11,10 +11,7 @@ import {
   readWithdrawnThrough,
   type StoredLedgerEntry,
 } from "../../store/ledgerStore.ts";
-import {
-  organizationYieldNumeratorAt,
-  YIELD_NUMERATOR_DENOMINATOR,
-} from "../../store/sourceAccrualStore.ts";
+import { organizationYieldNumeratorAt, YIELD_NUMERATOR_DENOMINATOR } from "../../store/sourceAccrualStore.ts";
 import { findWallet, firstWalletCreatedAt } from "../../store/walletStore.ts";
 import { pendingAccrual, type RateHistories } from "./accrual.ts";
 import type { MoneyDeps } from "./moneyDeps.ts";
@@ -83,7 +80,6 @@ class GeneratedByWallet {
   of(walletId: string): bigint {
     return (this.#whole.get(walletId) ?? 0n) + BigInt(Math.round(this.#fraction.get(walletId) ?? 0));
   }
-
 }
 
 export function yieldMetrics(
