@@ -86,6 +86,9 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      credited_micros TEXT NOT NULL,
      PRIMARY KEY (organization_id, position_key, as_of)
    )`,
+  // Rows written after a rate's time, found when a rate is recorded late (sourceAccrualStore.ts).
+  `CREATE INDEX IF NOT EXISTS organization_source_accruals_by_key
+     ON organization_source_accruals (position_key, as_of)`,
   // The sources an organization's money has been in: which rows of the sums a global read visits.
   `CREATE TABLE IF NOT EXISTS organization_sources (
      organization_id TEXT NOT NULL,

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { createManualClock } from "../../sandbox/index.ts";
+import { completeCatalog, DEFAULT_CATALOG } from "../../sandbox/domain/catalog.ts";
 import { DATABASE_FILE } from "../../sandbox/store/db.ts";
 import {
   organizationYieldNumeratorAt,
@@ -14,6 +16,7 @@ import { ORG } from "./helpers.ts";
 import {
   DAY_MS,
   expectGlobalGenerated,
+  fundedWallet,
   HOUR_MS,
   micros,
   PROPERTY_ALLOCATIONS as ALLOCATIONS,
@@ -236,4 +239,40 @@ describe("global yield from running sums per organization and source", () => {
       { numRuns: 2, endOnFailure: true },
     );
   }, 300_000);
+});
+
+describe("a rate recorded with a time before the organization's last movement", () => {
+  test("a catalog loaded with an older rateUpdatedAt: the sums are built again, global keeps to the wallets", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "sandbox-yield-late-rate-"));
+    const clock = createManualClock(new Date("2026-03-01T00:00:00.000Z"));
+    try {
+      // Wallet a settles on day 0; wallet b's deposit on day 2 writes the organization's sums then.
+      let m = await startMoneySandbox({ dataDir, clock });
+      const a = await fundedWallet(m, 1_000_000, [{ positionKey: "tbills", targetWeightBps: 10000 }]);
+      await m.advance(2 * DAY_MS);
+      const b = await fundedWallet(m, 1000, [{ positionKey: "tbills", targetWeightBps: 10000 }]);
+      await m.close();
+
+      // Restarted with tbills at 50% since day 1: a has earned it since day 1, not since day 2.
+      const catalog = completeCatalog(DEFAULT_CATALOG, "2026-03-01T00:00:00.000Z").map((source) =>
+        source.positionKey === "tbills"
+          ? { ...source, currentRateBps: 5000, rateUpdatedAt: "2026-03-02T00:00:00.000Z" }
+          : source,
+      );
+      m = await startMoneySandbox({ dataDir, clock, catalog });
+      try {
+        await m.advance(DAY_MS);
+        const metrics = await ok(m, "POST", "/v2/portfolio-wallets/yield", { portfolioWalletIds: [a, b] });
+        const wallets =
+          micros(metrics.portfolioWallets[a].generated) + micros(metrics.portfolioWallets[b].generated);
+        // About two days at 50% on a million, and a day at 4.3% before them.
+        expect(wallets).toBeGreaterThan(micros(2700));
+        expectGlobalGenerated(micros(metrics.global.generated), wallets, 2);
+      } finally {
+        await m.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
