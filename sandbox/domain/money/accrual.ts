@@ -191,6 +191,14 @@ export function accrueWallet(
 ): bigint {
   const pending = pendingAccrual(db, wallet.id, toIso);
   if (pending.accruedThrough === null) {
+    // Whatever its positions hold starts earning now, and joins the organization's sums now.
+    const remainders = readAccrualRemainders(db, wallet.id);
+    for (const [positionKey, position] of pending.byPosition) {
+      const after = unitsOf(position.held, remainders.get(positionKey) ?? 0n, toIso);
+      if (after === null) continue;
+      const change = { before: null, after, heldDelta: position.held, creditedDelta: 0n };
+      applySourceAccrualChanges(db, wallet.organizationId, positionKey, [change], toIso);
+    }
     writeAccrualState(db, wallet.id, { accruedThrough: toIso, yieldOutstandingMicros: 0n });
     return 0n;
   }
@@ -268,9 +276,12 @@ export function setPositionMicros(
   micros: bigint,
   at: string,
 ): void {
+  const state = readAccrualState(db, wallet.id);
+  // A wallet never settled earns nothing yet: its positions join the sums at its first settlement.
+  if (state === null) return writePositionMicros(db, wallet.id, positionKey, micros, at);
   const held = readPositionMicros(db, wallet.id).get(positionKey) ?? 0n;
   const remainder = readAccrualRemainders(db, wallet.id).get(positionKey) ?? 0n;
-  const since = readAccrualState(db, wallet.id)?.accruedThrough ?? at;
+  const since = state.accruedThrough;
   applySourceAccrualChanges(
     db,
     wallet.organizationId,
