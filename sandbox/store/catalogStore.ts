@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../../sdk/contract/index.ts";
 import { inTransaction } from "./db.ts";
+import { rebuildSourceAccrualsBehindRate } from "./sourceAccrualStore.ts";
 
 interface CatalogRow {
   position_key: string;
@@ -46,7 +47,7 @@ export function replaceCatalog(db: DatabaseSync, entries: readonly YieldSource[]
          (position_key, asset, strategy_type, max_processing_time, current_rate_bps, rate_updated_at, display_name, sort_order)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    entries.forEach((entry, index) =>
+    entries.forEach((entry, index) => {
       insert.run(
         entry.positionKey,
         entry.asset,
@@ -56,8 +57,9 @@ export function replaceCatalog(db: DatabaseSync, entries: readonly YieldSource[]
         entry.rateUpdatedAt,
         entry.displayName ?? null,
         index,
-      ),
-    );
+      );
+      rebuildSourceAccrualsBehindRate(db, entry.positionKey);
+    });
   });
 }
 
@@ -68,8 +70,11 @@ export function updateCatalogRate(
   rateBps: number,
   at: string,
 ): boolean {
-  const result = db
-    .prepare("UPDATE catalog_entries SET current_rate_bps = ?, rate_updated_at = ? WHERE position_key = ?")
-    .run(rateBps, at, positionKey);
-  return Number(result.changes) > 0;
+  return inTransaction(db, () => {
+    const result = db
+      .prepare("UPDATE catalog_entries SET current_rate_bps = ?, rate_updated_at = ? WHERE position_key = ?")
+      .run(rateBps, at, positionKey);
+    rebuildSourceAccrualsBehindRate(db, positionKey);
+    return Number(result.changes) > 0;
+  });
 }

@@ -88,8 +88,9 @@ export function readYieldTotals(db: DatabaseSync, organizationId: string): Yield
     : { generated: BigInt(row.generated_micros), withdrawn: BigInt(row.withdrawn_micros) };
 }
 
-function addToYieldTotals(db: DatabaseSync, organizationId: string, delta: YieldTotals): void {
+function addToYieldTotals(db: DatabaseSync, organizationId: string, delta: YieldTotals, at: string): void {
   if (delta.generated === 0n && delta.withdrawn === 0n) return;
+  if (delta.withdrawn !== 0n) addToWithdrawnHistory(db, organizationId, at, delta.withdrawn);
   const totals = readYieldTotals(db, organizationId);
   writeYieldTotals(db, organizationId, {
     generated: totals.generated + delta.generated,
@@ -103,6 +104,42 @@ export function writeYieldTotals(db: DatabaseSync, organizationId: string, total
      ON CONFLICT (organization_id) DO UPDATE SET
        generated_micros = excluded.generated_micros, withdrawn_micros = excluded.withdrawn_micros`,
   ).run(organizationId, totals.generated.toString(), totals.withdrawn.toString());
+}
+
+/** The organization's yield withdrawn by `at` (payouts completed at or before it), in all. */
+export function readWithdrawnThrough(db: DatabaseSync, organizationId: string, at: string): bigint {
+  const row = db
+    .prepare(
+      `SELECT withdrawn_micros FROM organization_withdrawn_history WHERE organization_id = ? AND at <= ?
+       ORDER BY at DESC LIMIT 1`,
+    )
+    .get(organizationId, at) as { withdrawn_micros: string } | undefined;
+  return row === undefined ? 0n : BigInt(row.withdrawn_micros);
+}
+
+/**
+ * Adds a payout's yield share at `at` to the withdrawn history: its row holds what was withdrawn
+ * through then, and any later row (a payout recorded after one that completed later: legs
+ * complete at their due times) is raised too, so each row stays the sum through its instant.
+ */
+export function addToWithdrawnHistory(
+  db: DatabaseSync,
+  organizationId: string,
+  at: string,
+  micros: bigint,
+): void {
+  const write = db.prepare(
+    `INSERT INTO organization_withdrawn_history (organization_id, at, withdrawn_micros) VALUES (?, ?, ?)
+     ON CONFLICT (organization_id, at) DO UPDATE SET withdrawn_micros = excluded.withdrawn_micros`,
+  );
+  const later = db
+    .prepare(
+      "SELECT at, withdrawn_micros FROM organization_withdrawn_history WHERE organization_id = ? AND at > ?",
+    )
+    .all(organizationId, at) as { at: string; withdrawn_micros: string }[];
+  write.run(organizationId, at, (readWithdrawnThrough(db, organizationId, at) + micros).toString());
+  for (const row of later)
+    write.run(organizationId, row.at, (BigInt(row.withdrawn_micros) + micros).toString());
 }
 
 /** What an entry adds to its organization's yield totals: accruals are yield generated, completed payouts carry yield withdrawn. */
@@ -128,7 +165,12 @@ export function appendLedgerEntry(db: DatabaseSync, entry: LedgerEntry): void {
     entry.fromAt,
     entry.at,
   );
-  addToYieldTotals(db, entry.organizationId, yieldDeltaOf(entry.kind, entry.amountMicros, entry.yieldMicros));
+  addToYieldTotals(
+    db,
+    entry.organizationId,
+    yieldDeltaOf(entry.kind, entry.amountMicros, entry.yieldMicros),
+    entry.at,
+  );
 }
 
 /** A position's newest accrual entry, or null. */
@@ -156,7 +198,7 @@ export function extendAccrualEntry(
     `UPDATE ledger_entries SET amount_micros = amount_micros + ?, yield_micros = yield_micros + ?, at = ?
      WHERE seq = ? AND kind = 'accrual'`,
   ).run(micros, micros, at, entry.seq);
-  addToYieldTotals(db, entry.organizationId, { generated: micros, withdrawn: 0n });
+  addToYieldTotals(db, entry.organizationId, { generated: micros, withdrawn: 0n }, at);
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
+import { addToWithdrawnHistory } from "./ledgerStore.ts";
+import { rebuildSourceAccruals } from "./sourceAccrualStore.ts";
 
 /**
  * Brings a data file written by an older sandbox up to the current schema. Each step checks what
@@ -7,6 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 export function migrate(db: DatabaseSync): void {
   usdColumnsToMicros(db);
   yieldTotalsFromLedger(db);
+  yieldAggregatesFromWallets(db);
 }
 
 const hasColumn = (db: DatabaseSync, table: string, column: string) =>
@@ -84,5 +87,50 @@ function yieldTotalsFromLedger(db: DatabaseSync): void {
   } catch (error) {
     db.exec("ROLLBACK");
     throw error;
+  }
+}
+
+/**
+ * Organizations' running sums per yield source (organization_source_accruals) and their withdrawn
+ * history began with this version: a data file from before has neither, so each organization's
+ * are built once from its wallets (what each position holds, its remainder, its last settlement),
+ * its accrual entries (yield credited per source) and its completed payouts (yield withdrawn by
+ * each instant). Global yield figures read the same afterwards: the sums are exact.
+ */
+function yieldAggregatesFromWallets(db: DatabaseSync): void {
+  // Once per data file: later, every settlement and money movement keeps them itself.
+  const marker = "migration.organization_source_accruals";
+  if (db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(marker) !== undefined) return;
+  const organizations = db.prepare("SELECT DISTINCT organization_id FROM wallets").all() as {
+    organization_id: string;
+  }[];
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const { organization_id: organizationId } of organizations)
+      rebuildYieldAggregates(db, organizationId);
+    db.prepare("INSERT INTO sandbox_settings (key, value) VALUES (?, ?)").run(marker, "done");
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * Builds an organization's yield aggregates from its wallets and ledger, replacing any it had:
+ * the migration above, and a data file filled by copying rows (test/support/storeSeeding.ts).
+ */
+export function rebuildYieldAggregates(db: DatabaseSync, organizationId: string): void {
+  rebuildSourceAccruals(db, organizationId);
+  db.prepare("DELETE FROM organization_withdrawn_history WHERE organization_id = ?").run(organizationId);
+  const payouts = db
+    .prepare(
+      `SELECT at, CAST(yield_micros AS TEXT) AS yield FROM ledger_entries
+       WHERE organization_id = ? AND kind = 'payout_completed' ORDER BY at, seq`,
+    )
+    .all(organizationId) as { at: string; yield: string }[];
+  for (const payout of payouts) {
+    if (BigInt(payout.yield) !== 0n)
+      addToWithdrawnHistory(db, organizationId, payout.at, BigInt(payout.yield));
   }
 }

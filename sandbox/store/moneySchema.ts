@@ -72,6 +72,37 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      generated_micros TEXT NOT NULL,
      withdrawn_micros TEXT NOT NULL
    )`,
+  // Running accrual sums per organization and yield source (sourceAccrualStore.ts), one row per
+  // change: the organization's yield at any time without reading its wallets. Bigints as text.
+  `CREATE TABLE IF NOT EXISTS organization_source_accruals (
+     organization_id TEXT NOT NULL,
+     position_key TEXT NOT NULL,
+     as_of TEXT NOT NULL,
+     rate_seq INTEGER NOT NULL,
+     positions TEXT NOT NULL,
+     held_micros TEXT NOT NULL,
+     value_units TEXT NOT NULL,
+     weighted_units TEXT NOT NULL,
+     credited_micros TEXT NOT NULL,
+     PRIMARY KEY (organization_id, position_key, as_of)
+   )`,
+  // Rows written after a rate's time, found when a rate is recorded late (sourceAccrualStore.ts).
+  `CREATE INDEX IF NOT EXISTS organization_source_accruals_by_key
+     ON organization_source_accruals (position_key, as_of)`,
+  // The sources an organization's money has been in: which rows of the sums a global read visits.
+  `CREATE TABLE IF NOT EXISTS organization_sources (
+     organization_id TEXT NOT NULL,
+     position_key TEXT NOT NULL,
+     PRIMARY KEY (organization_id, position_key)
+   )`,
+  // The organization's yield withdrawn (completed payouts' yield shares) in all, through each
+  // instant a payout completed: the withdrawn figure of any period from two rows (ledgerStore.ts).
+  `CREATE TABLE IF NOT EXISTS organization_withdrawn_history (
+     organization_id TEXT NOT NULL,
+     at TEXT NOT NULL,
+     withdrawn_micros TEXT NOT NULL,
+     PRIMARY KEY (organization_id, at)
+   )`,
   `CREATE TABLE IF NOT EXISTS deposits (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,

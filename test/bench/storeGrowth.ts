@@ -5,7 +5,8 @@
 // holding that many funded wallets in one organization (one funded through the API, with yield
 // settled into its ledger, then copied by SQLite: test/support/storeSeeding.ts), a sandbox on it,
 // and one request at a time: wallet create, GET wallet, the first page of wallets and a page from
-// the middle of them, a withdrawal, yield metrics for one wallet and for the organization.
+// the middle of them, a withdrawal, yield metrics for one wallet and for the organization (the
+// lifetime), and for one wallet over a period that starts in the past.
 // Medians and p95 of BENCH_STORE_REPS requests (yield: BENCH_STORE_YIELD_REPS), their ratio to
 // the smallest size, and the 1-minute load average.
 import { randomUUID } from "node:crypto";
@@ -38,6 +39,7 @@ const REQUESTS = [
   "withdraw",
   "yield, one wallet",
   "yield, organization",
+  "yield, one wallet, a period from the past",
 ] as const;
 type RequestName = (typeof REQUESTS)[number];
 
@@ -114,6 +116,12 @@ async function measureSize(size: number): Promise<SizeResult> {
       "yield, one wallet": () =>
         call(sandbox, "POST", "/v2/portfolio-wallets/yield", { portfolioWalletIds: [randomCopy()] }),
       "yield, organization": () => call(sandbox, "POST", "/v2/portfolio-wallets/yield", {}),
+      // From the middle of the day of yield the copies settled into their ledgers, to now.
+      "yield, one wallet, a period from the past": () =>
+        call(sandbox, "POST", "/v2/portfolio-wallets/yield", {
+          portfolioWalletIds: [randomCopy()],
+          periodStartIso: "2026-03-01T12:00:00.000Z",
+        }),
     };
     const byRequest = {} as SizeResult["byRequest"];
     for (const name of REQUESTS) {

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { ORG } from "./helpers.ts";
 import {
   DAY_MS,
+  expectGlobalGenerated,
   HOUR_MS,
   micros,
   PROPERTY_ALLOCATIONS as ALLOCATIONS,
@@ -276,11 +277,18 @@ describe("accrual is computed on reads and written only when money moves", () =>
           expect(audit.total.discrepancyMicros).toBe(0);
           for (const wallet of Object.values(audit.wallets) as { discrepancyMicros: number }[])
             expect(wallet.discrepancyMicros).toBe(0);
+          // Global is exact and rounded once, each wallet rounds down per position (docs/sandbox.md):
+          // global − Σ wallets is in [0, one micro per position holding money × its growth). Rates
+          // stay under 30% a year over at most 80 days here: growth under 7%.
           const sum = (key: "generated" | "withdrawn") =>
             metrics.wallets.reduce((total, w) => total + w[key], 0);
-          expect(metrics.global.generated).toBe(sum("generated"));
+          const holdingMoney = rarely.snapshot.wallets.reduce(
+            (count, w) => count + w.positions.filter((p: [string, number]) => p[1] > 0).length,
+            0,
+          );
+          expectGlobalGenerated(metrics.global.generated, sum("generated"), holdingMoney, 0.07);
           expect(metrics.global.withdrawn).toBe(sum("withdrawn"));
-          expect(metrics.global.generated).toBe(micros(audit.total.yieldGeneratedUsd));
+          expect(sum("generated")).toBe(micros(audit.total.yieldGeneratedUsd));
           expect(metrics.global.withdrawn).toBe(micros(audit.total.yieldWithdrawnUsd));
         },
       ),

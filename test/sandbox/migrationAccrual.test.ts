@@ -7,12 +7,13 @@ import { createManualClock } from "../../sandbox/index.ts";
 import { DATABASE_FILE } from "../../sandbox/store/db.ts";
 import { fundedWallet } from "../support/sandboxAccess.ts";
 import { OTHER_TOKEN, startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
-import { withdrawBody } from "./moneyHelpers.ts";
+import { expectGlobalGenerated, withdrawBody } from "./moneyHelpers.ts";
 
 // A data directory written before accrual was computed on reads: no running yield totals per
-// organization, an accrual entry per position on every request, and none of the indexes that
-// keep requests to their own rows. Opening it migrates it: the totals are summed from its
-// ledger once, the indexes are built, and every figure reads as before, to the micro.
+// organization, no running sums per yield source, an accrual entry per position on every
+// request, and none of the indexes that keep requests to their own rows. Opening it migrates it:
+// the totals are summed from its ledger once, the source sums built from its wallets, the indexes
+// built, and every figure reads as before, to the micro.
 
 const dataDir = mkdtempSync(join(tmpdir(), "sandbox-migrate-accrual-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -55,7 +56,24 @@ async function figures(sandbox: TestSandbox, token: string) {
     token,
   });
   const audit = await sandbox.api("GET", "/_sandbox/ledger", { token });
-  return { wallets: list.body.data, yield: yieldMetrics.body, audit: audit.body };
+  // Since the last money movement: the source sums built by the migration are the ones the
+  // movements kept, exactly. Over the whole run: the yield withdrawn, rebuilt from the payouts.
+  const now = clock.now().getTime();
+  const recent = await sandbox.api("POST", "/v2/portfolio-wallets/yield", {
+    body: { portfolioWalletIds: ids, periodStartIso: new Date(now - DAY_MS).toISOString() },
+    token,
+  });
+  const whole = await sandbox.api("POST", "/v2/portfolio-wallets/yield", {
+    body: { periodStartIso: "2026-03-01T00:00:00.000Z" },
+    token,
+  });
+  return {
+    wallets: list.body.data,
+    yield: yieldMetrics.body,
+    recentYield: recent.body,
+    withdrawnOverTheRun: whole.body.global.withdrawn,
+    audit: audit.body,
+  };
 }
 
 /** Turns the data file into what the sandbox before this version wrote. */
@@ -64,6 +82,9 @@ function writtenByThePreviousVersion(): void {
   try {
     db.exec("BEGIN");
     db.exec("DROP TABLE organization_yield_totals");
+    db.exec("DROP TABLE organization_source_accruals");
+    db.exec("DROP TABLE organization_sources");
+    db.exec("DROP TABLE organization_withdrawn_history");
     db.exec("DELETE FROM sandbox_settings WHERE key LIKE 'migration.%'");
     for (const index of ADDED_INDEXES) db.exec(`DROP INDEX ${index}`);
     for (const [index, on] of Object.entries(REPLACED_INDEXES)) db.exec(`CREATE INDEX ${index} ON ${on}`);
@@ -107,9 +128,10 @@ function schemaObjects(): { indexes: string[]; tables: string[]; marker: boolean
       (db.prepare("SELECT name FROM sqlite_master WHERE type = ?").all(type) as { name: string }[]).map(
         (row) => row.name,
       );
-    const marker =
-      db.prepare("SELECT 1 FROM sandbox_settings WHERE key = 'migration.organization_yield_totals'").get() !==
-      undefined;
+    const marker = ["organization_yield_totals", "organization_source_accruals"].every(
+      (name) =>
+        db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(`migration.${name}`) !== undefined,
+    );
     return { indexes: names("index"), tables: names("table"), marker };
   } finally {
     db.close();
@@ -165,6 +187,7 @@ describe("opening a data directory written before accrual was computed on reads"
     writtenByThePreviousVersion();
     const old = schemaObjects();
     expect(old.tables).not.toContain("organization_yield_totals");
+    expect(old.tables).not.toContain("organization_source_accruals");
     expect(old.indexes).toEqual(expect.arrayContaining(Object.keys(REPLACED_INDEXES)));
     expect(old.indexes.filter((index) => ADDED_INDEXES.includes(index))).toEqual([]);
 
@@ -173,6 +196,8 @@ describe("opening a data directory written before accrual was computed on reads"
       expect(await figures(sandbox, TOKEN)).toEqual(before.a);
       expect(await figures(sandbox, OTHER_TOKEN)).toEqual(before.b);
       expect(before.a.audit.total.discrepancyMicros).toBe(0);
+      expect(before.a.recentYield.global.generated).toBeGreaterThan(0);
+      expect(before.a.withdrawnOverTheRun).toBeGreaterThan(0);
     } finally {
       await sandbox.close();
     }
@@ -204,8 +229,14 @@ describe("opening a data directory written before accrual was computed on reads"
       expect(after.audit.total.discrepancyMicros).toBe(0);
       expect(after.yield.global.generated).toBeGreaterThan(before.a.yield.global.generated);
       const perWallet = Object.values(after.yield.portfolioWallets as Record<string, { generated: number }>);
-      expect(perWallet.reduce((sum, w) => sum + Math.round(w.generated * 1e6), 0)).toBe(
+      const holdingMoney = (after.wallets as { positions: { valueUsd: number }[] }[]).reduce(
+        (count, w) => count + w.positions.filter((p) => p.valueUsd > 0).length,
+        0,
+      );
+      expectGlobalGenerated(
         Math.round(after.yield.global.generated * 1e6),
+        perWallet.reduce((sum, w) => sum + Math.round(w.generated * 1e6), 0),
+        holdingMoney,
       );
     } finally {
       await sandbox.close();

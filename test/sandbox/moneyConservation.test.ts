@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ORG, uuid } from "./helpers.ts";
 import {
+  expectGlobalGenerated,
   PROPERTY_ALLOCATIONS as ALLOCATIONS,
   DAY_MS,
   micros,
@@ -99,7 +100,11 @@ async function figures(m: MoneySandbox, walletIds: string[]): Promise<Figures> {
     withdrawnYield: 0,
     unfinished: 0,
   };
-  for await (const w of m.client.wallets.list({ pageSize: 100 })) f.balances += micros(w.totalBalanceUsd);
+  let holdingMoney = 0;
+  for await (const w of m.client.wallets.list({ pageSize: 100 })) {
+    f.balances += micros(w.totalBalanceUsd);
+    holdingMoney += w.positions.filter((p) => p.valueUsd > 0).length;
+  }
   for (const id of walletIds) {
     for await (const d of m.client.deposits.list(id, { pageSize: 100 })) f.deposits += micros(d.amountUsd);
     for await (const item of m.client.withdrawals.list(id, { pageSize: 100 })) {
@@ -112,10 +117,14 @@ async function figures(m: MoneySandbox, walletIds: string[]): Promise<Figures> {
     }
   }
   const metrics = await m.client.yieldMetrics.retrieve({ portfolioWalletIds: walletIds });
-  f.generated = micros(metrics.global.generated);
+  // Conservation holds wallet by wallet, with the yield each wallet's balances hold: the wallets'
+  // generated figures. Global is exact and rounded once (docs/sandbox.md, "Yield metrics"): at
+  // least their sum, less than one micro per position holding money × its growth above it (rates
+  // under 30% a year, over at most 548 days of sandbox time here).
+  f.generated = Object.values(metrics.portfolioWallets).reduce((sum, w) => sum + micros(w.generated), 0);
   f.withdrawnYield = micros(metrics.global.withdrawn);
-  const perWallet = Object.values(metrics.portfolioWallets).reduce((sum, w) => sum + micros(w.generated), 0);
-  expect(perWallet).toBe(f.generated);
+  const years = (m.clock.now().getTime() - Date.parse("2026-03-01T00:00:00.000Z")) / (365 * DAY_MS);
+  expectGlobalGenerated(micros(metrics.global.generated), f.generated, holdingMoney, 0.3 * years * 1.2);
   return f;
 }
 

@@ -85,7 +85,6 @@ export function withdrawBody(withdrawalAmount: number, overrides: Record<string,
   };
 }
 
-/** USD → integer micros, for exact comparisons of API figures. */
 /** The allocations the money property tests draw wallets from: several sources, one, uneven thirds. */
 export const PROPERTY_ALLOCATIONS = [
   [
@@ -102,3 +101,22 @@ export const PROPERTY_ALLOCATIONS = [
 ];
 
 export const micros = (usd: number) => Math.round(usd * 1_000_000);
+
+/**
+ * The invariant between the global yield generated and the wallets' (docs/sandbox.md, "Yield
+ * metrics"): global is the exact sum rounded down once, each wallet's unsettled yield is rounded
+ * down per position, so global − Σ wallets is at least 0 and less than one micro per position
+ * holding money, times its growth since its last settlement (at most 1 + `growth`).
+ */
+export function expectGlobalGenerated(
+  globalMicros: number,
+  walletsMicros: number,
+  positionsHoldingMoney: number,
+  growth = 0.1,
+): void {
+  const gap = globalMicros - walletsMicros;
+  expect(gap, `global ${globalMicros} − Σ wallets ${walletsMicros}`).toBeGreaterThanOrEqual(0);
+  expect(gap, `global ${globalMicros} − Σ wallets ${walletsMicros}`).toBeLessThanOrEqual(
+    Math.floor(positionsHoldingMoney * (1 + growth)),
+  );
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
+import { rebuildYieldAggregates } from "../../sandbox/store/migrations.ts";
 
 /**
  * Fills a sandbox data file quickly, for tests and benchmarks of how the sandbox behaves with many
@@ -8,7 +9,8 @@ import type { DatabaseSync } from "node:sqlite";
  * so a million wallets take a minute, not the hours a million API calls would. Each copy gets its
  * own ids, deposit addresses and transaction hashes; its figures are the template's, so every
  * copy balances against its own ledger as the template does. The organization's running yield
- * totals are raised by what the copies' accrual entries add, so they stay the ledger's sums.
+ * totals are raised by what the copies' accrual entries add, so they stay the ledger's sums, and
+ * its yield sums per source are built again over all its wallets.
  *
  * Run it on a data file no sandbox has open (between a sandbox's close and the next start).
  */
@@ -137,6 +139,16 @@ export function cloneWallet(
       db.exec("ROLLBACK");
       throw error;
     }
+  }
+  // The organization's yield sums per source and withdrawn history, built again over every
+  // wallet it now holds (one pass, as a migration would).
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    rebuildYieldAggregates(db, organizationId);
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
   }
   const idOf = (index: number) => `${walletPrefix}-${index.toString(16).padStart(12, "0")}`;
   return { first: idOf(0), last: idOf(count - 1), idOf };

@@ -11,16 +11,15 @@ import {
   writePositionMicros,
 } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry, extendAccrualEntry, findLatestAccrualEntry } from "../../store/ledgerStore.ts";
-import { listRateHistory, type RatePeriodStart } from "../../store/rateHistoryStore.ts";
+import {
+  ACCRUAL_DENOMINATOR,
+  listRateHistory,
+  rateUnits,
+  type RatePeriodStart,
+} from "../../store/rateHistoryStore.ts";
+import { applySourceAccrualChanges, type PositionUnits } from "../../store/sourceAccrualStore.ts";
 import { MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
 import { sumMicros } from "./micros.ts";
-
-/** Simple interest on ACT/365: a position at r bps earns value × r / 10000 × days / 365. */
-const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
-/** Rates are integrated to 1/10000 of a bp, so fractional catalog rates are kept. */
-const RATE_SCALE = 10_000;
-/** One micro of yield, in units of (micro × bps × RATE_SCALE × ms). */
-export const ACCRUAL_DENOMINATOR = 10_000n * BigInt(RATE_SCALE) * BigInt(YEAR_MS);
 
 /**
  * The rate periods over [fromMs, toMs]: ∫ rate dt of each, in (bps × RATE_SCALE) × ms, in order.
@@ -34,7 +33,7 @@ export function rateSegments(history: readonly RatePeriodStart[], fromMs: number
     const start = index === 0 ? fromMs : Math.max(fromMs, period.effectiveFromMs);
     const next = history[index + 1];
     const end = next === undefined ? toMs : Math.min(toMs, next.effectiveFromMs);
-    if (end > start) segments.push(BigInt(Math.round(period.rateBps * RATE_SCALE)) * BigInt(end - start));
+    if (end > start) segments.push(rateUnits(period.rateBps) * BigInt(end - start));
   });
   return segments;
 }
@@ -99,8 +98,9 @@ export function pendingAccrual(
 
 /**
  * pendingAccrual of every wallet of the organization, as of `toIso`, read in one pass over the
- * organization's index range (the aggregate reads: global yield metrics and the ledger audit).
- * The one walk of an organization's wallets the sandbox makes; it writes nothing.
+ * organization's index range (the ledger audit, which answers for every wallet). The one walk of
+ * an organization's wallets the sandbox makes; it writes nothing. Global yield metrics read the
+ * organization's running sums per source instead (store/sourceAccrualStore.ts).
  */
 export function* pendingAccrualsOfOrganization(
   db: DatabaseSync,
@@ -191,12 +191,37 @@ export function accrueWallet(
 ): bigint {
   const pending = pendingAccrual(db, wallet.id, toIso);
   if (pending.accruedThrough === null) {
+    // Whatever its positions hold starts earning now, and joins the organization's sums now.
+    const remainders = readAccrualRemainders(db, wallet.id);
+    for (const [positionKey, position] of pending.byPosition) {
+      const after = unitsOf(position.held, remainders.get(positionKey) ?? 0n, toIso);
+      if (after === null) continue;
+      const change = { before: null, after, heldDelta: position.held, creditedDelta: 0n };
+      applySourceAccrualChanges(db, wallet.organizationId, positionKey, [change], toIso);
+    }
     writeAccrualState(db, wallet.id, { accruedThrough: toIso, yieldOutstandingMicros: 0n });
     return 0n;
   }
   if (!(Date.parse(toIso) > Date.parse(pending.accruedThrough))) return 0n;
+  const remaindersBefore = readAccrualRemainders(db, wallet.id);
   for (const [positionKey, position] of pending.byPosition) {
     if (position.held <= 0n) continue;
+    // The organization's sums for the source: the position's money since the last settlement
+    // leaves them, the same money with its yield credited joins them, earning from now on.
+    applySourceAccrualChanges(
+      db,
+      wallet.organizationId,
+      positionKey,
+      [
+        {
+          before: unitsOf(position.held, remaindersBefore.get(positionKey) ?? 0n, pending.accruedThrough),
+          after: unitsOf(position.held + position.earned, position.remainder, toIso),
+          heldDelta: position.earned,
+          creditedDelta: position.earned,
+        },
+      ],
+      toIso,
+    );
     writeAccrualRemainder(db, wallet.id, positionKey, position.remainder);
     if (position.earned > 0n) {
       writePositionMicros(db, wallet.id, positionKey, position.held + position.earned, toIso);
@@ -231,6 +256,47 @@ export function accrueWallet(
     yieldOutstandingMicros: pending.yieldOutstandingMicros + pending.earned,
   });
   return pending.earned;
+}
+
+/** A position as the organization's source sums count it (sourceAccrualStore.ts): nothing while it holds nothing. */
+function unitsOf(held: bigint, remainder: bigint, sinceIso: string): PositionUnits | null {
+  return held > 0n ? { units: held * ACCRUAL_DENOMINATOR + remainder, sinceMs: Date.parse(sinceIso) } : null;
+}
+
+/**
+ * Sets what a position holds when money moves in or out of it at `at` (a deposit allocated, a
+ * withdrawal debited, a payout leg returned, a rebalance), after accrueWallet has settled the
+ * wallet: the organization's sums for the source change by the same money in the same
+ * transaction. Every write of a position's micros but accrual's own goes through here.
+ */
+export function setPositionMicros(
+  db: DatabaseSync,
+  wallet: { id: string; organizationId: string },
+  positionKey: string,
+  micros: bigint,
+  at: string,
+): void {
+  const state = readAccrualState(db, wallet.id);
+  // A wallet never settled earns nothing yet: its positions join the sums at its first settlement.
+  if (state === null) return writePositionMicros(db, wallet.id, positionKey, micros, at);
+  const held = readPositionMicros(db, wallet.id).get(positionKey) ?? 0n;
+  const remainder = readAccrualRemainders(db, wallet.id).get(positionKey) ?? 0n;
+  const since = state.accruedThrough;
+  applySourceAccrualChanges(
+    db,
+    wallet.organizationId,
+    positionKey,
+    [
+      {
+        before: unitsOf(held, remainder, since),
+        after: unitsOf(micros, remainder, since),
+        heldDelta: micros - held,
+        creditedDelta: 0n,
+      },
+    ],
+    at,
+  );
+  writePositionMicros(db, wallet.id, positionKey, micros, at);
 }
 
 /** Moves `deltaMicros` of held yield in or out (a withdrawal's yield share leaving or coming back). */

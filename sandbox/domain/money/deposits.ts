@@ -28,12 +28,11 @@ import {
   readPendingMicros,
   readPositionMicros,
   readReceivedMicros,
-  writePositionMicros,
 } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import { findWallet, listTargets, touchWallet } from "../../store/walletStore.ts";
 import { canonicalAddress, isKnownChain, unknownChainReason } from "../chainAddresses.ts";
-import { accrueWallet } from "./accrual.ts";
+import { accrueWallet, setPositionMicros } from "./accrual.ts";
 import { MAX_OPERATION_MICROS, MAX_STORED_MICROS, MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
 import { splitByWeights, sumMicros } from "./micros.ts";
 import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
@@ -260,13 +259,7 @@ function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
     const share = shares[index] ?? 0n;
     legStatuses[target.positionKey] = share > 0n ? "completed" : "skipped";
     if (share === 0n) return;
-    writePositionMicros(
-      deps.db,
-      record.walletId,
-      target.positionKey,
-      (held.get(target.positionKey) ?? 0n) + share,
-      at,
-    );
+    setPositionMicros(deps.db, wallet, target.positionKey, (held.get(target.positionKey) ?? 0n) + share, at);
     appendLedgerEntry(deps.db, {
       organizationId: record.organizationId,
       walletId: record.walletId,

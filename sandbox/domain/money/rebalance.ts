@@ -1,7 +1,7 @@
-import { readPositionMicros, writePositionMicros } from "../../store/holdingsStore.ts";
+import { readPositionMicros } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import type { TargetRecord } from "../../store/walletStore.ts";
-import { accrueWallet } from "./accrual.ts";
+import { accrueWallet, setPositionMicros } from "./accrual.ts";
 import { splitByWeights, sumMicros } from "./micros.ts";
 import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
 
@@ -33,7 +33,7 @@ export function rebalanceWallet(
     const delta = micros - (held.get(positionKey) ?? 0n);
     if (delta === 0n) continue;
     moved = true;
-    writePositionMicros(deps.db, wallet.id, positionKey, micros, at);
+    setPositionMicros(deps.db, wallet, positionKey, micros, at);
     appendLedgerEntry(deps.db, {
       organizationId: wallet.organizationId,
       walletId: wallet.id,

@@ -1,8 +1,8 @@
 import type { DatabaseSync } from "node:sqlite";
-import { readPositionMicros, writePositionMicros } from "../../store/holdingsStore.ts";
+import { readPositionMicros } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import { sourcesToJson, type LegRecord, type WithdrawalRecord } from "../../store/withdrawalStore.ts";
-import { addYieldOutstanding } from "./accrual.ts";
+import { addYieldOutstanding, setPositionMicros } from "./accrual.ts";
 
 /**
  * The money a withdrawal moves, each movement with its ledger entry: legs debited from the
@@ -34,6 +34,11 @@ function ledgerEntryOf(
   };
 }
 
+const walletOf = (withdrawal: WithdrawalRecord) => ({
+  id: withdrawal.walletId,
+  organizationId: withdrawal.organizationId,
+});
+
 /** Takes each leg's sources out of the positions (money now in flight) and the yield share out of the held yield. */
 export function debitLegs(
   db: DatabaseSync,
@@ -47,7 +52,7 @@ export function debitLegs(
     for (const source of leg.sources) {
       const after = (held.get(source.positionKey) ?? 0n) - source.micros;
       held.set(source.positionKey, after);
-      writePositionMicros(db, withdrawal.walletId, source.positionKey, after, at);
+      setPositionMicros(db, walletOf(withdrawal), source.positionKey, after, at);
     }
     appendLedgerEntry(db, ledgerEntryOf(withdrawal, leg, "withdrawal_debited", at));
   }
@@ -68,9 +73,9 @@ export function recordPayout(
 export function returnLeg(db: DatabaseSync, withdrawal: WithdrawalRecord, leg: LegRecord, at: string): void {
   const held = readPositionMicros(db, withdrawal.walletId);
   for (const source of leg.sources) {
-    writePositionMicros(
+    setPositionMicros(
       db,
-      withdrawal.walletId,
+      walletOf(withdrawal),
       source.positionKey,
       (held.get(source.positionKey) ?? 0n) + source.micros,
       at,

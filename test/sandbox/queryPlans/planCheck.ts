@@ -19,6 +19,8 @@ export const FIXED_TABLES: Readonly<Record<string, string>> = {
 export const ALLOWED_STATEMENTS: Readonly<Record<string, string>> = {
   "SELECT DISTINCT organization_id FROM ledger_entries WHERE organization_id NOT IN":
     "the yield-totals migration (migrations.ts): once per data file, when a sandbox first opens it",
+  "SELECT DISTINCT organization_id FROM wallets":
+    "the yield-sums migration (migrations.ts): once per data file, when a sandbox first opens it",
   "SELECT DISTINCT organization_id AS id FROM webhook_registrations":
     "webhook history pruning (a timer, once a minute): visits each organization with a registration " +
     "to keep its newest deliveries; a few rows per organization, never on a request",

@@ -52,6 +52,10 @@ describe("query plans (EXPLAIN QUERY PLAN of every statement a workload prepares
       "strategy_updates",
       "signing_activities",
       "idempotency_keys",
+      // The yield sums per organization and source, and the withdrawn history (global yield metrics).
+      "organization_source_accruals",
+      "organization_sources",
+      "organization_withdrawn_history",
     ]) {
       expect(sql, table).toMatch(new RegExp(`\\b${table}\\b`));
     }
