@@ -298,7 +298,9 @@ export function recordDeliveryAttempt(
     status: DeliveryStatus;
     attempts: number;
     nextAttemptAt: number | null;
-    lastAttemptAt: string;
+    lastAttemptAt: string | null;
+    /** When the record changed: the attempt's time, or when a delivery ended without one. */
+    updatedAt: string;
     lastResponseStatus: number | null;
     lastError: string | null;
     deliveredAt: string | null;
@@ -315,7 +317,7 @@ export function recordDeliveryAttempt(
     outcome.lastResponseStatus,
     outcome.lastError,
     outcome.deliveredAt,
-    outcome.lastAttemptAt,
+    outcome.updatedAt,
     id,
   );
 }

@@ -265,6 +265,7 @@ describe("console API: what the console shows", () => {
       {
         legKey: "instant",
         status: "completed",
+        outcome: null,
         amount: 400,
         positionKeys: ["syrupUsdc"],
         maxProcessingTime: "PT0H",
@@ -274,6 +275,7 @@ describe("console API: what the console shows", () => {
       {
         legKey: "redeem",
         status: "processing",
+        outcome: null,
         amount: 300,
         positionKeys: ["tbills"],
         maxProcessingTime: "PT24H",
@@ -290,6 +292,37 @@ describe("console API: what the console shows", () => {
       dueAt: null,
       updatedAt: dueAt,
     });
+  });
+
+  test("a failed withdrawal tells the leg that failed from the legs only returned with it", async () => {
+    const walletId = await fundedWallet(m, 1000, [
+      { positionKey: "tbills", targetWeightBps: 5000 },
+      { positionKey: "resolvRlp", targetWeightBps: 5000 },
+    ]);
+    const armed = await m.t.api("POST", "/_sandbox/faults/withdrawal-leg", {
+      body: { walletId, legKey: "redeem", reason: "bridge outage" },
+    });
+    expect(armed.status).toBe(201);
+    const created = await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+      body: withdrawBody(900),
+    });
+    expect(created.status).toBe(201);
+    await m.advance(DAY_MS);
+    const { body } = await m.t.api("GET", `/_console/api/wallets/${walletId}/withdrawals`);
+    const [withdrawal] = body.data;
+    expect(withdrawal.status).toBe("failed");
+    expect(withdrawal.failureReason).toMatch(/^payout leg redeem_PT24H failed: bridge outage; /);
+    // Both stopped legs read `failed` publicly; only the first failed, the other was returned.
+    expect(
+      withdrawal.legTimes.map((leg: { legKey: string; status: string; outcome: string | null }) => [
+        leg.legKey,
+        leg.status,
+        leg.outcome,
+      ]),
+    ).toEqual([
+      ["redeem_PT24H", "failed", "failed"],
+      ["redeem_PT168H", "failed", "returned"],
+    ]);
   });
 
   test("withdrawal pages follow the public list's cursors", async () => {
