@@ -123,6 +123,65 @@ async function seriousViolations(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Actions (buttons, links, fields) of the header and the page that are off-screen: outside the
+ * window, or outside a box that clips or scrolls them; and tables that scroll sideways.
+ */
+async function offscreenActions(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const width = window.innerWidth;
+    const actions = document.querySelectorAll(
+      "header button, header a[href], main button, main a[href], main input, main select, main textarea",
+    );
+    for (const action of Array.from(actions)) {
+      const rect = action.getBoundingClientRect();
+      if (rect.width === 0 && rect.height === 0) continue; // not shown (a closed menu, a hidden form)
+      const name = (
+        action.getAttribute("aria-label") ??
+        action.textContent ??
+        action.getAttribute("name") ??
+        ""
+      )
+        .trim()
+        .slice(0, 50);
+      if (rect.left < -1 || rect.right > width + 1) {
+        problems.push(
+          `${action.tagName} "${name}" spans ${Math.round(rect.left)}..${Math.round(rect.right)} px`,
+        );
+        continue;
+      }
+      for (let box = action.parentElement; box !== null; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === "visible") continue;
+        const bounds = box.getBoundingClientRect();
+        if (rect.left < bounds.left - 1 || rect.right > bounds.right + 1) {
+          problems.push(`${action.tagName} "${name}" is scrolled out of view`);
+          break;
+        }
+      }
+    }
+    for (const region of Array.from(document.querySelectorAll("main .table-scroll")))
+      if (region.scrollWidth > region.clientWidth + 1)
+        problems.push(`the table "${region.getAttribute("aria-label")}" scrolls sideways`);
+    return problems;
+  });
+}
+
+type Box = { left: number; top: number; width: number; height: number };
+const boxOf = async (page: Page, selector: string): Promise<Box> =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const { left, top, width, height } = element.getBoundingClientRect();
+      return { left, top, width, height };
+    });
+const overlap = (a: Box, b: Box) =>
+  a.left < b.left + b.width - 1 &&
+  b.left < a.left + a.width - 1 &&
+  a.top < b.top + b.height - 1 &&
+  b.top < a.top + a.height - 1;
+
 beforeAll(async () => {
   // Installs Chromium when missing (apt-get): this can take minutes on a fresh machine.
   const executable = await ensureChromium();
@@ -280,7 +339,9 @@ describe("sandbox console in Chromium", () => {
       await page.getByLabel("Amount (USD)").fill("700");
       await page.getByLabel("Destination address").fill(PAYOUT_ADDRESS);
       await page.getByRole("button", { name: "Request withdrawal" }).click();
-      await page.getByText("Withdrawal requested").waitFor();
+      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
+      // The answer's status in words, not its code (partially_completed).
+      await page.getByText("Withdrawal requested: partly paid out.").waitFor();
 
       const withdrawal = page.locator("article[data-withdrawal-id]").first();
       const legStatus = (legKey: string) =>
@@ -418,13 +479,21 @@ describe("sandbox console in Chromium", () => {
       await page.locator("table", { hasText: "portfolio_wallet.balance.updated" }).last().waitFor();
       await screenshot(page, "webhooks");
       await row.getByRole("button", { name: "Disable http://127.0.0.1:9/console-test-hook" }).click();
+      // A confirmation first, asking for the reason the API keeps.
+      const dialog = page.getByRole("dialog", { name: "Disable this webhook?" });
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      expect((await apiA("GET", `/webhooks/registrations/${created.body.id}`)).body.status).toBe("active");
+      await row.getByRole("button", { name: "Disable http://127.0.0.1:9/console-test-hook" }).click();
+      await dialog.getByLabel("Reason").fill("receiver moved to the new cluster");
+      await dialog.getByRole("button", { name: "Disable" }).click();
       await eventually(() => row.getAttribute("data-status")).toBe("disabled");
       expect(await page.locator(".request-log").textContent()).toContain(
         `PATCH /webhooks/registrations/${created.body.id}/status`,
       );
       const { body } = await apiA("GET", `/webhooks/registrations/${created.body.id}`);
       expect(body.status).toBe("disabled");
-      expect(body.disabledReason).toBe("disabled from the sandbox console");
+      expect(body.disabledReason).toBe("receiver moved to the new cluster");
     },
     SCENARIO_TIMEOUT_MS,
   );
@@ -461,7 +530,316 @@ describe("sandbox console in Chromium", () => {
     },
     SCENARIO_TIMEOUT_MS,
   );
+});
 
+describe("sandbox console in Chromium: layout, messages, confirmations and status cues", () => {
+  test(
+    "the banner saying the sandbox did not answer sits above the page at 1280 and 420 px, and goes when it answers",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Banner layout", 1000);
+      const page = await signedInPage();
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        await open(page, `/wallets/${wallet.id}`);
+        await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
+        const mainBefore = await boxOf(page, "main");
+        await page.route(/\/_console\/api\/session/, (route) => route.abort());
+        const banner = page.locator(".live-banner");
+        await banner.waitFor({ state: "visible", timeout: 15_000 });
+        expect(await banner.textContent()).toContain("The sandbox did not answer");
+        const bannerBox = await boxOf(page, ".live-banner");
+        const mainAfter = await boxOf(page, "main");
+        // The page keeps its column and width; the banner is a line above it, not a tall box.
+        expect(mainAfter.left).toBe(mainBefore.left);
+        expect(mainAfter.width).toBe(mainBefore.width);
+        expect(bannerBox.left).toBeGreaterThanOrEqual(mainAfter.left);
+        expect(bannerBox.left + bannerBox.width).toBeLessThanOrEqual(mainAfter.left + mainAfter.width + 1);
+        expect(bannerBox.top + bannerBox.height).toBeLessThanOrEqual(mainAfter.top + 1);
+        expect(bannerBox.height).toBeLessThan(width === 420 ? 120 : 70);
+        const stats = await page.locator(".stats > div").evaluateAll((cells) =>
+          cells.map((cell) => {
+            const { left, top, width: w, height } = cell.getBoundingClientRect();
+            return { left, top, width: w, height };
+          }),
+        );
+        expect(stats.length).toBe(5);
+        for (const [index, cell] of stats.entries())
+          for (const other of stats.slice(index + 1)) expect(overlap(cell, other)).toBe(false);
+        await screenshot(page, `banner-${width}`);
+        await page.unroute(/\/_console\/api\/session/);
+        await banner.waitFor({ state: "hidden", timeout: 20_000 });
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "at 420 px the header is compact, the navigation folds under a menu, and deposit addresses show whole with their Copy buttons",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Narrow wallet", 1000);
+      const page = await signedInPage();
+      await page.setViewportSize({ width: 420, height: 900 });
+      await open(page, `/wallets/${wallet.id}`);
+      await page.locator('tr[data-chain="ethereum"]').waitFor();
+      const header = await boxOf(page, ".topbar");
+      expect(header.height).toBeLessThanOrEqual(110);
+      // The page starts right under the header: no navigation, no blank band.
+      expect((await boxOf(page, "main")).top).toBeLessThanOrEqual(header.height + 2);
+      const menu = page.getByRole("button", { name: "Menu" });
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      expect(await page.locator("#console-nav").isVisible()).toBe(false);
+      await menu.click();
+      expect(await menu.getAttribute("aria-expanded")).toBe("true");
+      await page.locator("#console-nav").getByRole("link", { name: "Webhooks" }).click();
+      await eventually(() => page.url()).toBe(`${sandbox.consoleUrl}webhooks`);
+      expect(await page.locator("#console-nav").isVisible()).toBe(false);
+
+      await open(page, `/wallets/${wallet.id}`);
+      for (const [chain, entry] of Object.entries(wallet.depositAddresses)) {
+        const row = page.locator(`tr[data-chain="${chain}"]`);
+        const address = await row.locator("code").boundingBox();
+        // At most two lines of a monospace address, whole, inside the window.
+        expect(address!.height).toBeLessThan(50);
+        expect(await row.locator("code").textContent()).toBe(entry.address);
+        const copy = row.getByRole("button", { name: `Copy the ${chain} deposit address` });
+        expect(await copy.isVisible()).toBe(true);
+        const box = await copy.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(420);
+      }
+      expect(await offscreenActions(page)).toEqual([]);
+      await screenshot(page, "wallet-narrow");
+      await page.setViewportSize({ width: 1280, height: 860 });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a refused field is marked at the control, said once, and cleared when it is fixed",
+    async () => {
+      const page = await signedInPage();
+      await open(page, "/wallets/new");
+      const form = page.locator("#new-wallet-form");
+      const weights = form.locator("input.weight-input");
+      await weights.first().waitFor();
+      const count = await weights.count();
+      for (let index = 0; index < count; index += 1)
+        await weights.nth(index).fill(index === 0 ? "9000" : "0");
+      await form.getByRole("button", { name: "Create wallet" }).click();
+      const alert = form.getByRole("alert");
+      await alert.waitFor();
+      const said = (await alert.textContent()) ?? "";
+      expect(said).toContain("sum to 9000");
+      expect(said.split("sum to 9000").length - 1).toBe(1);
+      const fieldError = form.locator(".field-error");
+      expect(await fieldError.textContent()).toContain("target weights sum to 9000 bps");
+      const errorId = await fieldError.getAttribute("id");
+      for (let index = 0; index < count; index += 1) {
+        expect(await weights.nth(index).getAttribute("aria-invalid")).toBe("true");
+        expect(await weights.nth(index).getAttribute("aria-describedby")).toContain(errorId);
+      }
+      // Fixed: the total turns 10000 and every message about 9000 goes.
+      await weights.nth(1).fill("1000");
+      await eventually(() => form.locator(".weight-total").textContent()).toContain("Total 10000 of 10000");
+      expect(await form.locator(".field-error").count()).toBe(0);
+      expect(await form.locator("[aria-invalid]").count()).toBe(0);
+      expect(await form.getByRole("alert").count()).toBe(0);
+
+      // A withdrawal: the address the sandbox refuses, then an amount past what the wallet holds.
+      const wallet = await walletOf(TOKEN_A, "Refused fields", 1000);
+      await open(page, `/wallets/${wallet.id}/withdrawals`);
+      const withdraw = page.locator("#withdraw-form");
+      await withdraw.getByLabel("Amount (USD)").fill("10");
+      await withdraw.getByLabel("Destination address").fill("0x12");
+      await withdraw.getByRole("button", { name: "Request withdrawal" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
+      const refusal = withdraw.getByRole("alert");
+      await refusal.waitFor();
+      const text = (await refusal.textContent()) ?? "";
+      expect(text.split("0x followed by 40 hex digits").length - 1).toBe(1);
+      const address = withdraw.getByLabel("Destination address");
+      expect(await address.getAttribute("aria-invalid")).toBe("true");
+      expect(await address.getAttribute("aria-describedby")).toMatch(
+        /withdraw-form-destinationAddress-error/,
+      );
+      expect(await withdraw.locator("#withdraw-form-destinationAddress-error").textContent()).toContain(
+        "must be an ethereum address",
+      );
+      expect(await withdraw.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBeNull();
+      await address.fill(PAYOUT_ADDRESS);
+      expect(await address.getAttribute("aria-invalid")).toBeNull();
+      expect(await withdraw.getByRole("alert").count()).toBe(0);
+
+      await withdraw.getByLabel("Amount (USD)").fill("15000");
+      await withdraw.getByRole("button", { name: "Request withdrawal" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
+      await withdraw.getByRole("alert").waitFor();
+      // Money as money: "$15,000.00", never "15000 USD".
+      const insufficient = (await withdraw.getByRole("alert").textContent()) ?? "";
+      expect(insufficient).toContain("$15,000.00");
+      expect(insufficient).not.toMatch(/\d USD/);
+      expect(await withdraw.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBe("true");
+      expect(await withdraw.locator(".field-error").textContent()).toContain("$1,000.00");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "rejecting asks first; the 'create a key first' message goes once there is a key; a rejected withdrawal's legs read skipped",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Rejected withdrawal", 1000);
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
+      try {
+        const requested = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+          requestId: randomUUID(),
+          withdrawalAmount: 100,
+          destinationToken: "usdc",
+          destinationChain: "ethereum",
+          destinationAddress: PAYOUT_ADDRESS,
+        });
+        expect(requested.body.status).toBe("pending_approval");
+        const page = await signedInPage();
+        await open(page, "/approvals");
+        const item = page.locator("article.approval", { hasText: "Rejected withdrawal" });
+        await item.waitFor();
+        await item.getByRole("button", { name: /^Approve/ }).click();
+        const first = page.getByText("Create an approver key first");
+        await first.waitFor();
+        await page.getByRole("button", { name: "Create and register an approver key" }).click();
+        await page.getByText("Registered console approver").waitFor();
+        expect(await first.count()).toBe(0);
+
+        await item.getByRole("button", { name: /^Reject/ }).click();
+        const dialog = page.getByRole("dialog");
+        expect(await dialog.textContent()).toContain("cannot be approved again");
+        await dialog.getByRole("button", { name: "Cancel" }).click();
+        await dialog.waitFor({ state: "detached" });
+        const pending = await apiA(
+          "GET",
+          `/v2/portfolio-wallets/${wallet.id}/withdrawals/${requested.body.id}`,
+        );
+        expect(pending.body.status).toBe("pending_approval");
+        await item.getByRole("button", { name: /^Reject/ }).click();
+        await dialog.getByRole("button", { name: "Reject" }).click();
+        await page.getByText("rejected: it fails with an approval-rejected reason").waitFor();
+
+        await open(page, `/wallets/${wallet.id}/withdrawals`);
+        const withdrawal = page.locator(`article[data-withdrawal-id="${requested.body.id}"]`);
+        await withdrawal.locator('[data-outcome="failed"]').waitFor();
+        const legs = withdrawal.locator("[data-leg-key]");
+        expect(await legs.count()).toBeGreaterThan(0);
+        for (const leg of await legs.all()) {
+          expect(await leg.getAttribute("data-leg-state")).toBe("skipped");
+          expect(await leg.locator(".step-mark").textContent()).not.toBe("✓");
+          expect(await leg.locator(".pill").getAttribute("class")).not.toContain("pill-good");
+          expect(await leg.textContent()).toContain("(skipped)");
+        }
+      } finally {
+        expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 0 }, true)).status).toBe(200);
+      }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a withdrawal asks first; in a failed one the leg that failed reads failed and the leg returned with it reads returned",
+    async () => {
+      // Two sources that both pay out after a wait: a 900 withdrawal takes a leg from each.
+      const created = await apiA("POST", "/v2/portfolio-wallets", {
+        requestId: randomUUID(),
+        label: "Returned leg",
+        positions: [
+          { positionKey: "tbills", targetWeightBps: 5000 },
+          { positionKey: "resolvRlp", targetWeightBps: 5000 },
+        ],
+      });
+      expect(created.status).toBe(201);
+      const wallet = created.body as Wallet;
+      const funded = await apiA(
+        "POST",
+        "/_sandbox/deposits",
+        {
+          chain: "ethereum",
+          address: wallet.depositAddresses.ethereum!.address,
+          amount: 1000,
+          txHash: `0x${randomBytes(32).toString("hex")}`,
+        },
+        true,
+      );
+      expect(funded.status).toBe(201);
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 2 }, true)).status).toBe(200);
+      expect(
+        (
+          await apiA(
+            "POST",
+            "/_sandbox/faults/withdrawal-leg",
+            { walletId: wallet.id, legKey: "redeem", reason: "bridge outage" },
+            true,
+          )
+        ).status,
+      ).toBe(201);
+
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}/withdrawals`);
+      await page.getByLabel("Amount (USD)").fill("900");
+      await page.getByLabel("Destination address").fill(PAYOUT_ADDRESS);
+      await page.getByRole("button", { name: "Request withdrawal" }).click();
+      const dialog = page.getByRole("dialog", { name: "Request this withdrawal?" });
+      expect(await dialog.textContent()).toContain("$900.00");
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      expect((await apiA("GET", `/v2/portfolio-wallets/${wallet.id}/withdrawals`)).body.data).toEqual([]);
+      await page.getByRole("button", { name: "Request withdrawal" }).click();
+      await dialog.getByRole("button", { name: "Withdraw" }).click();
+      await page.getByText("Withdrawal requested").waitFor();
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
+
+      const withdrawal = page.locator("article[data-withdrawal-id]").first();
+      await withdrawal.locator('[data-outcome="failed"]').waitFor({ timeout: 15_000 });
+      const states = await withdrawal
+        .locator("[data-leg-key]")
+        .evaluateAll((legs) =>
+          legs.map((leg) => [leg.getAttribute("data-leg-key"), leg.getAttribute("data-leg-state")]),
+        );
+      expect(states).toEqual([
+        ["redeem_PT24H", "bad"],
+        ["redeem_PT168H", "returned"],
+      ]);
+      const returned = withdrawal.locator('[data-leg-key="redeem_PT168H"]');
+      expect(await returned.textContent()).toContain("returned to the wallet");
+      expect(await returned.locator(".step-mark").textContent()).not.toBe("✕");
+      const reason = (await withdrawal.locator(".failure-reason").textContent()) ?? "";
+      expect(reason).toContain(
+        "payout leg redeem_PT24H failed: bridge outage; $900.00 returned to the wallet",
+      );
+      expect(reason).not.toMatch(/\d USD/);
+      await screenshot(page, "withdrawal-returned-leg");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a wallet at its targets has no largest drift to name",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "On target", 1000);
+      const { body } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      expect(body.positions.every((p: { driftBps: number }) => Math.abs(p.driftBps) < 0.5)).toBe(true);
+      const page = await signedInPage();
+      await open(page, "/wallets");
+      const cell = page.locator(`tr[data-wallet-id="${wallet.id}"] [data-drift]`);
+      await cell.waitFor();
+      expect(await cell.textContent()).toBe("none: on target");
+      await open(page, `/wallets/${wallet.id}`);
+      const stat = page.locator(".stats [data-drift]");
+      await stat.waitFor();
+      expect(await stat.textContent()).toBe("none: on target");
+      expect(await page.locator(".stats").textContent()).not.toContain("tbills");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: every page", () => {
   test(
     "the main pages have no serious accessibility violations, at 1280 px and on a narrow window",
     async () => {
@@ -474,6 +852,17 @@ describe("sandbox console in Chromium", () => {
       await control.close();
 
       const wallet = await walletOf(TOKEN_A, "Accessibility", 1000);
+      // Something waiting on Approvals, and a webhook registration, so their actions are checked too.
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
+      const waiting = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        requestId: randomUUID(),
+        withdrawalAmount: 10,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+        destinationAddress: PAYOUT_ADDRESS,
+      });
+      expect(waiting.body.status).toBe("pending_approval");
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 0 }, true)).status).toBe(200);
       const page = await signedInPage();
       const paths = [
         "/wallets",
@@ -502,6 +891,10 @@ describe("sandbox console in Chromium", () => {
           );
           if (overflow > 0)
             findings.push(`${width}px ${path}: the page is ${overflow}px wider than the window`);
+          if (width === 420)
+            findings.push(
+              ...(await offscreenActions(page)).map((problem) => `${width}px ${path}: ${problem}`),
+            );
         }
       }
       await open(page, `/wallets/${wallet.id}`);

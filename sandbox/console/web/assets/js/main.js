@@ -38,8 +38,16 @@ const SECTIONS = [
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 const nav = /** @type {HTMLElement} */ (document.getElementById("console-nav"));
 const sessionBar = /** @type {HTMLElement} */ (document.getElementById("session-bar"));
-const banner = h("div", { class: "live-banner", role: "alert", hidden: true });
-main.before(banner);
+// The banner sits in the content column above the page, never as an item of the page's grid.
+const banner = /** @type {HTMLElement} */ (document.getElementById("live-banner"));
+// In a narrow window the navigation folds under a Menu button (the stylesheet hides it there).
+const menuToggle = /** @type {HTMLButtonElement} */ (document.getElementById("menu-toggle"));
+/** @param {boolean} open */
+function setMenu(open) {
+  menuToggle.setAttribute("aria-expanded", String(open));
+  nav.classList.toggle("open", open);
+}
+menuToggle.addEventListener("click", () => setMenu(menuToggle.getAttribute("aria-expanded") !== "true"));
 
 /** @type {View | null} */
 let view = null;
@@ -61,6 +69,7 @@ function consolePath() {
  * @param {{ replace?: boolean }} [options]
  */
 function navigate(path, options = {}) {
+  setMenu(false);
   const url = `${BASE}${path}`;
   if (options.replace) window.history.replaceState(null, "", url);
   else window.history.pushState(null, "", url);
@@ -80,10 +89,12 @@ function drawChrome() {
   document.body.classList.toggle("signed-out", current === null);
   if (current === null) {
     nav.hidden = true;
+    menuToggle.hidden = true;
     fill(sessionBar);
     return;
   }
   nav.hidden = false;
+  menuToggle.hidden = false;
   fill(
     nav,
     h(
@@ -123,13 +134,13 @@ function drawChrome() {
     h(
       "span",
       { class: "session-item" },
-      h("span", { class: "muted" }, "Organization "),
+      h("span", { class: "muted session-label" }, "Organization "),
       h("strong", { "data-organization": current.organizationId }, current.organizationId),
     ),
     h(
       "span",
       { class: "session-item", "data-sandbox-now": sandboxNow ?? "" },
-      h("span", { class: "muted" }, "Sandbox time "),
+      h("span", { class: "muted session-label" }, "Sandbox time "),
       sandboxNow === null ? "…" : when(sandboxNow),
     ),
     signOutButton,

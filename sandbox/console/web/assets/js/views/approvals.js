@@ -4,7 +4,8 @@
 import { approver, registerNewApprover, vote } from "../approver.js";
 import { request } from "../api.js";
 import { card, facts, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
-import { durationLabel, percent, shortId, usd, walletName, when } from "../format.js";
+import { confirmAction } from "../confirm.js";
+import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { link, loading, pageHeader } from "./common.js";
 
@@ -88,6 +89,8 @@ export function approvalsView(main, ctx) {
   const pending = h("div", { class: "region" }, loading("Reading the signing activities…"));
   const decided = h("div", { class: "region" });
 
+  /** @type {HTMLButtonElement | null} */
+  let keyButton = null;
   function renderKey() {
     const signer = approver();
     const button = h(
@@ -95,10 +98,13 @@ export function approvalsView(main, ctx) {
       { type: "button", class: signer === null ? "button primary" : "button" },
       signer === null ? "Create and register an approver key" : "Use a new key (another approver)",
     );
+    keyButton = button;
     button.addEventListener("click", async () => {
       button.disabled = true;
       await runLogged(keyLog, async (call) => {
         const made = await registerNewApprover(call);
+        // "Create an approver key first" no longer holds.
+        if (decisionLog.showsFailure()) decisionLog.clear();
         return `Registered ${made.userName}. Its private key stays in this page and cannot be read out.`;
       });
       renderKey();
@@ -130,12 +136,33 @@ export function approvalsView(main, ctx) {
   async function decide(item, decision) {
     const signer = approver();
     if (signer === null) {
+      keyButton?.focus();
       decisionLog.show({
         ok: false,
         message: "Create an approver key first (above): votes are stamped with it.",
         exchanges: [],
       });
       return;
+    }
+    if (decision === "reject") {
+      const confirmed = await confirmAction({
+        title: `Reject: ${titleOf(item)}?`,
+        message: [
+          h(
+            "p",
+            {},
+            "The operation fails at once, with an approval-rejected reason, and cannot be approved again.",
+          ),
+          h(
+            "p",
+            { class: "hint" },
+            "A rejection carries no reason of its own: the signing provider's reject_activity takes only the activity's fingerprint.",
+          ),
+        ],
+        confirmLabel: "Reject",
+        danger: true,
+      });
+      if (confirmed === null) return;
     }
     await runLogged(decisionLog, async (call) => {
       const activity = await vote(signer, item.signingActivityId, decision, call);
@@ -145,7 +172,7 @@ export function approvalsView(main, ctx) {
       if (status === "ACTIVITY_STATUS_COMPLETED") return `${titleOf(item)} approved: it proceeds by itself.`;
       if (status === "ACTIVITY_STATUS_REJECTED")
         return `${titleOf(item)} rejected: it fails with an approval-rejected reason.`;
-      return `The activity is now ${status}.`;
+      return `The activity is now ${words(status)}.`;
     });
     ctx.refreshNow();
   }
@@ -255,9 +282,9 @@ export function approvalsView(main, ctx) {
                     walletName({ id: item.walletId, label: item.walletLabel }),
                   )
                 : "—",
-              statusPill(String(item.status).replace("ACTIVITY_STATUS_", "")),
+              statusPill(item.status),
               `${item.approvals} of ${item.requiredApprovals}`,
-              item.failureReason ?? h("span", { class: "muted" }, "—"),
+              item.failureReason ? moneyInText(item.failureReason) : h("span", { class: "muted" }, "—"),
               when(item.updatedAt),
             ]),
           }),

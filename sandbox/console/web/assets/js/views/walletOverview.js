@@ -100,7 +100,7 @@ export function walletOverview(_ctx, walletId) {
           { class: "table-scroll", role: "region", "aria-label": "Deposit addresses", tabindex: 0 },
           h(
             "table",
-            { class: "data-table compact addresses-table" },
+            { class: "data-table compact addresses-table cards-narrow" },
             h("caption", { class: "visually-hidden" }, "Deposit address per chain"),
             h(
               "thead",
@@ -126,12 +126,16 @@ export function walletOverview(_ctx, walletId) {
                   "tr",
                   { "data-chain": chain },
                   h("th", { scope: "row" }, chain),
-                  h("td", {}, address),
-                  h("td", { class: "num" }, usd(entry?.totalBalanceUsd)),
-                  h("td", { class: "num" }, usd(entry?.pendingAllocationsUsd)),
+                  h("td", { "data-label": "Address" }, address),
+                  h("td", { class: "num", "data-label": "Received" }, usd(entry?.totalBalanceUsd)),
                   h(
                     "td",
-                    {},
+                    { class: "num", "data-label": "Pending allocation" },
+                    usd(entry?.pendingAllocationsUsd),
+                  ),
+                  h(
+                    "td",
+                    { class: "copy-cell" },
                     h(
                       "button",
                       {

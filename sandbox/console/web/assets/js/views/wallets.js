@@ -23,6 +23,24 @@ export function largestDrift(wallet) {
   return largest;
 }
 
+/**
+ * The largest drift in words: the source furthest from its target, "on target" when none is off
+ * by a visible amount (naming a source then would suggest it drifts), "no funds yet" while empty.
+ * @param {any} wallet
+ * @returns {import("../dom.js").Children}
+ */
+export function largestDriftText(wallet) {
+  const largest = largestDrift(wallet);
+  if (largest === null) return h("span", { class: "muted" }, "— no funds yet");
+  if (drift(largest.driftBps) === drift(0)) return h("span", { "data-drift": "none" }, "none: on target");
+  return h(
+    "span",
+    { "data-drift": largest.positionKey },
+    `${drift(largest.driftBps)} `,
+    h("span", { class: "muted" }, `(${largest.positionKey})`),
+  );
+}
+
 /** @type {import("./common.js").ViewFactory} */
 export function walletsView(main) {
   const list = h("div", { class: "region" }, loading("Reading the wallets…"));
@@ -85,7 +103,6 @@ export function walletsView(main) {
               "Created",
             ],
             rows: wallets.map((wallet) => {
-              const largest = largestDrift(wallet);
               return [
                 h(
                   "span",
@@ -101,14 +118,7 @@ export function walletsView(main) {
                 h("span", { class: "num" }, usd(wallet.instantWithdrawableUsd)),
                 h("span", { class: "num" }, usd(wallet.pendingAllocationsUsd)),
                 h("span", { class: "num" }, percent(wallet.blendedRateBps)),
-                largest === null
-                  ? h("span", { class: "muted" }, "— no funds yet")
-                  : h(
-                      "span",
-                      {},
-                      `${drift(largest.driftBps)} `,
-                      h("span", { class: "muted" }, largest.positionKey),
-                    ),
+                largestDriftText(wallet),
                 h("span", { class: "small" }, when(wallet.createdAt)),
               ];
             }),

@@ -3,6 +3,7 @@
 // PATCH, and the recent deliveries with their attempts, last status code and next retry.
 import { request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { confirmAction } from "../confirm.js";
 import { relative, when } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
@@ -27,13 +28,32 @@ export function webhooksView(main, ctx) {
    * @param {"active" | "disabled"} status
    */
   async function setStatus(registration, status) {
+    /** @type {string | null} */
+    let reason = null;
+    if (status === "disabled") {
+      reason = await confirmAction({
+        title: "Disable this webhook?",
+        message: h(
+          "p",
+          {},
+          h("code", { class: "mono break" }, registration.url),
+          " receives no events until it is enabled again; deliveries waiting for a retry are cancelled.",
+        ),
+        confirmLabel: "Disable",
+        danger: true,
+        reason: {
+          label: "Reason",
+          value: "disabled from the sandbox console",
+          hint: "Kept on the registration as its disabledReason, for whoever enables it again.",
+        },
+      });
+      if (reason === null) return;
+    }
     await runLogged(log, async (call) => {
       await call(
         request("PATCH", `/webhooks/registrations/${registration.id}/status`, {
           body:
-            status === "disabled"
-              ? { status, disabledReason: "disabled from the sandbox console" }
-              : { status },
+            status === "disabled" ? { status, ...(reason ? { disabledReason: reason } : {}) } : { status },
         }),
       );
       return status === "disabled"
