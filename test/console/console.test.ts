@@ -136,7 +136,8 @@ async function offscreenActions(page: Page): Promise<string[]> {
     );
     for (const action of Array.from(actions)) {
       const rect = action.getBoundingClientRect();
-      if (rect.width === 0 && rect.height === 0) continue; // not shown (a closed menu, a hidden form)
+      // Not shown: in a closed menu or disclosure, or a hidden form.
+      if ((rect.width === 0 && rect.height === 0) || !action.checkVisibility()) continue;
       const name = (
         action.getAttribute("aria-label") ??
         action.textContent ??
@@ -488,7 +489,7 @@ describe("sandbox console in Chromium", () => {
       await dialog.getByLabel("Reason").fill("receiver moved to the new cluster");
       await dialog.getByRole("button", { name: "Disable" }).click();
       await eventually(() => row.getAttribute("data-status")).toBe("disabled");
-      expect(await page.locator(".request-log").textContent()).toContain(
+      expect(await page.getByRole("group", { name: "Registration change result" }).textContent()).toContain(
         `PATCH /webhooks/registrations/${created.body.id}/status`,
       );
       const { body } = await apiA("GET", `/webhooks/registrations/${created.body.id}`);
@@ -609,6 +610,11 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       }
       expect(await offscreenActions(page)).toEqual([]);
       await screenshot(page, "wallet-narrow");
+      // The header's clock menu opens inside the window too.
+      await page.getByText("Advance time").click();
+      await page.getByRole("button", { name: "+ 7 days" }).waitFor();
+      expect(await offscreenActions(page)).toEqual([]);
+      await page.getByText("Advance time").click();
       await page.setViewportSize({ width: 1280, height: 860 });
     },
     SCENARIO_TIMEOUT_MS,
@@ -834,6 +840,106 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       await stat.waitFor();
       expect(await stat.textContent()).toBe("none: on target");
       expect(await page.locator(".stats").textContent()).not.toContain("tbills");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: controls where they are used", () => {
+  test(
+    "a deposit made on the wallet's page and time moved from the header show on that page, without leaving it",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Deposit in place", 0);
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}`);
+      const balance = page.locator('[data-stat="totalBalanceUsd"]');
+      await eventually(() => balance.getAttribute("data-value")).toBe("0");
+      await page.getByText("Simulate a deposit").click();
+      const form = page.locator("#overview-deposit-form");
+      expect(await form.getByLabel("Deposit address").inputValue()).toBe(
+        wallet.depositAddresses.ethereum!.address,
+      );
+      await form.getByLabel("Amount (USD)").fill("2500");
+      await form.getByRole("button", { name: "Simulate deposit" }).click();
+      await form.getByText("Deposit detected: $2,500.00").waitFor();
+      await eventually(() => balance.getAttribute("data-value")).toBe("2500");
+      expect(page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}`);
+
+      // The legs wait for the deposit processing delay: one second of sandbox time, moved from the header.
+      await page.getByRole("link", { name: "Deposits" }).click();
+      const row = page.locator("tr[data-deposit-id]").first();
+      await row.waitFor();
+      const before = await page.locator("[data-sandbox-now]").getAttribute("data-sandbox-now");
+      await page.getByText("Advance time").click();
+      await page
+        .getByRole("group", { name: "Advance the sandbox clock by" })
+        .getByRole("button", { name: "+ 1 second" })
+        .click();
+      await page.locator(".clock-menu").getByText("The sandbox clock is now").waitFor();
+      await eventually(() => row.locator(".pill").first().getAttribute("data-status")).toBe("completed");
+      expect(await page.locator("[data-sandbox-now]").getAttribute("data-sandbox-now")).not.toBe(before);
+      expect(page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}/deposits`);
+      await screenshot(page, "wallet-deposit-in-place");
+
+      // Without the admin token, no clock control in the header (the calls would be refused).
+      const reader = await signedInPage(false);
+      await open(reader, `/wallets/${wallet.id}`);
+      await reader.locator('[data-stat="totalBalanceUsd"]').waitFor();
+      expect(await reader.getByText("Advance time").isVisible()).toBe(false);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "armed faults are listed with their fields, planned failures included, and each is disarmed from the page",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Armed faults", 100);
+      const leg = await apiA(
+        "POST",
+        "/_sandbox/faults/withdrawal-leg",
+        { walletId: wallet.id, legKey: "redeem", reason: "bridge outage" },
+        true,
+      );
+      expect(leg.status).toBe(201);
+      const http = await apiA(
+        "POST",
+        "/_sandbox/faults",
+        {
+          method: "GET",
+          path: "/v2/portfolio-wallets/:id/deposits",
+          kind: "status",
+          status: 503,
+          times: 2,
+          after: 1,
+        },
+        true,
+      );
+      expect(http.status).toBe(201);
+      const page = await signedInPage();
+      await open(page, "/controls");
+      const legItem = page.locator(`li[data-fault-id="${leg.body.id}"]`);
+      await legItem.waitFor();
+      expect(await legItem.textContent()).toContain("The redeem leg of the next withdrawal fails");
+      expect(await legItem.textContent()).toContain("bridge outage");
+      expect(await legItem.textContent()).toContain("Armed faults");
+      const httpItem = page.locator(`li[data-fault-id="${http.body.id}"]`);
+      const shown = (await httpItem.textContent()) ?? "";
+      expect(shown).toContain("GET /v2/portfolio-wallets/:id/deposits → status");
+      // Every field the fault has, whatever its kind: `after` and `remaining` among them.
+      expect(shown).toMatch(/after\s*1/);
+      expect(shown).toMatch(/remaining\s*2/);
+      await screenshot(page, "controls-armed-faults");
+      await legItem.getByRole("button", { name: /^Disarm/ }).click();
+      await legItem.waitFor({ state: "detached" });
+      const left = (await apiA("GET", "/_sandbox/faults", undefined, true)).body;
+      expect(left.planned.map((fault: { id: string }) => fault.id)).not.toContain(leg.body.id);
+      expect(left.faults.map((fault: { id: string }) => fault.id)).toContain(http.body.id);
+      await page.getByRole("button", { name: "Clear all faults" }).click();
+      await page.getByText("None armed.").waitFor();
+      expect((await apiA("GET", "/_sandbox/faults", undefined, true)).body).toEqual({
+        faults: [],
+        planned: [],
+      });
     },
     SCENARIO_TIMEOUT_MS,
   );

@@ -13,6 +13,7 @@ import { signInView } from "./views/signIn.js";
 import { walletView } from "./views/wallet.js";
 import { newWalletView } from "./views/walletNew.js";
 import { walletsView } from "./views/wallets.js";
+import { headerClock } from "./views/controls/clock.js";
 import { webhooksView } from "./views/webhooks.js";
 
 /** @typedef {import("./views/common.js").View} View */
@@ -90,9 +91,10 @@ function drawChrome() {
   if (current === null) {
     nav.hidden = true;
     menuToggle.hidden = true;
-    fill(sessionBar);
+    sessionBar.hidden = true;
     return;
   }
+  sessionBar.hidden = false;
   nav.hidden = false;
   menuToggle.hidden = false;
   fill(
@@ -123,27 +125,50 @@ function drawChrome() {
       ),
     ),
   );
-  const signOutButton = h("button", { type: "button", class: "button small" }, "Sign out");
-  signOutButton.addEventListener("click", () => {
-    signOut();
-    announce("Signed out");
-    navigate("/sign-in", { replace: true });
-  });
-  fill(
-    sessionBar,
-    h(
-      "span",
-      { class: "session-item" },
-      h("span", { class: "muted session-label" }, "Organization "),
-      h("strong", { "data-organization": current.organizationId }, current.organizationId),
-    ),
-    h(
-      "span",
-      { class: "session-item", "data-sandbox-now": sandboxNow ?? "" },
-      h("span", { class: "muted session-label" }, "Sandbox time "),
-      sandboxNow === null ? "…" : when(sandboxNow),
-    ),
-    signOutButton,
+  drawSessionBar(current);
+}
+
+// The session bar is built once and updated in place: a poll every two seconds must not close
+// the clock menu or take focus from its buttons.
+const organizationValue = h("strong", {});
+const sandboxTime = h("span", { class: "session-item" });
+const sandboxTimeValue = h("span", {});
+sandboxTime.append(h("span", { class: "muted session-label" }, "Sandbox time "), sandboxTimeValue);
+const clockMenu = headerClock(() => poller.now());
+const signOutButton = h("button", { type: "button", class: "button small" }, "Sign out");
+signOutButton.addEventListener("click", () => {
+  signOut();
+  announce("Signed out");
+  navigate("/sign-in", { replace: true });
+});
+fill(
+  sessionBar,
+  h(
+    "span",
+    { class: "session-item" },
+    h("span", { class: "muted session-label" }, "Organization "),
+    organizationValue,
+  ),
+  sandboxTime,
+  clockMenu,
+  signOutButton,
+);
+
+/**
+ * @param {NonNullable<ReturnType<typeof session>>} current
+ */
+function drawSessionBar(current) {
+  if (organizationValue.textContent !== current.organizationId) {
+    organizationValue.textContent = current.organizationId;
+    organizationValue.dataset["organization"] = current.organizationId;
+  }
+  const shown = sandboxNow === null ? "…" : when(sandboxNow);
+  if (sandboxTimeValue.textContent !== shown) sandboxTimeValue.textContent = shown;
+  sandboxTime.dataset["sandboxNow"] = sandboxNow ?? "";
+  // Time moves from the header where admin calls can succeed: an open admin API, or a token given.
+  clockMenu.hidden = !(
+    current.adminApi === "open" ||
+    (current.adminApi === "token" && current.adminToken !== null)
   );
 }
 

@@ -4,7 +4,8 @@ import { request } from "../api.js";
 import { allocationChart, liquidityChart } from "../charts.js";
 import { announce, card, facts, fillIfChanged, h } from "../dom.js";
 import { usd, when } from "../format.js";
-import { link, loading } from "./common.js";
+import { loading } from "./common.js";
+import { walletDepositControl } from "./controls/deposit.js";
 
 /**
  * Copies `text`; where the clipboard is refused, selects it in `fallback` so Ctrl+C copies it.
@@ -26,11 +27,12 @@ async function copy(text, fallback, what) {
 }
 
 /**
- * @param {import("./common.js").ViewContext} _ctx
+ * @param {import("./common.js").ViewContext} ctx
  * @param {string} walletId
  * @returns {import("./wallet.js").WalletSection}
  */
-export function walletOverview(_ctx, walletId) {
+export function walletOverview(ctx, walletId) {
+  const depositControl = walletDepositControl("overview-deposit", () => ctx.refreshNow());
   const allocation = h("div", { class: "region" }, loading("…"));
   const liquidity = h("div", { class: "region" }, loading("…"));
   const yields = h("div", { class: "region" }, loading("…"));
@@ -45,16 +47,16 @@ export function walletOverview(_ctx, walletId) {
       card("Liquidity profile", liquidity, { id: "liquidity-heading" }),
       card("Yield", yields, { id: "yield-heading" }),
     ),
-    card("Deposit addresses", addresses, {
+    card("Deposit addresses", [depositControl.element, addresses], {
       id: "addresses-heading",
       className: "span-2",
-      actions: link(`/controls?wallet=${walletId}`, "Simulate a deposit", { class: "button small" }),
     }),
   );
 
   return {
     element,
     async refresh(wallet) {
+      depositControl.update(wallet);
       const positions = Array.isArray(wallet.positions) ? wallet.positions : [];
       fillIfChanged(allocation, JSON.stringify(positions), () => [
         h(
