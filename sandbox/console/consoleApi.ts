@@ -5,7 +5,7 @@ import type { SandboxEnv } from "../http/env.ts";
 import { settleDueWorkMiddleware } from "../http/middleware.ts";
 import { parsePageQuery, readQuery, uuidParam } from "../http/validation.ts";
 import { listApprovalRequests } from "../domain/approvalRequests.ts";
-import { listDeliveryHistory } from "../domain/events/deliveryHistory.ts";
+import { deliveryDetail, listDeliveryHistory, redeliver } from "../domain/events/deliveryHistory.ts";
 import { listWithdrawalTimelines } from "../domain/money/withdrawalTimeline.ts";
 
 /** The console's read API: what the console shows that no endpoint of the service gives. */
@@ -78,6 +78,15 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.get("/webhook-deliveries", (c) => {
     const query = readQuery(c, DeliveryQuerySchema);
     return c.json({ data: listDeliveryHistory(ctx.db, c.get("organizationId"), query) });
+  });
+  routes.get("/webhook-deliveries/:id", (c) =>
+    c.json(deliveryDetail(ctx.db, c.get("organizationId"), uuidParam(c, "id"))),
+  );
+  // Webhook deliveries run on the real clock (receivers check signature times against theirs).
+  routes.post("/webhook-deliveries/:id/redeliver", (c) => {
+    const delivery = redeliver(ctx.db, c.get("organizationId"), uuidParam(c, "id"), new Date());
+    ctx.webhookDispatcher.kick();
+    return c.json(delivery, 201);
   });
   return routes;
 }

@@ -350,3 +350,11 @@ export function listDeliveries(
       ) as unknown as Row[]
   ).map(toRecord);
 }
+
+/** One delivery of the organization, by id (its primary key); null when it has none such. */
+export function findDelivery(db: DatabaseSync, organizationId: string, id: string): DeliveryRecord | null {
+  const row = db
+    .prepare("SELECT * FROM webhook_deliveries WHERE id = ? AND organization_id = ?")
+    .get(id, organizationId) as Row | undefined;
+  return row === undefined ? null : toRecord(row);
+}

@@ -1,7 +1,8 @@
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
-import { OTHER_TOKEN, uuid } from "./helpers.ts";
+import { startReceiver } from "../webhooks/receiver.ts";
+import { eventually, OTHER_TOKEN, uuid } from "./helpers.ts";
 import {
   DAY_MS,
   deposit,
@@ -443,4 +444,74 @@ test("a deposit shows up in the console's reads as the public API shows it", asy
     headers: { "X-Sandbox-Console": "1" },
   });
   expect(wallet.body.totalBalanceUsd).toBe(150);
+});
+
+describe("console API: a webhook delivery in detail, and redelivered", () => {
+  test("shows the event's body and the headers attempts send; redelivers it as a new delivery of the same event while the registration is active", async () => {
+    const w = await startMoneySandbox({ allowPrivateWebhookUrls: true });
+    const receiver = await startReceiver(() => 200);
+    try {
+      const hook = await w.t.api("POST", "/webhooks/registrations", {
+        body: { url: receiver.url, eventTypes: ["portfolio_wallet.balance.updated"] },
+      });
+      expect(hook.status).toBe(201);
+      await fundedWallet(w, 100, POSITIONS);
+      const deliveries = async () =>
+        (await w.t.api("GET", "/_console/api/webhook-deliveries?limit=100")).body.data as {
+          id: string;
+          eventId: string;
+          status: string;
+        }[];
+      await eventually(async () => (await deliveries()).some((d) => d.status === "succeeded"));
+      const [first] = (await deliveries()).filter((d) => d.status === "succeeded");
+      const sent = receiver.requests.find((r) => r.headers["x-portfolio-event-id"] === first!.eventId)!;
+
+      const detail = await w.t.api("GET", `/_console/api/webhook-deliveries/${first!.id}`);
+      expect(detail.status).toBe(200);
+      // The body exactly as the receiver got it, and the headers it got, by name.
+      expect(detail.body.payload).toEqual(JSON.parse(sent.body));
+      const names = detail.body.headers.map((header: { name: string }) => header.name);
+      for (const name of ["x-portfolio-event-id", "x-portfolio-timestamp", "x-portfolio-signature"]) {
+        expect(names).toContain(name);
+        expect(sent.headers[name]).toBeDefined();
+      }
+      expect(detail.body.headers).toContainEqual({ name: "x-portfolio-event-id", value: first!.eventId });
+      expect(
+        (await w.t.api("GET", `/_console/api/webhook-deliveries/${first!.id}`, { token: OTHER_TOKEN }))
+          .status,
+      ).toBe(404);
+
+      const before = receiver.requests.length;
+      const again = await w.t.api("POST", `/_console/api/webhook-deliveries/${first!.id}/redeliver`);
+      expect(again.status).toBe(201);
+      expect(again.body).toMatchObject({ eventId: first!.eventId, status: "pending", attempts: 0 });
+      expect(again.body.id).not.toBe(first!.id);
+      await eventually(async () => receiver.requests.length > before);
+      const replay = receiver.requests.at(-1)!;
+      expect(replay.headers["x-portfolio-event-id"]).toBe(first!.eventId);
+      expect(replay.body).toBe(sent.body);
+      await eventually(
+        async () => (await deliveries()).find((d) => d.id === again.body.id)?.status === "succeeded",
+      );
+      // The original keeps its own history.
+      expect((await deliveries()).find((d) => d.id === first!.id)?.status).toBe("succeeded");
+
+      expect(
+        (
+          await w.t.api("POST", `/_console/api/webhook-deliveries/${first!.id}/redeliver`, {
+            token: OTHER_TOKEN,
+          })
+        ).status,
+      ).toBe(404);
+      await w.t.api("PATCH", `/webhooks/registrations/${hook.body.id}/status`, {
+        body: { status: "disabled" },
+      });
+      const refused = await w.t.api("POST", `/_console/api/webhook-deliveries/${first!.id}/redeliver`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toContain("its registration is disabled: enable it first");
+    } finally {
+      await receiver.close();
+      await w.close();
+    }
+  });
 });
