@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { EVENT_TYPES } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { settleDueWorkMiddleware } from "../http/middleware.ts";
@@ -53,6 +54,8 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
       organizationId: c.get("organizationId"),
       adminApi: adminApiMode(ctx.adminToken),
       now: ctx.clock.now().toISOString(),
+      // The contract's event types, so the console's webhook form offers them without a copy.
+      eventTypes: EVENT_TYPES,
     }),
   );
 

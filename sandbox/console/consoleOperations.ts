@@ -39,6 +39,7 @@ const SessionSchema = z.looseObject({
   organizationId: z.string(),
   adminApi: z.enum(["open", "token", "off"]),
   now: DateTimeSchema,
+  eventTypes: z.array(z.string()).meta({ description: "The webhook event types a registration may list" }),
 });
 
 const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({

@@ -12,6 +12,7 @@ import {
   submitSignIn,
   type CliSandbox,
 } from "./harness.ts";
+import { startReceiver } from "../webhooks/receiver.ts";
 
 /** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
@@ -940,6 +941,85 @@ describe("sandbox console in Chromium: controls where they are used", () => {
         faults: [],
         planned: [],
       });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: webhooks", () => {
+  test(
+    "a webhook registered from the console, its refused URL marked at the field; deliveries filtered, inspected and redelivered",
+    async () => {
+      const receiver = await startReceiver(() => 204);
+      try {
+        const page = await signedInPage();
+        await open(page, "/webhooks");
+        const form = page.locator("#webhook-form");
+        await form.getByRole("checkbox", { name: "portfolio_wallet.deposit.status_changed" }).check();
+        await form.getByLabel("URL").fill("ftp://example.com/hooks");
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        await form.getByRole("alert").waitFor();
+        const url = form.getByLabel("URL");
+        expect(await url.getAttribute("aria-invalid")).toBe("true");
+        expect(await form.locator("#webhook-form-url-error").textContent()).toContain(
+          "must be an absolute http(s) URL",
+        );
+        expect(await url.getAttribute("aria-describedby")).toContain("webhook-form-url-error");
+
+        await url.fill(receiver.url);
+        expect(await url.getAttribute("aria-invalid")).toBeNull();
+        await form.getByLabel(/^Description/).fill("console receiver");
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        await form.getByText("Its signing secret is in the answer below").waitFor();
+        expect(await form.locator(".request-log").textContent()).toContain("whsec_");
+        const { body: registrations } = await apiA("GET", "/webhooks/registrations?pageSize=100");
+        const created = registrations.data.find((r: { url: string }) => r.url === receiver.url);
+        expect(created).toMatchObject({
+          description: "console receiver",
+          eventTypes: ["portfolio_wallet.balance.updated", "portfolio_wallet.deposit.status_changed"],
+        });
+        await page.locator(`tr[data-registration-id="${created.id}"]`).waitFor();
+
+        await walletOf(TOKEN_A, "Webhook inspection", 10);
+        await eventually(() => receiver.requests.length).toBeGreaterThanOrEqual(2);
+        // Filtered to one event type and to what succeeded.
+        await page.getByLabel("Event type").selectOption("portfolio_wallet.deposit.status_changed");
+        await page.getByLabel("Status", { exact: true }).selectOption("succeeded");
+        const rows = page.locator("tr[data-delivery-id]");
+        await eventually(
+          async () =>
+            (await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-event-type")))).every(
+              (type) => type === "portfolio_wallet.deposit.status_changed",
+            ) && (await rows.count()) > 0,
+        ).toBe(true);
+        expect(
+          await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-status"))),
+        ).not.toContain("failed");
+
+        const row = rows.first();
+        const deliveryId = await row.getAttribute("data-delivery-id");
+        await row.getByRole("button", { name: /^Inspect/ }).click();
+        const detail = page.locator(`[data-delivery-id="${deliveryId}"]`).last();
+        await detail.getByText("Headers of each attempt").waitFor();
+        const { body: delivery } = await apiA("GET", `/_console/api/webhook-deliveries/${deliveryId}`);
+        const sent = receiver.requests.find((r) => r.headers["x-portfolio-event-id"] === delivery.eventId)!;
+        expect(await detail.locator("pre").first().textContent()).toBe(
+          JSON.stringify(JSON.parse(sent.body), null, 2),
+        );
+        expect(await detail.textContent()).toContain("x-portfolio-signature");
+        expect(await detail.textContent()).toContain("verifyWebhookSignature");
+        await screenshot(page, "webhook-delivery");
+
+        const before = receiver.requests.length;
+        await detail.getByRole("button", { name: "Redeliver" }).click();
+        await page.getByText("Sent again as a new delivery").waitFor();
+        await eventually(() => receiver.requests.length).toBeGreaterThan(before);
+        expect(receiver.requests.at(-1)!.headers["x-portfolio-event-id"]).toBe(delivery.eventId);
+        expect(receiver.requests.at(-1)!.body).toBe(sent.body);
+        expect((await apiA("DELETE", `/webhooks/registrations/${created.id}`)).status).toBe(204);
+      } finally {
+        await receiver.close();
+      }
     },
     SCENARIO_TIMEOUT_MS,
   );

@@ -1,6 +1,7 @@
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { EVENT_TYPES } from "../../sdk/contract/index.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { eventually, OTHER_TOKEN, uuid } from "./helpers.ts";
 import {
@@ -79,7 +80,12 @@ describe("console API: authentication and isolation", () => {
   test("the session names the token's organization, how the admin API is guarded, and the sandbox time", async () => {
     const res = await m.t.api("GET", "/_console/api/session");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ organizationId: "org-a", adminApi: "open", now: m.clock.now().toISOString() });
+    expect(res.body).toEqual({
+      organizationId: "org-a",
+      adminApi: "open",
+      now: m.clock.now().toISOString(),
+      eventTypes: [...EVENT_TYPES],
+    });
     expect((await m.t.api("GET", "/_console/api/session", { token: OTHER_TOKEN })).body.organizationId).toBe(
       "org-b",
     );
