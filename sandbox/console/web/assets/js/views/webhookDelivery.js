@@ -71,7 +71,7 @@ export function deliveryInspector(after) {
         "div",
         { "data-delivery-id": detail.id },
         facts([
-          ["Event", h("code", {}, detail.eventType)],
+          ["Event", h("code", { class: "break" }, detail.eventType)],
           ["Event id", h("code", { class: "break" }, detail.eventId)],
           ["Status", statusPill(detail.status)],
           ["Attempts", String(detail.attempts)],
