@@ -169,6 +169,18 @@ async function offscreenActions(page: Page): Promise<string[]> {
   });
 }
 
+/** Forgets the approver keys this browser keeps (IndexedDB of the sandbox's origin). */
+async function forgetApproverKeys(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const deleting = indexedDB.deleteDatabase("portfolio-wallet-console");
+        deleting.onsuccess = () => resolve();
+        deleting.onerror = () => reject(deleting.error);
+      }),
+  );
+}
+
 type Box = { left: number; top: number; width: number; height: number };
 const boxOf = async (page: Page, selector: string): Promise<Box> =>
   page
@@ -706,6 +718,8 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
         });
         expect(requested.body.status).toBe("pending_approval");
         const page = await signedInPage();
+        // No key yet: this browser keeps the keys of earlier scenarios (IndexedDB).
+        await forgetApproverKeys(page);
         await open(page, "/approvals");
         const item = page.locator("article.approval", { hasText: "Rejected withdrawal" });
         await item.waitFor();
@@ -1020,6 +1034,77 @@ describe("sandbox console in Chromium: webhooks", () => {
       } finally {
         await receiver.close();
       }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: approver keys", () => {
+  test(
+    "an approver key survives a reload, still not extractable, votes after it, and is removed from both lists",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Key after reload", 1000);
+      const page = await signedInPage();
+      await forgetApproverKeys(page);
+      await open(page, "/approvals");
+      await page.getByRole("button", { name: "Create and register an approver key" }).click();
+      await page.getByText("Registered console approver").waitFor();
+      const current = page.locator("[data-current-approver]");
+      const publicKey = (await current.getAttribute("data-current-approver"))!;
+      expect(publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
+
+      await page.reload();
+      await eventually(() => current.getAttribute("data-current-approver")).toBe(publicKey);
+      const kept = page.locator(`tr[data-kept-key="${publicKey}"]`);
+      expect(await kept.textContent()).toContain("yes");
+      await page.locator(`tr[data-registered-key="${publicKey}"]`).waitFor();
+      // Kept as the CryptoKey itself, and still not extractable: no script can read its bytes.
+      const stored = await page.evaluate(async (key) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const opening = indexedDB.open("portfolio-wallet-console");
+          opening.onsuccess = () => resolve(opening.result);
+          opening.onerror = () => reject(opening.error);
+        });
+        const record = await new Promise<{ privateKey: CryptoKey }>((resolve, reject) => {
+          const reading = db.transaction("approver-keys").objectStore("approver-keys").get(key);
+          reading.onsuccess = () => resolve(reading.result);
+          reading.onerror = () => reject(reading.error);
+        });
+        db.close();
+        const exported = await crypto.subtle.exportKey("pkcs8", record.privateKey).then(
+          () => "exported",
+          (error: Error) => error.name,
+        );
+        return { type: record.privateKey.type, extractable: record.privateKey.extractable, exported };
+      }, publicKey);
+      expect(stored).toEqual({ type: "private", extractable: false, exported: "InvalidAccessError" });
+
+      // It votes after the reload.
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
+      try {
+        const requested = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+          requestId: randomUUID(),
+          withdrawalAmount: 50,
+          destinationToken: "usdc",
+          destinationChain: "ethereum",
+          destinationAddress: PAYOUT_ADDRESS,
+        });
+        expect(requested.body.status).toBe("pending_approval");
+        const item = page.locator("article.approval", { hasText: "Key after reload" });
+        await item.getByRole("button", { name: /^Approve/ }).click();
+        await page.getByText("approved: it proceeds by itself").waitFor();
+      } finally {
+        expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 0 }, true)).status).toBe(200);
+      }
+
+      await kept.getByRole("button", { name: /^Remove/ }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+      await page.getByText(/^Removed console approver/).waitFor();
+      await kept.waitFor({ state: "detached" });
+      await page.locator(`tr[data-registered-key="${publicKey}"]`).waitFor({ state: "detached" });
+      const { body } = await apiA("GET", "/_sandbox/signing/api-keys", undefined, true);
+      expect(body.data.map((key: { publicKey: string }) => key.publicKey)).not.toContain(publicKey);
+      await page.getByRole("button", { name: "Create and register an approver key" }).waitFor();
     },
     SCENARIO_TIMEOUT_MS,
   );

@@ -1,7 +1,9 @@
 // @ts-check
 // Approvals: the organization's signing activities waiting for votes, with what each would do,
 // approved or rejected through the sandbox's signing-provider endpoints with this tab's key.
-import { approver, registerNewApprover, vote } from "../approver.js";
+import { approver, loadKeys, registerNewApprover, removeApprover, useKey, vote } from "../approver.js";
+import { listKeys } from "../keyStore.js";
+import { session } from "../session.js";
 import { request } from "../api.js";
 import { card, facts, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
 import { confirmAction } from "../confirm.js";
@@ -91,7 +93,47 @@ export function approvalsView(main, ctx) {
 
   /** @type {HTMLButtonElement | null} */
   let keyButton = null;
-  function renderKey() {
+  const keyLists = h("div", { class: "region" });
+
+  /**
+   * @param {string} publicKey
+   * @param {string} name
+   */
+  async function remove(publicKey, name) {
+    const confirmed = await confirmAction({
+      title: `Remove ${name}?`,
+      message: h(
+        "p",
+        {},
+        "The sandbox forgets this approver's public key, so its votes are refused from now on; this browser forgets its private key, if it kept it. Votes already counted stay counted.",
+      ),
+      confirmLabel: "Remove",
+      danger: true,
+    });
+    if (confirmed === null) return;
+    await runLogged(keyLog, async (call) => {
+      await removeApprover(publicKey, call);
+      return `Removed ${name}.`;
+    });
+    await renderKey();
+  }
+
+  /** @param {import("../keyStore.js").StoredKey} key */
+  function useKeptKey(key) {
+    useKey(key);
+    void renderKey();
+  }
+
+  async function renderKey() {
+    /** @type {{ kept: import("../keyStore.js").StoredKey[], registered: any[] | null }} */
+    let keys = { kept: [], registered: null };
+    try {
+      keys = await loadKeys();
+    } catch {
+      // Without the admin token the registered approvers cannot be read; the kept keys still can.
+      keys = { kept: await listKeys(session()?.organizationId ?? "").catch(() => []), registered: null };
+      if (approver() === null) useKey(keys.kept[0] ?? null);
+    }
     const signer = approver();
     const button = h(
       "button",
@@ -105,9 +147,9 @@ export function approvalsView(main, ctx) {
         const made = await registerNewApprover(call);
         // "Create an approver key first" no longer holds.
         if (decisionLog.showsFailure()) decisionLog.clear();
-        return `Registered ${made.userName}. Its private key stays in this page and cannot be read out.`;
+        return `Registered ${made.userName}. Its private key stays in this browser (IndexedDB, not extractable) and cannot be read out.`;
       });
-      renderKey();
+      await renderKey();
     });
     fill(
       keyRegion,
@@ -115,10 +157,10 @@ export function approvalsView(main, ctx) {
         ? h(
             "p",
             {},
-            "Approvers vote at the signing provider with a P-256 key, each request stamped with it. This tab makes one in the page (WebCrypto, not extractable) and registers its public key with the sandbox, an admin call that needs the admin token.",
+            "Approvers vote at the signing provider with a P-256 key, each request stamped with it. This browser makes one (WebCrypto, not extractable), keeps it across reloads, and registers its public key with the sandbox, an admin call that needs the admin token.",
           )
         : facts([
-            ["Approver", signer.userName],
+            ["Voting as", h("span", { "data-current-approver": signer.key.publicKey }, signer.userName)],
             [
               "Public key",
               h("code", { class: "mono", title: signer.key.publicKey }, shortId(signer.key.publicKey, 12)),
@@ -126,8 +168,92 @@ export function approvalsView(main, ctx) {
           ]),
       h("div", { class: "form-actions" }, button),
     );
+    const registered = keys.registered;
+    const registeredKeys = new Set((registered ?? []).map((key) => String(key.publicKey)));
+    const keptKeys = new Set(keys.kept.map((key) => key.publicKey));
+    fill(
+      keyLists,
+      h("h3", {}, "Keys kept in this browser"),
+      keys.kept.length === 0
+        ? h("p", { class: "muted" }, "None yet.")
+        : table({
+            caption: "Approver keys kept in this browser",
+            captionHidden: true,
+            className: "data-table compact",
+            columns: ["Approver", "Public key", "Registered", "Created", ""],
+            rows: keys.kept.map((key) => [
+              key.userName,
+              h("code", { class: "mono", title: key.publicKey }, shortId(key.publicKey, 10)),
+              registered === null
+                ? "unknown (no admin token)"
+                : registeredKeys.has(key.publicKey)
+                  ? "yes"
+                  : "no",
+              when(key.createdAt),
+              h(
+                "span",
+                { class: "button-row" },
+                signer?.key.publicKey !== key.publicKey &&
+                  (registered === null || registeredKeys.has(key.publicKey))
+                  ? h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "button small",
+                        "aria-label": `Vote as ${key.userName}`,
+                        onClick: () => useKeptKey(key),
+                      },
+                      "Use",
+                    )
+                  : null,
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "button small danger",
+                    "aria-label": `Remove ${key.userName}`,
+                    onClick: () => void remove(key.publicKey, key.userName),
+                  },
+                  "Remove",
+                ),
+              ),
+            ]),
+            rowAttrs: (index) => ({ "data-kept-key": keys.kept[index]?.publicKey }),
+          }),
+      h("h3", {}, "Registered approvers of the organization"),
+      registered === null
+        ? h(
+            "p",
+            { class: "muted" },
+            "Listed once an admin token is given (GET /_sandbox/signing/api-keys is an admin call).",
+          )
+        : registered.length === 0
+          ? h("p", { class: "muted" }, "None.")
+          : table({
+              caption: "Approver keys registered for the organization",
+              captionHidden: true,
+              className: "data-table compact",
+              columns: ["Approver", "Public key", "Kept in this browser", ""],
+              rows: registered.map((key) => [
+                String(key.userName ?? "—"),
+                h("code", { class: "mono", title: key.publicKey }, shortId(String(key.publicKey), 10)),
+                keptKeys.has(String(key.publicKey)) ? "yes" : "no",
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "button small danger",
+                    "aria-label": `Remove ${String(key.userName ?? key.publicKey)}`,
+                    onClick: () => void remove(String(key.publicKey), String(key.userName ?? key.publicKey)),
+                  },
+                  "Remove",
+                ),
+              ]),
+              rowAttrs: (index) => ({ "data-registered-key": registered[index]?.publicKey }),
+            }),
+    );
   }
-  renderKey();
+  void renderKey();
 
   /**
    * @param {any} item
@@ -184,7 +310,7 @@ export function approvalsView(main, ctx) {
     h(
       "div",
       { class: "stack-lg" },
-      card("Your approver key", [keyRegion, keyLog.element], { id: "approver-heading" }),
+      card("Your approver key", [keyRegion, keyLog.element, keyLists], { id: "approver-heading" }),
       card("Waiting for approval", [decisionLog.element, pending], { id: "pending-heading" }),
       card("Recently decided", decided, { id: "decided-heading", className: "flush" }),
     ),
