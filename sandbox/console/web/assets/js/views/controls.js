@@ -200,7 +200,7 @@ export function controlsView(main, ctx, _params, query) {
   fill(armed, armedList.element);
   const renderArmed = () => armedList.refresh();
 
-  (async () => {
+  void (async () => {
     let wallets = [];
     let catalog = [];
     try {

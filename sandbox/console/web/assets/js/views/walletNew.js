@@ -31,7 +31,7 @@ export function newWalletView(main, ctx) {
     h("section", { class: "card", "aria-label": "New wallet" }, body),
   );
 
-  (async () => {
+  void (async () => {
     let catalog;
     try {
       const { body: answer } = await request("GET", "/v2/portfolio-wallets/strategies");
