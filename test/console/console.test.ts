@@ -858,6 +858,35 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
     },
     SCENARIO_TIMEOUT_MS,
   );
+  test(
+    "the wallets page totals the organization's balances and yield, as the API gives them",
+    async () => {
+      await walletOf(TOKEN_A, "Totals check", 1234.5);
+      const page = await signedInPage();
+      await open(page, "/wallets");
+      const balance = page.locator('[data-total="totalBalanceUsd"]');
+      const generated = page.locator('[data-total="generated"]');
+      const { body: list } = await apiA("GET", "/v2/portfolio-wallets?pageSize=100");
+      expect(list.nextCursor).toBeNull();
+      const expected =
+        Math.round(
+          (list.data as { totalBalanceUsd: number }[]).reduce(
+            (acc, wallet) => acc + wallet.totalBalanceUsd,
+            0,
+          ) * 1e6,
+        ) / 1e6;
+      // Balances move with accrual: within a cent of the API's sum read just before.
+      await eventually(async () =>
+        Math.abs(Number(await balance.getAttribute("data-value")) - expected),
+      ).toBeLessThan(0.01);
+      const { body: metrics } = await apiA("POST", "/v2/portfolio-wallets/yield", {});
+      await eventually(async () =>
+        Math.abs(Number(await generated.getAttribute("data-value")) - metrics.global.generated),
+      ).toBeLessThan(0.01);
+      expect(await balance.textContent()).toMatch(/^\$[\d,]+\.\d{2}$/);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
 });
 
 describe("sandbox console in Chromium: controls where they are used", () => {
