@@ -7,6 +7,7 @@ import { settleDueWorkMiddleware } from "../http/middleware.ts";
 import { parsePageQuery, readQuery, uuidParam } from "../http/validation.ts";
 import { listApprovalRequests } from "../domain/approvalRequests.ts";
 import { deliveryDetail, listDeliveryHistory, redeliver } from "../domain/events/deliveryHistory.ts";
+import { walletHistory } from "../domain/money/walletHistory.ts";
 import { listWithdrawalTimelines } from "../domain/money/withdrawalTimeline.ts";
 
 /** The console's read API: what the console shows that no endpoint of the service gives. */
@@ -71,6 +72,10 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
       data: ctx.strategyUpdates.listForWallet(c.get("organizationId"), walletId, query.limit),
     });
   });
+
+  routes.get("/wallets/:id/history", (c) =>
+    c.json(walletHistory(ctx.db, c.get("organizationId"), uuidParam(c, "id"))),
+  );
 
   routes.get("/wallets/:id/withdrawals", (c) =>
     c.json(

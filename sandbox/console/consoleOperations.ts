@@ -75,6 +75,23 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     responses: { "200": { description: "The strategy updates", schema: DataList }, ...ERRORS, ...NOT_FOUND },
   }),
   op({
+    operationId: "consoleWalletHistory",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/wallets/{id}/history`,
+    summary:
+      "A wallet's balance, positions and generated yield over sandbox time, replayed from its ledger: one point per moment something was booked",
+    pathParams: WalletPath,
+    responses: {
+      "200": {
+        description:
+          "`points: [{ at, balanceUsd, yieldGeneratedUsd, positions }]`, oldest first; `truncated` when the ledger is longer than the replay reads",
+        schema: z.looseObject({ points: z.array(z.looseObject({})), truncated: z.boolean() }),
+      },
+      ...ERRORS,
+      ...NOT_FOUND,
+    },
+  }),
+  op({
     operationId: "consoleWalletWithdrawals",
     method: "get",
     path: `${CONSOLE_API_PREFIX}/wallets/{id}/withdrawals`,

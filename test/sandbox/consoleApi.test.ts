@@ -521,3 +521,43 @@ describe("console API: a webhook delivery in detail, and redelivered", () => {
     }
   });
 });
+
+describe("console API: a wallet over time", () => {
+  test("its history, replayed from the ledger, ends at the wallet's figures, and steps at each booking", async () => {
+    const walletId = await fundedWallet(m, 1000, POSITIONS);
+    await m.advance(DAY_MS);
+    // A withdrawal books the accrual up to now: with the clock still, the ledger is whole.
+    expect(
+      (await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, { body: withdrawBody(300) }))
+        .status,
+    ).toBe(201);
+    const { body: history } = await m.t.api("GET", `/_console/api/wallets/${walletId}/history`);
+    const { body: wallet } = await m.t.api("GET", `/v2/portfolio-wallets/${walletId}`);
+    const { body: metrics } = await m.t.api("POST", "/v2/portfolio-wallets/yield", {
+      body: { portfolioWalletIds: [walletId] },
+    });
+    expect(history.truncated).toBe(false);
+    const points = history.points as {
+      at: string;
+      balanceUsd: number;
+      yieldGeneratedUsd: number;
+      positions: Record<string, number>;
+    }[];
+    expect(points.length).toBeGreaterThanOrEqual(3);
+    // Oldest first, one point per moment.
+    const times = points.map((point) => point.at);
+    expect([...times].sort()).toEqual(times);
+    expect(new Set(times).size).toBe(times.length);
+    // The deposit, detected then invested by target weight.
+    expect(points[0]).toMatchObject({ balanceUsd: 1000, yieldGeneratedUsd: 0 });
+    const last = points.at(-1)!;
+    expect(last.balanceUsd).toBe(wallet.totalBalanceUsd);
+    for (const position of wallet.positions as { positionKey: string; valueUsd: number }[])
+      expect(last.positions[position.positionKey], position.positionKey).toBe(position.valueUsd);
+    expect(last.yieldGeneratedUsd).toBe(metrics.portfolioWallets[walletId].generated);
+    expect(last.yieldGeneratedUsd).toBeGreaterThan(0);
+    expect(
+      (await m.t.api("GET", `/_console/api/wallets/${walletId}/history`, { token: OTHER_TOKEN })).status,
+    ).toBe(404);
+  });
+});

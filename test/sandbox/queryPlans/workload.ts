@@ -204,6 +204,8 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
     await consoleRead("/signing-activities");
     await consoleRead("/signing-activities?status=all&limit=10");
     await consoleRead(`/wallets/${a.id}/strategy-updates?limit=5`);
+    await consoleRead(`/wallets/${a.id}/history`);
+    await consoleRead(`/wallets/${c.id}/history`);
     const timelines = await consoleRead(`/wallets/${c.id}/withdrawals?pageSize=1`);
     await consoleRead(
       `/wallets/${c.id}/withdrawals?pageSize=1&cursor=${encodeURIComponent(timelines.body.nextCursor)}`,
