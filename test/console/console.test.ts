@@ -887,6 +887,73 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
     },
     SCENARIO_TIMEOUT_MS,
   );
+  test(
+    "a wallet's balance, yield and weights over time: charts with a table whose figures are the API's, readable at 420 px",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Over time", 1000);
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
+      expect(
+        (
+          await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+            requestId: randomUUID(),
+            withdrawalAmount: 300,
+            destinationToken: "usdc",
+            destinationChain: "ethereum",
+            destinationAddress: PAYOUT_ADDRESS,
+          })
+        ).status,
+      ).toBe(201);
+      const { body: history } = await apiA("GET", `/_console/api/wallets/${wallet.id}/history`);
+      const points = history.points as { at: string; balanceUsd: number; yieldGeneratedUsd: number }[];
+      expect(points.length).toBeGreaterThanOrEqual(3);
+      const page = await signedInPage();
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        await open(page, `/wallets/${wallet.id}`);
+        const rows = page.locator(".history-table tr[data-at]:not([data-live])");
+        await rows.first().waitFor();
+        const shown = await rows.evaluateAll((all) =>
+          all.map((row) => ({
+            at: row.getAttribute("data-at"),
+            balanceUsd: Number(row.getAttribute("data-balance")),
+            yieldGeneratedUsd: Number(row.getAttribute("data-yield")),
+            text: row.textContent ?? "",
+          })),
+        );
+        const expected = points.slice(-shown.length).reverse();
+        expect(
+          shown.map(({ at, balanceUsd, yieldGeneratedUsd }) => ({ at, balanceUsd, yieldGeneratedUsd })),
+        ).toEqual(
+          expected.map(({ at, balanceUsd, yieldGeneratedUsd }) => ({ at, balanceUsd, yieldGeneratedUsd })),
+        );
+        // The figures as money, and each source's weight with its drift.
+        expect(shown[0]!.text).toContain("$");
+        expect(shown[0]!.text).toMatch(/tbills|%/);
+        // The live row: the wallet as read now.
+        const live = page.locator('.history-table tr[data-live="true"]');
+        const { body: now } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+        expect(Math.abs(Number(await live.getAttribute("data-balance")) - now.totalBalanceUsd)).toBeLessThan(
+          0.01,
+        );
+        // Each chart is an image with its figures in words.
+        const labels = await page
+          .locator(".time-chart-body")
+          .evaluateAll((charts) => charts.map((chart) => chart.getAttribute("aria-label") ?? ""));
+        expect(labels).toHaveLength(3);
+        expect(labels[0]).toContain("Balance from $1,000.00");
+        expect(labels[2]).toContain("tbills (target 60.00%)");
+        // Readable at 420 px: the plots fit the window.
+        for (const box of await page
+          .locator(".time-chart-plot")
+          .evaluateAll((plots) => plots.map((plot) => plot.getBoundingClientRect().right)))
+          expect(box).toBeLessThanOrEqual(width);
+        if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+        await screenshot(page, `wallet-over-time-${width}`);
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
 });
 
 describe("sandbox console in Chromium: controls where they are used", () => {

@@ -6,6 +6,7 @@ import { announce, card, facts, fillIfChanged, h } from "../dom.js";
 import { usd, when } from "../format.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
+import { walletHistory } from "./walletHistory.js";
 
 /**
  * Copies `text`; where the clipboard is refused, selects it in `fallback` so Ctrl+C copies it.
@@ -33,6 +34,7 @@ async function copy(text, fallback, what) {
  */
 export function walletOverview(ctx, walletId) {
   const depositControl = walletDepositControl("overview-deposit", () => ctx.refreshNow());
+  const history = walletHistory(walletId);
   const allocation = h("div", { class: "region" }, loading("…"));
   const liquidity = h("div", { class: "region" }, loading("…"));
   const yields = h("div", { class: "region" }, loading("…"));
@@ -46,6 +48,18 @@ export function walletOverview(ctx, walletId) {
       { class: "stack-lg" },
       card("Liquidity profile", liquidity, { id: "liquidity-heading" }),
       card("Yield", yields, { id: "yield-heading" }),
+    ),
+    card(
+      "Over time",
+      [
+        h(
+          "p",
+          { class: "hint" },
+          "Replayed from the wallet's ledger on the sandbox clock (a step at each booking), ending with the wallet as read now.",
+        ),
+        history.element,
+      ],
+      { id: "history-heading", className: "span-2" },
     ),
     card("Deposit addresses", [depositControl.element, addresses], {
       id: "addresses-heading",
@@ -94,6 +108,8 @@ export function walletOverview(ctx, walletId) {
           `Lifetime, since ${when(metrics?.period?.start)}. From POST /v2/portfolio-wallets/yield.`,
         ),
       ]);
+
+      await history.refresh(wallet, own.generated, ctx.now());
 
       const chains = Object.entries(wallet.depositAddresses ?? {});
       fillIfChanged(addresses, JSON.stringify(chains), () =>
