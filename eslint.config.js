@@ -3,7 +3,17 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "dist/**", ".pulumi-state/**", ".sandbox-data/**", "**/*.js"] },
+  {
+    ignores: [
+      "node_modules/**",
+      "dist/**",
+      ".pulumi-state/**",
+      ".sandbox-data/**",
+      "**/*.js",
+      // The console's browser scripts are checked JavaScript (JSDoc types), linted like the rest.
+      "!sandbox/console/web/assets/js/**/*.js",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts", "**/*.cts"],
@@ -17,6 +27,16 @@ export default tseslint.config(
         "error",
         { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: true },
       ],
+    },
+  },
+  {
+    files: ["sandbox/console/web/assets/js/**/*.js"],
+    languageOptions: {
+      parserOptions: { project: "sandbox/console/web/tsconfig.json", tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
 );

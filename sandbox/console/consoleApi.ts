@@ -1,11 +1,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { EVENT_TYPES } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { settleDueWorkMiddleware } from "../http/middleware.ts";
 import { parsePageQuery, readQuery, uuidParam } from "../http/validation.ts";
 import { listApprovalRequests } from "../domain/approvalRequests.ts";
-import { listDeliveryHistory } from "../domain/events/deliveryHistory.ts";
+import { deliveryDetail, listDeliveryHistory, redeliver } from "../domain/events/deliveryHistory.ts";
+import { walletHistory } from "../domain/money/walletHistory.ts";
 import { listWithdrawalTimelines } from "../domain/money/withdrawalTimeline.ts";
 
 /** The console's read API: what the console shows that no endpoint of the service gives. */
@@ -53,6 +55,8 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
       organizationId: c.get("organizationId"),
       adminApi: adminApiMode(ctx.adminToken),
       now: ctx.clock.now().toISOString(),
+      // The contract's event types, so the console's webhook form offers them without a copy.
+      eventTypes: EVENT_TYPES,
     }),
   );
 
@@ -69,6 +73,10 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     });
   });
 
+  routes.get("/wallets/:id/history", (c) =>
+    c.json(walletHistory(ctx.db, c.get("organizationId"), uuidParam(c, "id"))),
+  );
+
   routes.get("/wallets/:id/withdrawals", (c) =>
     c.json(
       listWithdrawalTimelines(ctx.money, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c)),
@@ -78,6 +86,15 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.get("/webhook-deliveries", (c) => {
     const query = readQuery(c, DeliveryQuerySchema);
     return c.json({ data: listDeliveryHistory(ctx.db, c.get("organizationId"), query) });
+  });
+  routes.get("/webhook-deliveries/:id", (c) =>
+    c.json(deliveryDetail(ctx.db, c.get("organizationId"), uuidParam(c, "id"))),
+  );
+  // Webhook deliveries run on the real clock (receivers check signature times against theirs).
+  routes.post("/webhook-deliveries/:id/redeliver", (c) => {
+    const delivery = redeliver(ctx.db, c.get("organizationId"), uuidParam(c, "id"), new Date());
+    ctx.webhookDispatcher.kick();
+    return c.json(delivery, 201);
   });
   return routes;
 }

@@ -34,10 +34,12 @@ const NOT_FOUND = { "404": error("`not_found`: no wallet of that id in the calle
 /** Records whose fields are the sandbox's own view for the console (docs/sandbox.md "Console API"). */
 const DataList = z.looseObject({ data: z.array(z.looseObject({})) });
 const WalletPath = z.object({ id: UuidSchema.meta({ description: "Portfolio wallet id" }) });
+const DeliveryPath = z.object({ id: UuidSchema.meta({ description: "Webhook delivery id" }) });
 const SessionSchema = z.looseObject({
   organizationId: z.string(),
   adminApi: z.enum(["open", "token", "off"]),
   now: DateTimeSchema,
+  eventTypes: z.array(z.string()).meta({ description: "The webhook event types a registration may list" }),
 });
 
 const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
@@ -73,6 +75,23 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     responses: { "200": { description: "The strategy updates", schema: DataList }, ...ERRORS, ...NOT_FOUND },
   }),
   op({
+    operationId: "consoleWalletHistory",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/wallets/{id}/history`,
+    summary:
+      "A wallet's balance, positions and generated yield over sandbox time, replayed from its ledger: one point per moment something was booked",
+    pathParams: WalletPath,
+    responses: {
+      "200": {
+        description:
+          "`points: [{ at, balanceUsd, yieldGeneratedUsd, positions }]`, oldest first; `truncated` when the ledger is longer than the replay reads",
+        schema: z.looseObject({ points: z.array(z.looseObject({})), truncated: z.boolean() }),
+      },
+      ...ERRORS,
+      ...NOT_FOUND,
+    },
+  }),
+  op({
     operationId: "consoleWalletWithdrawals",
     method: "get",
     path: `${CONSOLE_API_PREFIX}/wallets/{id}/withdrawals`,
@@ -96,5 +115,32 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       "The organization's recent webhook deliveries: event type, attempts, last status code, next retry",
     query: DeliveryQuerySchema,
     responses: { "200": { description: "The deliveries", schema: DataList }, ...ERRORS },
+  }),
+  op({
+    operationId: "consoleWebhookDelivery",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/webhook-deliveries/{id}`,
+    summary:
+      "One webhook delivery with its event's body and the headers its attempts send (how the timestamp and signature are made)",
+    pathParams: DeliveryPath,
+    responses: {
+      "200": { description: "The delivery, with `payload` and `headers`", schema: z.looseObject({}) },
+      ...ERRORS,
+      "404": error("`not_found`: no delivery of that id in the caller's organization"),
+    },
+  }),
+  op({
+    operationId: "consoleRedeliverWebhook",
+    method: "post",
+    path: `${CONSOLE_API_PREFIX}/webhook-deliveries/{id}/redeliver`,
+    summary:
+      "Send a delivery's event to its registration again, as a new delivery (same event id and body); the registration must be active",
+    pathParams: DeliveryPath,
+    responses: {
+      "201": { description: "The new delivery, pending", schema: z.looseObject({}) },
+      ...ERRORS,
+      "404": error("`not_found`: no delivery of that id in the caller's organization"),
+      "409": error("`conflict`: the registration is disabled or deleted, or the event's body was pruned"),
+    },
   }),
 ];

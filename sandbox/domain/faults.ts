@@ -93,6 +93,14 @@ export type HttpFault = HttpFaultRequest & {
   passesLeft: number;
 };
 
+/**
+ * A planned failure of a wallet's next operation, as GET /_sandbox/faults lists it: a payout leg
+ * of its next withdrawal (`legKey`), or its next strategy update.
+ */
+export type PlannedFailure =
+  | { id: string; kind: "withdrawal-leg"; walletId: string; legKey: string; reason: string }
+  | { id: string; kind: "strategy-update"; walletId: string; reason: string };
+
 /** How many HTTP faults one organization may have armed at once. */
 export const MAX_HTTP_FAULTS_PER_ORGANIZATION = 50;
 
@@ -105,11 +113,20 @@ export interface FaultRegistry {
    */
   takeHttpFault(organizationId: string, method: string, path: string, inFlight: number): HttpFault | null;
   listHttpFaults(organizationId: string): HttpFault[];
+  /** The organization's planned leg and strategy-update failures, in the order planned. */
+  listPlannedFailures(organizationId: string): PlannedFailure[];
+  /** Disarms one fault (HTTP or planned) of the organization by id; false when it has none such. */
+  disarm(organizationId: string, id: string): boolean;
   /** Makes the next strategy update of `walletId` fail with `reason` instead of completing. */
-  planStrategyFailure(organizationId: string, walletId: string, reason: string): void;
+  planStrategyFailure(organizationId: string, walletId: string, reason: string): PlannedFailure;
   takeStrategyFailure(organizationId: string, walletId: string): string | null;
   /** Makes a payout leg (`legKey`, `redeem` also matching `redeem_*`) of the next withdrawal of `walletId` that has one fail. */
-  planWithdrawalLegFailure(organizationId: string, walletId: string, legKey: string, reason: string): void;
+  planWithdrawalLegFailure(
+    organizationId: string,
+    walletId: string,
+    legKey: string,
+    reason: string,
+  ): PlannedFailure;
   /** The first planned leg failure matching one of `legKeys`, consumed; null if none. */
   takeWithdrawalLegFailure(
     organizationId: string,
@@ -124,9 +141,26 @@ const legMatches = (planned: string, actual: string) =>
 
 export function createFaultRegistry(): FaultRegistry {
   let httpFaults: { fault: HttpFault; pattern: PathPattern }[] = [];
-  const strategyFailures = new Map<string, string[]>();
-  const legFailures = new Map<string, { legKey: string; reason: string }[]>();
+  const strategyFailures = new Map<string, { id: string; reason: string }[]>();
+  const legFailures = new Map<string, { id: string; legKey: string; reason: string }[]>();
   const walletKey = (organizationId: string, walletId: string) => `${organizationId}\u0000${walletId}`;
+  const walletOf = (organizationId: string, key: string) =>
+    key.startsWith(`${organizationId}\u0000`) ? key.slice(organizationId.length + 1) : null;
+  /** Removes the entry with `id` from the lists of the organization's wallets in `map`. */
+  const removeFrom = <T extends { id: string }>(
+    map: Map<string, T[]>,
+    organizationId: string,
+    id: string,
+  ) => {
+    for (const [key, entries] of map) {
+      if (walletOf(organizationId, key) === null || !entries.some((entry) => entry.id === id)) continue;
+      const rest = entries.filter((entry) => entry.id !== id);
+      if (rest.length === 0) map.delete(key);
+      else map.set(key, rest);
+      return true;
+    }
+    return false;
+  };
   return {
     addHttpFault(organizationId, request) {
       const armed = httpFaults.filter((f) => f.fault.organizationId === organizationId).length;
@@ -166,20 +200,46 @@ export function createFaultRegistry(): FaultRegistry {
     },
     listHttpFaults: (organizationId) =>
       httpFaults.filter((f) => f.fault.organizationId === organizationId).map((f) => f.fault),
+    listPlannedFailures(organizationId) {
+      const planned: PlannedFailure[] = [];
+      for (const [key, entries] of legFailures) {
+        const walletId = walletOf(organizationId, key);
+        if (walletId !== null)
+          for (const entry of entries) planned.push({ kind: "withdrawal-leg", walletId, ...entry });
+      }
+      for (const [key, entries] of strategyFailures) {
+        const walletId = walletOf(organizationId, key);
+        if (walletId !== null)
+          for (const entry of entries) planned.push({ kind: "strategy-update", walletId, ...entry });
+      }
+      return planned;
+    },
+    disarm(organizationId, id) {
+      const before = httpFaults.length;
+      httpFaults = httpFaults.filter(
+        (f) => !(f.fault.organizationId === organizationId && f.fault.id === id),
+      );
+      if (httpFaults.length !== before) return true;
+      return removeFrom(legFailures, organizationId, id) || removeFrom(strategyFailures, organizationId, id);
+    },
     planStrategyFailure(organizationId, walletId, reason) {
       const key = walletKey(organizationId, walletId);
-      strategyFailures.set(key, [...(strategyFailures.get(key) ?? []), reason]);
+      const entry = { id: randomUUID(), reason };
+      strategyFailures.set(key, [...(strategyFailures.get(key) ?? []), entry]);
+      return { kind: "strategy-update", walletId, ...entry };
     },
     takeStrategyFailure(organizationId, walletId) {
       const key = walletKey(organizationId, walletId);
       const [next, ...rest] = strategyFailures.get(key) ?? [];
       if (rest.length === 0) strategyFailures.delete(key);
       else strategyFailures.set(key, rest);
-      return next ?? null;
+      return next?.reason ?? null;
     },
     planWithdrawalLegFailure(organizationId, walletId, legKey, reason) {
       const key = walletKey(organizationId, walletId);
-      legFailures.set(key, [...(legFailures.get(key) ?? []), { legKey, reason }]);
+      const entry = { id: randomUUID(), legKey, reason };
+      legFailures.set(key, [...(legFailures.get(key) ?? []), entry]);
+      return { kind: "withdrawal-leg", walletId, ...entry };
     },
     takeWithdrawalLegFailure(organizationId, walletId, legKeys) {
       const key = walletKey(organizationId, walletId);

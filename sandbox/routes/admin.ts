@@ -85,7 +85,12 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     return c.json({ now: now(), offsetMs: ctx.clock.offsetMs() });
   });
 
-  routes.get("/faults", (c) => c.json({ faults: ctx.faults.listHttpFaults(c.get("organizationId")) }));
+  routes.get("/faults", (c) =>
+    c.json({
+      faults: ctx.faults.listHttpFaults(c.get("organizationId")),
+      planned: ctx.faults.listPlannedFailures(c.get("organizationId")),
+    }),
+  );
   routes.post("/faults", async (c) => {
     const body = await readBody(c, HttpFaultRequestSchema);
     return c.json(ctx.faults.addHttpFault(c.get("organizationId"), body), 201);
@@ -95,11 +100,15 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const body = await readBody(c, StrategyFaultSchema);
     if (findWallet(ctx.db, organizationId, body.walletId) === null)
       throw new NotFoundError(`portfolio wallet ${body.walletId}`);
-    ctx.faults.planStrategyFailure(organizationId, body.walletId, body.reason);
-    return c.json({ walletId: body.walletId, reason: body.reason }, 201);
+    return c.json(ctx.faults.planStrategyFailure(organizationId, body.walletId, body.reason), 201);
   });
   routes.delete("/faults", (c) => {
     ctx.faults.clear(c.get("organizationId"));
+    return c.body(null, 204);
+  });
+  routes.delete("/faults/:id", (c) => {
+    const id = c.req.param("id");
+    if (!ctx.faults.disarm(c.get("organizationId"), id)) throw new NotFoundError(`fault ${id}`);
     return c.body(null, 204);
   });
 

@@ -117,9 +117,13 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     operationId: "sandboxListFaults",
     method: "get",
     path: "/_sandbox/faults",
-    summary: "The caller's armed HTTP faults",
+    summary: "The caller's armed faults: HTTP faults, and planned leg and strategy-update failures",
     responses: {
-      "200": { description: "The faults", schema: z.looseObject({ faults: z.array(JsonObject) }) },
+      "200": {
+        description:
+          "`faults`: the HTTP faults with every field they were armed with; `planned`: `{ id, kind: withdrawal-leg | strategy-update, walletId, legKey?, reason }`",
+        schema: z.looseObject({ faults: z.array(JsonObject), planned: z.array(JsonObject) }),
+      },
       ...ADMIN_ERRORS,
     },
   }),
@@ -141,6 +145,14 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     path: "/_sandbox/faults",
     summary: "Disarm every fault of the caller",
     responses: { "204": { description: "Cleared" }, ...ADMIN_ERRORS },
+  }),
+  op({
+    operationId: "sandboxDisarmFault",
+    method: "delete",
+    path: "/_sandbox/faults/{id}",
+    summary:
+      "Disarm one fault of the caller (an HTTP fault or a planned failure), by the id GET /_sandbox/faults lists",
+    responses: { "204": { description: "Disarmed" }, ...ADMIN_ERRORS, ...NOT_FOUND },
   }),
   op({
     operationId: "sandboxFailNextStrategyUpdate",

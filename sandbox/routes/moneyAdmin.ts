@@ -54,8 +54,10 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const body = await readBody(c, LegFaultSchema);
     if (findWallet(ctx.db, organizationId, body.walletId) === null)
       throw new NotFoundError(`portfolio wallet ${body.walletId}`);
-    ctx.faults.planWithdrawalLegFailure(organizationId, body.walletId, body.legKey, body.reason);
-    return c.json(body, 201);
+    return c.json(
+      ctx.faults.planWithdrawalLegFailure(organizationId, body.walletId, body.legKey, body.reason),
+      201,
+    );
   });
 
   routes.get("/ledger", (c) => {

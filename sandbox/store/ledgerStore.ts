@@ -283,3 +283,19 @@ export function listRecentLedgerEntries(
         ).all(walletId, organizationId, limit);
   return (rows as unknown as Row[]).map(toEntry);
 }
+
+/**
+ * A wallet's entries in the order they were written (index ledger_by_wallet_seq), the oldest
+ * `limit`: its history, for the console's charts over time.
+ */
+export function listWalletLedgerEntries(
+  db: DatabaseSync,
+  walletId: string,
+  limit: number,
+): StoredLedgerEntry[] {
+  const rows = prepareReadingBigInts(
+    db,
+    "SELECT * FROM ledger_entries WHERE wallet_id = ? ORDER BY seq LIMIT ?",
+  ).all(walletId, limit);
+  return (rows as unknown as Row[]).map(toEntry);
+}

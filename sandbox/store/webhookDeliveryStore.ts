@@ -298,7 +298,9 @@ export function recordDeliveryAttempt(
     status: DeliveryStatus;
     attempts: number;
     nextAttemptAt: number | null;
-    lastAttemptAt: string;
+    lastAttemptAt: string | null;
+    /** When the record changed: the attempt's time, or when a delivery ended without one. */
+    updatedAt: string;
     lastResponseStatus: number | null;
     lastError: string | null;
     deliveredAt: string | null;
@@ -315,7 +317,7 @@ export function recordDeliveryAttempt(
     outcome.lastResponseStatus,
     outcome.lastError,
     outcome.deliveredAt,
-    outcome.lastAttemptAt,
+    outcome.updatedAt,
     id,
   );
 }
@@ -347,4 +349,12 @@ export function listDeliveries(
         filter.limit,
       ) as unknown as Row[]
   ).map(toRecord);
+}
+
+/** One delivery of the organization, by id (its primary key); null when it has none such. */
+export function findDelivery(db: DatabaseSync, organizationId: string, id: string): DeliveryRecord | null {
+  const row = db
+    .prepare("SELECT * FROM webhook_deliveries WHERE id = ? AND organization_id = ?")
+    .get(id, organizationId) as Row | undefined;
+  return row === undefined ? null : toRecord(row);
 }

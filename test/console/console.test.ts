@@ -12,6 +12,7 @@ import {
   submitSignIn,
   type CliSandbox,
 } from "./harness.ts";
+import { startReceiver } from "../webhooks/receiver.ts";
 
 /** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
 const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
@@ -122,6 +123,78 @@ async function seriousViolations(page: Page): Promise<string[]> {
       );
   });
 }
+
+/**
+ * Actions (buttons, links, fields) of the header and the page that are off-screen: outside the
+ * window, or outside a box that clips or scrolls them; and tables that scroll sideways.
+ */
+async function offscreenActions(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const width = window.innerWidth;
+    const actions = document.querySelectorAll(
+      "header button, header a[href], main button, main a[href], main input, main select, main textarea",
+    );
+    for (const action of Array.from(actions)) {
+      const rect = action.getBoundingClientRect();
+      // Not shown: in a closed menu or disclosure, or a hidden form.
+      if ((rect.width === 0 && rect.height === 0) || !action.checkVisibility()) continue;
+      const name = (
+        action.getAttribute("aria-label") ??
+        action.textContent ??
+        action.getAttribute("name") ??
+        ""
+      )
+        .trim()
+        .slice(0, 50);
+      if (rect.left < -1 || rect.right > width + 1) {
+        problems.push(
+          `${action.tagName} "${name}" spans ${Math.round(rect.left)}..${Math.round(rect.right)} px`,
+        );
+        continue;
+      }
+      for (let box = action.parentElement; box !== null; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === "visible") continue;
+        const bounds = box.getBoundingClientRect();
+        if (rect.left < bounds.left - 1 || rect.right > bounds.right + 1) {
+          problems.push(`${action.tagName} "${name}" is scrolled out of view`);
+          break;
+        }
+      }
+    }
+    for (const region of Array.from(document.querySelectorAll("main .table-scroll")))
+      if (region.scrollWidth > region.clientWidth + 1)
+        problems.push(`the table "${region.getAttribute("aria-label")}" scrolls sideways`);
+    return problems;
+  });
+}
+
+/** Forgets the approver keys this browser keeps (IndexedDB of the sandbox's origin). */
+async function forgetApproverKeys(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const deleting = indexedDB.deleteDatabase("portfolio-wallet-console");
+        deleting.onsuccess = () => resolve();
+        deleting.onerror = () => reject(deleting.error);
+      }),
+  );
+}
+
+type Box = { left: number; top: number; width: number; height: number };
+const boxOf = async (page: Page, selector: string): Promise<Box> =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const { left, top, width, height } = element.getBoundingClientRect();
+      return { left, top, width, height };
+    });
+const overlap = (a: Box, b: Box) =>
+  a.left < b.left + b.width - 1 &&
+  b.left < a.left + a.width - 1 &&
+  a.top < b.top + b.height - 1 &&
+  b.top < a.top + a.height - 1;
 
 beforeAll(async () => {
   // Installs Chromium when missing (apt-get): this can take minutes on a fresh machine.
@@ -280,7 +353,9 @@ describe("sandbox console in Chromium", () => {
       await page.getByLabel("Amount (USD)").fill("700");
       await page.getByLabel("Destination address").fill(PAYOUT_ADDRESS);
       await page.getByRole("button", { name: "Request withdrawal" }).click();
-      await page.getByText("Withdrawal requested").waitFor();
+      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
+      // The answer's status in words, not its code (partially_completed).
+      await page.getByText("Withdrawal requested: partly paid out.").waitFor();
 
       const withdrawal = page.locator("article[data-withdrawal-id]").first();
       const legStatus = (legKey: string) =>
@@ -418,13 +493,21 @@ describe("sandbox console in Chromium", () => {
       await page.locator("table", { hasText: "portfolio_wallet.balance.updated" }).last().waitFor();
       await screenshot(page, "webhooks");
       await row.getByRole("button", { name: "Disable http://127.0.0.1:9/console-test-hook" }).click();
+      // A confirmation first, asking for the reason the API keeps.
+      const dialog = page.getByRole("dialog", { name: "Disable this webhook?" });
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      expect((await apiA("GET", `/webhooks/registrations/${created.body.id}`)).body.status).toBe("active");
+      await row.getByRole("button", { name: "Disable http://127.0.0.1:9/console-test-hook" }).click();
+      await dialog.getByLabel("Reason").fill("receiver moved to the new cluster");
+      await dialog.getByRole("button", { name: "Disable" }).click();
       await eventually(() => row.getAttribute("data-status")).toBe("disabled");
-      expect(await page.locator(".request-log").textContent()).toContain(
+      expect(await page.getByRole("group", { name: "Registration change result" }).textContent()).toContain(
         `PATCH /webhooks/registrations/${created.body.id}/status`,
       );
       const { body } = await apiA("GET", `/webhooks/registrations/${created.body.id}`);
       expect(body.status).toBe("disabled");
-      expect(body.disabledReason).toBe("disabled from the sandbox console");
+      expect(body.disabledReason).toBe("receiver moved to the new cluster");
     },
     SCENARIO_TIMEOUT_MS,
   );
@@ -461,7 +544,669 @@ describe("sandbox console in Chromium", () => {
     },
     SCENARIO_TIMEOUT_MS,
   );
+});
 
+describe("sandbox console in Chromium: layout, messages, confirmations and status cues", () => {
+  test(
+    "the banner saying the sandbox did not answer sits above the page at 1280 and 420 px, and goes when it answers",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Banner layout", 1000);
+      const page = await signedInPage();
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        await open(page, `/wallets/${wallet.id}`);
+        await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
+        const mainBefore = await boxOf(page, "main");
+        await page.route(/\/_console\/api\/session/, (route) => route.abort());
+        const banner = page.locator(".live-banner");
+        await banner.waitFor({ state: "visible", timeout: 15_000 });
+        expect(await banner.textContent()).toContain("The sandbox did not answer");
+        const bannerBox = await boxOf(page, ".live-banner");
+        const mainAfter = await boxOf(page, "main");
+        // The page keeps its column and width; the banner is a line above it, not a tall box.
+        expect(mainAfter.left).toBe(mainBefore.left);
+        expect(mainAfter.width).toBe(mainBefore.width);
+        expect(bannerBox.left).toBeGreaterThanOrEqual(mainAfter.left);
+        expect(bannerBox.left + bannerBox.width).toBeLessThanOrEqual(mainAfter.left + mainAfter.width + 1);
+        expect(bannerBox.top + bannerBox.height).toBeLessThanOrEqual(mainAfter.top + 1);
+        expect(bannerBox.height).toBeLessThan(width === 420 ? 120 : 70);
+        const stats = await page.locator(".stats > div").evaluateAll((cells) =>
+          cells.map((cell) => {
+            const { left, top, width: w, height } = cell.getBoundingClientRect();
+            return { left, top, width: w, height };
+          }),
+        );
+        expect(stats.length).toBe(5);
+        for (const [index, cell] of stats.entries())
+          for (const other of stats.slice(index + 1)) expect(overlap(cell, other)).toBe(false);
+        await screenshot(page, `banner-${width}`);
+        await page.unroute(/\/_console\/api\/session/);
+        await banner.waitFor({ state: "hidden", timeout: 20_000 });
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "at 420 px the header is compact, the navigation folds under a menu, and deposit addresses show whole with their Copy buttons",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Narrow wallet", 1000);
+      const page = await signedInPage();
+      await page.setViewportSize({ width: 420, height: 900 });
+      await open(page, `/wallets/${wallet.id}`);
+      await page.locator('tr[data-chain="ethereum"]').waitFor();
+      const header = await boxOf(page, ".topbar");
+      expect(header.height).toBeLessThanOrEqual(110);
+      // The page starts right under the header: no navigation, no blank band.
+      expect((await boxOf(page, "main")).top).toBeLessThanOrEqual(header.height + 2);
+      const menu = page.getByRole("button", { name: "Menu" });
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      expect(await page.locator("#console-nav").isVisible()).toBe(false);
+      await menu.click();
+      expect(await menu.getAttribute("aria-expanded")).toBe("true");
+      await page.locator("#console-nav").getByRole("link", { name: "Webhooks" }).click();
+      await eventually(() => page.url()).toBe(`${sandbox.consoleUrl}webhooks`);
+      expect(await page.locator("#console-nav").isVisible()).toBe(false);
+
+      await open(page, `/wallets/${wallet.id}`);
+      for (const [chain, entry] of Object.entries(wallet.depositAddresses)) {
+        const row = page.locator(`tr[data-chain="${chain}"]`);
+        const address = await row.locator("code").boundingBox();
+        // At most two lines of a monospace address, whole, inside the window.
+        expect(address!.height).toBeLessThan(50);
+        expect(await row.locator("code").textContent()).toBe(entry.address);
+        const copy = row.getByRole("button", { name: `Copy the ${chain} deposit address` });
+        expect(await copy.isVisible()).toBe(true);
+        const box = await copy.boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(420);
+      }
+      expect(await offscreenActions(page)).toEqual([]);
+      await screenshot(page, "wallet-narrow");
+      // The header's clock menu opens inside the window too.
+      await page.getByText("Advance time").click();
+      await page.getByRole("button", { name: "+ 7 days" }).waitFor();
+      expect(await offscreenActions(page)).toEqual([]);
+      await page.getByText("Advance time").click();
+      await page.setViewportSize({ width: 1280, height: 860 });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a refused field is marked at the control, said once, and cleared when it is fixed",
+    async () => {
+      const page = await signedInPage();
+      await open(page, "/wallets/new");
+      const form = page.locator("#new-wallet-form");
+      const weights = form.locator("input.weight-input");
+      await weights.first().waitFor();
+      const count = await weights.count();
+      for (let index = 0; index < count; index += 1)
+        await weights.nth(index).fill(index === 0 ? "9000" : "0");
+      await form.getByRole("button", { name: "Create wallet" }).click();
+      const alert = form.getByRole("alert");
+      await alert.waitFor();
+      const said = (await alert.textContent()) ?? "";
+      expect(said).toContain("sum to 9000");
+      expect(said.split("sum to 9000").length - 1).toBe(1);
+      const fieldError = form.locator(".field-error");
+      expect(await fieldError.textContent()).toContain("target weights sum to 9000 bps");
+      const errorId = await fieldError.getAttribute("id");
+      for (let index = 0; index < count; index += 1) {
+        expect(await weights.nth(index).getAttribute("aria-invalid")).toBe("true");
+        expect(await weights.nth(index).getAttribute("aria-describedby")).toContain(errorId);
+      }
+      // Fixed: the total turns 10000 and every message about 9000 goes.
+      await weights.nth(1).fill("1000");
+      await eventually(() => form.locator(".weight-total").textContent()).toContain("Total 10000 of 10000");
+      expect(await form.locator(".field-error").count()).toBe(0);
+      expect(await form.locator("[aria-invalid]").count()).toBe(0);
+      expect(await form.getByRole("alert").count()).toBe(0);
+
+      // A withdrawal: the address the sandbox refuses, then an amount past what the wallet holds.
+      const wallet = await walletOf(TOKEN_A, "Refused fields", 1000);
+      await open(page, `/wallets/${wallet.id}/withdrawals`);
+      const withdraw = page.locator("#withdraw-form");
+      await withdraw.getByLabel("Amount (USD)").fill("10");
+      await withdraw.getByLabel("Destination address").fill("0x12");
+      await withdraw.getByRole("button", { name: "Request withdrawal" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
+      const refusal = withdraw.getByRole("alert");
+      await refusal.waitFor();
+      const text = (await refusal.textContent()) ?? "";
+      expect(text.split("0x followed by 40 hex digits").length - 1).toBe(1);
+      const address = withdraw.getByLabel("Destination address");
+      expect(await address.getAttribute("aria-invalid")).toBe("true");
+      expect(await address.getAttribute("aria-describedby")).toMatch(
+        /withdraw-form-destinationAddress-error/,
+      );
+      expect(await withdraw.locator("#withdraw-form-destinationAddress-error").textContent()).toContain(
+        "must be an ethereum address",
+      );
+      expect(await withdraw.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBeNull();
+      await address.fill(PAYOUT_ADDRESS);
+      expect(await address.getAttribute("aria-invalid")).toBeNull();
+      expect(await withdraw.getByRole("alert").count()).toBe(0);
+
+      await withdraw.getByLabel("Amount (USD)").fill("15000");
+      await withdraw.getByRole("button", { name: "Request withdrawal" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
+      await withdraw.getByRole("alert").waitFor();
+      // Money as money: "$15,000.00", never "15000 USD".
+      const insufficient = (await withdraw.getByRole("alert").textContent()) ?? "";
+      expect(insufficient).toContain("$15,000.00");
+      expect(insufficient).not.toMatch(/\d USD/);
+      expect(await withdraw.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBe("true");
+      expect(await withdraw.locator(".field-error").textContent()).toContain("$1,000.00");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "rejecting asks first; the 'create a key first' message goes once there is a key; a rejected withdrawal's legs read skipped",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Rejected withdrawal", 1000);
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
+      try {
+        const requested = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+          requestId: randomUUID(),
+          withdrawalAmount: 100,
+          destinationToken: "usdc",
+          destinationChain: "ethereum",
+          destinationAddress: PAYOUT_ADDRESS,
+        });
+        expect(requested.body.status).toBe("pending_approval");
+        const page = await signedInPage();
+        // No key yet: this browser keeps the keys of earlier scenarios (IndexedDB).
+        await forgetApproverKeys(page);
+        await open(page, "/approvals");
+        const item = page.locator("article.approval", { hasText: "Rejected withdrawal" });
+        await item.waitFor();
+        await item.getByRole("button", { name: /^Approve/ }).click();
+        const first = page.getByText("Create an approver key first");
+        await first.waitFor();
+        await page.getByRole("button", { name: "Create and register an approver key" }).click();
+        await page.getByText("Registered console approver").waitFor();
+        expect(await first.count()).toBe(0);
+
+        await item.getByRole("button", { name: /^Reject/ }).click();
+        const dialog = page.getByRole("dialog");
+        expect(await dialog.textContent()).toContain("cannot be approved again");
+        await dialog.getByRole("button", { name: "Cancel" }).click();
+        await dialog.waitFor({ state: "detached" });
+        const pending = await apiA(
+          "GET",
+          `/v2/portfolio-wallets/${wallet.id}/withdrawals/${requested.body.id}`,
+        );
+        expect(pending.body.status).toBe("pending_approval");
+        await item.getByRole("button", { name: /^Reject/ }).click();
+        await dialog.getByRole("button", { name: "Reject" }).click();
+        await page.getByText("rejected: it fails with an approval-rejected reason").waitFor();
+
+        await open(page, `/wallets/${wallet.id}/withdrawals`);
+        const withdrawal = page.locator(`article[data-withdrawal-id="${requested.body.id}"]`);
+        await withdrawal.locator('[data-outcome="failed"]').waitFor();
+        const legs = withdrawal.locator("[data-leg-key]");
+        expect(await legs.count()).toBeGreaterThan(0);
+        for (const leg of await legs.all()) {
+          expect(await leg.getAttribute("data-leg-state")).toBe("skipped");
+          expect(await leg.locator(".step-mark").textContent()).not.toBe("✓");
+          expect(await leg.locator(".pill").getAttribute("class")).not.toContain("pill-good");
+          expect(await leg.textContent()).toContain("(skipped)");
+        }
+      } finally {
+        expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 0 }, true)).status).toBe(200);
+      }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a withdrawal asks first; in a failed one the leg that failed reads failed and the leg returned with it reads returned",
+    async () => {
+      // Two sources that both pay out after a wait: a 900 withdrawal takes a leg from each.
+      const created = await apiA("POST", "/v2/portfolio-wallets", {
+        requestId: randomUUID(),
+        label: "Returned leg",
+        positions: [
+          { positionKey: "tbills", targetWeightBps: 5000 },
+          { positionKey: "resolvRlp", targetWeightBps: 5000 },
+        ],
+      });
+      expect(created.status).toBe(201);
+      const wallet = created.body as Wallet;
+      const funded = await apiA(
+        "POST",
+        "/_sandbox/deposits",
+        {
+          chain: "ethereum",
+          address: wallet.depositAddresses.ethereum!.address,
+          amount: 1000,
+          txHash: `0x${randomBytes(32).toString("hex")}`,
+        },
+        true,
+      );
+      expect(funded.status).toBe(201);
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 2 }, true)).status).toBe(200);
+      expect(
+        (
+          await apiA(
+            "POST",
+            "/_sandbox/faults/withdrawal-leg",
+            { walletId: wallet.id, legKey: "redeem", reason: "bridge outage" },
+            true,
+          )
+        ).status,
+      ).toBe(201);
+
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}/withdrawals`);
+      await page.getByLabel("Amount (USD)").fill("900");
+      await page.getByLabel("Destination address").fill(PAYOUT_ADDRESS);
+      await page.getByRole("button", { name: "Request withdrawal" }).click();
+      const dialog = page.getByRole("dialog", { name: "Request this withdrawal?" });
+      expect(await dialog.textContent()).toContain("$900.00");
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      expect((await apiA("GET", `/v2/portfolio-wallets/${wallet.id}/withdrawals`)).body.data).toEqual([]);
+      await page.getByRole("button", { name: "Request withdrawal" }).click();
+      await dialog.getByRole("button", { name: "Withdraw" }).click();
+      await page.getByText("Withdrawal requested").waitFor();
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
+
+      const withdrawal = page.locator("article[data-withdrawal-id]").first();
+      await withdrawal.locator('[data-outcome="failed"]').waitFor({ timeout: 15_000 });
+      const states = await withdrawal
+        .locator("[data-leg-key]")
+        .evaluateAll((legs) =>
+          legs.map((leg) => [leg.getAttribute("data-leg-key"), leg.getAttribute("data-leg-state")]),
+        );
+      expect(states).toEqual([
+        ["redeem_PT24H", "bad"],
+        ["redeem_PT168H", "returned"],
+      ]);
+      const returned = withdrawal.locator('[data-leg-key="redeem_PT168H"]');
+      expect(await returned.textContent()).toContain("returned to the wallet");
+      expect(await returned.locator(".step-mark").textContent()).not.toBe("✕");
+      const reason = (await withdrawal.locator(".failure-reason").textContent()) ?? "";
+      expect(reason).toContain(
+        "payout leg redeem_PT24H failed: bridge outage; $900.00 returned to the wallet",
+      );
+      expect(reason).not.toMatch(/\d USD/);
+      await screenshot(page, "withdrawal-returned-leg");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a wallet at its targets has no largest drift to name",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "On target", 1000);
+      const { body } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      expect(body.positions.every((p: { driftBps: number }) => Math.abs(p.driftBps) < 0.5)).toBe(true);
+      const page = await signedInPage();
+      await open(page, "/wallets");
+      const cell = page.locator(`tr[data-wallet-id="${wallet.id}"] [data-drift]`);
+      await cell.waitFor();
+      expect(await cell.textContent()).toBe("none: on target");
+      await open(page, `/wallets/${wallet.id}`);
+      const stat = page.locator(".stats [data-drift]");
+      await stat.waitFor();
+      expect(await stat.textContent()).toBe("none: on target");
+      expect(await page.locator(".stats").textContent()).not.toContain("tbills");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+  test(
+    "the wallets page totals the organization's balances and yield, as the API gives them",
+    async () => {
+      await walletOf(TOKEN_A, "Totals check", 1234.5);
+      const page = await signedInPage();
+      await open(page, "/wallets");
+      const balance = page.locator('[data-total="totalBalanceUsd"]');
+      const generated = page.locator('[data-total="generated"]');
+      const { body: list } = await apiA("GET", "/v2/portfolio-wallets?pageSize=100");
+      expect(list.nextCursor).toBeNull();
+      const expected =
+        Math.round(
+          (list.data as { totalBalanceUsd: number }[]).reduce(
+            (acc, wallet) => acc + wallet.totalBalanceUsd,
+            0,
+          ) * 1e6,
+        ) / 1e6;
+      // Balances move with accrual: within a cent of the API's sum read just before.
+      await eventually(async () =>
+        Math.abs(Number(await balance.getAttribute("data-value")) - expected),
+      ).toBeLessThan(0.01);
+      const { body: metrics } = await apiA("POST", "/v2/portfolio-wallets/yield", {});
+      await eventually(async () =>
+        Math.abs(Number(await generated.getAttribute("data-value")) - metrics.global.generated),
+      ).toBeLessThan(0.01);
+      expect(await balance.textContent()).toMatch(/^\$[\d,]+\.\d{2}$/);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+  test(
+    "a wallet's balance, yield and weights over time: charts with a table whose figures are the API's, readable at 420 px",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Over time", 1000);
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
+      expect(
+        (
+          await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+            requestId: randomUUID(),
+            withdrawalAmount: 300,
+            destinationToken: "usdc",
+            destinationChain: "ethereum",
+            destinationAddress: PAYOUT_ADDRESS,
+          })
+        ).status,
+      ).toBe(201);
+      const { body: history } = await apiA("GET", `/_console/api/wallets/${wallet.id}/history`);
+      const points = history.points as { at: string; balanceUsd: number; yieldGeneratedUsd: number }[];
+      expect(points.length).toBeGreaterThanOrEqual(3);
+      const page = await signedInPage();
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        await open(page, `/wallets/${wallet.id}`);
+        const rows = page.locator(".history-table tr[data-at]:not([data-live])");
+        await rows.first().waitFor();
+        const shown = await rows.evaluateAll((all) =>
+          all.map((row) => ({
+            at: row.getAttribute("data-at"),
+            balanceUsd: Number(row.getAttribute("data-balance")),
+            yieldGeneratedUsd: Number(row.getAttribute("data-yield")),
+            text: row.textContent ?? "",
+          })),
+        );
+        const expected = points.slice(-shown.length).reverse();
+        expect(
+          shown.map(({ at, balanceUsd, yieldGeneratedUsd }) => ({ at, balanceUsd, yieldGeneratedUsd })),
+        ).toEqual(
+          expected.map(({ at, balanceUsd, yieldGeneratedUsd }) => ({ at, balanceUsd, yieldGeneratedUsd })),
+        );
+        // The figures as money, and each source's weight with its drift.
+        expect(shown[0]!.text).toContain("$");
+        expect(shown[0]!.text).toMatch(/tbills|%/);
+        // The live row: the wallet as read now.
+        const live = page.locator('.history-table tr[data-live="true"]');
+        const { body: now } = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+        expect(Math.abs(Number(await live.getAttribute("data-balance")) - now.totalBalanceUsd)).toBeLessThan(
+          0.01,
+        );
+        // Each chart is an image with its figures in words.
+        const labels = await page
+          .locator(".time-chart-body")
+          .evaluateAll((charts) => charts.map((chart) => chart.getAttribute("aria-label") ?? ""));
+        expect(labels).toHaveLength(3);
+        expect(labels[0]).toContain("Balance from $1,000.00");
+        expect(labels[2]).toContain("tbills (target 60.00%)");
+        // Readable at 420 px: the plots fit the window.
+        for (const box of await page
+          .locator(".time-chart-plot")
+          .evaluateAll((plots) => plots.map((plot) => plot.getBoundingClientRect().right)))
+          expect(box).toBeLessThanOrEqual(width);
+        if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+        await screenshot(page, `wallet-over-time-${width}`);
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: controls where they are used", () => {
+  test(
+    "a deposit made on the wallet's page and time moved from the header show on that page, without leaving it",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Deposit in place", 0);
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}`);
+      const balance = page.locator('[data-stat="totalBalanceUsd"]');
+      await eventually(() => balance.getAttribute("data-value")).toBe("0");
+      await page.getByText("Simulate a deposit").click();
+      const form = page.locator("#overview-deposit-form");
+      expect(await form.getByLabel("Deposit address").inputValue()).toBe(
+        wallet.depositAddresses.ethereum!.address,
+      );
+      await form.getByLabel("Amount (USD)").fill("2500");
+      await form.getByRole("button", { name: "Simulate deposit" }).click();
+      await form.getByText("Deposit detected: $2,500.00").waitFor();
+      await eventually(() => balance.getAttribute("data-value")).toBe("2500");
+      expect(page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}`);
+
+      // The legs wait for the deposit processing delay: one second of sandbox time, moved from the header.
+      await page.getByRole("link", { name: "Deposits" }).click();
+      const row = page.locator("tr[data-deposit-id]").first();
+      await row.waitFor();
+      const before = await page.locator("[data-sandbox-now]").getAttribute("data-sandbox-now");
+      await page.getByText("Advance time").click();
+      await page
+        .getByRole("group", { name: "Advance the sandbox clock by" })
+        .getByRole("button", { name: "+ 1 second" })
+        .click();
+      await page.locator(".clock-menu").getByText("The sandbox clock is now").waitFor();
+      await eventually(() => row.locator(".pill").first().getAttribute("data-status")).toBe("completed");
+      expect(await page.locator("[data-sandbox-now]").getAttribute("data-sandbox-now")).not.toBe(before);
+      expect(page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}/deposits`);
+      await screenshot(page, "wallet-deposit-in-place");
+
+      // Without the admin token, no clock control in the header (the calls would be refused).
+      const reader = await signedInPage(false);
+      await open(reader, `/wallets/${wallet.id}`);
+      await reader.locator('[data-stat="totalBalanceUsd"]').waitFor();
+      expect(await reader.getByText("Advance time").isVisible()).toBe(false);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "armed faults are listed with their fields, planned failures included, and each is disarmed from the page",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Armed faults", 100);
+      const leg = await apiA(
+        "POST",
+        "/_sandbox/faults/withdrawal-leg",
+        { walletId: wallet.id, legKey: "redeem", reason: "bridge outage" },
+        true,
+      );
+      expect(leg.status).toBe(201);
+      const http = await apiA(
+        "POST",
+        "/_sandbox/faults",
+        {
+          method: "GET",
+          path: "/v2/portfolio-wallets/:id/deposits",
+          kind: "status",
+          status: 503,
+          times: 2,
+          after: 1,
+        },
+        true,
+      );
+      expect(http.status).toBe(201);
+      const page = await signedInPage();
+      await open(page, "/controls");
+      const legItem = page.locator(`li[data-fault-id="${leg.body.id}"]`);
+      await legItem.waitFor();
+      expect(await legItem.textContent()).toContain("The redeem leg of the next withdrawal fails");
+      expect(await legItem.textContent()).toContain("bridge outage");
+      expect(await legItem.textContent()).toContain("Armed faults");
+      const httpItem = page.locator(`li[data-fault-id="${http.body.id}"]`);
+      const shown = (await httpItem.textContent()) ?? "";
+      expect(shown).toContain("GET /v2/portfolio-wallets/:id/deposits → status");
+      // Every field the fault has, whatever its kind: `after` and `remaining` among them.
+      expect(shown).toMatch(/after\s*1/);
+      expect(shown).toMatch(/remaining\s*2/);
+      await screenshot(page, "controls-armed-faults");
+      await legItem.getByRole("button", { name: /^Disarm/ }).click();
+      await legItem.waitFor({ state: "detached" });
+      const left = (await apiA("GET", "/_sandbox/faults", undefined, true)).body;
+      expect(left.planned.map((fault: { id: string }) => fault.id)).not.toContain(leg.body.id);
+      expect(left.faults.map((fault: { id: string }) => fault.id)).toContain(http.body.id);
+      await page.getByRole("button", { name: "Clear all faults" }).click();
+      await page.getByText("None armed.").waitFor();
+      expect((await apiA("GET", "/_sandbox/faults", undefined, true)).body).toEqual({
+        faults: [],
+        planned: [],
+      });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: webhooks", () => {
+  test(
+    "a webhook registered from the console, its refused URL marked at the field; deliveries filtered, inspected and redelivered",
+    async () => {
+      const receiver = await startReceiver(() => 204);
+      try {
+        const page = await signedInPage();
+        await open(page, "/webhooks");
+        const form = page.locator("#webhook-form");
+        await form.getByRole("checkbox", { name: "portfolio_wallet.deposit.status_changed" }).check();
+        await form.getByLabel("URL").fill("ftp://example.com/hooks");
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        await form.getByRole("alert").waitFor();
+        const url = form.getByLabel("URL");
+        expect(await url.getAttribute("aria-invalid")).toBe("true");
+        expect(await form.locator("#webhook-form-url-error").textContent()).toContain(
+          "must be an absolute http(s) URL",
+        );
+        expect(await url.getAttribute("aria-describedby")).toContain("webhook-form-url-error");
+
+        await url.fill(receiver.url);
+        expect(await url.getAttribute("aria-invalid")).toBeNull();
+        await form.getByLabel(/^Description/).fill("console receiver");
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        await form.getByText("Its signing secret is in the answer below").waitFor();
+        expect(await form.locator(".request-log").textContent()).toContain("whsec_");
+        const { body: registrations } = await apiA("GET", "/webhooks/registrations?pageSize=100");
+        const created = registrations.data.find((r: { url: string }) => r.url === receiver.url);
+        expect(created).toMatchObject({
+          description: "console receiver",
+          eventTypes: ["portfolio_wallet.balance.updated", "portfolio_wallet.deposit.status_changed"],
+        });
+        await page.locator(`tr[data-registration-id="${created.id}"]`).waitFor();
+
+        await walletOf(TOKEN_A, "Webhook inspection", 10);
+        await eventually(() => receiver.requests.length).toBeGreaterThanOrEqual(2);
+        // Filtered to one event type and to what succeeded.
+        await page.getByLabel("Event type").selectOption("portfolio_wallet.deposit.status_changed");
+        await page.getByLabel("Status", { exact: true }).selectOption("succeeded");
+        const rows = page.locator("tr[data-delivery-id]");
+        await eventually(
+          async () =>
+            (await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-event-type")))).every(
+              (type) => type === "portfolio_wallet.deposit.status_changed",
+            ) && (await rows.count()) > 0,
+        ).toBe(true);
+        expect(
+          await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-status"))),
+        ).not.toContain("failed");
+
+        const row = rows.first();
+        const deliveryId = await row.getAttribute("data-delivery-id");
+        await row.getByRole("button", { name: /^Inspect/ }).click();
+        const detail = page.locator(`[data-delivery-id="${deliveryId}"]`).last();
+        await detail.getByText("Headers of each attempt").waitFor();
+        const { body: delivery } = await apiA("GET", `/_console/api/webhook-deliveries/${deliveryId}`);
+        const sent = receiver.requests.find((r) => r.headers["x-portfolio-event-id"] === delivery.eventId)!;
+        expect(await detail.locator("pre").first().textContent()).toBe(
+          JSON.stringify(JSON.parse(sent.body), null, 2),
+        );
+        expect(await detail.textContent()).toContain("x-portfolio-signature");
+        expect(await detail.textContent()).toContain("verifyWebhookSignature");
+        await screenshot(page, "webhook-delivery");
+
+        const before = receiver.requests.length;
+        await detail.getByRole("button", { name: "Redeliver" }).click();
+        await page.getByText("Sent again as a new delivery").waitFor();
+        await eventually(() => receiver.requests.length).toBeGreaterThan(before);
+        expect(receiver.requests.at(-1)!.headers["x-portfolio-event-id"]).toBe(delivery.eventId);
+        expect(receiver.requests.at(-1)!.body).toBe(sent.body);
+        expect((await apiA("DELETE", `/webhooks/registrations/${created.id}`)).status).toBe(204);
+      } finally {
+        await receiver.close();
+      }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: approver keys", () => {
+  test(
+    "an approver key survives a reload, still not extractable, votes after it, and is removed from both lists",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Key after reload", 1000);
+      const page = await signedInPage();
+      await forgetApproverKeys(page);
+      await open(page, "/approvals");
+      await page.getByRole("button", { name: "Create and register an approver key" }).click();
+      await page.getByText("Registered console approver").waitFor();
+      const current = page.locator("[data-current-approver]");
+      const publicKey = (await current.getAttribute("data-current-approver"))!;
+      expect(publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
+
+      await page.reload();
+      await eventually(() => current.getAttribute("data-current-approver")).toBe(publicKey);
+      const kept = page.locator(`tr[data-kept-key="${publicKey}"]`);
+      expect(await kept.textContent()).toContain("yes");
+      await page.locator(`tr[data-registered-key="${publicKey}"]`).waitFor();
+      // Kept as the CryptoKey itself, and still not extractable: no script can read its bytes.
+      const stored = await page.evaluate(async (key) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const opening = indexedDB.open("portfolio-wallet-console");
+          opening.onsuccess = () => resolve(opening.result);
+          opening.onerror = () => reject(opening.error);
+        });
+        const record = await new Promise<{ privateKey: CryptoKey }>((resolve, reject) => {
+          const reading = db.transaction("approver-keys").objectStore("approver-keys").get(key);
+          reading.onsuccess = () => resolve(reading.result);
+          reading.onerror = () => reject(reading.error);
+        });
+        db.close();
+        const exported = await crypto.subtle.exportKey("pkcs8", record.privateKey).then(
+          () => "exported",
+          (error: Error) => error.name,
+        );
+        return { type: record.privateKey.type, extractable: record.privateKey.extractable, exported };
+      }, publicKey);
+      expect(stored).toEqual({ type: "private", extractable: false, exported: "InvalidAccessError" });
+
+      // It votes after the reload.
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
+      try {
+        const requested = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+          requestId: randomUUID(),
+          withdrawalAmount: 50,
+          destinationToken: "usdc",
+          destinationChain: "ethereum",
+          destinationAddress: PAYOUT_ADDRESS,
+        });
+        expect(requested.body.status).toBe("pending_approval");
+        const item = page.locator("article.approval", { hasText: "Key after reload" });
+        await item.getByRole("button", { name: /^Approve/ }).click();
+        await page.getByText("approved: it proceeds by itself").waitFor();
+      } finally {
+        expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 0 }, true)).status).toBe(200);
+      }
+
+      await kept.getByRole("button", { name: /^Remove/ }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+      await page.getByText(/^Removed console approver/).waitFor();
+      await kept.waitFor({ state: "detached" });
+      await page.locator(`tr[data-registered-key="${publicKey}"]`).waitFor({ state: "detached" });
+      const { body } = await apiA("GET", "/_sandbox/signing/api-keys", undefined, true);
+      expect(body.data.map((key: { publicKey: string }) => key.publicKey)).not.toContain(publicKey);
+      await page.getByRole("button", { name: "Create and register an approver key" }).waitFor();
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: every page", () => {
   test(
     "the main pages have no serious accessibility violations, at 1280 px and on a narrow window",
     async () => {
@@ -474,6 +1219,17 @@ describe("sandbox console in Chromium", () => {
       await control.close();
 
       const wallet = await walletOf(TOKEN_A, "Accessibility", 1000);
+      // Something waiting on Approvals, and a webhook registration, so their actions are checked too.
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
+      const waiting = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        requestId: randomUUID(),
+        withdrawalAmount: 10,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+        destinationAddress: PAYOUT_ADDRESS,
+      });
+      expect(waiting.body.status).toBe("pending_approval");
+      expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 0 }, true)).status).toBe(200);
       const page = await signedInPage();
       const paths = [
         "/wallets",
@@ -502,6 +1258,10 @@ describe("sandbox console in Chromium", () => {
           );
           if (overflow > 0)
             findings.push(`${width}px ${path}: the page is ${overflow}px wider than the window`);
+          if (width === 420)
+            findings.push(
+              ...(await offscreenActions(page)).map((problem) => `${width}px ${path}: ${problem}`),
+            );
         }
       }
       await open(page, `/wallets/${wallet.id}`);

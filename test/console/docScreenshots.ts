@@ -133,13 +133,31 @@ await shoot("wallets", false);
 await open(page, `wallets/${treasury.id}`, ".allocation-table");
 await page.locator("[data-yield=generated]").waitFor();
 await shoot("wallet");
+await page.setViewportSize({ width: 420, height: 900 });
+await page.locator("[data-yield=generated]").waitFor();
+await shoot("wallet-narrow", false);
+await page.setViewportSize({ width: 1280, height: 800 });
 await open(page, `wallets/${treasury.id}/withdrawals`, "article[data-withdrawal-id]");
 await shoot("withdrawals");
 await open(page, "approvals", "article.approval");
 await shoot("approvals");
 await open(page, "webhooks", "tr[data-registration-id]");
-await page.locator("text=succeeded").first().waitFor();
+await page.locator(`tr[data-status="succeeded"]`).first().waitFor();
 await shoot("webhooks", false);
+await page
+  .locator("tr[data-delivery-id]")
+  .first()
+  .getByRole("button", { name: /^Inspect/ })
+  .click();
+await page.getByText("Headers of each attempt").waitFor();
+await page.locator("#delivery-heading").scrollIntoViewIfNeeded();
+await shoot("webhook-delivery", false);
+await call(
+  "POST",
+  "/_sandbox/faults/withdrawal-leg",
+  { walletId: treasury.id, legKey: "redeem", reason: "bridge outage (injected)" },
+  true,
+);
 await open(page, `controls?wallet=${treasury.id}`, "form");
 const depositForm = page.locator("form", { has: page.getByRole("button", { name: "Simulate deposit" }) });
 await depositForm.getByLabel("Amount (USD)").fill("5000");

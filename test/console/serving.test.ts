@@ -61,6 +61,10 @@ describe("serving the console", () => {
       terminal: true,
     });
     started.push(sandbox);
+    // Printed after the console's address, which is what startCliSandbox waits for.
+    await expect
+      .poll(() => /^admin token for this run: [\w-]+ /m.test(sandbox.output()), { timeout: 10_000 })
+      .toBe(true);
     const made = /^admin token for this run: ([\w-]+) /m.exec(sandbox.output())?.[1];
     expect(made, sandbox.output()).toMatch(/^[\w-]{32}$/);
     expect(sandbox.output().split(made!).length - 1).toBe(1);

@@ -90,6 +90,47 @@ describe("fault injection", () => {
     expect((await t.api("GET", "/v2/portfolio-wallets")).status).toBe(200);
   });
 
+  test("every armed fault is listed, planned failures included, and each can be disarmed alone", async () => {
+    const wallet = (await t.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body;
+    const http = (
+      await addFault({ method: "GET", path: "/v2/portfolio-wallets", kind: "status", status: 503 })
+    ).body;
+    const leg = await t.api("POST", "/_sandbox/faults/withdrawal-leg", {
+      body: { walletId: wallet.id, legKey: "redeem", reason: "bridge outage" },
+    });
+    expect(leg.status).toBe(201);
+    const strategy = await t.api("POST", "/_sandbox/faults/strategy-update", {
+      body: { walletId: wallet.id, reason: "rebalance refused" },
+    });
+    expect(strategy.status).toBe(201);
+    const listed = (await t.api("GET", "/_sandbox/faults")).body;
+    expect(listed.faults.map((fault: { id: string }) => fault.id)).toEqual([http.id]);
+    expect(listed.planned).toEqual([
+      {
+        id: leg.body.id,
+        kind: "withdrawal-leg",
+        walletId: wallet.id,
+        legKey: "redeem",
+        reason: "bridge outage",
+      },
+      { id: strategy.body.id, kind: "strategy-update", walletId: wallet.id, reason: "rebalance refused" },
+    ]);
+    // Another organization neither sees nor disarms them.
+    const theirs = (await t.api("GET", "/_sandbox/faults", { token: OTHER_TOKEN })).body;
+    expect(theirs).toEqual({ faults: [], planned: [] });
+    expect((await t.api("DELETE", `/_sandbox/faults/${leg.body.id}`, { token: OTHER_TOKEN })).status).toBe(
+      404,
+    );
+
+    expect((await t.api("DELETE", `/_sandbox/faults/${leg.body.id}`)).status).toBe(204);
+    expect((await t.api("DELETE", `/_sandbox/faults/${http.id}`)).status).toBe(204);
+    expect((await t.api("DELETE", `/_sandbox/faults/${http.id}`)).status).toBe(404);
+    const left = (await t.api("GET", "/_sandbox/faults")).body;
+    expect(left.faults).toEqual([]);
+    expect(left.planned.map((fault: { id: string }) => fault.id)).toEqual([strategy.body.id]);
+    expect((await t.api("GET", "/v2/portfolio-wallets")).status).toBe(200);
+  });
+
   test("admin calls are never faulted", async () => {
     await addFault({ method: "*", path: "/*", kind: "status", status: 503, times: 5 });
     expect((await t.api("GET", "/_sandbox/request-counts")).status).toBe(200);

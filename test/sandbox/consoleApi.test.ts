@@ -1,7 +1,9 @@
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
-import { OTHER_TOKEN, uuid } from "./helpers.ts";
+import { EVENT_TYPES } from "../../sdk/contract/index.ts";
+import { startReceiver } from "../webhooks/receiver.ts";
+import { eventually, OTHER_TOKEN, uuid } from "./helpers.ts";
 import {
   DAY_MS,
   deposit,
@@ -78,7 +80,12 @@ describe("console API: authentication and isolation", () => {
   test("the session names the token's organization, how the admin API is guarded, and the sandbox time", async () => {
     const res = await m.t.api("GET", "/_console/api/session");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ organizationId: "org-a", adminApi: "open", now: m.clock.now().toISOString() });
+    expect(res.body).toEqual({
+      organizationId: "org-a",
+      adminApi: "open",
+      now: m.clock.now().toISOString(),
+      eventTypes: [...EVENT_TYPES],
+    });
     expect((await m.t.api("GET", "/_console/api/session", { token: OTHER_TOKEN })).body.organizationId).toBe(
       "org-b",
     );
@@ -265,6 +272,7 @@ describe("console API: what the console shows", () => {
       {
         legKey: "instant",
         status: "completed",
+        outcome: null,
         amount: 400,
         positionKeys: ["syrupUsdc"],
         maxProcessingTime: "PT0H",
@@ -274,6 +282,7 @@ describe("console API: what the console shows", () => {
       {
         legKey: "redeem",
         status: "processing",
+        outcome: null,
         amount: 300,
         positionKeys: ["tbills"],
         maxProcessingTime: "PT24H",
@@ -290,6 +299,37 @@ describe("console API: what the console shows", () => {
       dueAt: null,
       updatedAt: dueAt,
     });
+  });
+
+  test("a failed withdrawal tells the leg that failed from the legs only returned with it", async () => {
+    const walletId = await fundedWallet(m, 1000, [
+      { positionKey: "tbills", targetWeightBps: 5000 },
+      { positionKey: "resolvRlp", targetWeightBps: 5000 },
+    ]);
+    const armed = await m.t.api("POST", "/_sandbox/faults/withdrawal-leg", {
+      body: { walletId, legKey: "redeem", reason: "bridge outage" },
+    });
+    expect(armed.status).toBe(201);
+    const created = await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+      body: withdrawBody(900),
+    });
+    expect(created.status).toBe(201);
+    await m.advance(DAY_MS);
+    const { body } = await m.t.api("GET", `/_console/api/wallets/${walletId}/withdrawals`);
+    const [withdrawal] = body.data;
+    expect(withdrawal.status).toBe("failed");
+    expect(withdrawal.failureReason).toMatch(/^payout leg redeem_PT24H failed: bridge outage; /);
+    // Both stopped legs read `failed` publicly; only the first failed, the other was returned.
+    expect(
+      withdrawal.legTimes.map((leg: { legKey: string; status: string; outcome: string | null }) => [
+        leg.legKey,
+        leg.status,
+        leg.outcome,
+      ]),
+    ).toEqual([
+      ["redeem_PT24H", "failed", "failed"],
+      ["redeem_PT168H", "failed", "returned"],
+    ]);
   });
 
   test("withdrawal pages follow the public list's cursors", async () => {
@@ -410,4 +450,114 @@ test("a deposit shows up in the console's reads as the public API shows it", asy
     headers: { "X-Sandbox-Console": "1" },
   });
   expect(wallet.body.totalBalanceUsd).toBe(150);
+});
+
+describe("console API: a webhook delivery in detail, and redelivered", () => {
+  test("shows the event's body and the headers attempts send; redelivers it as a new delivery of the same event while the registration is active", async () => {
+    const w = await startMoneySandbox({ allowPrivateWebhookUrls: true });
+    const receiver = await startReceiver(() => 200);
+    try {
+      const hook = await w.t.api("POST", "/webhooks/registrations", {
+        body: { url: receiver.url, eventTypes: ["portfolio_wallet.balance.updated"] },
+      });
+      expect(hook.status).toBe(201);
+      await fundedWallet(w, 100, POSITIONS);
+      const deliveries = async () =>
+        (await w.t.api("GET", "/_console/api/webhook-deliveries?limit=100")).body.data as {
+          id: string;
+          eventId: string;
+          status: string;
+        }[];
+      await eventually(async () => (await deliveries()).some((d) => d.status === "succeeded"));
+      const [first] = (await deliveries()).filter((d) => d.status === "succeeded");
+      const sent = receiver.requests.find((r) => r.headers["x-portfolio-event-id"] === first!.eventId)!;
+
+      const detail = await w.t.api("GET", `/_console/api/webhook-deliveries/${first!.id}`);
+      expect(detail.status).toBe(200);
+      // The body exactly as the receiver got it, and the headers it got, by name.
+      expect(detail.body.payload).toEqual(JSON.parse(sent.body));
+      const names = detail.body.headers.map((header: { name: string }) => header.name);
+      for (const name of ["x-portfolio-event-id", "x-portfolio-timestamp", "x-portfolio-signature"]) {
+        expect(names).toContain(name);
+        expect(sent.headers[name]).toBeDefined();
+      }
+      expect(detail.body.headers).toContainEqual({ name: "x-portfolio-event-id", value: first!.eventId });
+      expect(
+        (await w.t.api("GET", `/_console/api/webhook-deliveries/${first!.id}`, { token: OTHER_TOKEN }))
+          .status,
+      ).toBe(404);
+
+      const before = receiver.requests.length;
+      const again = await w.t.api("POST", `/_console/api/webhook-deliveries/${first!.id}/redeliver`);
+      expect(again.status).toBe(201);
+      expect(again.body).toMatchObject({ eventId: first!.eventId, status: "pending", attempts: 0 });
+      expect(again.body.id).not.toBe(first!.id);
+      await eventually(async () => receiver.requests.length > before);
+      const replay = receiver.requests.at(-1)!;
+      expect(replay.headers["x-portfolio-event-id"]).toBe(first!.eventId);
+      expect(replay.body).toBe(sent.body);
+      await eventually(
+        async () => (await deliveries()).find((d) => d.id === again.body.id)?.status === "succeeded",
+      );
+      // The original keeps its own history.
+      expect((await deliveries()).find((d) => d.id === first!.id)?.status).toBe("succeeded");
+
+      expect(
+        (
+          await w.t.api("POST", `/_console/api/webhook-deliveries/${first!.id}/redeliver`, {
+            token: OTHER_TOKEN,
+          })
+        ).status,
+      ).toBe(404);
+      await w.t.api("PATCH", `/webhooks/registrations/${hook.body.id}/status`, {
+        body: { status: "disabled" },
+      });
+      const refused = await w.t.api("POST", `/_console/api/webhook-deliveries/${first!.id}/redeliver`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.message).toContain("its registration is disabled: enable it first");
+    } finally {
+      await receiver.close();
+      await w.close();
+    }
+  });
+});
+
+describe("console API: a wallet over time", () => {
+  test("its history, replayed from the ledger, ends at the wallet's figures, and steps at each booking", async () => {
+    const walletId = await fundedWallet(m, 1000, POSITIONS);
+    await m.advance(DAY_MS);
+    // A withdrawal books the accrual up to now: with the clock still, the ledger is whole.
+    expect(
+      (await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, { body: withdrawBody(300) }))
+        .status,
+    ).toBe(201);
+    const { body: history } = await m.t.api("GET", `/_console/api/wallets/${walletId}/history`);
+    const { body: wallet } = await m.t.api("GET", `/v2/portfolio-wallets/${walletId}`);
+    const { body: metrics } = await m.t.api("POST", "/v2/portfolio-wallets/yield", {
+      body: { portfolioWalletIds: [walletId] },
+    });
+    expect(history.truncated).toBe(false);
+    const points = history.points as {
+      at: string;
+      balanceUsd: number;
+      yieldGeneratedUsd: number;
+      positions: Record<string, number>;
+    }[];
+    expect(points.length).toBeGreaterThanOrEqual(3);
+    // Oldest first, one point per moment.
+    const times = points.map((point) => point.at);
+    expect([...times].sort()).toEqual(times);
+    expect(new Set(times).size).toBe(times.length);
+    // The deposit, detected then invested by target weight.
+    expect(points[0]).toMatchObject({ balanceUsd: 1000, yieldGeneratedUsd: 0 });
+    const last = points.at(-1)!;
+    expect(last.balanceUsd).toBe(wallet.totalBalanceUsd);
+    for (const position of wallet.positions as { positionKey: string; valueUsd: number }[])
+      expect(last.positions[position.positionKey], position.positionKey).toBe(position.valueUsd);
+    expect(last.yieldGeneratedUsd).toBe(metrics.portfolioWallets[walletId].generated);
+    expect(last.yieldGeneratedUsd).toBeGreaterThan(0);
+    expect(
+      (await m.t.api("GET", `/_console/api/wallets/${walletId}/history`, { token: OTHER_TOKEN })).status,
+    ).toBe(404);
+  });
 });

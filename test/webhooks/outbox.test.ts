@@ -136,3 +136,41 @@ describe("a registration's backlog is bounded", () => {
     expect(cancelled.every((d) => d.lastError?.startsWith("backlog full: 3 deliveries"))).toBe(true);
   });
 });
+
+describe("a delivery cancelled before its next attempt", () => {
+  test("keeps the last attempt's status code and time: nothing was sent when it was cancelled", async () => {
+    const m = await startMoneySandbox({
+      allowPrivateWebhookUrls: true,
+      webhookDelivery: { retryBaseDelayMs: 1500 },
+    });
+    cleanups.push(() => m.close());
+    const failing = await startReceiver(() => 500);
+    cleanups.push(() => failing.close());
+    const registration = await m.client.webhookRegistrations.create({
+      url: failing.url,
+      eventTypes: ["portfolio_wallet.strategy.status_changed"],
+    });
+    const wallet = await m.client.wallets.create(walletBody());
+    await m.client.wallets.updateStrategy(wallet.id, {
+      requestId: uuid(),
+      positions: [{ positionKey: "tbills", targetWeightBps: 10000 }],
+    });
+    type Delivery = { status: string; lastResponseStatus: number | null; lastAttemptAt: string | null };
+    const deliveries = async () =>
+      (await m.t.api("GET", "/_console/api/webhook-deliveries")).body.data as Delivery[];
+    await eventually(async () => (await deliveries())[0]?.lastResponseStatus === 500);
+    const attempted = (await deliveries())[0]!;
+    // Disabled before the retry: the retry finds it disabled and cancels the delivery unsent.
+    const disabled = await m.t.api("PATCH", `/webhooks/registrations/${registration.id}/status`, {
+      body: { status: "disabled" },
+    });
+    expect(disabled.status).toBe(200);
+    await eventually(async () => (await deliveries())[0]?.status === "cancelled");
+    expect((await deliveries())[0]).toMatchObject({
+      status: "cancelled",
+      lastResponseStatus: 500,
+      lastAttemptAt: attempted.lastAttemptAt,
+    });
+    expect(failing.requests).toHaveLength(1);
+  });
+});

@@ -200,12 +200,15 @@ export function createWebhookDispatcher(
     const payload = findWebhookEventPayload(db, delivery.eventId);
     const attemptedAt = new Date().toISOString();
     if (registration === null || registration.status !== "active" || payload === null) {
+      // Nothing was sent: the last attempt's time and answer stay what they were, for whoever
+      // looks into why the receiver never got the event.
       recordDeliveryAttempt(db, delivery.id, {
         status: "cancelled",
         attempts: delivery.attempts,
         nextAttemptAt: null,
-        lastAttemptAt: attemptedAt,
-        lastResponseStatus: null,
+        lastAttemptAt: delivery.lastAttemptAt,
+        updatedAt: attemptedAt,
+        lastResponseStatus: delivery.lastResponseStatus,
         lastError: registration === null ? "registration deleted" : `registration ${registration.status}`,
         deliveredAt: null,
       });
@@ -226,6 +229,7 @@ export function createWebhookDispatcher(
       nextAttemptAt:
         succeeded || givingUp ? null : Date.now() + options.retryBaseDelayMs * 2 ** (attempts - 1),
       lastAttemptAt: attemptedAt,
+      updatedAt: attemptedAt,
       lastResponseStatus: outcome.status,
       lastError: succeeded ? null : (outcome.error ?? `receiver answered ${outcome.status}`),
       deliveredAt: succeeded ? new Date().toISOString() : null,

@@ -1,5 +1,20 @@
+import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
-import { listDeliveries, type DeliveryRecord } from "../../store/webhookDeliveryStore.ts";
+import {
+  WEBHOOK_EVENT_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from "../../../sdk/contract/index.ts";
+import {
+  findDelivery,
+  findRegistrationForDelivery,
+  findWebhookEventPayload,
+  insertDelivery,
+  listDeliveries,
+  type DeliveryRecord,
+} from "../../store/webhookDeliveryStore.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { SIGNATURE_VERSION } from "./signature.ts";
 
 /** A webhook delivery as the sandbox shows it: its record, the next attempt as an ISO time. */
 export type DeliveryView = Omit<DeliveryRecord, "nextAttemptAt"> & {
@@ -22,8 +37,73 @@ export function listDeliveryHistory(
   organizationId: string,
   filter: DeliveryFilter,
 ): DeliveryView[] {
-  return listDeliveries(db, organizationId, filter).map((delivery) => ({
-    ...delivery,
-    nextAttemptAt: delivery.nextAttemptAt === null ? null : new Date(delivery.nextAttemptAt).toISOString(),
-  }));
+  return listDeliveries(db, organizationId, filter).map(deliveryView);
+}
+
+const deliveryView = (delivery: DeliveryRecord): DeliveryView => ({
+  ...delivery,
+  nextAttemptAt: delivery.nextAttemptAt === null ? null : new Date(delivery.nextAttemptAt).toISOString(),
+});
+
+/**
+ * A delivery with what its attempts send: the body (the same bytes on every attempt, shown
+ * parsed), and the headers. The timestamp and the signature differ per attempt and are not kept
+ * (the signature needs the registration's secret), so they are described: how each is made.
+ */
+export type DeliveryDetail = DeliveryView & {
+  payload: unknown;
+  headers: { name: string; value: string }[];
+};
+
+export function deliveryDetail(db: DatabaseSync, organizationId: string, id: string): DeliveryDetail {
+  const delivery = findDelivery(db, organizationId, id);
+  if (delivery === null) throw new NotFoundError(`webhook delivery ${id}`);
+  const body = findWebhookEventPayload(db, delivery.eventId);
+  return {
+    ...deliveryView(delivery),
+    payload: body === null ? null : (JSON.parse(body) as unknown),
+    headers: [
+      { name: "content-type", value: "application/json" },
+      { name: WEBHOOK_EVENT_ID_HEADER, value: delivery.eventId },
+      { name: WEBHOOK_TIMESTAMP_HEADER, value: "the attempt's time, in unix seconds" },
+      {
+        name: WEBHOOK_SIGNATURE_HEADER,
+        value: `${SIGNATURE_VERSION}=<hex of HMAC-SHA256 keyed with the registration's secret over "<timestamp>.<body>">`,
+      },
+    ],
+  };
+}
+
+/**
+ * Sends a delivery's event to its registration again, as a new delivery with attempts of its own
+ * (the original keeps its history): the same event id and body, so a receiver that deduplicates
+ * by event id sees a replay. The registration must still exist and be active.
+ */
+export function redeliver(db: DatabaseSync, organizationId: string, id: string, now: Date): DeliveryView {
+  const original = findDelivery(db, organizationId, id);
+  if (original === null) throw new NotFoundError(`webhook delivery ${id}`);
+  const registration = findRegistrationForDelivery(db, original.registrationId);
+  if (registration === null)
+    throw new ConflictError("its registration was deleted: register the URL again to receive new events");
+  if (registration.status !== "active")
+    throw new ConflictError(`its registration is ${registration.status}: enable it first`);
+  if (findWebhookEventPayload(db, original.eventId) === null)
+    throw new ConflictError("the event's body is no longer kept (delivery history was pruned)");
+  const at = now.toISOString();
+  const delivery: DeliveryRecord = {
+    ...original,
+    id: randomUUID(),
+    url: registration.url,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: now.getTime(),
+    lastAttemptAt: null,
+    lastResponseStatus: null,
+    lastError: null,
+    deliveredAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  insertDelivery(db, delivery);
+  return deliveryView(delivery);
 }

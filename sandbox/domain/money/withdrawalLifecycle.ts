@@ -17,7 +17,7 @@ import { heldPositions, withdrawableMicros } from "./withdrawableFunds.ts";
 import { recordLegStatus, recordWithdrawalStatus } from "./withdrawalEvents.ts";
 import { debitLegs, recordPayout, returnLeg } from "./withdrawalLedger.ts";
 import { startedLegs, withdrawalYieldShare } from "./withdrawalLegs.ts";
-import { isFinished, statusFromLegs } from "./withdrawalStatus.ts";
+import { isFinished, legFailureReason, statusFromLegs } from "./withdrawalStatus.ts";
 
 /**
  * The withdrawal lifecycle (spec 3.3) on the sandbox clock, as steps that each run inside the
@@ -127,7 +127,7 @@ function failLeg(
     current,
     {
       status: "failed",
-      failureReason: `payout leg ${failed.legKey} failed: ${reason}; ${formatExactUsd(returned)} returned to the wallet`,
+      failureReason: legFailureReason(failed.legKey, reason, formatExactUsd(returned)),
     },
     current.status,
     at,

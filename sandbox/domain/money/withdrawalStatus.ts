@@ -28,3 +28,16 @@ export function statusFromLegs(
 
 /** Whether a withdrawal in `status` has stopped moving (no leg will change it again). */
 export const isFinished = (status: string): boolean => status === "completed" || status === "failed";
+
+/**
+ * The failure reason of a withdrawal whose leg `legKey` failed: which leg, why, and what came
+ * back. The public withdrawal carries no other record of which leg failed (every stopped leg reads
+ * `failed`), so `failedLegKeyOf` reads it back from here: keep the two together.
+ */
+export const legFailureReason = (legKey: string, reason: string, returnedUsd: string): string =>
+  `payout leg ${legKey} failed: ${reason}; ${returnedUsd} returned to the wallet`;
+
+/** The leg named by `legFailureReason`, or null when the withdrawal failed otherwise (rejected). */
+export function failedLegKeyOf(failureReason: string | null | undefined): string | null {
+  return /^payout leg (\S+) failed: /.exec(failureReason ?? "")?.[1] ?? null;
+}

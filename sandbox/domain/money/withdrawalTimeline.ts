@@ -5,6 +5,10 @@ import { findWallet } from "../../store/walletStore.ts";
 import { listLegs, listWithdrawals } from "../../store/withdrawalStore.ts";
 import type { MoneyDeps } from "./moneyDeps.ts";
 import { withdrawalView } from "./withdrawals.ts";
+import { failedLegKeyOf } from "./withdrawalStatus.ts";
+
+const legOutcome = (status: string, namedInFailure: boolean): PayoutLegTimes["outcome"] =>
+  status === "skipped" ? "skipped" : status !== "failed" ? null : namedInFailure ? "failed" : "returned";
 
 /**
  * A payout leg with its times on the sandbox clock, which the withdrawal (spec 2.8) does not
@@ -14,6 +18,12 @@ import { withdrawalView } from "./withdrawals.ts";
 export interface PayoutLegTimes {
   legKey: string;
   status: string;
+  /**
+   * What happened to a leg that did not pay out, which its status alone does not say: `failed` for
+   * the leg that failed, `returned` for a leg stopped because another failed (its money went back
+   * to the wallet), `skipped` for a leg never needed; null otherwise.
+   */
+  outcome: "failed" | "returned" | "skipped" | null;
   amount: number;
   positionKeys: string[];
   maxProcessingTime: string;
@@ -42,18 +52,22 @@ export function listWithdrawalTimelines(
     page.pageSize,
   );
   return {
-    data: data.map((record) => ({
-      ...withdrawalView(deps, record),
-      legTimes: listLegs(deps.db, record.id).map((leg) => ({
-        legKey: leg.legKey,
-        status: leg.status,
-        amount: microsToUsd(leg.amountMicros),
-        positionKeys: leg.sources.map((source) => source.positionKey),
-        maxProcessingTime: leg.maxProcessingTime,
-        dueAt: leg.dueAt,
-        updatedAt: leg.updatedAt,
-      })),
-    })),
+    data: data.map((record) => {
+      const failedLegKey = failedLegKeyOf(record.failureReason);
+      return {
+        ...withdrawalView(deps, record),
+        legTimes: listLegs(deps.db, record.id).map((leg) => ({
+          legKey: leg.legKey,
+          status: leg.status,
+          outcome: legOutcome(leg.status, leg.legKey === failedLegKey),
+          amount: microsToUsd(leg.amountMicros),
+          positionKeys: leg.sources.map((source) => source.positionKey),
+          maxProcessingTime: leg.maxProcessingTime,
+          dueAt: leg.dueAt,
+          updatedAt: leg.updatedAt,
+        })),
+      };
+    }),
     pageSize: page.pageSize,
     nextCursor,
   };

@@ -204,6 +204,8 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
     await consoleRead("/signing-activities");
     await consoleRead("/signing-activities?status=all&limit=10");
     await consoleRead(`/wallets/${a.id}/strategy-updates?limit=5`);
+    await consoleRead(`/wallets/${a.id}/history`);
+    await consoleRead(`/wallets/${c.id}/history`);
     const timelines = await consoleRead(`/wallets/${c.id}/withdrawals?pageSize=1`);
     await consoleRead(
       `/wallets/${c.id}/withdrawals?pageSize=1&cursor=${encodeURIComponent(timelines.body.nextCursor)}`,
@@ -211,6 +213,11 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
     await consoleRead("/webhook-deliveries?limit=5");
     await consoleRead(`/webhook-deliveries?status=failed&registrationId=${hook.body.id}&limit=5`);
     await consoleRead("/webhook-deliveries?eventType=portfolio_wallet.balance.updated");
+    const [delivered] = (await consoleRead(`/webhook-deliveries?registrationId=${hook.body.id}&limit=1`)).body
+      .data;
+    await consoleRead(`/webhook-deliveries/${delivered.id}`);
+    const again = await api("POST", `/_console/api/webhook-deliveries/${delivered.id}/redeliver`);
+    if (again.status !== 201) throw new Error(`redeliver answered ${again.status}`);
     await api("PATCH", `/webhooks/registrations/${hook.body.id}/status`, {
       status: "disabled",
       disabledReason: "plans",

@@ -1,6 +1,7 @@
 // @ts-check
 // Every request the console makes goes through here: the sandbox's own origin, the signed-in
 // token, and a record of what was sent (tokens replaced by placeholders) so a page can show it.
+import { moneyInText } from "./format.js";
 import { session } from "./session.js";
 
 /** Sent on the console's API calls: the sandbox neither counts nor faults them (docs/sandbox.md). */
@@ -139,12 +140,14 @@ function describeRefusal(status, body, options) {
   const error = body?.error ?? body;
   const message = typeof error?.message === "string" ? error.message : `the sandbox answered ${status}`;
   const code = errorCodeOf(body);
+  // The sandbox's message already names most details; repeat only those it does not.
   /** @type {string[]} */
   const fields = Array.isArray(error?.details)
     ? error.details
         .filter(
           (/** @type {any} */ detail) =>
-            typeof detail?.field === "string" || typeof detail?.reason === "string",
+            (typeof detail?.field === "string" || typeof detail?.reason === "string") &&
+            !(typeof detail?.reason === "string" && message.includes(detail.reason)),
         )
         .map((/** @type {any} */ detail) => `${detail.field ?? "request"}: ${detail.reason ?? "invalid"}`)
     : [];
@@ -159,10 +162,9 @@ function describeRefusal(status, body, options) {
         : status === 403 && options.admin && session()?.adminApi === "token"
           ? " Give the sandbox's admin token at sign-in or under Sandbox controls."
           : "";
-  return `${who} (${status}${code === null ? "" : ` ${code}`}): ${message}${detail}.${next}`.replace(
-    "..",
-    ".",
-  );
+  return moneyInText(
+    `${who} (${status}${code === null ? "" : ` ${code}`}): ${message}${detail}.${next}`,
+  ).replace("..", ".");
 }
 
 /**

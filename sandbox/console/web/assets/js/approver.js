@@ -1,7 +1,8 @@
 // @ts-check
 // This tab's approver: a key made in the page (stamp.js), registered with the sandbox as an
 // approver of the organization, and the signing-provider calls it stamps (docs/approvals.md).
-import { request } from "./api.js";
+import { ApiError, request } from "./api.js";
+import { deleteKey, listKeys, saveKey } from "./keyStore.js";
 import { session } from "./session.js";
 import { createApproverKey, stampBody } from "./stamp.js";
 
@@ -16,9 +17,54 @@ import { createApproverKey, stampBody } from "./stamp.js";
 /** @type {Approver | null} */
 let current = null;
 
-/** The approver of this tab, if one was made (kept in this page's memory only). */
+/** The approver this tab votes with, if one was made or chosen. */
 export function approver() {
   return current;
+}
+
+/**
+ * Votes with a key this browser keeps (keyStore.js), or with none.
+ * @param {import("./keyStore.js").StoredKey | null} stored
+ */
+export function useKey(stored) {
+  current =
+    stored === null
+      ? null
+      : { key: { privateKey: stored.privateKey, publicKey: stored.publicKey }, userName: stored.userName };
+}
+
+/**
+ * This browser's keys for the organization, and which of them the sandbox has registered (a
+ * sandbox started afresh knows none of them). The tab votes with the newest registered one
+ * unless it already chose.
+ * @returns {Promise<{ kept: import("./keyStore.js").StoredKey[], registered: any[] }>}
+ */
+export async function loadKeys() {
+  const organizationId = session()?.organizationId ?? "";
+  const kept = await listKeys(organizationId);
+  const { body } = await request("GET", "/_sandbox/signing/api-keys", { admin: true });
+  const registered = Array.isArray(body?.data) ? body.data : [];
+  const known = new Set(registered.map((/** @type {any} */ key) => key.publicKey));
+  if (current !== null && !known.has(current.key.publicKey)) current = null;
+  if (current === null) useKey(kept.find((key) => known.has(key.publicKey)) ?? null);
+  return { kept, registered };
+}
+
+/**
+ * Removes an approver: the sandbox forgets its public key (DELETE /_sandbox/signing/api-keys/…,
+ * an admin call), and this browser its private key, if it kept it.
+ * @param {string} publicKey
+ * @param {(answer: Promise<Answer>) => Promise<Answer>} call
+ */
+export async function removeApprover(publicKey, call) {
+  try {
+    await call(request("DELETE", `/_sandbox/signing/api-keys/${publicKey}`, { admin: true }));
+  } catch (error) {
+    // Not registered (any more): forgetting it here is still what was asked.
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  }
+  await deleteKey(publicKey);
+  if (current?.key.publicKey === publicKey) current = null;
 }
 
 /**
@@ -37,6 +83,13 @@ export async function registerNewApprover(call) {
     }),
   );
   current = { key, userName };
+  await saveKey({
+    publicKey: key.publicKey,
+    organizationId: session()?.organizationId ?? "",
+    userName,
+    privateKey: key.privateKey,
+    createdAt: new Date().toISOString(),
+  });
   return current;
 }
 

@@ -1,6 +1,7 @@
 // @ts-check
 // Building the page without innerHTML: every value from the API (labels, URLs, reasons) becomes a
 // text node, so nothing the API holds can ever become markup or script.
+import { words } from "./format.js";
 
 /** @typedef {string | number | Node | null | undefined | false} Child */
 /** @typedef {Child | Child[]} Children */
@@ -76,13 +77,15 @@ export function fillIfChanged(region, key, render) {
 }
 
 /**
- * A table with a caption, column headers and rows. Wide tables scroll inside a focusable region.
+ * A table with a caption, column headers and rows. In a narrow window each row becomes a card
+ * whose cells carry their column's name (`data-label`, drawn by the stylesheet), so no column and
+ * no action is off-screen; a wider table than the window scrolls inside a focusable region.
  * @param {{ caption: string, captionHidden?: boolean, columns: string[], rows: Children[][], className?: string, rowAttrs?: (index: number) => Attrs }} spec
  */
 export function table(spec) {
   const element = h(
     "table",
-    { class: spec.className ?? "data-table" },
+    { class: `${spec.className ?? "data-table"} cards-narrow` },
     h("caption", { class: spec.captionHidden ? "visually-hidden" : null }, spec.caption),
     h(
       "thead",
@@ -100,7 +103,11 @@ export function table(spec) {
         h(
           "tr",
           spec.rowAttrs?.(index) ?? {},
-          cells.map((cell, column) => (column === 0 ? h("th", { scope: "row" }, cell) : h("td", {}, cell))),
+          cells.map((cell, column) =>
+            column === 0
+              ? h("th", { scope: "row" }, cell)
+              : h("td", { "data-label": spec.columns[column] || null }, cell),
+          ),
         ),
       ),
     ),
@@ -118,12 +125,13 @@ export function table(spec) {
  */
 export function statusPill(status) {
   const text = status ?? "unknown";
-  return h("span", { class: `pill pill-${toneOf(text)}` }, text.replaceAll("_", " ").toLowerCase());
+  return h("span", { class: `pill pill-${toneOf(text)}`, "data-status": text }, words(text));
 }
 
 /** @param {string} status */
 function toneOf(status) {
   const value = status.toLowerCase();
+  if (/skipped|returned/.test(value)) return "neutral";
   if (/failed|rejected|cancelled/.test(value)) return "bad";
   if (/pending|processing|partially|consensus|created/.test(value)) return "busy";
   if (/completed|succeeded|active|approved/.test(value)) return "good";

@@ -135,3 +135,40 @@ export function shortId(id, keep = 8) {
 export function walletName(wallet) {
   return wallet.label ? wallet.label : `Wallet ${wallet.id.slice(0, 8)}`;
 }
+
+/** What the API's status codes mean, where the code itself reads badly in a sentence. */
+const STATUS_WORDS = /** @type {Record<string, string>} */ ({
+  ACTIVITY_STATUS_CONSENSUS_NEEDED: "waiting for approval",
+  ACTIVITY_STATUS_COMPLETED: "approved",
+  ACTIVITY_STATUS_REJECTED: "rejected",
+  ACTIVITY_STATUS_FAILED: "failed",
+  ACTIVITY_STATUS_PENDING: "pending",
+  pending_approval: "waiting for approval",
+  partially_completed: "partly paid out",
+});
+
+/**
+ * A status code of the API in words: "partially_completed" → "partly paid out",
+ * "ACTIVITY_STATUS_REJECTED" → "rejected"; any other code with its underscores as spaces.
+ * @param {string | null | undefined} status
+ */
+export function words(status) {
+  if (typeof status !== "string" || status === "") return "unknown";
+  return (
+    STATUS_WORDS[status] ??
+    status
+      .replace(/^ACTIVITY_STATUS_/, "")
+      .replaceAll("_", " ")
+      .toLowerCase()
+  );
+}
+
+/**
+ * A sentence of the API with its amounts written as money: the sandbox writes exact figures
+ * ("15000 USD", "0.000123 USD"), the console writes them as everywhere else ("$15,000.00").
+ * @param {string | null | undefined} text
+ */
+export function moneyInText(text) {
+  if (typeof text !== "string") return "";
+  return text.replace(/(-?\d+(?:\.\d+)?) USD\b/g, (_, amount) => usd(Number(amount)));
+}

@@ -13,6 +13,7 @@ import { signInView } from "./views/signIn.js";
 import { walletView } from "./views/wallet.js";
 import { newWalletView } from "./views/walletNew.js";
 import { walletsView } from "./views/wallets.js";
+import { headerClock } from "./views/controls/clock.js";
 import { webhooksView } from "./views/webhooks.js";
 
 /** @typedef {import("./views/common.js").View} View */
@@ -38,8 +39,16 @@ const SECTIONS = [
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 const nav = /** @type {HTMLElement} */ (document.getElementById("console-nav"));
 const sessionBar = /** @type {HTMLElement} */ (document.getElementById("session-bar"));
-const banner = h("div", { class: "live-banner", role: "alert", hidden: true });
-main.before(banner);
+// The banner sits in the content column above the page, never as an item of the page's grid.
+const banner = /** @type {HTMLElement} */ (document.getElementById("live-banner"));
+// In a narrow window the navigation folds under a Menu button (the stylesheet hides it there).
+const menuToggle = /** @type {HTMLButtonElement} */ (document.getElementById("menu-toggle"));
+/** @param {boolean} open */
+function setMenu(open) {
+  menuToggle.setAttribute("aria-expanded", String(open));
+  nav.classList.toggle("open", open);
+}
+menuToggle.addEventListener("click", () => setMenu(menuToggle.getAttribute("aria-expanded") !== "true"));
 
 /** @type {View | null} */
 let view = null;
@@ -61,6 +70,7 @@ function consolePath() {
  * @param {{ replace?: boolean }} [options]
  */
 function navigate(path, options = {}) {
+  setMenu(false);
   const url = `${BASE}${path}`;
   if (options.replace) window.history.replaceState(null, "", url);
   else window.history.pushState(null, "", url);
@@ -80,10 +90,13 @@ function drawChrome() {
   document.body.classList.toggle("signed-out", current === null);
   if (current === null) {
     nav.hidden = true;
-    fill(sessionBar);
+    menuToggle.hidden = true;
+    sessionBar.hidden = true;
     return;
   }
+  sessionBar.hidden = false;
   nav.hidden = false;
+  menuToggle.hidden = false;
   fill(
     nav,
     h(
@@ -112,27 +125,50 @@ function drawChrome() {
       ),
     ),
   );
-  const signOutButton = h("button", { type: "button", class: "button small" }, "Sign out");
-  signOutButton.addEventListener("click", () => {
-    signOut();
-    announce("Signed out");
-    navigate("/sign-in", { replace: true });
-  });
-  fill(
-    sessionBar,
-    h(
-      "span",
-      { class: "session-item" },
-      h("span", { class: "muted" }, "Organization "),
-      h("strong", { "data-organization": current.organizationId }, current.organizationId),
-    ),
-    h(
-      "span",
-      { class: "session-item", "data-sandbox-now": sandboxNow ?? "" },
-      h("span", { class: "muted" }, "Sandbox time "),
-      sandboxNow === null ? "…" : when(sandboxNow),
-    ),
-    signOutButton,
+  drawSessionBar(current);
+}
+
+// The session bar is built once and updated in place: a poll every two seconds must not close
+// the clock menu or take focus from its buttons.
+const organizationValue = h("strong", {});
+const sandboxTime = h("span", { class: "session-item" });
+const sandboxTimeValue = h("span", {});
+sandboxTime.append(h("span", { class: "muted session-label" }, "Sandbox time "), sandboxTimeValue);
+const clockMenu = headerClock(() => poller.now());
+const signOutButton = h("button", { type: "button", class: "button small" }, "Sign out");
+signOutButton.addEventListener("click", () => {
+  signOut();
+  announce("Signed out");
+  navigate("/sign-in", { replace: true });
+});
+fill(
+  sessionBar,
+  h(
+    "span",
+    { class: "session-item" },
+    h("span", { class: "muted session-label" }, "Organization "),
+    organizationValue,
+  ),
+  sandboxTime,
+  clockMenu,
+  signOutButton,
+);
+
+/**
+ * @param {NonNullable<ReturnType<typeof session>>} current
+ */
+function drawSessionBar(current) {
+  if (organizationValue.textContent !== current.organizationId) {
+    organizationValue.textContent = current.organizationId;
+    organizationValue.dataset["organization"] = current.organizationId;
+  }
+  const shown = sandboxNow === null ? "…" : when(sandboxNow);
+  if (sandboxTimeValue.textContent !== shown) sandboxTimeValue.textContent = shown;
+  sandboxTime.dataset["sandboxNow"] = sandboxNow ?? "";
+  // Time moves from the header where admin calls can succeed: an open admin API, or a token given.
+  clockMenu.hidden = !(
+    current.adminApi === "open" ||
+    (current.adminApi === "token" && current.adminToken !== null)
   );
 }
 

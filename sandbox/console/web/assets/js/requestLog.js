@@ -2,6 +2,7 @@
 // What an action sent and what came back, shown under the action: the page teaches the API.
 import { ApiError, requestText } from "./api.js";
 import { fill, h } from "./dom.js";
+import { clearFieldErrors, hasFieldErrors, refusalDetails, showFieldErrors } from "./fieldErrors.js";
 
 /** @typedef {import("./api.js").Answer} Answer */
 /** @typedef {import("./api.js").SentRequest} SentRequest */
@@ -43,13 +44,19 @@ export function requestLog(label = "Result") {
     element,
     clear() {
       element.hidden = true;
+      delete element.dataset["outcome"];
       fill(element);
+    },
+    /** Whether it shows a failure now. */
+    showsFailure() {
+      return element.dataset["outcome"] === "failed";
     },
     /**
      * @param {{ ok: boolean, message: string, exchanges: { sent: SentRequest, status: number, body: unknown }[] }} outcome
      */
     show(outcome) {
       element.hidden = false;
+      element.dataset["outcome"] = outcome.ok ? "succeeded" : "failed";
       fill(
         element,
         h(
@@ -94,14 +101,43 @@ export function requestLog(label = "Result") {
   };
 }
 
+/** Forms whose edits already clear their stale messages. */
+const watched = new WeakSet();
+
+/**
+ * Clears a form's failure once it is stale: editing a field the sandbox refused clears that
+ * field's message; once no field is marked, the failure above them goes too. A failure naming no
+ * field (the sandbox did not answer, a refusal of the whole request) goes at the first edit.
+ * @param {HTMLFormElement} form
+ * @param {ReturnType<typeof requestLog>} log
+ */
+function clearWhenEdited(form, log) {
+  if (watched.has(form)) return;
+  watched.add(form);
+  const onEdit = (/** @type {Event} */ event) => {
+    const field = event.target instanceof HTMLElement ? event.target.dataset["apiField"] : undefined;
+    if (field !== undefined) clearFieldErrors(form, field);
+    if (log.showsFailure() && !hasFieldErrors(form)) log.clear();
+  };
+  form.addEventListener("input", onEdit);
+  form.addEventListener("change", onEdit);
+}
+
 /**
  * Runs an action made of API calls, and shows what each sent and got in `log`. `run` receives a
- * `call` to make its requests with, and returns the sentence to show on success.
+ * `call` to make its requests with, and returns the sentence to show on success. With a `form`,
+ * the fields a refusal names are marked at their controls (fieldErrors.js).
  * @param {ReturnType<typeof requestLog>} log
  * @param {(call: (answer: Promise<Answer>) => Promise<Answer>) => Promise<string>} run
+ * @param {{ form?: HTMLFormElement }} [options]
  * @returns {Promise<boolean>} whether it succeeded
  */
-export async function runLogged(log, run) {
+export async function runLogged(log, run, options = {}) {
+  const { form } = options;
+  if (form !== undefined) {
+    clearWhenEdited(form, log);
+    clearFieldErrors(form);
+  }
   /** @type {{ sent: SentRequest, status: number, body: unknown }[]} */
   const exchanges = [];
   /** @param {Promise<Answer>} pending */
@@ -122,6 +158,7 @@ export async function runLogged(log, run) {
     return true;
   } catch (error) {
     log.show({ ok: false, message: error instanceof Error ? error.message : String(error), exchanges });
+    if (form !== undefined && error instanceof ApiError) showFieldErrors(form, refusalDetails(error.body));
     return false;
   }
 }

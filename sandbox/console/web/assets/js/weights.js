@@ -45,6 +45,8 @@ export function weightEditor(catalog, initial, idPrefix) {
       value: initial[source.positionKey] ?? 0,
       class: "weight-input",
       "aria-describedby": `${id}-about`,
+      // A refusal of the allocation ("target weights sum to 9000 bps") is marked on every weight.
+      "data-api-field": "positions",
       onInput: refreshTotal,
     });
     inputs.set(source.positionKey, input);
@@ -61,9 +63,9 @@ export function weightEditor(catalog, initial, idPrefix) {
           `${source.asset} · ${source.strategyType}`,
         ),
       ),
-      h("td", {}, percent(source.currentRateBps)),
-      h("td", {}, durationLabel(source.maxProcessingTime)),
-      h("td", {}, input),
+      h("td", { "data-label": "Rate" }, percent(source.currentRateBps)),
+      h("td", { "data-label": "Liquidity" }, durationLabel(source.maxProcessingTime)),
+      h("td", { "data-label": "Target weight (bps)" }, input),
     );
   });
 
@@ -75,7 +77,7 @@ export function weightEditor(catalog, initial, idPrefix) {
       { class: "table-scroll", role: "region", "aria-label": "Target weights", tabindex: 0 },
       h(
         "table",
-        { class: "data-table compact" },
+        { class: "data-table compact cards-narrow" },
         h("caption", { class: "visually-hidden" }, "Target weight per yield source, in basis points"),
         h(
           "thead",
@@ -93,6 +95,7 @@ export function weightEditor(catalog, initial, idPrefix) {
       ),
     ),
     total,
+    h("div", { "data-field-error-slot": "positions" }),
   );
   refreshTotal();
 

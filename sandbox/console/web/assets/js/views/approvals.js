@@ -1,10 +1,13 @@
 // @ts-check
 // Approvals: the organization's signing activities waiting for votes, with what each would do,
 // approved or rejected through the sandbox's signing-provider endpoints with this tab's key.
-import { approver, registerNewApprover, vote } from "../approver.js";
+import { approver, loadKeys, registerNewApprover, removeApprover, useKey, vote } from "../approver.js";
+import { listKeys } from "../keyStore.js";
+import { session } from "../session.js";
 import { request } from "../api.js";
 import { card, facts, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
-import { durationLabel, percent, shortId, usd, walletName, when } from "../format.js";
+import { confirmAction } from "../confirm.js";
+import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { link, loading, pageHeader } from "./common.js";
 
@@ -88,20 +91,65 @@ export function approvalsView(main, ctx) {
   const pending = h("div", { class: "region" }, loading("Reading the signing activities…"));
   const decided = h("div", { class: "region" });
 
-  function renderKey() {
+  /** @type {HTMLButtonElement | null} */
+  let keyButton = null;
+  const keyLists = h("div", { class: "region" });
+
+  /**
+   * @param {string} publicKey
+   * @param {string} name
+   */
+  async function remove(publicKey, name) {
+    const confirmed = await confirmAction({
+      title: `Remove ${name}?`,
+      message: h(
+        "p",
+        {},
+        "The sandbox forgets this approver's public key, so its votes are refused from now on; this browser forgets its private key, if it kept it. Votes already counted stay counted.",
+      ),
+      confirmLabel: "Remove",
+      danger: true,
+    });
+    if (confirmed === null) return;
+    await runLogged(keyLog, async (call) => {
+      await removeApprover(publicKey, call);
+      return `Removed ${name}.`;
+    });
+    await renderKey();
+  }
+
+  /** @param {import("../keyStore.js").StoredKey} key */
+  function useKeptKey(key) {
+    useKey(key);
+    void renderKey();
+  }
+
+  async function renderKey() {
+    /** @type {{ kept: import("../keyStore.js").StoredKey[], registered: any[] | null }} */
+    let keys = { kept: [], registered: null };
+    try {
+      keys = await loadKeys();
+    } catch {
+      // Without the admin token the registered approvers cannot be read; the kept keys still can.
+      keys = { kept: await listKeys(session()?.organizationId ?? "").catch(() => []), registered: null };
+      if (approver() === null) useKey(keys.kept[0] ?? null);
+    }
     const signer = approver();
     const button = h(
       "button",
       { type: "button", class: signer === null ? "button primary" : "button" },
       signer === null ? "Create and register an approver key" : "Use a new key (another approver)",
     );
+    keyButton = button;
     button.addEventListener("click", async () => {
       button.disabled = true;
       await runLogged(keyLog, async (call) => {
         const made = await registerNewApprover(call);
-        return `Registered ${made.userName}. Its private key stays in this page and cannot be read out.`;
+        // "Create an approver key first" no longer holds.
+        if (decisionLog.showsFailure()) decisionLog.clear();
+        return `Registered ${made.userName}. Its private key stays in this browser (IndexedDB, not extractable) and cannot be read out.`;
       });
-      renderKey();
+      await renderKey();
     });
     fill(
       keyRegion,
@@ -109,10 +157,10 @@ export function approvalsView(main, ctx) {
         ? h(
             "p",
             {},
-            "Approvers vote at the signing provider with a P-256 key, each request stamped with it. This tab makes one in the page (WebCrypto, not extractable) and registers its public key with the sandbox, an admin call that needs the admin token.",
+            "Approvers vote at the signing provider with a P-256 key, each request stamped with it. This browser makes one (WebCrypto, not extractable), keeps it across reloads, and registers its public key with the sandbox, an admin call that needs the admin token.",
           )
         : facts([
-            ["Approver", signer.userName],
+            ["Voting as", h("span", { "data-current-approver": signer.key.publicKey }, signer.userName)],
             [
               "Public key",
               h("code", { class: "mono", title: signer.key.publicKey }, shortId(signer.key.publicKey, 12)),
@@ -120,8 +168,92 @@ export function approvalsView(main, ctx) {
           ]),
       h("div", { class: "form-actions" }, button),
     );
+    const registered = keys.registered;
+    const registeredKeys = new Set((registered ?? []).map((key) => String(key.publicKey)));
+    const keptKeys = new Set(keys.kept.map((key) => key.publicKey));
+    fill(
+      keyLists,
+      h("h3", {}, "Keys kept in this browser"),
+      keys.kept.length === 0
+        ? h("p", { class: "muted" }, "None yet.")
+        : table({
+            caption: "Approver keys kept in this browser",
+            captionHidden: true,
+            className: "data-table compact",
+            columns: ["Approver", "Public key", "Registered", "Created", ""],
+            rows: keys.kept.map((key) => [
+              key.userName,
+              h("code", { class: "mono", title: key.publicKey }, shortId(key.publicKey, 10)),
+              registered === null
+                ? "unknown (no admin token)"
+                : registeredKeys.has(key.publicKey)
+                  ? "yes"
+                  : "no",
+              when(key.createdAt),
+              h(
+                "span",
+                { class: "button-row" },
+                signer?.key.publicKey !== key.publicKey &&
+                  (registered === null || registeredKeys.has(key.publicKey))
+                  ? h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "button small",
+                        "aria-label": `Vote as ${key.userName}`,
+                        onClick: () => useKeptKey(key),
+                      },
+                      "Use",
+                    )
+                  : null,
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "button small danger",
+                    "aria-label": `Remove ${key.userName}`,
+                    onClick: () => void remove(key.publicKey, key.userName),
+                  },
+                  "Remove",
+                ),
+              ),
+            ]),
+            rowAttrs: (index) => ({ "data-kept-key": keys.kept[index]?.publicKey }),
+          }),
+      h("h3", {}, "Registered approvers of the organization"),
+      registered === null
+        ? h(
+            "p",
+            { class: "muted" },
+            "Listed once an admin token is given (GET /_sandbox/signing/api-keys is an admin call).",
+          )
+        : registered.length === 0
+          ? h("p", { class: "muted" }, "None.")
+          : table({
+              caption: "Approver keys registered for the organization",
+              captionHidden: true,
+              className: "data-table compact",
+              columns: ["Approver", "Public key", "Kept in this browser", ""],
+              rows: registered.map((key) => [
+                String(key.userName ?? "—"),
+                h("code", { class: "mono", title: key.publicKey }, shortId(String(key.publicKey), 10)),
+                keptKeys.has(String(key.publicKey)) ? "yes" : "no",
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "button small danger",
+                    "aria-label": `Remove ${String(key.userName ?? key.publicKey)}`,
+                    onClick: () => void remove(String(key.publicKey), String(key.userName ?? key.publicKey)),
+                  },
+                  "Remove",
+                ),
+              ]),
+              rowAttrs: (index) => ({ "data-registered-key": registered[index]?.publicKey }),
+            }),
+    );
   }
-  renderKey();
+  void renderKey();
 
   /**
    * @param {any} item
@@ -130,12 +262,33 @@ export function approvalsView(main, ctx) {
   async function decide(item, decision) {
     const signer = approver();
     if (signer === null) {
+      keyButton?.focus();
       decisionLog.show({
         ok: false,
         message: "Create an approver key first (above): votes are stamped with it.",
         exchanges: [],
       });
       return;
+    }
+    if (decision === "reject") {
+      const confirmed = await confirmAction({
+        title: `Reject: ${titleOf(item)}?`,
+        message: [
+          h(
+            "p",
+            {},
+            "The operation fails at once, with an approval-rejected reason, and cannot be approved again.",
+          ),
+          h(
+            "p",
+            { class: "hint" },
+            "A rejection carries no reason of its own: the signing provider's reject_activity takes only the activity's fingerprint.",
+          ),
+        ],
+        confirmLabel: "Reject",
+        danger: true,
+      });
+      if (confirmed === null) return;
     }
     await runLogged(decisionLog, async (call) => {
       const activity = await vote(signer, item.signingActivityId, decision, call);
@@ -145,7 +298,7 @@ export function approvalsView(main, ctx) {
       if (status === "ACTIVITY_STATUS_COMPLETED") return `${titleOf(item)} approved: it proceeds by itself.`;
       if (status === "ACTIVITY_STATUS_REJECTED")
         return `${titleOf(item)} rejected: it fails with an approval-rejected reason.`;
-      return `The activity is now ${status}.`;
+      return `The activity is now ${words(status)}.`;
     });
     ctx.refreshNow();
   }
@@ -157,7 +310,7 @@ export function approvalsView(main, ctx) {
     h(
       "div",
       { class: "stack-lg" },
-      card("Your approver key", [keyRegion, keyLog.element], { id: "approver-heading" }),
+      card("Your approver key", [keyRegion, keyLog.element, keyLists], { id: "approver-heading" }),
       card("Waiting for approval", [decisionLog.element, pending], { id: "pending-heading" }),
       card("Recently decided", decided, { id: "decided-heading", className: "flush" }),
     ),
@@ -255,9 +408,9 @@ export function approvalsView(main, ctx) {
                     walletName({ id: item.walletId, label: item.walletLabel }),
                   )
                 : "—",
-              statusPill(String(item.status).replace("ACTIVITY_STATUS_", "")),
+              statusPill(item.status),
               `${item.approvals} of ${item.requiredApprovals}`,
-              item.failureReason ?? h("span", { class: "muted" }, "—"),
+              item.failureReason ? moneyInText(item.failureReason) : h("span", { class: "muted" }, "—"),
               when(item.updatedAt),
             ]),
           }),

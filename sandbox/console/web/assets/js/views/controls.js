@@ -7,71 +7,10 @@ import { durationLabel, percent, walletName, when } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { session, setAdminToken } from "../session.js";
 import { failure, loading, pageHeader } from "./common.js";
-
-/** @typedef {ReturnType<typeof requestLog>} Log */
-
-const ADVANCES = [
-  { label: "1 second", seconds: 1 },
-  { label: "1 hour", seconds: 3600 },
-  { label: "24 hours", seconds: 86400 },
-  { label: "7 days", seconds: 604800 },
-];
-const UNITS = [
-  { value: "1", label: "seconds" },
-  { value: "60", label: "minutes" },
-  { value: "3600", label: "hours" },
-  { value: "86400", label: "days" },
-];
-
-/**
- * A labelled control.
- * @param {string} id
- * @param {string} label
- * @param {HTMLElement} control
- * @param {string} [hint]
- */
-function field(id, label, control, hint) {
-  control.id = id;
-  if (hint) control.setAttribute("aria-describedby", `${id}-hint`);
-  return h(
-    "div",
-    { class: "field" },
-    h("label", { for: id }, label),
-    control,
-    hint ? h("p", { id: `${id}-hint`, class: "hint" }, hint) : null,
-  );
-}
-
-/**
- * A form whose submission runs `run` and shows its requests in a log below it.
- * @param {string} submitLabel
- * @param {HTMLElement[]} fields
- * @param {(form: HTMLFormElement, call: (answer: Promise<import("../api.js").Answer>) => Promise<import("../api.js").Answer>) => Promise<string>} run
- * @param {() => void} after
- */
-function actionForm(submitLabel, fields, run, after) {
-  const log = requestLog(`${submitLabel}: result`);
-  const submit = h("button", { type: "submit", class: "button primary" }, submitLabel);
-  const form = h(
-    "form",
-    { class: "form-grid" },
-    fields,
-    h("div", { class: "form-actions span-all" }, submit),
-    h("div", { class: "span-all" }, log.element),
-  );
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    submit.disabled = true;
-    await runLogged(log, (call) => run(form, call));
-    submit.disabled = false;
-    after();
-  });
-  return form;
-}
-
-/** A transaction hash unlikely to repeat: the sandbox credits each (chain, txHash) once. */
-const freshTxHash = () =>
-  `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+import { armedFaults } from "./controls/armedFaults.js";
+import { clockControls } from "./controls/clock.js";
+import { depositForm } from "./controls/deposit.js";
+import { actionForm, field } from "./controls/forms.js";
 
 /** @type {import("./common.js").ViewFactory} */
 export function controlsView(main, ctx, _params, query) {
@@ -186,7 +125,7 @@ export function controlsView(main, ctx, _params, query) {
         "div",
         { class: "grid two" },
         card("Simulate a deposit", depositRegion, { id: "deposit-control-heading" }),
-        card("Sandbox clock", [clockNow, clockControls()], { id: "clock-heading" }),
+        card("Sandbox clock", [clockNow, clockControls(() => ctx.refreshNow())], { id: "clock-heading" }),
         card("Yield source rate", rateRegion, { id: "rate-heading" }),
         card("Approval policy", policyRegion, { id: "policy-heading" }),
         card("Arm a fault", [faultRegion, armed], { id: "fault-heading", className: "span-2" }),
@@ -195,68 +134,6 @@ export function controlsView(main, ctx, _params, query) {
   );
   renderAdmin();
   renderPolicy();
-
-  function clockControls() {
-    const log = requestLog("Clock result");
-    /** @param {number} seconds */
-    const advance = async (seconds) => {
-      await runLogged(log, async (call) => {
-        const { body } = await call(
-          request("POST", "/_sandbox/clock/advance", { admin: true, body: { seconds } }),
-        );
-        return `The sandbox clock is now ${when(body?.now)}. Work that fell due has settled.`;
-      });
-      ctx.refreshNow();
-    };
-    const amount = h("input", {
-      name: "amount",
-      type: "number",
-      min: 0,
-      step: "any",
-      value: 1,
-      inputmode: "decimal",
-    });
-    const unit = h(
-      "select",
-      { name: "unit" },
-      UNITS.map((option) =>
-        h("option", { value: option.value, selected: option.value === "3600" }, option.label),
-      ),
-    );
-    const custom = h(
-      "form",
-      { class: "inline-form" },
-      field("clock-amount", "Advance by", amount),
-      field("clock-unit", "Unit", unit),
-      h("div", { class: "form-actions" }, h("button", { type: "submit", class: "button" }, "Advance")),
-    );
-    custom.addEventListener("submit", (event) => {
-      event.preventDefault();
-      void advance(Number(amount.value) * Number(unit.value));
-    });
-    return h(
-      "div",
-      { class: "stack" },
-      h(
-        "div",
-        { class: "button-row", role: "group", "aria-label": "Advance the clock by" },
-        ADVANCES.map((preset) =>
-          h(
-            "button",
-            { type: "button", class: "button", onClick: () => void advance(preset.seconds) },
-            `+ ${preset.label}`,
-          ),
-        ),
-      ),
-      custom,
-      h(
-        "p",
-        { class: "hint" },
-        "The clock is shared by every organization of this sandbox. Deposit steps, payout legs and rebalances that fall due settle at once.",
-      ),
-      log.element,
-    );
-  }
 
   function renderPolicy() {
     const strategy = h("input", {
@@ -314,57 +191,16 @@ export function controlsView(main, ctx, _params, query) {
       });
   }
 
-  const armedList = h("div", { class: "region" });
-  const clearLog = requestLog("Clear faults result");
-  const clearButton = h("button", { type: "button", class: "button" }, "Clear all faults");
-  clearButton.addEventListener("click", async () => {
-    await runLogged(clearLog, async (call) => {
-      await call(request("DELETE", "/_sandbox/faults", { admin: true }));
-      return "Every fault of your organization is cleared, planned leg and strategy failures included.";
-    });
-    void renderArmed();
-  });
-  fill(
-    armed,
-    h("div", { class: "subsection-head" }, h("h3", {}, "Armed request faults"), clearButton),
-    armedList,
-    clearLog.element,
+  /** @type {any[]} */
+  let knownWallets = [];
+  const armedList = armedFaults(
+    () => ctx.refreshNow(),
+    () => new Map(knownWallets.map((wallet) => [String(wallet.id), walletName(wallet)])),
   );
+  fill(armed, armedList.element);
+  const renderArmed = () => armedList.refresh();
 
-  async function renderArmed() {
-    try {
-      const { body } = await request("GET", "/_sandbox/faults", { admin: true });
-      const faults = Array.isArray(body?.faults) ? body.faults : [];
-      fill(
-        armedList,
-        faults.length === 0
-          ? h(
-              "p",
-              { class: "muted" },
-              "None armed. Planned leg and strategy failures are not listed; they wait for their wallet's next operation.",
-            )
-          : h(
-              "ul",
-              { class: "plain" },
-              faults.map((/** @type {any} */ fault) =>
-                h(
-                  "li",
-                  {},
-                  h("code", {}, `${fault.method} ${fault.path}`),
-                  ` → ${fault.kind} ${fault.status ?? ""}, ${fault.remaining} time(s) left`,
-                ),
-              ),
-            ),
-      );
-    } catch {
-      fill(
-        armedList,
-        h("p", { class: "muted" }, "Armed faults are listed once the sandbox accepts the admin token."),
-      );
-    }
-  }
-
-  (async () => {
+  void (async () => {
     let wallets = [];
     let catalog = [];
     try {
@@ -384,6 +220,7 @@ export function controlsView(main, ctx, _params, query) {
         h("option", { value: wallet.id, selected: wallet.id === wanted }, walletName(wallet)),
       );
 
+    knownWallets = wallets;
     // Simulate a deposit.
     if (wallets.length === 0) {
       fill(
@@ -391,68 +228,10 @@ export function controlsView(main, ctx, _params, query) {
         h("p", { class: "muted" }, "Create a wallet first: deposits go to a wallet's deposit address."),
       );
     } else {
-      const walletSelect = h("select", { name: "wallet" }, walletOptions());
-      const chainSelect = h("select", { name: "chain" });
-      const address = h("input", { name: "address", type: "text", readonly: true, class: "mono" });
-      const syncAddress = () => {
-        const wallet = wallets.find((/** @type {any} */ candidate) => candidate.id === walletSelect.value);
-        const chains = Object.keys(wallet?.depositAddresses ?? {});
-        if (!chains.includes(chainSelect.value))
-          chainSelect.replaceChildren(...chains.map((chain) => h("option", { value: chain }, chain)));
-        address.value = String(wallet?.depositAddresses?.[chainSelect.value]?.address ?? "");
-      };
-      walletSelect.addEventListener("change", syncAddress);
-      chainSelect.addEventListener("change", syncAddress);
-      syncAddress();
-      const txHash = h("input", {
-        name: "txHash",
-        type: "text",
-        value: freshTxHash(),
-        class: "mono",
-        spellcheck: "false",
-      });
-      const form = actionForm(
-        "Simulate deposit",
-        [
-          field("deposit-wallet", "Wallet", walletSelect),
-          field("deposit-chain", "Chain", chainSelect),
-          h("div", { class: "span-all" }, field("deposit-address", "Deposit address", address)),
-          field(
-            "deposit-amount",
-            "Amount (USD)",
-            h("input", {
-              name: "amount",
-              type: "number",
-              min: "0.000001",
-              step: "0.000001",
-              value: 1000,
-              inputmode: "decimal",
-              required: true,
-            }),
-          ),
-          field("deposit-tx", "Transaction hash", txHash, "One deposit per chain and hash."),
-        ],
-        async (current, call) => {
-          const { body } = await call(
-            request("POST", "/_sandbox/deposits", {
-              admin: true,
-              body: {
-                chain: fieldValue(current, "chain"),
-                address: fieldValue(current, "address"),
-                amount: Number(fieldValue(current, "amount")),
-                txHash: fieldValue(current, "txHash"),
-              },
-            }),
-          );
-          txHash.value = freshTxHash();
-          return `Deposit detected: ${body?.status}. It is invested by target weight after the deposit processing delay (advance the clock by 1 second to skip it).`;
-        },
-        () => ctx.refreshNow(),
-      );
       fill(
         depositRegion,
         h("p", { class: "hint" }, "As if stablecoins had arrived on chain at the wallet's deposit address."),
-        form,
+        depositForm(wallets, { selected: wanted, idPrefix: "deposit", after: () => ctx.refreshNow() }),
       );
     }
 
@@ -638,6 +417,7 @@ export function controlsView(main, ctx, _params, query) {
       const now = ctx.now();
       const text = now === null ? "" : `Sandbox time: ${when(now)}`;
       if (clockNow.textContent !== text) clockNow.textContent = text;
+      await renderArmed();
     },
   };
 }

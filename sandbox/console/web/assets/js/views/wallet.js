@@ -3,14 +3,14 @@
 // strategy updates), each a path of its own so it can be linked and reloaded.
 import { ApiError, request } from "../api.js";
 import { facts, fillIfChanged, h, statusPill } from "../dom.js";
-import { drift, percent, shortId, usd, walletName, when } from "../format.js";
+import { percent, shortId, usd, walletName, when } from "../format.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";
 import { walletDeposits } from "./walletDeposits.js";
 import { walletOverview } from "./walletOverview.js";
 import { walletStrategy } from "./walletStrategy.js";
 import { walletWithdrawals } from "./walletWithdrawals.js";
-import { largestDrift } from "./wallets.js";
+import { largestDrift, largestDriftText } from "./wallets.js";
 
 /**
  * A section of the wallet page: built once, refreshed with every fresh read of the wallet.
@@ -109,10 +109,7 @@ export function walletView(main, ctx, params) {
             ["Instantly withdrawable", usd(wallet.instantWithdrawableUsd)],
             ["Pending allocation", usd(wallet.pendingAllocationsUsd)],
             ["Blended rate", percent(wallet.blendedRateBps)],
-            [
-              "Largest drift",
-              largest === null ? "— no funds yet" : `${drift(largest.driftBps)} (${largest.positionKey})`,
-            ],
+            ["Largest drift", largestDriftText(wallet)],
           ],
           "stats",
         ),

@@ -3,23 +3,25 @@
 import { request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
 import { shortId, usd, when } from "../format.js";
-import { link, loading } from "./common.js";
+import { loading } from "./common.js";
+import { walletDepositControl } from "./controls/deposit.js";
 
 /**
- * @param {import("./common.js").ViewContext} _ctx
+ * @param {import("./common.js").ViewContext} ctx
  * @param {string} walletId
  * @returns {import("./wallet.js").WalletSection}
  */
-export function walletDeposits(_ctx, walletId) {
+export function walletDeposits(ctx, walletId) {
   const list = h("div", { class: "region" }, loading("Reading the deposits…"));
-  const element = card("Deposits", list, {
+  const depositControl = walletDepositControl("deposits-deposit", () => ctx.refreshNow());
+  const element = card("Deposits", [h("div", { class: "card-control" }, depositControl.element), list], {
     id: "deposits-heading",
     className: "flush",
-    actions: link(`/controls?wallet=${walletId}`, "Simulate a deposit", { class: "button small" }),
   });
   return {
     element,
-    async refresh() {
+    async refresh(wallet) {
+      depositControl.update(wallet);
       const { body } = await request("GET", `/v2/portfolio-wallets/${walletId}/deposits?pageSize=50`);
       const deposits = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(deposits), () =>

@@ -31,7 +31,7 @@ export function newWalletView(main, ctx) {
     h("section", { class: "card", "aria-label": "New wallet" }, body),
   );
 
-  (async () => {
+  void (async () => {
     let catalog;
     try {
       const { body: answer } = await request("GET", "/v2/portfolio-wallets/strategies");
@@ -45,12 +45,19 @@ export function newWalletView(main, ctx) {
     const submit = h("button", { type: "submit", class: "button primary" }, "Create wallet");
     const form = h(
       "form",
-      { class: "stack" },
+      { class: "stack", id: "new-wallet-form" },
       h(
         "div",
         { class: "field" },
         h("label", { for: "wallet-label" }, "Label ", h("span", { class: "muted" }, "(optional)")),
-        h("input", { id: "wallet-label", name: "label", type: "text", maxlength: 200, autocomplete: "off" }),
+        h("input", {
+          id: "wallet-label",
+          name: "label",
+          type: "text",
+          maxlength: 200,
+          autocomplete: "off",
+          "data-api-field": "label",
+        }),
       ),
       h("fieldset", {}, h("legend", {}, "Target allocation"), editor.element),
       h("div", { class: "form-actions" }, submit),
@@ -62,19 +69,23 @@ export function newWalletView(main, ctx) {
       const label = fieldValue(form, "label");
       /** @type {string | null} */
       let createdId = null;
-      await runLogged(log, async (call) => {
-        const { body: wallet } = await call(
-          request("POST", "/v2/portfolio-wallets", {
-            body: {
-              requestId: newRequestId(),
-              ...(label === "" ? {} : { label }),
-              positions: editor.positions(),
-            },
-          }),
-        );
-        createdId = String(wallet.id);
-        return "Wallet created.";
-      });
+      await runLogged(
+        log,
+        async (call) => {
+          const { body: wallet } = await call(
+            request("POST", "/v2/portfolio-wallets", {
+              body: {
+                requestId: newRequestId(),
+                ...(label === "" ? {} : { label }),
+                positions: editor.positions(),
+              },
+            }),
+          );
+          createdId = String(wallet.id);
+          return "Wallet created.";
+        },
+        { form },
+      );
       submit.disabled = false;
       if (createdId !== null) {
         announce("Wallet created");

@@ -4,7 +4,9 @@ import { request } from "../api.js";
 import { allocationChart, liquidityChart } from "../charts.js";
 import { announce, card, facts, fillIfChanged, h } from "../dom.js";
 import { usd, when } from "../format.js";
-import { link, loading } from "./common.js";
+import { loading } from "./common.js";
+import { walletDepositControl } from "./controls/deposit.js";
+import { walletHistory } from "./walletHistory.js";
 
 /**
  * Copies `text`; where the clipboard is refused, selects it in `fallback` so Ctrl+C copies it.
@@ -26,11 +28,13 @@ async function copy(text, fallback, what) {
 }
 
 /**
- * @param {import("./common.js").ViewContext} _ctx
+ * @param {import("./common.js").ViewContext} ctx
  * @param {string} walletId
  * @returns {import("./wallet.js").WalletSection}
  */
-export function walletOverview(_ctx, walletId) {
+export function walletOverview(ctx, walletId) {
+  const depositControl = walletDepositControl("overview-deposit", () => ctx.refreshNow());
+  const history = walletHistory(walletId);
   const allocation = h("div", { class: "region" }, loading("…"));
   const liquidity = h("div", { class: "region" }, loading("…"));
   const yields = h("div", { class: "region" }, loading("…"));
@@ -45,16 +49,28 @@ export function walletOverview(_ctx, walletId) {
       card("Liquidity profile", liquidity, { id: "liquidity-heading" }),
       card("Yield", yields, { id: "yield-heading" }),
     ),
-    card("Deposit addresses", addresses, {
+    card(
+      "Over time",
+      [
+        h(
+          "p",
+          { class: "hint" },
+          "Replayed from the wallet's ledger on the sandbox clock (a step at each booking), ending with the wallet as read now.",
+        ),
+        history.element,
+      ],
+      { id: "history-heading", className: "span-2" },
+    ),
+    card("Deposit addresses", [depositControl.element, addresses], {
       id: "addresses-heading",
       className: "span-2",
-      actions: link(`/controls?wallet=${walletId}`, "Simulate a deposit", { class: "button small" }),
     }),
   );
 
   return {
     element,
     async refresh(wallet) {
+      depositControl.update(wallet);
       const positions = Array.isArray(wallet.positions) ? wallet.positions : [];
       fillIfChanged(allocation, JSON.stringify(positions), () => [
         h(
@@ -93,6 +109,8 @@ export function walletOverview(_ctx, walletId) {
         ),
       ]);
 
+      await history.refresh(wallet, own.generated, ctx.now());
+
       const chains = Object.entries(wallet.depositAddresses ?? {});
       fillIfChanged(addresses, JSON.stringify(chains), () =>
         h(
@@ -100,7 +118,7 @@ export function walletOverview(_ctx, walletId) {
           { class: "table-scroll", role: "region", "aria-label": "Deposit addresses", tabindex: 0 },
           h(
             "table",
-            { class: "data-table compact addresses-table" },
+            { class: "data-table compact addresses-table cards-narrow" },
             h("caption", { class: "visually-hidden" }, "Deposit address per chain"),
             h(
               "thead",
@@ -126,12 +144,16 @@ export function walletOverview(_ctx, walletId) {
                   "tr",
                   { "data-chain": chain },
                   h("th", { scope: "row" }, chain),
-                  h("td", {}, address),
-                  h("td", { class: "num" }, usd(entry?.totalBalanceUsd)),
-                  h("td", { class: "num" }, usd(entry?.pendingAllocationsUsd)),
+                  h("td", { "data-label": "Address" }, address),
+                  h("td", { class: "num", "data-label": "Received" }, usd(entry?.totalBalanceUsd)),
                   h(
                     "td",
-                    {},
+                    { class: "num", "data-label": "Pending allocation" },
+                    usd(entry?.pendingAllocationsUsd),
+                  ),
+                  h(
+                    "td",
+                    { class: "copy-cell" },
                     h(
                       "button",
                       {

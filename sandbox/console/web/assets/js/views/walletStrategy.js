@@ -3,7 +3,7 @@
 // every update with its status, approval and failure reason.
 import { newRequestId, request } from "../api.js";
 import { card, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
-import { percent, when } from "../format.js";
+import { moneyInText, percent, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
 import { failure, link, loading } from "./common.js";
@@ -49,7 +49,7 @@ export function walletStrategy(ctx, walletId) {
     const submit = h("button", { type: "submit", class: "button primary" }, "Request strategy update");
     const form = h(
       "form",
-      { class: "stack" },
+      { class: "stack", id: "reweight-form" },
       editor.element,
       h("div", { class: "form-actions" }, submit),
       log.element,
@@ -57,16 +57,20 @@ export function walletStrategy(ctx, walletId) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       submit.disabled = true;
-      await runLogged(log, async (call) => {
-        const { body } = await call(
-          request("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
-            body: { requestId: newRequestId(), positions: editor.positions() },
-          }),
-        );
-        return body?.status === "pending_approval"
-          ? "Strategy update requested. It waits for approval: approve it under Approvals."
-          : `Strategy update requested: ${String(body?.status ?? "")}. The wallet rebalances once it completes.`;
-      });
+      await runLogged(
+        log,
+        async (call) => {
+          const { body } = await call(
+            request("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+              body: { requestId: newRequestId(), positions: editor.positions() },
+            }),
+          );
+          return body?.status === "pending_approval"
+            ? "Strategy update requested. It waits for approval: approve it under Approvals."
+            : `Strategy update requested: ${words(body?.status)}. The wallet rebalances once it completes.`;
+        },
+        { form },
+      );
       submit.disabled = false;
       ctx.refreshNow();
     });
@@ -110,11 +114,9 @@ export function walletStrategy(ctx, walletId) {
                 update.signingActivityId
                   ? update.status === "pending_approval"
                     ? link("/approvals", "awaiting approval")
-                    : String(update.signingActivityStatus ?? "")
-                        .replace("ACTIVITY_STATUS_", "")
-                        .toLowerCase()
+                    : words(update.signingActivityStatus)
                   : h("span", { class: "muted" }, "not needed"),
-                update.failureReason ?? h("span", { class: "muted" }, "—"),
+                update.failureReason ? moneyInText(update.failureReason) : h("span", { class: "muted" }, "—"),
                 when(update.updatedAt),
               ]),
               rowAttrs: (index) => ({

@@ -3,22 +3,30 @@
 // legs (instant, redeem) on the sandbox clock, with the reason when something failed.
 import { newRequestId, request } from "../api.js";
 import { card, fieldValue, fillIfChanged, h, statusPill } from "../dom.js";
-import { durationLabel, relative, shortId, usd, when } from "../format.js";
+import { confirmAction } from "../confirm.js";
+import { durationLabel, moneyInText, relative, shortId, usd, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { link, loading } from "./common.js";
 
 const TOKENS = ["usdc", "usdt"];
 
 /**
- * One step of a timeline.
- * @param {"done" | "busy" | "bad" | "waiting"} state
+ * One step of a timeline: its mark and its word say what happened to it, the colour only helps.
+ * @param {"done" | "busy" | "bad" | "waiting" | "skipped" | "returned"} state
  * @param {import("../dom.js").Children} title
  * @param {import("../dom.js").Children} detail
  * @param {import("../dom.js").Attrs} [attrs]
  */
 function step(state, title, detail, attrs = {}) {
-  const marks = { done: "✓", busy: "…", bad: "✕", waiting: "○" };
-  const words = { done: "done", busy: "in progress", bad: "failed", waiting: "not started" };
+  const marks = { done: "✓", busy: "…", bad: "✕", waiting: "○", skipped: "–", returned: "↩" };
+  const said = {
+    done: "done",
+    busy: "in progress",
+    bad: "failed",
+    waiting: "not started",
+    skipped: "skipped",
+    returned: "returned to the wallet",
+  };
   return h(
     "li",
     { class: `step step-${state}`, ...attrs },
@@ -26,21 +34,29 @@ function step(state, title, detail, attrs = {}) {
     h(
       "div",
       { class: "step-body" },
-      h("div", { class: "step-title" }, title, h("span", { class: "visually-hidden" }, ` (${words[state]})`)),
+      h("div", { class: "step-title" }, title, h("span", { class: "visually-hidden" }, ` (${said[state]})`)),
       h("div", { class: "step-detail" }, detail),
     ),
   );
 }
 
-/** @param {string} status */
-const legState = (status) =>
-  status === "completed" || status === "skipped"
+/**
+ * A leg's step: a skipped leg was never needed (not done), and a leg stopped because another
+ * failed had its money returned (not failed itself); `outcome` of the console API says which.
+ * @param {{ status: string, outcome?: string | null }} leg
+ */
+const legState = (leg) =>
+  leg.status === "completed"
     ? "done"
-    : status === "failed"
-      ? "bad"
-      : status === "processing"
-        ? "busy"
-        : "waiting";
+    : leg.status === "skipped"
+      ? "skipped"
+      : leg.status === "failed"
+        ? leg.outcome === "returned"
+          ? "returned"
+          : "bad"
+        : leg.status === "processing"
+          ? "busy"
+          : "waiting";
 
 /**
  * @param {any} withdrawal a withdrawal with its legs' times (GET /_console/api/wallets/{id}/withdrawals)
@@ -58,31 +74,37 @@ function timeline(withdrawal, now) {
         "Approval",
         state === "busy"
           ? ["Waiting for approvers: ", link("/approvals", "review it under Approvals")]
-          : approval.replace("ACTIVITY_STATUS_", "").toLowerCase(),
+          : words(approval),
       ),
     );
   }
   for (const leg of withdrawal.legTimes ?? []) {
-    const state = legState(leg.status);
+    const state = legState(leg);
     const timing =
       leg.status === "processing"
         ? `due ${when(leg.dueAt)} (${relative(leg.dueAt, now)})`
         : leg.status === "completed"
           ? `paid ${when(leg.updatedAt)}`
-          : leg.status === "failed"
-            ? `failed ${when(leg.updatedAt)}`
-            : leg.status === "skipped"
-              ? "skipped"
-              : "not started";
+          : state === "returned"
+            ? `stopped ${when(leg.updatedAt)}, when another leg failed; its amount went back to the wallet`
+            : leg.status === "failed"
+              ? `failed ${when(leg.updatedAt)}`
+              : leg.status === "skipped"
+                ? "not needed"
+                : "not started";
     steps.push(
       step(
         state,
-        [h("span", { class: "leg-key" }, `${leg.legKey} leg`), " ", statusPill(leg.status)],
+        [
+          h("span", { class: "leg-key" }, `${leg.legKey} leg`),
+          " ",
+          statusPill(state === "returned" ? "returned" : leg.status),
+        ],
         [
           `${usd(leg.amount)} from ${(leg.positionKeys ?? []).join(", ") || "—"} · liquidity ${durationLabel(leg.maxProcessingTime)} · `,
           timing,
         ],
-        { "data-leg-key": leg.legKey, "data-leg-status": leg.status },
+        { "data-leg-key": leg.legKey, "data-leg-status": leg.status, "data-leg-state": state },
       ),
     );
   }
@@ -93,7 +115,7 @@ function timeline(withdrawal, now) {
       step(
         "bad",
         "Failed",
-        h("span", { class: "failure-reason" }, withdrawal.failureReason ?? "no reason given"),
+        h("span", { class: "failure-reason" }, moneyInText(withdrawal.failureReason) || "no reason given"),
         {
           "data-outcome": "failed",
         },
@@ -118,12 +140,12 @@ export function walletWithdrawals(ctx, walletId) {
   const submit = h("button", { type: "submit", class: "button primary" }, "Request withdrawal");
   const chainSelect = h(
     "select",
-    { id: "withdraw-chain", name: "chain" },
+    { id: "withdraw-chain", name: "chain", "data-api-field": "destinationChain" },
     h("option", { value: "ethereum" }, "ethereum"),
   );
   const form = h(
     "form",
-    { class: "form-grid" },
+    { class: "form-grid", id: "withdraw-form" },
     h(
       "div",
       { class: "field" },
@@ -136,6 +158,7 @@ export function walletWithdrawals(ctx, walletId) {
         step: "0.000001",
         inputmode: "decimal",
         required: true,
+        "data-api-field": "withdrawalAmount",
       }),
     ),
     h(
@@ -144,7 +167,7 @@ export function walletWithdrawals(ctx, walletId) {
       h("label", { for: "withdraw-token" }, "Token"),
       h(
         "select",
-        { id: "withdraw-token", name: "token" },
+        { id: "withdraw-token", name: "token", "data-api-field": "destinationToken" },
         TOKENS.map((token) => h("option", { value: token }, token)),
       ),
     ),
@@ -161,6 +184,7 @@ export function walletWithdrawals(ctx, walletId) {
         autocomplete: "off",
         required: true,
         "aria-describedby": "withdraw-address-hint",
+        "data-api-field": "destinationAddress",
       }),
       h(
         "p",
@@ -173,23 +197,40 @@ export function walletWithdrawals(ctx, walletId) {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    submit.disabled = true;
-    await runLogged(log, async (call) => {
-      const { body } = await call(
-        request("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
-          body: {
-            requestId: newRequestId(),
-            withdrawalAmount: Number(fieldValue(form, "amount")),
-            destinationToken: fieldValue(form, "token"),
-            destinationChain: fieldValue(form, "chain"),
-            destinationAddress: fieldValue(form, "address"),
-          },
-        }),
-      );
-      return body?.status === "pending_approval"
-        ? "Withdrawal requested. It waits for approval: approve it under Approvals."
-        : `Withdrawal requested: ${String(body?.status ?? "")}.`;
+    const body = {
+      requestId: newRequestId(),
+      withdrawalAmount: Number(fieldValue(form, "amount")),
+      destinationToken: fieldValue(form, "token"),
+      destinationChain: fieldValue(form, "chain"),
+      destinationAddress: fieldValue(form, "address"),
+    };
+    const confirmed = await confirmAction({
+      title: "Request this withdrawal?",
+      message: h(
+        "p",
+        {},
+        "Pays ",
+        h("strong", {}, usd(body.withdrawalAmount)),
+        ` in ${body.destinationToken} on ${body.destinationChain} to `,
+        h("code", { class: "mono break" }, body.destinationAddress),
+        ". Money paid out cannot be called back.",
+      ),
+      confirmLabel: "Withdraw",
     });
+    if (confirmed === null) return;
+    submit.disabled = true;
+    await runLogged(
+      log,
+      async (call) => {
+        const { body: created } = await call(
+          request("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, { body }),
+        );
+        return created?.status === "pending_approval"
+          ? "Withdrawal requested. It waits for approval: approve it under Approvals."
+          : `Withdrawal requested: ${words(created?.status)}.`;
+      },
+      { form },
+    );
     submit.disabled = false;
     ctx.refreshNow();
   });

@@ -1,7 +1,7 @@
 // @ts-check
 // The organization's wallets: balance, blended rate and the largest drift of each.
 import { request } from "../api.js";
-import { fillIfChanged, h, table } from "../dom.js";
+import { facts, fillIfChanged, h, table } from "../dom.js";
 import { drift, percent, shortId, usd, walletName, when } from "../format.js";
 import { link, loading, pageHeader } from "./common.js";
 
@@ -23,9 +23,28 @@ export function largestDrift(wallet) {
   return largest;
 }
 
+/**
+ * The largest drift in words: the source furthest from its target, "on target" when none is off
+ * by a visible amount (naming a source then would suggest it drifts), "no funds yet" while empty.
+ * @param {any} wallet
+ * @returns {import("../dom.js").Children}
+ */
+export function largestDriftText(wallet) {
+  const largest = largestDrift(wallet);
+  if (largest === null) return h("span", { class: "muted" }, "— no funds yet");
+  if (drift(largest.driftBps) === drift(0)) return h("span", { "data-drift": "none" }, "none: on target");
+  return h(
+    "span",
+    { "data-drift": largest.positionKey },
+    `${drift(largest.driftBps)} `,
+    h("span", { class: "muted" }, `(${largest.positionKey})`),
+  );
+}
+
 /** @type {import("./common.js").ViewFactory} */
 export function walletsView(main) {
   const list = h("div", { class: "region" }, loading("Reading the wallets…"));
+  const totals = h("div", { class: "region" });
   /** @type {string | null} */
   let moreCursor = null;
   let pages = 1;
@@ -36,6 +55,7 @@ export function walletsView(main) {
       sub: "Every portfolio wallet of your organization, newest first.",
       actions: link("/wallets/new", "Create a wallet", { class: "button primary" }),
     }),
+    h("section", { class: "totals", "aria-label": "Organization totals" }, totals),
     h(
       "section",
       { class: "card flush", "aria-label": "Wallets" },
@@ -58,6 +78,48 @@ export function walletsView(main) {
     }
     moreCursor = cursor;
     more.hidden = moreCursor === null;
+    // The organization's yield over its life (POST /v2/portfolio-wallets/yield, every wallet).
+    const { body: metrics } = await request("POST", "/v2/portfolio-wallets/yield", { body: {} });
+    const sum = (/** @type {string} */ field) =>
+      Math.round(wallets.reduce((acc, wallet) => acc + (Number(wallet[field]) || 0), 0) * 1e6) / 1e6;
+    const figures = {
+      totalBalanceUsd: sum("totalBalanceUsd"),
+      instantWithdrawableUsd: sum("instantWithdrawableUsd"),
+      generated: metrics?.global?.generated,
+      withdrawn: metrics?.global?.withdrawn,
+    };
+    fillIfChanged(totals, JSON.stringify([figures, wallets.length, moreCursor === null]), () => [
+      facts(
+        [
+          [
+            "Total balance",
+            h(
+              "span",
+              { "data-total": "totalBalanceUsd", "data-value": figures.totalBalanceUsd },
+              usd(figures.totalBalanceUsd),
+            ),
+          ],
+          [
+            "Instantly withdrawable",
+            h("span", { "data-total": "instantWithdrawableUsd" }, usd(figures.instantWithdrawableUsd)),
+          ],
+          [
+            "Yield generated",
+            h("span", { "data-total": "generated", "data-value": figures.generated }, usd(figures.generated)),
+          ],
+          ["Yield withdrawn", h("span", { "data-total": "withdrawn" }, usd(figures.withdrawn))],
+          ["Wallets", String(wallets.length) + (moreCursor === null ? "" : "+")],
+        ],
+        "stats",
+      ),
+      h(
+        "p",
+        { class: "hint" },
+        moreCursor === null
+          ? `Balances summed over the organization's wallets; yield over their life, since ${when(metrics?.period?.start)}.`
+          : "Balances summed over the wallets shown (show more to count the rest); yield over every wallet's life.",
+      ),
+    ]);
     fillIfChanged(list, JSON.stringify(wallets), () =>
       wallets.length === 0
         ? h(
@@ -85,7 +147,6 @@ export function walletsView(main) {
               "Created",
             ],
             rows: wallets.map((wallet) => {
-              const largest = largestDrift(wallet);
               return [
                 h(
                   "span",
@@ -101,14 +162,7 @@ export function walletsView(main) {
                 h("span", { class: "num" }, usd(wallet.instantWithdrawableUsd)),
                 h("span", { class: "num" }, usd(wallet.pendingAllocationsUsd)),
                 h("span", { class: "num" }, percent(wallet.blendedRateBps)),
-                largest === null
-                  ? h("span", { class: "muted" }, "— no funds yet")
-                  : h(
-                      "span",
-                      {},
-                      `${drift(largest.driftBps)} `,
-                      h("span", { class: "muted" }, largest.positionKey),
-                    ),
+                largestDriftText(wallet),
                 h("span", { class: "small" }, when(wallet.createdAt)),
               ];
             }),

@@ -3,9 +3,14 @@
 // PATCH, and the recent deliveries with their attempts, last status code and next retry.
 import { request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { confirmAction } from "../confirm.js";
 import { relative, when } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
+import { webhookCreateForm } from "./webhookCreate.js";
+import { deliveryInspector } from "./webhookDelivery.js";
+
+const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
 
 /**
  * A recent real-world time: how long ago or ahead, the exact time on hover and for assistive technology.
@@ -21,19 +26,69 @@ export function webhooksView(main, ctx) {
   const registrations = h("div", { class: "region" }, loading("Reading the registrations…"));
   const deliveries = h("div", { class: "region" }, loading("Reading the deliveries…"));
   const log = requestLog("Registration change result");
+  const create = webhookCreateForm(() => ctx.refreshNow());
+  const inspector = deliveryInspector(() => ctx.refreshNow());
+  // Filters of the deliveries: what GET /_console/api/webhook-deliveries filters by.
+  const statusFilter = h(
+    "select",
+    { id: "delivery-status", name: "status" },
+    h("option", { value: "" }, "Any status"),
+    DELIVERY_STATUSES.map((status) => h("option", { value: status }, status)),
+  );
+  const typeFilter = h(
+    "select",
+    { id: "delivery-type", name: "eventType" },
+    h("option", { value: "" }, "Any event type"),
+  );
+  const filters = h(
+    "form",
+    { class: "inline-form card-hint", "aria-label": "Filter the deliveries" },
+    h("div", { class: "field" }, h("label", { for: "delivery-status" }, "Status"), statusFilter),
+    h("div", { class: "field" }, h("label", { for: "delivery-type" }, "Event type"), typeFilter),
+  );
+  filters.addEventListener("change", () => ctx.refreshNow());
+  filters.addEventListener("submit", (event) => event.preventDefault());
+  let typesOffered = false;
+  async function offerEventTypes() {
+    if (typesOffered) return;
+    const { body } = await request("GET", "/_console/api/session");
+    const types = Array.isArray(body?.eventTypes) ? body.eventTypes.map(String) : [];
+    typesOffered = true;
+    create.offer(types);
+    typeFilter.append(...types.map((/** @type {string} */ type) => h("option", { value: type }, type)));
+  }
 
   /**
    * @param {any} registration
    * @param {"active" | "disabled"} status
    */
   async function setStatus(registration, status) {
+    /** @type {string | null} */
+    let reason = null;
+    if (status === "disabled") {
+      reason = await confirmAction({
+        title: "Disable this webhook?",
+        message: h(
+          "p",
+          {},
+          h("code", { class: "mono break" }, registration.url),
+          " receives no events until it is enabled again; deliveries waiting for a retry are cancelled.",
+        ),
+        confirmLabel: "Disable",
+        danger: true,
+        reason: {
+          label: "Reason",
+          value: "disabled from the sandbox console",
+          hint: "Kept on the registration as its disabledReason, for whoever enables it again.",
+        },
+      });
+      if (reason === null) return;
+    }
     await runLogged(log, async (call) => {
       await call(
         request("PATCH", `/webhooks/registrations/${registration.id}/status`, {
           body:
-            status === "disabled"
-              ? { status, disabledReason: "disabled from the sandbox console" }
-              : { status },
+            status === "disabled" ? { status, ...(reason ? { disabledReason: reason } : {}) } : { status },
         }),
       );
       return status === "disabled"
@@ -54,6 +109,7 @@ export function webhooksView(main, ctx) {
         id: "registrations-heading",
         className: "flush",
       }),
+      card("Register a webhook", create.form, { id: "register-heading" }),
       card(
         "Recent deliveries",
         [
@@ -62,17 +118,23 @@ export function webhooksView(main, ctx) {
             { class: "hint card-hint" },
             "Delivery times are real time, not the sandbox clock: retries wait on the wall clock, since a receiver checks signature times against its own.",
           ),
+          filters,
           deliveries,
         ],
         { id: "deliveries-heading", className: "flush" },
       ),
+      inspector.element,
     ),
   );
 
   async function refresh() {
+    await offerEventTypes();
+    const query = new URLSearchParams({ limit: "25" });
+    if (statusFilter.value !== "") query.set("status", statusFilter.value);
+    if (typeFilter.value !== "") query.set("eventType", typeFilter.value);
     const [{ body: registrationPage }, { body: deliveryPage }] = await Promise.all([
       request("GET", "/webhooks/registrations?pageSize=100"),
-      request("GET", "/_console/api/webhook-deliveries?limit=25"),
+      request("GET", `/_console/api/webhook-deliveries?${query}`),
     ]);
     const items = Array.isArray(registrationPage?.data) ? registrationPage.data : [];
     /** @type {Map<string, string>} */
@@ -85,7 +147,7 @@ export function webhooksView(main, ctx) {
             h(
               "p",
               {},
-              "No webhook registrations. Create one with POST /webhooks/registrations or a WebhookRegistration resource.",
+              "No webhook registrations yet. Register one below, or with POST /webhooks/registrations or a WebhookRegistration resource.",
             ),
           )
         : table({
@@ -143,7 +205,7 @@ export function webhooksView(main, ctx) {
     );
     const list = Array.isArray(deliveryPage?.data) ? deliveryPage.data : [];
     const now = new Date().toISOString();
-    fillIfChanged(deliveries, JSON.stringify([list, now.slice(0, 18)]), () =>
+    fillIfChanged(deliveries, JSON.stringify([list, now.slice(0, 18), query.toString()]), () =>
       list.length === 0
         ? h(
             "div",
@@ -151,13 +213,15 @@ export function webhooksView(main, ctx) {
             h(
               "p",
               {},
-              "No deliveries yet: events are delivered to active registrations that subscribe to them.",
+              query.has("status") || query.has("eventType")
+                ? "No deliveries match these filters."
+                : "No deliveries yet: events are delivered to active registrations that subscribe to them.",
             ),
           )
         : table({
             caption: "Recent webhook deliveries, newest first",
             captionHidden: true,
-            columns: ["Event", "Status", "Attempts", "Last status code", "Next retry", "Queued"],
+            columns: ["Event", "Status", "Attempts", "Last status code", "Next retry", "Queued", ""],
             rows: list.map((/** @type {any} */ delivery) => [
               h(
                 "span",
@@ -180,7 +244,22 @@ export function webhooksView(main, ctx) {
                 ? realTime(delivery.nextAttemptAt, now)
                 : h("span", { class: "muted" }, "—"),
               realTime(delivery.createdAt, now),
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "button small",
+                  "aria-label": `Inspect the ${delivery.eventType} delivery of ${when(delivery.createdAt)}`,
+                  onClick: () => void inspector.show(delivery.id),
+                },
+                "Inspect",
+              ),
             ]),
+            rowAttrs: (index) => ({
+              "data-delivery-id": list[index]?.id,
+              "data-status": list[index]?.status,
+              "data-event-type": list[index]?.eventType,
+            }),
           }),
     );
   }

@@ -1,0 +1,126 @@
+// @ts-check
+// The faults armed for the organization (GET /_sandbox/faults): HTTP faults and planned leg and
+// strategy-update failures, each with every field it has (new kinds and fields show without a
+// change here) and a Disarm button (DELETE /_sandbox/faults/{id}); and Clear all.
+import { request } from "../../api.js";
+import { fill, h } from "../../dom.js";
+import { requestLog, runLogged } from "../../requestLog.js";
+
+/** Fields every fault has, shown in its title rather than among its details. */
+const SHOWN_ELSEWHERE = new Set(["id", "organizationId", "kind", "method", "path"]);
+
+/** @param {any} fault */
+function describe(fault) {
+  if (fault.kind === "withdrawal-leg") return `The ${fault.legKey} leg of the next withdrawal fails`;
+  if (fault.kind === "strategy-update") return "The next strategy update fails";
+  return `${fault.method} ${fault.path} → ${fault.kind}`;
+}
+
+/**
+ * @param {() => void} after reads the page again
+ * @param {() => Map<string, string>} walletNames wallet id → name, for planned failures
+ */
+export function armedFaults(after, walletNames) {
+  const list = h("div", { class: "region", "aria-live": "polite" });
+  const log = requestLog("Disarm result");
+  const clearButton = h("button", { type: "button", class: "button" }, "Clear all faults");
+  clearButton.addEventListener("click", async () => {
+    await runLogged(log, async (call) => {
+      await call(request("DELETE", "/_sandbox/faults", { admin: true }));
+      return "Every fault of your organization is cleared, planned leg and strategy failures included.";
+    });
+    await refresh();
+    after();
+  });
+
+  /** @param {any} fault */
+  async function disarm(fault) {
+    await runLogged(log, async (call) => {
+      await call(request("DELETE", `/_sandbox/faults/${encodeURIComponent(fault.id)}`, { admin: true }));
+      return `Disarmed: ${describe(fault)}.`;
+    });
+    await refresh();
+  }
+
+  async function refresh() {
+    let body;
+    try {
+      ({ body } = await request("GET", "/_sandbox/faults", { admin: true }));
+    } catch {
+      fill(
+        list,
+        h("p", { class: "muted" }, "Armed faults are listed once the sandbox accepts the admin token."),
+      );
+      return;
+    }
+    const all = [
+      ...(Array.isArray(body?.faults) ? body.faults : []),
+      ...(Array.isArray(body?.planned) ? body.planned : []),
+    ];
+    const key = JSON.stringify(all);
+    if (list.dataset["renderedFrom"] === key) return;
+    list.dataset["renderedFrom"] = key;
+    const names = walletNames();
+    fill(
+      list,
+      all.length === 0
+        ? h("p", { class: "muted" }, "None armed.")
+        : h(
+            "ul",
+            { class: "armed-faults" },
+            all.map((/** @type {any} */ fault) =>
+              h(
+                "li",
+                { "data-fault-id": fault.id, "data-fault-kind": fault.kind },
+                h(
+                  "div",
+                  { class: "armed-fault-head" },
+                  h("code", { class: "break" }, describe(fault)),
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "button small",
+                      "aria-label": `Disarm: ${describe(fault)}`,
+                      onClick: () => void disarm(fault),
+                    },
+                    "Disarm",
+                  ),
+                ),
+                h(
+                  "dl",
+                  { class: "fault-fields" },
+                  Object.entries(fault)
+                    .filter(([name]) => !SHOWN_ELSEWHERE.has(name))
+                    .map(([name, value]) =>
+                      h(
+                        "div",
+                        {},
+                        h("dt", {}, name),
+                        h(
+                          "dd",
+                          {},
+                          name === "walletId" && names.has(String(value))
+                            ? `${names.get(String(value))} (${String(value).slice(0, 8)})`
+                            : typeof value === "object"
+                              ? JSON.stringify(value)
+                              : String(value),
+                        ),
+                      ),
+                    ),
+                ),
+              ),
+            ),
+          ),
+    );
+  }
+
+  const element = h(
+    "div",
+    {},
+    h("div", { class: "subsection-head" }, h("h3", {}, "Armed faults"), clearButton),
+    list,
+    log.element,
+  );
+  return { element, refresh };
+}

@@ -1,0 +1,123 @@
+// @ts-check
+// Simulate a deposit: as if stablecoins had arrived on chain at a wallet's deposit address
+// (POST /_sandbox/deposits). On the controls page for any wallet; on a wallet's page for that one.
+import { request } from "../../api.js";
+import { fieldValue, h } from "../../dom.js";
+import { usd, walletName, words } from "../../format.js";
+import { actionForm, field } from "./forms.js";
+
+/** A transaction hash unlikely to repeat: the sandbox credits each (chain, txHash) once. */
+const freshTxHash = () =>
+  `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+
+/**
+ * @param {any[]} wallets the wallets to choose from (one: the form is for that wallet)
+ * @param {{ selected?: string | null, idPrefix: string, after: () => void }} options
+ */
+export function depositForm(wallets, options) {
+  const { idPrefix } = options;
+  const walletSelect = h(
+    "select",
+    { name: "wallet" },
+    wallets.map((/** @type {any} */ wallet) =>
+      h("option", { value: wallet.id, selected: wallet.id === options.selected }, walletName(wallet)),
+    ),
+  );
+  const chainSelect = h("select", { name: "chain", "data-api-field": "chain" });
+  const address = h("input", {
+    name: "address",
+    type: "text",
+    readonly: true,
+    class: "mono",
+    "data-api-field": "address",
+  });
+  const syncAddress = () => {
+    const wallet = wallets.find((/** @type {any} */ candidate) => candidate.id === walletSelect.value);
+    const chains = Object.keys(wallet?.depositAddresses ?? {});
+    if (!chains.includes(chainSelect.value))
+      chainSelect.replaceChildren(...chains.map((chain) => h("option", { value: chain }, chain)));
+    address.value = String(wallet?.depositAddresses?.[chainSelect.value]?.address ?? "");
+  };
+  walletSelect.addEventListener("change", syncAddress);
+  chainSelect.addEventListener("change", syncAddress);
+  syncAddress();
+  const txHash = h("input", {
+    name: "txHash",
+    type: "text",
+    value: freshTxHash(),
+    class: "mono",
+    spellcheck: "false",
+    "data-api-field": "txHash",
+  });
+  return actionForm(
+    "Simulate deposit",
+    [
+      wallets.length === 1
+        ? h("input", { type: "hidden", name: "wallet", value: wallets[0]?.id ?? "" })
+        : field(`${idPrefix}-wallet`, "Wallet", walletSelect),
+      field(`${idPrefix}-chain`, "Chain", chainSelect),
+      h("div", { class: "span-all" }, field(`${idPrefix}-address`, "Deposit address", address)),
+      field(
+        `${idPrefix}-amount`,
+        "Amount (USD)",
+        h("input", {
+          name: "amount",
+          type: "number",
+          min: "0.000001",
+          step: "0.000001",
+          value: 1000,
+          inputmode: "decimal",
+          required: true,
+          "data-api-field": "amount",
+        }),
+      ),
+      field(`${idPrefix}-tx`, "Transaction hash", txHash, "One deposit per chain and hash."),
+    ],
+    async (current, call) => {
+      const { body } = await call(
+        request("POST", "/_sandbox/deposits", {
+          admin: true,
+          body: {
+            chain: fieldValue(current, "chain"),
+            address: fieldValue(current, "address"),
+            amount: Number(fieldValue(current, "amount")),
+            txHash: fieldValue(current, "txHash"),
+          },
+        }),
+      );
+      txHash.value = freshTxHash();
+      return `Deposit detected: ${usd(body?.amountUsd)}, ${words(body?.status)}. It is invested by target weight after the deposit processing delay (advance the clock by 1 second to skip it).`;
+    },
+    options.after,
+    `${idPrefix}-form`,
+  );
+}
+
+/**
+ * "Simulate a deposit" on a wallet's own page: a disclosure holding the form for that wallet, so
+ * the deposit is made, and its effect watched, without leaving the page.
+ * @param {string} idPrefix
+ * @param {() => void} after
+ */
+export function walletDepositControl(idPrefix, after) {
+  const body = h("div", { class: "inline-control-body" });
+  const element = h(
+    "details",
+    { class: "inline-control", "data-control": "deposit" },
+    h("summary", { class: "button small" }, "Simulate a deposit"),
+    body,
+  );
+  let built = false;
+  return {
+    element,
+    /** @param {any} wallet the wallet as last read (its deposit addresses) */
+    update(wallet) {
+      if (built || Object.keys(wallet?.depositAddresses ?? {}).length === 0) return;
+      built = true;
+      body.append(
+        h("p", { class: "hint" }, "As if stablecoins had arrived on chain at this wallet's deposit address."),
+        depositForm([wallet], { selected: wallet.id, idPrefix, after }),
+      );
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// @ts-check
+// A wallet over sandbox time: balance, generated yield and the weight of each source (with its
+// drift against the current target), from the ledger (GET /_console/api/wallets/{id}/history)
+// and, as the last point, the wallet's own read now. Charts, and a table of the same figures.
+import { request } from "../api.js";
+import { fillIfChanged, h, table } from "../dom.js";
+import { drift, percent, usd, when } from "../format.js";
+import { timeChart } from "../timeCharts.js";
+
+/** How many moments the table lists, newest first (the charts draw every one). */
+const TABLE_ROWS = 12;
+
+/**
+ * @typedef {object} Point
+ * @property {string} at
+ * @property {number} balanceUsd
+ * @property {number} yieldGeneratedUsd
+ * @property {Record<string, number>} positions
+ * @property {boolean} [live] the wallet's own read now, not a ledger point
+ */
+
+/** @param {Point} point @param {string} key */
+const weightBps = (point, key) =>
+  point.balanceUsd > 0 ? Math.round(((point.positions[key] ?? 0) / point.balanceUsd) * 10000) : 0;
+
+/** A short time for the charts' axes: "25 Nov, 18:31". */
+const axisTime = (/** @type {number} */ ms) =>
+  new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+  }).format(new Date(ms));
+
+/**
+ * @param {string} walletId
+ */
+export function walletHistory(walletId) {
+  const element = h("div", { class: "region" });
+  return {
+    element,
+    /**
+     * @param {any} wallet the wallet as read now
+     * @param {number | undefined} generatedNow its generated yield now (the yield API)
+     * @param {string | null} now the sandbox clock
+     */
+    async refresh(wallet, generatedNow, now) {
+      const { body } = await request("GET", `/_console/api/wallets/${walletId}/history`);
+      /** @type {Point[]} */
+      const points = Array.isArray(body?.points) ? [...body.points] : [];
+      if (now !== null && typeof generatedNow === "number")
+        points.push({
+          at: now,
+          balanceUsd: wallet.totalBalanceUsd,
+          yieldGeneratedUsd: generatedNow,
+          positions: Object.fromEntries(
+            (wallet.positions ?? []).map((/** @type {any} */ p) => [p.positionKey, p.valueUsd]),
+          ),
+          live: true,
+        });
+      /** @type {{ positionKey: string, targetWeightBps: number }[]} */
+      const targets = wallet.strategyConfig?.positions ?? [];
+      fillIfChanged(element, JSON.stringify([body, now?.slice(0, 16), targets]), () => {
+        if (points.length === 0)
+          return h("p", { class: "muted" }, "Nothing booked yet: the history starts with the first deposit.");
+        const t = (/** @type {Point} */ point) => new Date(point.at).getTime();
+        return [
+          h(
+            "div",
+            { class: "grid two charts-over-time" },
+            timeChart({
+              label: "Balance",
+              series: [
+                { name: "Balance", tone: 0, points: points.map((p) => ({ t: t(p), v: p.balanceUsd })) },
+              ],
+              format: usd,
+              when: axisTime,
+            }),
+            timeChart({
+              label: "Yield generated",
+              series: [
+                {
+                  name: "Yield generated",
+                  tone: 1,
+                  points: points.map((p) => ({ t: t(p), v: p.yieldGeneratedUsd })),
+                },
+              ],
+              format: usd,
+              when: axisTime,
+            }),
+            h(
+              "div",
+              { class: "span-2" },
+              timeChart({
+                label: "Weight per yield source",
+                series: targets.map((target, index) => ({
+                  name: `${target.positionKey} (target ${percent(target.targetWeightBps)})`,
+                  tone: index,
+                  points: points.map((p) => ({ t: t(p), v: weightBps(p, target.positionKey) })),
+                })),
+                format: percent,
+                when: axisTime,
+              }),
+            ),
+          ),
+          h(
+            "p",
+            { class: "hint" },
+            `The same figures at the last ${Math.min(TABLE_ROWS, points.length)} bookings, newest first; each source's drift is against its current target.`,
+          ),
+          table({
+            caption: "The wallet at its last bookings, newest first",
+            captionHidden: true,
+            className: "data-table compact history-table",
+            columns: [
+              "Time",
+              "Balance",
+              "Yield generated",
+              ...targets.map((target) => `${target.positionKey} weight (drift)`),
+            ],
+            rows: points
+              .slice(-TABLE_ROWS)
+              .reverse()
+              .map((point) => [
+                point.live
+                  ? [when(point.at), h("span", { class: "muted small block" }, "now")]
+                  : when(point.at),
+                usd(point.balanceUsd),
+                usd(point.yieldGeneratedUsd),
+                ...targets.map((target) => {
+                  const weight = weightBps(point, target.positionKey);
+                  return `${percent(weight)} (${point.balanceUsd > 0 ? drift(weight - target.targetWeightBps) : "—"})`;
+                }),
+              ]),
+            rowAttrs: (index) => {
+              const point = points.slice(-TABLE_ROWS).reverse()[index];
+              return {
+                "data-at": point?.at,
+                "data-live": point?.live ? "true" : null,
+                "data-balance": point?.balanceUsd,
+                "data-yield": point?.yieldGeneratedUsd,
+              };
+            },
+          }),
+        ];
+      });
+    },
+  };
+}

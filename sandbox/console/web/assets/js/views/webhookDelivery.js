@@ -1,0 +1,120 @@
+// @ts-check
+// One webhook delivery in detail (GET /_console/api/webhook-deliveries/{id}): its attempts, the
+// event's body, the headers each attempt sends and how a receiver verifies the signature; and
+// Redeliver (POST …/redeliver), a new delivery of the same event.
+import { request } from "../api.js";
+import { card, facts, fill, h, statusPill } from "../dom.js";
+import { when } from "../format.js";
+import { requestLog, runLogged } from "../requestLog.js";
+
+const VERIFY_EXAMPLE = `import { parseWebhookEvent, verifyWebhookSignature } from "@portfolio-wallet/pulumi";
+
+// rawBody: the request's body bytes as received (never re-serialized JSON)
+if (!verifyWebhookSignature({ payload: rawBody, headers: req.headers, secret, toleranceSeconds: 300 }))
+  return res.writeHead(400).end();
+const event = parseWebhookEvent(rawBody);
+res.writeHead(204).end(); // then process it, idempotently by event.id`;
+
+/**
+ * @param {() => void} after reads the page again
+ */
+export function deliveryInspector(after) {
+  const body = h("div", { class: "region" });
+  const log = requestLog("Redelivery result");
+  const element = card("Delivery", [body, log.element], {
+    id: "delivery-heading",
+    className: "delivery-detail",
+  });
+  element.hidden = true;
+  /** @type {string | null} */
+  let shown = null;
+
+  /** @param {string} id */
+  async function show(id) {
+    shown = id;
+    element.hidden = false;
+    log.clear();
+    let detail;
+    try {
+      ({ body: detail } = await request("GET", `/_console/api/webhook-deliveries/${encodeURIComponent(id)}`));
+    } catch (error) {
+      fill(
+        body,
+        h(
+          "p",
+          { class: "notice notice-bad", role: "alert" },
+          error instanceof Error ? error.message : String(error),
+        ),
+      );
+      return;
+    }
+    const redeliver = h("button", { type: "button", class: "button" }, "Redeliver");
+    redeliver.addEventListener("click", async () => {
+      redeliver.disabled = true;
+      await runLogged(log, async (call) => {
+        const { body: created } = await call(
+          request("POST", `/_console/api/webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
+        );
+        return `Sent again as a new delivery (${String(created?.id ?? "").slice(0, 8)}…): the same event id and body, attempted now.`;
+      });
+      redeliver.disabled = false;
+      after();
+    });
+    const close = h("button", { type: "button", class: "button" }, "Close");
+    close.addEventListener("click", () => {
+      shown = null;
+      element.hidden = true;
+    });
+    fill(
+      body,
+      h(
+        "div",
+        { "data-delivery-id": detail.id },
+        facts([
+          ["Event", h("code", { class: "break" }, detail.eventType)],
+          ["Event id", h("code", { class: "break" }, detail.eventId)],
+          ["Status", statusPill(detail.status)],
+          ["Attempts", String(detail.attempts)],
+          ["Last status code", detail.lastResponseStatus === null ? "—" : String(detail.lastResponseStatus)],
+          ["Last attempt", detail.lastAttemptAt ? when(detail.lastAttemptAt) : "—"],
+          ["Last error", detail.lastError ?? "—"],
+          ["URL", h("code", { class: "break" }, detail.url)],
+        ]),
+        h("h3", {}, "Headers of each attempt"),
+        h(
+          "dl",
+          { class: "header-list" },
+          (detail.headers ?? []).map((/** @type {{ name: string, value: string }} */ header) =>
+            h("div", {}, h("dt", {}, h("code", {}, header.name)), h("dd", { class: "break" }, header.value)),
+          ),
+        ),
+        h("h3", {}, "Body"),
+        h(
+          "pre",
+          { class: "code", tabindex: 0, "aria-label": "The event's body" },
+          h("code", {}, JSON.stringify(detail.payload, null, 2)),
+        ),
+        h("h3", {}, "Verifying the signature"),
+        h(
+          "p",
+          { class: "hint" },
+          "Recompute HMAC-SHA256 with the registration's secret over the timestamp header, a dot and the raw body; compare it in constant time with the v1= value, and reject a timestamp far from now. The SDK does it (docs/webhooks.md):",
+        ),
+        h(
+          "pre",
+          { class: "code", tabindex: 0, "aria-label": "Verifying a delivery with the SDK" },
+          h("code", {}, VERIFY_EXAMPLE),
+        ),
+        h("div", { class: "form-actions" }, redeliver, close),
+      ),
+    );
+    element.scrollIntoView({ block: "nearest" });
+  }
+
+  return {
+    element,
+    show,
+    /** The delivery shown now, if any. */
+    shown: () => shown,
+  };
+}
