@@ -1,13 +1,18 @@
-// `npm run generate`: the native provider's package schema, then the Python and Go SDKs generated from
-// it, all written into the repository and never edited by hand:
+// `npm run generate`: the native provider's package schema, then the Python, Go and Java SDKs generated
+// from it, all written into the repository and never edited by hand:
 //   provider/native/schema.json  (scripts/packageSchema/generate.ts)
 //   sdk/python/                  pip-installable (pyproject.toml), package pulumi_portfolio_wallet
 //   sdk/go/                      the Go module github.com/portfolio-wallet/pulumi-portfolio-wallet/sdk/go
+//   sdk/java/                    a Maven project (pom.xml, written here), com.portfoliowallet:pulumi-portfolio-wallet
 // `--check` writes nothing and fails when any committed file differs from what generation gives (a
-// test runs it). The generator is a Go program (scripts/sdkgen) over Pulumi's codegen packages.
+// test runs it). The Python and Go generator is a Go program (scripts/sdkgen) over Pulumi's codegen
+// packages; the Java one is pulumi-java's `pulumi-java-gen`, built with the engine
+// (scripts/ensure-pulumi-engine.sh), asked for no build files (it writes Gradle's only, and Gradle
+// cannot be had here), so the Maven pom.xml is written here.
 import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -19,10 +24,23 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageSchemaText, SCHEMA_FILE } from "./packageSchema/generate.ts";
+import { engineBinDir } from "./pulumiEnv.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-export const SDK_LANGUAGES = ["python", "go"] as const;
+export const SDK_LANGUAGES = ["python", "go", "java"] as const;
+
+/**
+ * The Java SDK's Maven coordinates and what it compiles against. The core SDK com.pulumi:pulumi
+ * 1.36.1 is the newest Maven Central serves (its versions jump from 1.20.0 to 1.36.1); code from the
+ * 1.22 generator compiles against it (test/native/java.test.ts builds it), and the 1.22 language
+ * host runs programs built with it.
+ */
+export const JAVA_SDK = {
+  groupId: "com.portfoliowallet",
+  artifactId: "pulumi-portfolio-wallet",
+  pulumiCoreVersion: "1.36.1",
+} as const;
 export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
 
 export const sdkDir = (language: SdkLanguage) => path.join(repoRoot, "sdk", language);
@@ -35,8 +53,71 @@ function sdkgenBinary(): string {
   }).trim();
 }
 
+/** The Java SDK's pom.xml: Maven plugins pinned, so a build needs nothing but Maven and Maven Central. */
+function javaPom(version: string): string {
+  const plugin = (artifactId: string, pluginVersion: string) =>
+    `      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n        <artifactId>${artifactId}</artifactId>\n        <version>${pluginVersion}</version>\n      </plugin>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!-- Written by scripts/generateSdks.ts (npm run generate); do not edit. -->
+<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>${JAVA_SDK.groupId}</groupId>
+  <artifactId>${JAVA_SDK.artifactId}</artifactId>
+  <version>${version}</version>
+  <packaging>jar</packaging>
+  <name>Portfolio Wallet Pulumi SDK</name>
+  <description>Pulumi resources and functions of the Portfolio Wallet Yield Service, generated from the package schema.</description>
+  <properties>
+    <maven.compiler.release>11</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>com.pulumi</groupId>
+      <artifactId>pulumi</artifactId>
+      <version>${JAVA_SDK.pulumiCoreVersion}</version>
+    </dependency>
+    <!-- javax.annotation.Nullable in the generated code; com.pulumi:pulumi has it at runtime scope only. -->
+    <dependency>
+      <groupId>com.google.code.findbugs</groupId>
+      <artifactId>jsr305</artifactId>
+      <version>3.0.2</version>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+${plugin("maven-compiler-plugin", "3.13.0")}${plugin("maven-resources-plugin", "3.3.1")}${plugin("maven-jar-plugin", "3.4.2")}${plugin("maven-install-plugin", "3.1.3")}${plugin("maven-surefire-plugin", "3.5.2")}    </plugins>
+  </build>
+</project>
+`;
+}
+
 /** Generates one SDK from a schema file into `outDir` (emptied first). */
 function generateSdk(sdkgen: string, schemaFile: string, language: SdkLanguage, outDir: string): void {
+  if (language === "java") {
+    rmSync(outDir, { recursive: true, force: true });
+    // The generator takes --out relative to its working directory, even an absolute one.
+    mkdirSync(path.dirname(outDir), { recursive: true });
+    const { version } = JSON.parse(readFileSync(schemaFile, "utf8")) as { version: string };
+    execFileSync(
+      path.join(engineBinDir(), "pulumi-java-gen"),
+      [
+        "generate",
+        "--schema",
+        schemaFile,
+        "--out",
+        path.basename(outDir),
+        "--build",
+        "none",
+        "--version",
+        version,
+      ],
+      { cwd: path.dirname(outDir), stdio: ["ignore", "ignore", "pipe"] },
+    );
+    writeFileSync(path.join(outDir, "pom.xml"), javaPom(version));
+    return;
+  }
   execFileSync(sdkgen, [schemaFile, language, outDir], { stdio: ["ignore", "inherit", "inherit"] });
   if (language === "python") {
     // pyproject.toml names README.md beside it; the generator writes it into the package.
@@ -56,7 +137,8 @@ function filesUnder(dir: string, prefix = ""): string[] {
     .flatMap((entry) => {
       const relative = path.join(prefix, entry);
       // What building or installing an SDK leaves beside it (its .gitignore lists the same).
-      if (["__pycache__", "build", "dist"].includes(entry) || entry.endsWith(".egg-info")) return [];
+      if (["__pycache__", "build", "dist", "target"].includes(entry) || entry.endsWith(".egg-info"))
+        return [];
       return statSync(path.join(dir, relative)).isDirectory() ? filesUnder(dir, relative) : [relative];
     })
     .sort();
