@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
+import { GO_ENV, useGoSdk } from "./harness/sdks.ts";
 import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
 
 /**
@@ -16,9 +17,6 @@ import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
  * - the Go Automation API with an inline program: up, a no-change preview, destroy.
  */
 
-/** The environment of a Go user's shell: the module proxy, no workspace, the installed Go. */
-const GO_ENV = { GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" };
-
 describeTreasuryLifecycle(
   "a runtime: go project run by the CLI, with the generated SDK and the native plugin",
   async () => {
@@ -27,14 +25,7 @@ describeTreasuryLifecycle(
       "go-cli",
     );
     project.writeFile("go.mod", project.readFile("go.mod.template"));
-    project.setEnv(GO_ENV);
-    // docs/languages.md, word for word.
-    await project.run("go", [
-      "mod",
-      "edit",
-      `-replace=github.com/portfolio-wallet/pulumi-portfolio-wallet/sdk/go=${path.join(repoRoot, "sdk", "go")}`,
-    ]);
-    await project.run("go", ["mod", "tidy"]);
+    await useGoSdk(project);
     return project;
   },
   { setUpTimeoutMs: 600_000, stepTimeoutMs: 300_000 },

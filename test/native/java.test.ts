@@ -1,7 +1,6 @@
-import { cpSync } from "node:fs";
 import path from "node:path";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
+import { installJavaSdk } from "./harness/sdks.ts";
 import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
 
 /**
@@ -20,12 +19,7 @@ describeTreasuryLifecycle(
       path.join(import.meta.dirname, "programs", "java-treasury"),
       "java",
     );
-    // docs/languages.md: `cd <checkout>/sdk/java && mvn install` (a copy, so no target/ lands in the repo).
-    const sdk = path.join(project.root, "sdk-java");
-    cpSync(path.join(repoRoot, "sdk", "java"), sdk, { recursive: true });
-    await project.run("mvn", ["--batch-mode", "--quiet", "install"], sdk);
-    // Compiles the program once, fetching what `mvn compile exec:java` needs, so no step pays for it.
-    await project.run("mvn", ["--batch-mode", "--quiet", "compile"]);
+    await installJavaSdk(project);
     return project;
   },
   { setUpTimeoutMs: 900_000, stepTimeoutMs: 600_000 },

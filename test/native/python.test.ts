@@ -1,7 +1,6 @@
-import { cpSync } from "node:fs";
 import path from "node:path";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
+import { installPythonSdk } from "./harness/sdks.ts";
 import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
 
 /**
@@ -16,9 +15,7 @@ describeTreasuryLifecycle("a Python program with the generated SDK and the nativ
     path.join(import.meta.dirname, "programs", "python-treasury"),
     "python",
   );
-  // The SDK as a user gets it before it is published (a copy of the generated directory: pip builds in place).
-  cpSync(path.join(repoRoot, "sdk", "python"), path.join(project.dir, "sdks", "python"), { recursive: true });
-  project.writeFile("requirements.txt", "pulumi==3.259.0\n./sdks/python\n");
-  await project.createVirtualEnvironment();
+  project.writeFile("requirements.txt", "pulumi==3.259.0\n");
+  await installPythonSdk(project);
   return project;
 });
