@@ -8,7 +8,8 @@
 // test runs it). The Python and Go generator is a Go program (scripts/sdkgen) over Pulumi's codegen
 // packages; the Java one is pulumi-java's `pulumi-java-gen`, built with the engine
 // (scripts/ensure-pulumi-engine.sh), asked for no build files (it writes Gradle's only, and Gradle
-// cannot be had here), so the Maven pom.xml is written here.
+// cannot be had here), so the Maven pom.xml is written here. The API reference (docs/reference/,
+// scripts/reference/generate.ts) is generated from the same schema, and checked with them.
 import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
@@ -25,6 +26,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageSchemaText, SCHEMA_FILE } from "./packageSchema/generate.ts";
 import { engineBinDir } from "./pulumiEnv.ts";
+import { referencePages, type PackageSchema } from "./reference/generate.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -125,6 +127,17 @@ function generateSdk(sdkgen: string, schemaFile: string, language: SdkLanguage, 
   }
 }
 
+export const REFERENCE_DIR = path.join(repoRoot, "docs", "reference");
+
+/** Writes the API reference of a schema into `outDir` (emptied first). */
+function writeReference(schemaText: string, outDir: string): void {
+  rmSync(outDir, { recursive: true, force: true });
+  for (const [relative, text] of referencePages(JSON.parse(schemaText) as PackageSchema)) {
+    mkdirSync(path.dirname(path.join(outDir, relative)), { recursive: true });
+    writeFileSync(path.join(outDir, relative), text);
+  }
+}
+
 /** Every file under a directory, as paths relative to it, sorted. */
 function filesUnder(dir: string, prefix = ""): string[] {
   let entries: string[];
@@ -176,6 +189,10 @@ export function generatedDifferences(): string[] {
       generateSdk(sdkgen, schemaFile, language, out);
       differences.push(...treeDifferences(out, sdkDir(language)).map((d) => `${d} (sdk/${language})`));
     }
+    writeReference(schemaText, path.join(scratch, "reference"));
+    differences.push(
+      ...treeDifferences(path.join(scratch, "reference"), REFERENCE_DIR).map((d) => `${d} (docs/reference)`),
+    );
     return differences;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -186,6 +203,7 @@ export function generateAll(): void {
   writeFileSync(SCHEMA_FILE, packageSchemaText());
   const sdkgen = sdkgenBinary();
   for (const language of SDK_LANGUAGES) generateSdk(sdkgen, SCHEMA_FILE, language, sdkDir(language));
+  writeReference(readFileSync(SCHEMA_FILE, "utf8"), REFERENCE_DIR);
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
