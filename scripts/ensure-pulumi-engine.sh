@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Ensures an offline Pulumi engine for this project, all in one bin directory: the `pulumi` CLI, the
 # language hosts for Node.js (`pulumi-language-nodejs`), Python (`pulumi-language-python` and its
-# `pulumi-language-python-exec` script) and YAML (`pulumi-language-yaml`), the dynamic-provider plugin
-# (`pulumi-resource-pulumi-nodejs`) and the policy-pack launcher. Prints that directory's absolute path on
+# `pulumi-language-python-exec` script), YAML (`pulumi-language-yaml`), Go (`pulumi-language-go`) and
+# Java (`pulumi-language-java`, with pulumi-java's SDK generator `pulumi-java-gen` beside it), the
+# dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`) and the policy-pack launcher. Prints that directory's absolute path on
 # stdout (and nothing else); progress goes to stderr.
 # The path is also written to node_modules/.cache/pulumi-engine/bin-dir, which scripts/pulumiEnv.ts reads.
 #
@@ -12,8 +13,8 @@
 #   2. the cache ${XDG_CACHE_HOME:-~/.cache}/portfolio-wallet-pulumi/engine/<cli>-<langhost>/bin, where each
 #      missing piece is built from Go modules (minutes on 2 cores for the CLI, seconds to a minute for a
 #      host), in a temp dir and renamed into place; a cache made before a piece existed gets just that piece.
-#      The YAML host's version is not part of the directory's name, so it is stamped beside bin/
-#      (versions/pulumi-language-yaml) and a host of another version counts as missing.
+#      The YAML, Go and Java hosts' versions are not part of the directory's name, so each is stamped beside
+#      bin/ (versions/<executable>) and a host of another version counts as missing.
 #
 # Version pins (the only place they live):
 #   - CLI version = the installed @pulumi/pulumi version (node_modules, else the pin in package.json). The
@@ -30,6 +31,16 @@
 #     option, so the Python a program runs with is the first `python3` on PATH (or PULUMI_PYTHON_CMD).
 #   - YAML language host = YAML_LANGHOST_VERSION below, from github.com/pulumi/pulumi-yaml, which the proxy
 #     serves.
+#   - Go language host = GO_LANGHOST_VERSION below. Since v3.67 it is its own Go module
+#     (github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3), which the proxy refuses at every version;
+#     v3.66.0 is the last release where it lives inside github.com/pulumi/pulumi/sdk/v3 (go/pulumi-language-go).
+#     It only compiles and runs the program (`go build` with the program's own go.mod, so the program's
+#     pulumi/sdk/v3, 3.259 here), over the same LanguageRuntime protocol. Like the other old hosts it cannot
+#     generate code, so `pulumi import` in a Go project needs --generate-code=false (docs/languages.md).
+#   - Java language host and generator = JAVA_VERSION below, from github.com/pulumi/pulumi-java/pkg (exact
+#     versions only: the proxy answers 403 for its version list; from v1.23.0 the module is the repository
+#     root, which the proxy refuses). Its go.mod has replace directives, copied into the throwaway module
+#     (JAVA_REPLACES).
 #
 # Environment overrides: PULUMI_ENGINE_CACHE_DIR (cache root), PULUMI_ENGINE_FORCE_BUILD=1 (skip steps 1-2).
 set -euo pipefail
@@ -38,6 +49,14 @@ set -euo pipefail
 {
 LANGHOST_VERSION="3.68.0"
 YAML_LANGHOST_VERSION="1.25.0"
+GO_LANGHOST_VERSION="3.66.0"
+JAVA_VERSION="1.22.0"
+# The replace directives of github.com/pulumi/pulumi-java/pkg's go.mod at JAVA_VERSION (a dependency's
+# replaces do not apply to the main module, and without them the build picks incompatible versions).
+JAVA_REPLACES=(
+  "github.com/Sirupsen/logrus=github.com/sirupsen/logrus@v1.8.3"
+  "github.com/gogo/protobuf=github.com/gogo/protobuf@v1.3.2"
+)
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 log() { printf '[pulumi-engine] %s\n' "$*" >&2; }
@@ -100,7 +119,8 @@ publish() {
 
 # Every executable of a complete engine.
 ENGINE_EXECUTABLES=(pulumi pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec
-  pulumi-language-yaml pulumi-resource-pulumi-nodejs pulumi-analyzer-policy-nodejsshim)
+  pulumi-language-yaml pulumi-language-go pulumi-language-java pulumi-java-gen
+  pulumi-resource-pulumi-nodejs pulumi-analyzer-policy-nodejsshim)
 
 missing_pieces() {
   local exe
@@ -112,6 +132,8 @@ missing_pieces() {
 unkeyed_piece_version() {
   case "$1" in
     pulumi-language-yaml) printf '%s\n' "$YAML_LANGHOST_VERSION" ;;
+    pulumi-language-go) printf '%s\n' "$GO_LANGHOST_VERSION" ;;
+    pulumi-language-java | pulumi-java-gen) printf '%s\n' "$JAVA_VERSION" ;;
     *) return 1 ;;
   esac
 }
@@ -175,10 +197,12 @@ build_start=$SECONDS
 
 # Builds one Go command from a module at a version, in a throwaway main module (the Pulumi modules' own
 # replace directives forbid `go install pkg@version`). Args: label, package path, version, output file,
-# and the Go variable that holds the command's version (default: the Pulumi SDK's).
+# the Go variable that holds the command's version (default: the Pulumi SDK's), and any replace directives
+# (old=new@version) the module needs in the main module.
 go_build() {
   local label="$1" pkg="$2" version="$3" out="$4"
   local version_var="${5:-github.com/pulumi/pulumi/sdk/v3/go/common/version.Version}"
+  local replaces=("${@:6}")
   local work="$tmp_dir/$label" logf="$tmp_dir/$label.log"
   mkdir -p "$work"
   log "building $label v$version from Go modules ($pkg); log: $logf"
@@ -186,6 +210,7 @@ go_build() {
     cd "$work"
     export GOFLAGS="-mod=mod -buildvcs=false" GOWORK=off GOTOOLCHAIN=local
     go mod init "engine-build/$label" &&
+      for replace in "${replaces[@]}"; do go mod edit -replace "$replace" || exit 1; done &&
       go get "$pkg@v$version" &&
       go build \
         -ldflags "-s -w -X $version_var=v$version" \
@@ -243,6 +268,18 @@ if needs pulumi-language-yaml; then
     "$YAML_LANGHOST_VERSION" "$bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/pkg/version.Version
   printf '%s\n' "$YAML_LANGHOST_VERSION" >"$tmp_dir/engine/versions/pulumi-language-yaml"
 fi
+if needs pulumi-language-go; then
+  go_build pulumi-language-go github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go \
+    "$GO_LANGHOST_VERSION" "$bin/pulumi-language-go"
+  printf '%s\n' "$GO_LANGHOST_VERSION" >"$tmp_dir/engine/versions/pulumi-language-go"
+fi
+for java_exe in pulumi-language-java pulumi-java-gen; do
+  if needs "$java_exe"; then
+    go_build "$java_exe" "github.com/pulumi/pulumi-java/pkg/cmd/$java_exe" "$JAVA_VERSION" "$bin/$java_exe" \
+      github.com/pulumi/pulumi-java/pkg/version.Version "${JAVA_REPLACES[@]}"
+    printf '%s\n' "$JAVA_VERSION" >"$tmp_dir/engine/versions/$java_exe"
+  fi
+done
 needs pulumi && go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli_version" "$bin/pulumi"
 needs pulumi-resource-pulumi-nodejs && write_dynamic_provider_plugin "$bin"
 needs pulumi-analyzer-policy-nodejsshim && write_policy_pack_plugin "$bin"

@@ -16,10 +16,31 @@ export function pluginArchiveName(version: string): string {
   return `${PLUGIN_EXECUTABLE}-v${version}.tar.gz`;
 }
 
-const LAUNCHER = `#!/bin/sh
+/** The oldest Node.js the plugin runs on (package.json "engines"). */
+export const MINIMUM_NODE_VERSION = "22.19";
+
+/**
+ * The launcher checks the Node.js version before loading the bundle: on an older Node.js the bundle
+ * fails while loading with an unrelated TypeError, which the engine reports as a bug in the provider.
+ * The check asks the same node the plugin then runs with, and costs one more Node.js start.
+ */
+const [MINIMUM_MAJOR, MINIMUM_MINOR] = MINIMUM_NODE_VERSION.split(".");
+export const LAUNCHER = `#!/bin/sh
 # The portfolio-wallet native provider plugin: runs the bundled plugin beside this file with the
-# Node.js on PATH (22.19 or newer).
+# Node.js on PATH (${MINIMUM_NODE_VERSION} or newer).
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+needs="the portfolio-wallet provider plugin needs Node.js ${MINIMUM_NODE_VERSION} or newer as \\\`node\\\` on PATH"
+version=$(node -p process.versions.node 2>/dev/null) || {
+  echo "$needs; none was found (PATH=$PATH). Install it from https://nodejs.org/ and run again." >&2
+  exit 1
+}
+major=\${version%%.*}
+rest=\${version#*.}
+minor=\${rest%%.*}
+if [ "$major" -lt ${MINIMUM_MAJOR} ] || { [ "$major" -eq ${MINIMUM_MAJOR} ] && [ "$minor" -lt ${MINIMUM_MINOR} ]; }; then
+  echo "$needs; the first node on PATH ($(command -v node)) is $version. Put a newer one first on PATH and run again." >&2
+  exit 1
+fi
 exec node "$here/provider.mjs" "$@"
 `;
 

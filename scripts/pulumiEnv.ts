@@ -35,6 +35,9 @@ export const ENGINE_EXECUTABLES = [
   "pulumi-language-python",
   "pulumi-language-python-exec",
   "pulumi-language-yaml",
+  "pulumi-language-go",
+  "pulumi-language-java",
+  "pulumi-java-gen",
   "pulumi-resource-pulumi-nodejs",
   "pulumi-analyzer-policy-nodejsshim",
 ];

@@ -3,6 +3,9 @@
 #   <out>/npm/       the npm package (npm pack)
 #   <out>/python/    the Python SDK: sdist and wheel (python -m build; twine check)
 #   <out>/plugin/    the provider plugin archive for `pulumi plugin install --file`
+#   <out>/java/      the Java SDK: its jar and pom.xml (mvn package), attached to the GitHub release for
+#                    `mvn install:install-file`; not published to Maven Central, which needs a
+#                    verified namespace and signed artifacts that this project does not have yet
 #   <out>/go-tag     the tag of the Go SDK module (sdk/go/v<version>)
 # The release workflow (.github/workflows/release.yml) runs it on a version tag, then publishes what
 # it built; the tests run it too (test/release/release.test.ts), so every build step is tried.
@@ -32,7 +35,7 @@ log "the package schema and the SDKs are what generation gives"
 node scripts/generateSdks.ts --check
 
 rm -rf "$out"
-mkdir -p "$out/npm" "$out/python" "$out/plugin"
+mkdir -p "$out/npm" "$out/python" "$out/plugin" "$out/java"
 
 log "npm package"
 node scripts/build.ts --if-changed
@@ -51,6 +54,15 @@ cp -R sdk/python "$staging/python"
 "$tools/bin/python" -m build --sdist --wheel --outdir "$out/python" "$staging/python" >&2
 "$tools/bin/python" -m twine check --strict "$out/python"/* >&2
 ls "$out/python"/*.whl >/dev/null 2>&1 || die "no wheel was built"
+
+log "Java SDK"
+command -v mvn >/dev/null 2>&1 || die "the Java SDK needs Maven (mvn) and a JDK 11 or newer"
+cp -R sdk/java "$staging/java"
+mvn --batch-mode --quiet -f "$staging/java/pom.xml" package >&2
+jar="$staging/java/target/pulumi-portfolio-wallet-$version.jar"
+[[ -f "$jar" ]] || die "mvn package did not write $jar"
+cp "$jar" "$out/java/"
+cp "$staging/java/pom.xml" "$out/java/pulumi-portfolio-wallet-$version.pom"
 
 printf 'sdk/go/v%s\n' "$version" >"$out/go-tag"
 log "built release $version in $out"

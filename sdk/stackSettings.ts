@@ -204,7 +204,9 @@ function connectionFrom(
   else if (!HttpUrlSchema.safeParse(baseUrl).success) {
     problems.push({
       setting: "baseUrl",
-      message: `${configKeyOf("baseUrl")} must be an absolute http(s) URL`,
+      message:
+        `${configKeyOf("baseUrl")} must be an absolute http(s) URL such as https://api.example.com, ` +
+        `got ${quoteValue(baseUrl)}; ${howToSet("baseUrl")}`,
     });
   }
   if (apiToken === undefined) problems.push(notSet("apiToken"));

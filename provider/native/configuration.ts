@@ -1,14 +1,17 @@
 import {
   CONFIG_NAMESPACE,
+  configKeyOf,
   firstOf,
   fromEnvironment,
   fromStackConfig,
   resolveSettings,
   SettingsError,
+  SETTINGS,
   type ConfigSource,
+  type SettingName,
 } from "../../sdk/stackSettings.ts";
 import type { CheckFailure } from "../check.ts";
-import { unwrapSecrets } from "./propertyValues.ts";
+import { plainProperties } from "./propertyValues.ts";
 
 /**
  * The provider configuration as the engine hands it to a native provider: the stack's
@@ -29,7 +32,7 @@ export function configFromEngine(
   args: Record<string, unknown>,
   variables: Record<string, string> = {},
 ): ConfigSource {
-  const plain = unwrapSecrets(args).value as Record<string, unknown>;
+  const { plain } = plainProperties(args);
   const prefix = `${CONFIG_NAMESPACE}:`;
   return {
     get: (key) => {
@@ -53,10 +56,29 @@ export function configProblems(
   }
 }
 
+/**
+ * Warnings for the secret settings (the API token, the Turnkey private key) that the stack holds in
+ * plain text: set without `--secret`, they sit unencrypted in Pulumi.<stack>.yaml, where anyone who
+ * can read the repository can read them. The engine hands a setting stored with `--secret` to the
+ * plugin marked as a secret, so an unmarked one was stored in plain text. Not an error: the
+ * deployment works, and refusing it would break stacks that work today.
+ */
+export function plaintextSecretWarnings(config: Record<string, unknown>): string[] {
+  const { plain, secretNames } = plainProperties(config);
+  return (Object.keys(SETTINGS) as SettingName[])
+    .filter((name) => SETTINGS[name].secret && plain[name] !== undefined && !secretNames.has(name))
+    .map(
+      (name) =>
+        `${configKeyOf(name)} is stored in plain text in the stack's configuration, where anyone who can read ` +
+        `Pulumi.<stack>.yaml can read it. Store it encrypted: \`pulumi config set --secret ${configKeyOf(name)} <value>\` ` +
+        `(or leave it out of the stack and set the ${SETTINGS[name].env} environment variable).`,
+    );
+}
+
 /** Whether two configurations are the same, secrets compared by value. */
 export function sameConfig(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   const canonical = (config: Record<string, unknown>) => {
-    const plain = unwrapSecrets(config).value as Record<string, unknown>;
+    const { plain } = plainProperties(config);
     return JSON.stringify(
       Object.keys(plain)
         .sort()

@@ -6,7 +6,8 @@ import providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import providerProto from "@pulumi/pulumi/proto/provider_pb.js";
 import type { CheckFailure } from "../check.ts";
 import type { PropertyChange } from "../resourceDiff.ts";
-import { configFromEngine, configProblems, sameConfig } from "./configuration.ts";
+import { configFromEngine, configProblems, plaintextSecretWarnings, sameConfig } from "./configuration.ts";
+import { providerProcess } from "../providerProcess.ts";
 import { nativeProvider, type ResourceRef } from "./nativeProvider.ts";
 
 /**
@@ -116,7 +117,13 @@ export function resourceProviderHandlers(schemaText: string, version: string) {
     configure: unary(async (request: InstanceType<typeof providerProto.ConfigureRequest>) => {
       const variables: Record<string, string> = {};
       request.getVariablesMap().forEach((value, key) => (variables[key] = value));
-      await nativeProvider.configure(configFromEngine(propertiesOf(request.getArgs()), variables));
+      const args = propertiesOf(request.getArgs());
+      await nativeProvider.configure(configFromEngine(args, variables));
+      // Here rather than in checkConfig: only configure's arguments arrive with secrets marked.
+      await providerProcess.engineLog.forResource(request.getUrn() || undefined, async () => {
+        for (const warning of plaintextSecretWarnings(args))
+          providerProcess.engineLog.say("warning", warning);
+      });
       const response = new providerProto.ConfigureResponse();
       response.setAcceptsecrets(true);
       // Never asked to create or update during a preview: a preview makes no request that changes anything.

@@ -189,6 +189,9 @@ export function generatePackageSchema(): Record<string, unknown> {
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
       },
+      // Java package com.portfoliowallet.portfoliowallet; Maven coordinates in sdk/java/pom.xml
+      // (scripts/generateSdks.ts). Without it the generator would put the SDK in Pulumi's own com.pulumi.
+      java: { basePackage: "com.portfoliowallet" },
     },
   };
 }

@@ -15,8 +15,8 @@ import { LanguageProject } from "../native/harness/languageProject.ts";
  * The offline engine's languages on their own, with programs that use no provider at all, so that a
  * failure here is the engine's (a host, the CLI, the Python SDK from PyPI, the Go Automation API) and
  * never the plugin's: a `runtime: python` project run by the 3.68 Python host with the pinned `pulumi`
- * from PyPI, a `runtime: yaml` project run by the YAML host, and a Go program run through the Go
- * Automation API with an inline program (no Go host), each in a temp dir outside the repository with
+ * from PyPI, a `runtime: yaml` project run by the YAML host, a `runtime: go` project run by the 3.66 Go
+ * host, and a Go program run through the Go Automation API with an inline program, each in a temp dir outside the repository with
  * a file backend. Each program registers a component resource, reads configuration and exports a secret.
  */
 
@@ -118,6 +118,34 @@ describe("a YAML program through the YAML language host", () => {
     await project.pulumi(["destroy", "--yes", "--skip-preview"]);
     expect(await project.stateResources()).toEqual([]);
   });
+});
+
+describe("a runtime: go project through the Go language host", () => {
+  let project: LanguageProject;
+
+  beforeAll(async () => {
+    project = await LanguageProject.create(path.join(PROGRAMS, "go-outputs"), "engine-go-host", {
+      plugin: "none",
+    });
+    project.writeFile("go.mod", project.readFile("go.mod.template").replace("PULUMI_VERSION", CLI_VERSION));
+    project.setEnv({ GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" });
+    await project.run("go", ["mod", "tidy"]);
+    await project.pulumi(["stack", "init", "dev"]);
+    await project.pulumi(["config", "set", "who", "go"]);
+    await project.pulumi(["config", "set", "--secret", "token", TOKEN]);
+  }, 900_000);
+
+  afterAll(() => project?.cleanUp());
+
+  test("up builds and runs the program: the outputs, the token as a secret; destroy empties the stack", async () => {
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    expect(await project.outputs()).toEqual({ greeting: "hello go", token: TOKEN });
+    expect((await project.pulumi(["stack", "output", "token"])).stdout.trim()).toBe("[secret]");
+    expect(await project.previewChanges()).toEqual({});
+    expect(tokenFindings(project)).toEqual([]);
+    await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+    expect(await project.stateResources()).toEqual([]);
+  }, 300_000);
 });
 
 describe("a Go program through the Go Automation API, inline", () => {

@@ -46,6 +46,24 @@ describe("a YAML program with the native plugin", () => {
     await project.pulumi(["config", "rm", "portfolio-wallet:retryTimeoutSeconds"]);
   });
 
+  test("a secret setting stored in plain text is warned about; a malformed baseUrl fails saying how to set it", async () => {
+    await project.pulumi(["config", "set", "portfolio-wallet:apiToken", TOKEN]);
+    const plain = await project.pulumi(["preview"]);
+    expect(plain.stdout).toContain(
+      "warning: portfolio-wallet:apiToken is stored in plain text in the stack's configuration",
+    );
+    expect(plain.stdout).toContain("`pulumi config set --secret portfolio-wallet:apiToken <value>`");
+    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+    expect((await project.pulumi(["preview"])).stdout).not.toContain("plain text");
+
+    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", "127.0.0.1:8787"]);
+    await expect(project.pulumi(["preview"])).rejects.toThrow(
+      'portfolio-wallet:baseUrl must be an absolute http(s) URL such as https://api.example.com, got "127.0.0.1:8787"; ' +
+        "set it with `pulumi config set portfolio-wallet:baseUrl <value>` or the PORTFOLIO_WALLET_BASE_URL environment variable",
+    );
+    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
+  });
+
   test("up: the wallet's outputs, and a function's result", async () => {
     await project.pulumi(["up", "--yes", "--skip-preview"]);
     const outputs = await project.outputs();

@@ -51,7 +51,7 @@ describe("provider configuration", () => {
   test("through dispatch, a configuration error fails the call before any request", async () => {
     await wallets.configure({ "portfolio-wallet:baseUrl": "not a url", "portfolio-wallet:apiToken": "x" });
     await expect(wallets.check({}, news())).rejects.toThrow(
-      /portfolio-wallet:baseUrl must be an absolute http\(s\) URL/,
+      /portfolio-wallet:baseUrl must be an absolute http\(s\) URL such as https:\/\/api\.example\.com, got "not a url"; set it with `pulumi config set portfolio-wallet:baseUrl <value>` or the PORTFOLIO_WALLET_BASE_URL environment variable/,
     );
   });
 

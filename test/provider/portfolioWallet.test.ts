@@ -4,6 +4,7 @@ import {
   OTHER_TOKEN,
   POSITIONS_A,
   POSITIONS_B,
+  POSITIONS_C,
   addFault,
   baseConfig,
   canonical,
@@ -134,11 +135,33 @@ describe("PortfolioWallet create", () => {
     expect(await walletIds(t)).toEqual([id, ...before]);
   });
 
-  test("re-creating under the same name with another allocation fails with what to do", async () => {
+  test("re-creating under the same name with another allocation fails naming the earlier wallet to adopt", async () => {
     const resourceUrn = urnOf("PortfolioWallet");
-    await createWallet(walletNews({ resourceUrn }));
+    const { id } = await createWallet(walletNews({ resourceUrn }));
+    const before = await walletIds(t);
     const inputs = await checked(wallets, {}, walletNews({ resourceUrn, positions: POSITIONS_B }));
-    await expect(wallets.create(inputs)).rejects.toThrow(/already created for this resource.*adoptWalletId/s);
+    await expect(wallets.create(inputs)).rejects.toThrow(
+      new RegExp(
+        `already created for this resource.*That wallet, ${id}, still exists .* Set adoptWalletId to ${id}`,
+        "s",
+      ),
+    );
+    // Finding it created nothing.
+    expect(await walletIds(t)).toEqual(before);
+  });
+
+  test("when the earlier wallet was reweighted since, the message lists the wallets of the same label", async () => {
+    const resourceUrn = urnOf("PortfolioWallet");
+    const label = `reweighted-${randomUUID()}`;
+    const { id } = await createWallet(walletNews({ resourceUrn, label }));
+    await clientOf(t).wallets.updateStrategy(id, { requestId: randomUUID(), positions: POSITIONS_B });
+    const inputs = await checked(wallets, {}, walletNews({ resourceUrn, label, positions: POSITIONS_C }));
+    await expect(wallets.create(inputs)).rejects.toThrow(
+      new RegExp(
+        `one of the organization's wallets with the same label, ${id} .* Set adoptWalletId to its id`,
+        "s",
+      ),
+    );
   });
 });
 

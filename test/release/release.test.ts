@@ -30,16 +30,17 @@ describe("the release", () => {
     expect(result.status).toBe(0);
   });
 
-  test("on a version tag it builds with scripts/release.sh and publishes npm, PyPI, the Go tag and the plugin", () => {
+  test("on a version tag it builds with scripts/release.sh and publishes npm, PyPI, the Go tag, the plugin and the Java SDK", () => {
     expect(workflow).toMatch(/tags: \["v\*\.\*\.\*"\]/);
     expect(workflow).toMatch(/bash scripts\/release\.sh "\$\{TAG#v\}" release/);
     expect(workflow).toMatch(/npm publish release\/npm\/\*\.tgz/);
     expect(workflow).toMatch(/pypa\/gh-action-pypi-publish@release\/v1[\s\S]*packages-dir: release\/python/);
     expect(workflow).toMatch(/git push origin "\$go_tag"/);
-    expect(workflow).toMatch(/gh release create "\$TAG" release\/plugin\/\*\.tar\.gz/);
+    expect(workflow).toMatch(/gh release create "\$TAG" release\/plugin\/\*\.tar\.gz release\/java\/\*/);
+    expect(workflow).toMatch(/actions\/setup-java@v4[\s\S]*java-version: "17"/);
   });
 
-  test("every build step runs: the npm package, the Python SDK's sdist and wheel, the plugin archive, the Go tag", () => {
+  test("every build step runs: the npm package, the Python SDK's sdist and wheel, the plugin archive, the Java SDK's jar, the Go tag", () => {
     execFileSync("bash", [path.join(repoRoot, "scripts", "release.sh"), version, out], {
       cwd: repoRoot,
       stdio: ["ignore", "ignore", "pipe"],
@@ -52,8 +53,20 @@ describe("the release", () => {
     expect(readdirSync(path.join(out, "plugin"))).toEqual([
       `pulumi-resource-portfolio-wallet-v${version}.tar.gz`,
     ]);
+    expect(readdirSync(path.join(out, "java")).sort()).toEqual([
+      `pulumi-portfolio-wallet-${version}.jar`,
+      `pulumi-portfolio-wallet-${version}.pom`,
+    ]);
+    const classes = execFileSync(
+      "jar",
+      ["tf", path.join(out, "java", `pulumi-portfolio-wallet-${version}.jar`)],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(classes).toContain("com/portfoliowallet/portfoliowallet/PortfolioWallet.class");
     expect(readFileSync(path.join(out, "go-tag"), "utf8").trim()).toBe(`sdk/go/v${version}`);
-  }, 300_000);
+  }, 600_000);
 
   test("a tag that does not match package.json is refused before anything is built", () => {
     const result = spawnSync("bash", [path.join(repoRoot, "scripts", "release.sh"), "9.9.9", out], {

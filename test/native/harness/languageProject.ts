@@ -73,13 +73,25 @@ export class LanguageProject {
     return project;
   }
 
-  /** A Python virtual environment in the project, with its requirements.txt installed, first on PATH. */
-  async createVirtualEnvironment(): Promise<string> {
+  /**
+   * A Python virtual environment in the project, with its requirements.txt and any further packages
+   * (paths, say) installed, first on PATH.
+   */
+  async createVirtualEnvironment(packages: string[] = []): Promise<string> {
     const venv = path.join(this.dir, "venv");
     await execFileAsync("python3", ["-m", "venv", venv]);
     await execFileAsync(
       path.join(venv, "bin", "python"),
-      ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.txt"],
+      [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "-r",
+        "requirements.txt",
+        ...packages,
+      ],
       { cwd: this.dir, maxBuffer: 16 * 1024 * 1024 },
     );
     this.prependToPath(path.join(venv, "bin"));

@@ -1,0 +1,26 @@
+import path from "node:path";
+import { LanguageProject } from "./harness/languageProject.ts";
+import { installJavaSdk } from "./harness/sdks.ts";
+import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
+
+/**
+ * A Java program outside this repository, as a Java user has it: a Maven project depending on the
+ * SDK generated from the package schema (sdk/java), installed into the local Maven repository with
+ * `mvn install` as docs/languages.md says before it is published, and on com.pulumi:pulumi from
+ * Maven Central; the plugin installed from its release archive; the real engine with the Java
+ * language host, which runs `mvn compile exec:java`. Run through the treasury lifecycle every
+ * language shares (harness/treasuryLifecycle.ts).
+ */
+
+describeTreasuryLifecycle(
+  "a Java program with the generated SDK and the native plugin",
+  async () => {
+    const project = await LanguageProject.create(
+      path.join(import.meta.dirname, "programs", "java-treasury"),
+      "java",
+    );
+    await installJavaSdk(project);
+    return project;
+  },
+  { setUpTimeoutMs: 900_000, stepTimeoutMs: 600_000 },
+);
