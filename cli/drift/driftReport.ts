@@ -186,7 +186,13 @@ function headlineOf(report: DriftReport): string {
   for (const finding of report.resources.flatMap((resource) => resource.findings)) {
     counts.set(finding.kind, (counts.get(finding.kind) ?? 0) + 1);
   }
-  const phrases = [...counts].map(([kind, n]) => `${n} ${KIND_WORDS[kind][n === 1 ? 0 : 1]}`);
+  // In the table's order of kinds, not the order the engine happened to refresh the resources in.
+  const phrases = (Object.keys(KIND_WORDS) as DriftKind[])
+    .filter((kind) => counts.has(kind))
+    .map((kind) => {
+      const n = counts.get(kind)!;
+      return `${n} ${KIND_WORDS[kind][n === 1 ? 0 : 1]}`;
+    });
   return `${where}: drift, ${phrases.join(", ")}`;
 }
 
@@ -232,6 +238,13 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
       sources,
     });
   }
+  // One order whatever order the engine refreshed in (it runs steps in parallel): wallets, then
+  // strategies, then webhooks, each by name, so that a report, and the issue it updates, changes
+  // only when the drift does.
+  const kindOrder: string[] = Object.values(KIND_NAMES);
+  report.resources.sort(
+    (a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) || a.name.localeCompare(b.name),
+  );
   report.drift = report.resources.length > 0;
   report.headline = headlineOf(report);
   return report;

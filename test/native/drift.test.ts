@@ -130,7 +130,7 @@ describe("portfolio-wallet drift through the engine", () => {
     expect(markdown.code, markdown.stderr).toBe(2);
     expect(markdown.writes).toEqual([]);
     expect(markdown.stdout).toContain(
-      "### treasury-drift/dev: drift, 1 webhook disabled, 1 allocation changed at the service",
+      "### treasury-drift/dev: drift, 1 allocation changed at the service, 1 webhook disabled",
     );
     expect(markdown.stdout).toContain("| resolvRlp | 0 | 8000 | +8000 |");
     expect(markdown.stdout).toContain("| syrupUsdc | 4000 | 0 | −4000 |");
