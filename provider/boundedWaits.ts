@@ -17,7 +17,5 @@ export function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>)
   yield undefined;
 }
 
-/** A timeout for messages: `300 s`, `0.5 s`. */
-export function secondsText(timeoutMs: number): string {
-  return `${Math.round(timeoutMs / 100) / 10} s`;
-}
+/** A timeout for messages (`300 s`), worded once with the settings' own messages. */
+export { secondsText } from "../sdk/stackSettings.ts";

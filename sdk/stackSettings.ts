@@ -373,21 +373,23 @@ export function retryNoticeText(notice: RetryNotice): string {
   const budget =
     notice.budgetMs === undefined
       ? ""
-      : `, of ${secondsOf(notice.budgetMs)} allowed by ${configKeyOf("retryTimeoutSeconds")}`;
+      : `, of ${secondsText(notice.budgetMs)} allowed by ${configKeyOf("retryTimeoutSeconds")}`;
   return (
-    `${notice.method} ${notice.path} met ${notice.failure}; waiting ${secondsOf(notice.delayMs)}${why} ` +
-    `before attempt ${notice.failedAttempt + 1} (retrying for ${secondsOf(notice.elapsedMs)} so far${budget}).`
+    `${notice.method} ${notice.path} met ${notice.failure}; waiting ${secondsText(notice.delayMs)}${why} ` +
+    `before attempt ${notice.failedAttempt + 1} (retrying for ${secondsText(notice.elapsedMs)} so far${budget}).`
   );
 }
 
-const secondsOf = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+/** A duration for messages: `300 s`, `0.5 s`. */
+export function secondsText(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
 
 function retriesExhaustedMessage(error: unknown, history: RetryHistory): string {
-  const seconds = secondsOf;
   const tried =
     history.attempts === 1
       ? "was sent once"
-      : `was tried ${history.attempts} times over ${seconds(history.elapsedMs)}`;
+      : `was tried ${history.attempts} times over ${secondsText(history.elapsedMs)}`;
   const parts = [
     `${history.method} ${history.path} ${tried}; the last answer was ${describeTransientFailure(error)}.`,
     "Nothing was done twice: every request of this provider only reads or carries its requestId, so " +
@@ -396,7 +398,7 @@ function retriesExhaustedMessage(error: unknown, history: RetryHistory): string 
   if (ApiConnectionError.isInstance(error) || ApiTimeoutError.isInstance(error)) {
     parts.push(`If the service is up, check portfolio-wallet:baseUrl (${howToSet("baseUrl")}).`);
   }
-  const budget = history.budgetMs === undefined ? "" : ` (now ${seconds(history.budgetMs)})`;
+  const budget = history.budgetMs === undefined ? "" : ` (now ${secondsText(history.budgetMs)})`;
   parts.push(
     `To keep retrying for longer, raise ${configKeyOf("retryTimeoutSeconds")}${budget}: ${howToSet("retryTimeoutSeconds")}.`,
   );
