@@ -57,6 +57,14 @@ const REPLACED_INDEXES = {
   withdrawal_legs_by_due: "withdrawal_legs (status, due_at)",
 };
 
+/** A simulated transfer of `amount` USD to a wallet's ethereum deposit address. */
+async function depositOnEthereum(sandbox: TestSandbox, address: string, amount: number, token = TOKEN) {
+  await sandbox.api("POST", "/_sandbox/deposits", {
+    body: { chain: "ethereum", address, amount, txHash: `0x${uuid().replaceAll("-", "")}` },
+    token,
+  });
+}
+
 /** Every figure a reader sees: wallets, lifetime yield per wallet and in all, the audit. */
 async function figures(sandbox: TestSandbox, token: string) {
   const list = await sandbox.api("GET", "/v2/portfolio-wallets?pageSize=100", { token });
@@ -188,15 +196,7 @@ describe("opening a data directory written before accrual was computed on reads"
           token,
         });
         expect(withdrawal.status).toBe(201);
-        await sandbox.api("POST", "/_sandbox/deposits", {
-          body: {
-            chain: "ethereum",
-            address: wallet.depositAddresses.ethereum.address,
-            amount: 5,
-            txHash: `0x${uuid().replaceAll("-", "")}`,
-          },
-          token,
-        });
+        await depositOnEthereum(sandbox, wallet.depositAddresses.ethereum.address, 5, token);
         await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: 2 * DAY_MS } });
       }
       const before = { a: await figures(sandbox, TOKEN), b: await figures(sandbox, OTHER_TOKEN) };
@@ -237,14 +237,7 @@ describe("opening a data directory written before accrual was computed on reads"
           id: string;
           depositAddresses: { ethereum: { address: string } };
         };
-        await sandbox.api("POST", "/_sandbox/deposits", {
-          body: {
-            chain: "ethereum",
-            address: wallet.depositAddresses.ethereum.address,
-            amount: 10,
-            txHash: `0x${uuid().replaceAll("-", "")}`,
-          },
-        });
+        await depositOnEthereum(sandbox, wallet.depositAddresses.ethereum.address, 10);
         await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: DAY_MS } });
         const after = await figures(sandbox, TOKEN);
         expect(after.audit.total.discrepancyMicros).toBe(0);
