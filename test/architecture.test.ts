@@ -126,4 +126,21 @@ describe("architecture (docs/architecture.md)", () => {
     });
     expect(cycles).toEqual([]);
   });
+
+  test("no module reaches itself through its imports (no import circle, within a folder either)", () => {
+    const graph = new Map(
+      files.map((file) => [file, importsOf(file).filter((target) => files.includes(target))]),
+    );
+    const circles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, trail: string[]) => {
+      const start = trail.indexOf(file);
+      if (start >= 0) circles.push([...trail.slice(start), file].join(" -> "));
+      if (start >= 0 || done.has(file)) return;
+      for (const target of graph.get(file) ?? []) visit(target, [...trail, file]);
+      done.add(file);
+    };
+    for (const file of files) visit(file, []);
+    expect(circles).toEqual([]);
+  });
 });
