@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DURATION_EXAMPLES, readIsoDuration } from "./duration.ts";
+import { DURATION_EXAMPLES, DURATION_JSON_PATTERN, readIsoDuration } from "./duration.ts";
 
 /** 10000 bps = 100%. Every allocation the service accepts sums to exactly this. */
 export const TOTAL_WEIGHT_BPS = 10_000;
@@ -24,7 +24,7 @@ export const HttpUrlSchema = z.url({ protocol: /^https?$/, error: "must be an ab
 /**
  * ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day), read by the one
  * duration reader (duration.ts), whose refusal says what is wrong and what to write. The OpenAPI
- * document says `format: duration`.
+ * document gives the reader's language as its `pattern`.
  */
 export const DurationSchema = z
   .string({ error: `must be ${DURATION_EXAMPLES}` })
@@ -33,7 +33,9 @@ export const DurationSchema = z
     if (problem !== undefined)
       context.addIssue({ code: "custom", message: `must be ${DURATION_EXAMPLES}; this one ${problem}` });
   })
-  .meta({ format: "duration" });
+  // No `format: "duration"`: that format means RFC 3339's grammar, which refuses ISO 8601 forms
+  // the interface allows (`PT1H5S`, `P1Y2D`); a tester reading the document would expect them refused.
+  .meta({ pattern: DURATION_JSON_PATTERN });
 export type Duration = z.infer<typeof DurationSchema>;
 
 /**

@@ -52,6 +52,26 @@ const UNITS: readonly DurationUnit[] = [
 export const MAX_DURATION = "P9999Y";
 const MAX_DURATION_MS = 9999 * 365 * MS_PER_DAY;
 
+/**
+ * What readIsoDuration accepts, as a JSON Schema `pattern` for the OpenAPI document (DurationSchema
+ * carries it), written from UNITS: per part, a non-empty run of its units in order, each optional
+ * after the first given; weeks alone. No lookahead, so every regex engine a generator uses reads
+ * it. It cannot say the maximum (MAX_DURATION), which the reader holds.
+ */
+export const DURATION_JSON_PATTERN = (() => {
+  const inOrder = (units: readonly DurationUnit[]) =>
+    units
+      .map((first, index) =>
+        [first, ...units.slice(index + 1)]
+          .map((unit, position) => (position === 0 ? `\\d+${unit.letter}` : `(?:\\d+${unit.letter})?`))
+          .join(""),
+      )
+      .join("|");
+  const date = inOrder(UNITS.filter((unit) => unit.part === "date" && unit.letter !== "W"));
+  const time = inOrder(UNITS.filter((unit) => unit.part === "time"));
+  return `^P(?:(?:${date})(?:T(?:${time}))?|T(?:${time})|\\d+W)$`;
+})();
+
 /** Longer texts are refused unread: no real duration needs them. */
 const MAX_DURATION_LENGTH = 100;
 

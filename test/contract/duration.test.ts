@@ -2,7 +2,9 @@
 // payout routing all use it).
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { z } from "zod";
 import {
+  DURATION_JSON_PATTERN,
   DurationSchema,
   compareLiquidity,
   isInstantlyWithdrawable,
@@ -129,6 +131,38 @@ describe("readIsoDuration: what it refuses, saying what is wrong and what to wri
       ),
       { numRuns: 5_000 },
     );
+  });
+});
+
+describe("DURATION_JSON_PATTERN (the OpenAPI document's pattern for a duration)", () => {
+  const pattern = new RegExp(DURATION_JSON_PATTERN);
+
+  test("is what DurationSchema's JSON Schema carries, with no format (JSON Schema's duration is RFC 3339's)", () => {
+    expect(z.toJSONSchema(DurationSchema)).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "string",
+      pattern: DURATION_JSON_PATTERN,
+    });
+  });
+
+  test("accepts what the reader accepts and refuses what it refuses, but for the maximum it cannot state", () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom("P", "T", "1", "0", "5", "Y", "M", "W", "D", "H", "S", ".", "x"),
+          maxLength: 24,
+        }),
+        (text) => {
+          const reading = readIsoDuration(text);
+          const readable =
+            reading.ms !== undefined || reading.problem.startsWith("is longer than the longest");
+          return pattern.test(text) === readable;
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    expect(pattern.test("PT37249H065S")).toBe(true);
+    expect(pattern.test("PT5S3H")).toBe(false);
   });
 });
 
