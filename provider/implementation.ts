@@ -3,7 +3,12 @@ import { timedCall } from "./callTimings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
 import type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
-import { resourceKindOfUrn, type ResourceKind } from "../sdk/resources/resourceTypes.ts";
+import {
+  RESOURCE_DESCRIPTORS,
+  RESOURCE_KINDS,
+  resourceKindOfUrn,
+  type ResourceKind,
+} from "../sdk/resources/resourceTypes.ts";
 import type {
   MethodAnswer,
   MethodArgs,
@@ -67,6 +72,8 @@ function resourceUrnOf(args: readonly unknown[]): string | undefined {
     .findLast((value): value is string => typeof value === "string");
 }
 
+const CLASS_NAMES = RESOURCE_KINDS.map((kind) => RESOURCE_DESCRIPTORS[kind].type).join(", ");
+
 /**
  * The dynamic provider's entry (what the serialized provider calls, with the engine's untyped
  * values): a method for the resource its arguments belong to. Every resource's inputs and state
@@ -82,8 +89,7 @@ export async function callProvider(method: ProviderMethod, args: unknown[]): Pro
   if (kind === undefined) {
     throw new Error(
       `portfolio-wallet provider: cannot tell which resource "${method}" is for (resourceUrn ${urn ?? "missing"}). ` +
-        "The state of this resource was not written by a PortfolioWallet, WalletStrategy or WebhookRegistration of " +
-        "@portfolio-wallet/pulumi.",
+        `The state of this resource was not written by a resource of @portfolio-wallet/pulumi (${CLASS_NAMES}).`,
     );
   }
   return callResource(kind, method, ...(args as MethodArgs<ResourceKind, ResourceMethod>));

@@ -2,8 +2,10 @@ import { fieldProblemsOf } from "../../sdk/contract/errors.ts";
 import { READ_FUNCTIONS, type ReadFunctionName } from "../../sdk/functions/readFunctions.ts";
 import { withSettingHint, type ConfigSource } from "../../sdk/stackSettings.ts";
 import {
+  nativeTypeTokenOf,
   PACKAGE_NAME,
   RESOURCE_DESCRIPTORS,
+  RESOURCE_KINDS,
   resourceKindOfType,
   type ResourceKind,
 } from "../../sdk/resources/resourceTypes.ts";
@@ -47,13 +49,16 @@ function secretOutputsOf(kind: ResourceKind, secretInputs: Iterable<string>): Se
   return names;
 }
 
+/** `a, b and c`. */
+const listed = (names: readonly string[]) =>
+  names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
+
 export function kindOf(resource: ResourceRef): ResourceKind {
   const kind = resourceKindOfType(resource.type);
   if (kind === undefined) {
     throw new Error(
       `the portfolio-wallet provider has no resource type "${resource.type}"; its types are ` +
-        "portfolio-wallet:index:PortfolioWallet, portfolio-wallet:index:WalletStrategy and " +
-        "portfolio-wallet:index:WebhookRegistration",
+        listed(RESOURCE_KINDS.map(nativeTypeTokenOf)),
     );
   }
   return kind;
