@@ -13,7 +13,7 @@ import { containsUnknown, immutableInputFailure, type CheckFailure } from "./che
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
 import { portfolioWalletDescriptor } from "../sdk/resources/portfolioWalletDescriptor.ts";
-import { targetAllocationOf, targetWeightsByKey, type OnDelete, type TargetPosition } from "./inputs.ts";
+import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import { creationRequestId } from "./requestIds.ts";
 import type {
@@ -28,13 +28,10 @@ import type { StrategyChangeState } from "./strategyChange/state.ts";
 import { holdsFunds, liveWalletOutputs } from "./walletOutputs.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
-export type PortfolioWalletState = {
-  resourceUrn: string;
-  targetWeightsBps: Record<string, number>;
-  label?: string;
-  onDelete: OnDelete;
-  adoptWalletId?: string;
-};
+export type PortfolioWalletState = Pick<
+  PortfolioWalletOutputs,
+  "resourceUrn" | "targetWeightsBps" | "label" | "onDelete" | "adoptWalletId"
+>;
 
 /** What state keeps: the descriptor's outputs (sdk/resources/portfolioWalletDescriptor.ts). */
 export type PortfolioWalletOutputs = StoredOutputs<"portfolioWallet">;

@@ -22,11 +22,10 @@ import { applyStrategyChange, reconcileAllocation } from "./strategyChange/apply
 import type { StrategyChangeState } from "./strategyChange/state.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
-export type WalletStrategyState = {
-  resourceUrn: string;
-  walletId: string;
-  targetWeightsBps: Record<string, number>;
-};
+export type WalletStrategyState = Pick<
+  WalletStrategyOutputs,
+  "resourceUrn" | "walletId" | "targetWeightsBps"
+>;
 
 /** What state keeps: the descriptor's outputs (sdk/resources/walletStrategyDescriptor.ts). */
 export type WalletStrategyOutputs = StoredOutputs<"walletStrategy">;

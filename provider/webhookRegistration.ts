@@ -14,15 +14,10 @@ import { webhookCreationRequestId } from "./requestIds.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 
-export type WebhookRegistrationState = {
-  resourceUrn: string;
-  url: string;
-  /** Sorted: the order of event types carries no meaning and never causes a diff. */
-  eventTypes: string[];
-  description?: string;
-  enabled: boolean;
-  disabledReason?: string;
-};
+export type WebhookRegistrationState = Pick<
+  WebhookRegistrationOutputs,
+  "resourceUrn" | "url" | "eventTypes" | "description" | "enabled" | "disabledReason"
+>;
 
 /** What state keeps: the descriptor's outputs (sdk/resources/webhookRegistrationDescriptor.ts). */
 export type WebhookRegistrationOutputs = StoredOutputs<"webhookRegistration">;

@@ -5,7 +5,7 @@ import pluginProto from "@pulumi/pulumi/proto/plugin_pb.js";
 import providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import providerProto from "@pulumi/pulumi/proto/provider_pb.js";
 import type { CheckFailure } from "../check.ts";
-import { typeOfUrn } from "../../sdk/resources/resourceDescriptor.ts";
+import { urnParts } from "../../sdk/resources/urn.ts";
 import { topLevelProperty } from "../propertyPaths.ts";
 import type { PropertyChange } from "../resourceDiff.ts";
 import { configFromEngine, configProblems, plaintextSecretWarnings, sameConfig } from "./configuration.ts";
@@ -53,7 +53,7 @@ function propertyDiffOf(change: PropertyChange) {
 /** A request's resource: its URN, and its type token (read from the URN when the engine leaves `type` empty). */
 function resourceOf(request: { getUrn(): string; getType?(): string }): ResourceRef {
   const urn = request.getUrn();
-  const type = request.getType?.() || (typeOfUrn(urn) ?? "");
+  const type = request.getType?.() || urnParts(urn).type;
   return { urn, type };
 }
 

@@ -85,12 +85,3 @@ export function dynamicTypeToken(descriptor: Pick<ResourceDescriptor, "module" |
 export function nativeTypeToken(descriptor: Pick<ResourceDescriptor, "type">): string {
   return `${PACKAGE_NAME}:index:${descriptor.type}`;
 }
-
-/**
- * The type token inside a URN. A URN is
- * `urn:pulumi:<stack>::<project>::<parent types $-joined>$<type>::<name>`; the resource's own
- * type is the last `$`-separated part of the third `::` field.
- */
-export function typeOfUrn(urn: string): string | undefined {
-  return urn.split("::")[2]?.split("$").at(-1);
-}

@@ -1,5 +1,6 @@
 import { portfolioWalletDescriptor } from "./portfolioWalletDescriptor.ts";
-import { dynamicTypeToken, nativeTypeToken, typeOfUrn } from "./resourceDescriptor.ts";
+import { dynamicTypeToken, nativeTypeToken } from "./resourceDescriptor.ts";
+import { urnParts } from "./urn.ts";
 import { walletStrategyDescriptor } from "./walletStrategyDescriptor.ts";
 import { webhookRegistrationDescriptor } from "./webhookRegistrationDescriptor.ts";
 
@@ -41,6 +42,5 @@ export function resourceKindOfType(type: string): ResourceKind | undefined {
 
 /** The kind of the resource a URN names, or undefined for any other type. */
 export function resourceKindOfUrn(urn: string): ResourceKind | undefined {
-  const type = typeOfUrn(urn);
-  return type === undefined ? undefined : resourceKindOfType(type);
+  return resourceKindOfType(urnParts(urn).type);
 }
