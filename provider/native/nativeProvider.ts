@@ -49,16 +49,12 @@ function secretOutputsOf(kind: ResourceKind, secretInputs: Iterable<string>): Se
   return names;
 }
 
-/** `a, b and c`. */
-const listed = (names: readonly string[]) =>
-  names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
-
 export function kindOf(resource: ResourceRef): ResourceKind {
   const kind = resourceKindOfType(resource.type);
   if (kind === undefined) {
     throw new Error(
       `the portfolio-wallet provider has no resource type "${resource.type}"; its types are ` +
-        listed(RESOURCE_KINDS.map(nativeTypeTokenOf)),
+        RESOURCE_KINDS.map(nativeTypeTokenOf).join(", "),
     );
   }
   return kind;
