@@ -11,7 +11,7 @@ export default tseslint.config(
       ".sandbox-data/**",
       "**/*.js",
       // The console's browser scripts are checked JavaScript (JSDoc types), linted like the rest.
-      "!sandbox/console/web/assets/js/**/*.js",
+      "!sandbox/console/web/src/**/*.js",
     ],
   },
   ...tseslint.configs.recommended,
@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["sandbox/console/web/assets/js/**/*.js"],
+    files: ["sandbox/console/web/src/**/*.js"],
     languageOptions: {
       parserOptions: { project: "sandbox/console/web/tsconfig.json", tsconfigRootDir: import.meta.dirname },
     },

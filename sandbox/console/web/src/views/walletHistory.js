@@ -2,6 +2,7 @@
 // A wallet over sandbox time: balance, generated yield and the weight of each source (with its
 // drift against the current target), from the ledger (GET /_console/api/wallets/{id}/history)
 // and, as the last point, the wallet's own read now. Charts, and a table of the same figures.
+import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/contract/basisPoints.ts";
 import { request } from "../api.js";
 import { fillIfChanged, h, table } from "../dom.js";
 import { drift, percent, usd, when } from "../format.js";
@@ -21,7 +22,7 @@ const TABLE_ROWS = 12;
 
 /** @param {Point} point @param {string} key */
 const weightBps = (point, key) =>
-  point.balanceUsd > 0 ? Math.round(((point.positions[key] ?? 0) / point.balanceUsd) * 10000) : 0;
+  point.balanceUsd > 0 ? Math.round(((point.positions[key] ?? 0) / point.balanceUsd) * TOTAL_WEIGHT_BPS) : 0;
 
 /** A short time for the charts' axes: "25 Nov, 18:31". */
 const axisTime = (/** @type {number} */ ms) =>
