@@ -1218,7 +1218,16 @@ describe("sandbox console in Chromium: every page", () => {
       expect((await seriousViolations(control)).join()).toContain("image-alt");
       await control.close();
 
+      // A registration with a delivery, so the open delivery detail is checked too.
+      const receiver = await startReceiver(() => 204);
+      const registered = await apiA("POST", "/webhooks/registrations", {
+        url: receiver.url,
+        eventTypes: ["portfolio_wallet.deposit.status_changed"],
+        description: "accessibility receiver",
+      });
+      expect(registered.status).toBe(201);
       const wallet = await walletOf(TOKEN_A, "Accessibility", 1000);
+      await eventually(() => receiver.requests.length).toBeGreaterThanOrEqual(1);
       // Something waiting on Approvals, and a webhook registration, so their actions are checked too.
       expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
       const waiting = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
@@ -1263,7 +1272,29 @@ describe("sandbox console in Chromium: every page", () => {
               ...(await offscreenActions(page)).map((problem) => `${width}px ${path}: ${problem}`),
             );
         }
+        // What opens on a page is checked open: a delivery's detail, and the header's clock menu.
+        await open(page, "/webhooks");
+        await page
+          .getByRole("button", { name: /^Inspect/ })
+          .first()
+          .click();
+        await page.getByText("Headers of each attempt").waitFor();
+        findings.push(
+          ...(await seriousViolations(page)).map((finding) => `${width}px delivery detail: ${finding}`),
+        );
+        await page.getByText("Advance time").click();
+        await page.getByRole("button", { name: "+ 7 days" }).waitFor();
+        findings.push(
+          ...(await seriousViolations(page)).map((finding) => `${width}px clock menu: ${finding}`),
+        );
+        if (width === 420)
+          findings.push(
+            ...(await offscreenActions(page)).map((problem) => `${width}px clock menu: ${problem}`),
+          );
+        await page.getByText("Advance time").click();
       }
+      expect((await apiA("DELETE", `/webhooks/registrations/${registered.body.id}`)).status).toBe(204);
+      await receiver.close();
       await open(page, `/wallets/${wallet.id}`);
       await page.locator(".allocation-table").waitFor();
       await screenshot(page, "wallet-overview-narrow");
