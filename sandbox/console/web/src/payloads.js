@@ -7,5 +7,6 @@
 /** @typedef {import("../../../../sdk/contract/index.ts").WalletList} WalletList */
 /** @typedef {import("../../../../sdk/contract/index.ts").StrategyCatalogEntry} StrategyCatalogEntry */
 /** @typedef {import("../../../../sdk/contract/index.ts").StrategiesResponse} StrategiesResponse */
+/** @typedef {import("../../../../sdk/contract/index.ts").WebhookRegistration} WebhookRegistration */
 
 export {};

@@ -16,7 +16,7 @@ import { largestDrift, largestDriftText } from "./wallets.js";
  * A section of the wallet page: built once, refreshed with every fresh read of the wallet.
  * @typedef {object} WalletSection
  * @property {HTMLElement} element
- * @property {(wallet: any) => Promise<void>} refresh
+ * @property {(wallet: import("../payloads.js").PortfolioWallet) => Promise<void>} refresh
  */
 
 const SECTIONS = [

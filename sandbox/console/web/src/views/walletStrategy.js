@@ -28,7 +28,7 @@ export function walletStrategy(ctx, walletId) {
   );
 
   let formBuilt = false;
-  /** @param {any} wallet */
+  /** @param {import("../payloads.js").PortfolioWallet} wallet */
   async function buildForm(wallet) {
     formBuilt = true;
     let catalog;

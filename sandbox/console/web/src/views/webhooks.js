@@ -59,7 +59,7 @@ export function webhooksView(main, ctx) {
   }
 
   /**
-   * @param {any} registration
+   * @param {import("../payloads.js").WebhookRegistration} registration
    * @param {"active" | "disabled"} status
    */
   async function setStatus(registration, status) {
@@ -136,9 +136,10 @@ export function webhooksView(main, ctx) {
       request("GET", "/webhooks/registrations?pageSize=100"),
       request("GET", `/_console/api/webhook-deliveries?${query}`),
     ]);
+    /** @type {import("../payloads.js").WebhookRegistration[]} */
     const items = Array.isArray(registrationPage?.data) ? registrationPage.data : [];
     /** @type {Map<string, string>} */
-    const urls = new Map(items.map((/** @type {any} */ item) => [item.id, item.url]));
+    const urls = new Map(items.map((item) => [item.id, item.url]));
     fillIfChanged(registrations, JSON.stringify(items), () =>
       items.length === 0
         ? h(
@@ -154,7 +155,7 @@ export function webhooksView(main, ctx) {
             caption: "Webhook registrations",
             captionHidden: true,
             columns: ["URL", "Events", "Status", "Created", ""],
-            rows: items.map((/** @type {any} */ item) => [
+            rows: items.map((item) => [
               h(
                 "span",
                 { class: "stacked" },
