@@ -44,7 +44,7 @@ const requestedUrls: string[] = [];
 const pageErrors: string[] = [];
 const openPages: Page[] = [];
 
-type Wallet = { id: string; depositAddresses: Record<string, { address: string }> };
+type Wallet = { id: string; createdAt: string; depositAddresses: Record<string, { address: string }> };
 
 const apiA = (method: string, route: string, body?: unknown, admin = false) =>
   sandbox.api(TOKEN_A, method, route, body, admin);
@@ -835,6 +835,52 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       );
       expect(reason).not.toMatch(/\d USD/);
       await screenshot(page, "withdrawal-returned-leg");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "times read in the browser's time zone, the zone named, with the same moment in UTC on hover",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Time zone wallet", 100);
+      const page = await newPage();
+      // A zone half an hour off UTC, with no summer time: no wall clock there reads as UTC's.
+      const devtools = await page.context().newCDPSession(page);
+      await devtools.send("Emulation.setTimezoneOverride", { timezoneId: "Asia/Kolkata" });
+      await signIn(page, sandbox.consoleUrl, TOKEN_A, ADMIN_TOKEN);
+      await open(page, `/wallets/${wallet.id}`);
+      const created = page.locator(`main time[datetime="${wallet.createdAt}"]`).first();
+      await created.waitFor();
+      const clockIn = (timeZone: string, iso: string) =>
+        new Intl.DateTimeFormat("en-GB", {
+          hour: "2-digit",
+          minute: "2-digit",
+          second: "2-digit",
+          hourCycle: "h23",
+          timeZone,
+        }).format(new Date(iso));
+      const text = async (value: Promise<string | null>) => ((await value) ?? "").replaceAll("\u00a0", " ");
+      const shown = await text(created.textContent());
+      expect(shown).toContain(clockIn("Asia/Kolkata", wallet.createdAt));
+      expect(shown).toMatch(/ (?:IST|GMT\+5:30)$/);
+      const onHover = await text(created.getAttribute("title"));
+      expect(onHover).toContain(clockIn("UTC", wallet.createdAt));
+      expect(onHover).toMatch(/ UTC$/);
+      // The header's sandbox time too.
+      const header = page.locator("[data-sandbox-now]");
+      await header.locator("[title]").waitFor();
+      // Read at once: the header moves with the clock.
+      const [now, headerShown, headerOnHover] = await header.evaluate((element) => {
+        const value = element.querySelector("[title]");
+        return [
+          element.getAttribute("data-sandbox-now") ?? "",
+          value?.textContent ?? "",
+          value?.getAttribute("title") ?? "",
+        ];
+      });
+      expect(headerShown.replaceAll("\u00a0", " ")).toContain(clockIn("Asia/Kolkata", now));
+      expect(headerOnHover.replaceAll("\u00a0", " ")).toContain(`${clockIn("UTC", now)} UTC`);
+      await devtools.detach();
     },
     SCENARIO_TIMEOUT_MS,
   );

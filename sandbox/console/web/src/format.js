@@ -62,28 +62,50 @@ export function durationLabel(duration) {
   return `${Number(hours.toFixed(2))} hours`;
 }
 
-const timeFormat = new Intl.DateTimeFormat("en-GB", {
+const DATE_TIME = /** @type {const} */ ({
   year: "numeric",
   month: "short",
   day: "numeric",
   hour: "2-digit",
   minute: "2-digit",
   second: "2-digit",
-  timeZone: "UTC",
+  hourCycle: "h23",
 });
+/** In the browser's own time zone, named ("CET", "GMT+5:30"; "UTC" where the browser is on UTC). */
+const localTimeFormat = new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, timeZoneName: "short" });
+const utcTimeFormat = new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, timeZone: "UTC" });
 
 /**
- * A sandbox-clock time in UTC: "1 Jan 2026, 00:00:05 UTC", breakable only after the comma.
+ * A date's text, breakable only after the comma.
+ * @param {string} text
+ */
+const unbroken = (text) =>
+  text
+    .split(", ")
+    .map((part) => part.replaceAll(" ", NBSP))
+    .join(", ");
+
+/**
+ * A sandbox-clock time in the browser's time zone, the zone named: "1 Jan 2026, 01:00:05 CET".
+ * `whenUtc` gives the same moment in UTC (shown on hover by `timeOf`, dom.js).
  * @param {string | null | undefined} iso
  */
 export function when(iso) {
   if (typeof iso !== "string") return "—";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${timeFormat.format(date)} UTC`
-    .split(", ")
-    .map((part) => part.replaceAll(" ", NBSP))
-    .join(", ");
+  return unbroken(localTimeFormat.format(date));
+}
+
+/**
+ * A sandbox-clock time in UTC: "1 Jan 2026, 00:00:05 UTC".
+ * @param {string | null | undefined} iso
+ */
+export function whenUtc(iso) {
+  if (typeof iso !== "string") return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return unbroken(`${utcTimeFormat.format(date)} UTC`);
 }
 
 /**

@@ -8,5 +8,6 @@
 /** @typedef {import("../../../../sdk/contract/index.ts").StrategyCatalogEntry} StrategyCatalogEntry */
 /** @typedef {import("../../../../sdk/contract/index.ts").StrategiesResponse} StrategiesResponse */
 /** @typedef {import("../../../../sdk/contract/index.ts").WebhookRegistration} WebhookRegistration */
+/** @typedef {import("../../../../sdk/contract/index.ts").Deposit} Deposit */
 
 export {};

@@ -5,7 +5,7 @@ import { approver, loadKeys, registerNewApprover, removeApprover, useKey, vote }
 import { listKeys } from "../keyStore.js";
 import { session } from "../session.js";
 import { request } from "../api.js";
-import { card, facts, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { card, facts, fill, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
 import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
@@ -189,7 +189,7 @@ export function approvalsView(main, ctx) {
                 : registeredKeys.has(key.publicKey)
                   ? "yes"
                   : "no",
-              when(key.createdAt),
+              timeOf(key.createdAt),
               h(
                 "span",
                 { class: "button-row" },
@@ -411,7 +411,7 @@ export function approvalsView(main, ctx) {
               statusPill(item.status),
               `${item.approvals} of ${item.requiredApprovals}`,
               item.failureReason ? moneyInText(item.failureReason) : h("span", { class: "muted" }, "—"),
-              when(item.updatedAt),
+              timeOf(item.updatedAt),
             ]),
           }),
     );

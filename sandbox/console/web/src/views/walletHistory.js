@@ -4,8 +4,8 @@
 // and, as the last point, the wallet's own read now. Charts, and a table of the same figures.
 import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/contract/basisPoints.ts";
 import { request } from "../api.js";
-import { fillIfChanged, h, table } from "../dom.js";
-import { drift, percent, usd, when } from "../format.js";
+import { fillIfChanged, h, table, timeOf } from "../dom.js";
+import { drift, percent, usd } from "../format.js";
 import { timeChart } from "../timeCharts.js";
 
 /** How many moments the table lists, newest first (the charts draw every one). */
@@ -24,15 +24,14 @@ const TABLE_ROWS = 12;
 const weightBps = (point, key) =>
   point.balanceUsd > 0 ? Math.round(((point.positions[key] ?? 0) / point.balanceUsd) * TOTAL_WEIGHT_BPS) : 0;
 
-/** A short time for the charts' axes: "25 Nov, 18:31". */
-const axisTime = (/** @type {number} */ ms) =>
-  new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-  }).format(new Date(ms));
+/** A short time for the charts' axes, in the browser's time zone as the table's: "25 Nov, 18:31". */
+const axisFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const axisTime = (/** @type {number} */ ms) => axisFormat.format(new Date(ms));
 
 /**
  * @param {string} walletId
@@ -125,8 +124,8 @@ export function walletHistory(walletId) {
               .reverse()
               .map((point) => [
                 point.live
-                  ? [when(point.at), h("span", { class: "muted small block" }, "now")]
-                  : when(point.at),
+                  ? [timeOf(point.at), h("span", { class: "muted small block" }, "now")]
+                  : timeOf(point.at),
                 usd(point.balanceUsd),
                 usd(point.yieldGeneratedUsd),
                 ...targets.map((target) => {

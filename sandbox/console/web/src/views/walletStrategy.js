@@ -2,8 +2,8 @@
 // A wallet's strategy updates: a form to change the target allocation (PATCH .../strategy), and
 // every update with its status, approval and failure reason.
 import { newRequestId, request } from "../api.js";
-import { card, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
-import { moneyInText, percent, when, words } from "../format.js";
+import { card, fill, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
+import { moneyInText, percent, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
 import { failure, link, loading } from "./common.js";
@@ -108,7 +108,7 @@ export function walletStrategy(ctx, walletId) {
                 "Last change",
               ],
               rows: updates.map((/** @type {any} */ update) => [
-                when(update.createdAt),
+                timeOf(update.createdAt),
                 statusPill(update.status),
                 allocationText(update.positions ?? []),
                 update.signingActivityId
@@ -117,7 +117,7 @@ export function walletStrategy(ctx, walletId) {
                     : words(update.signingActivityStatus)
                   : h("span", { class: "muted" }, "not needed"),
                 update.failureReason ? moneyInText(update.failureReason) : h("span", { class: "muted" }, "—"),
-                when(update.updatedAt),
+                timeOf(update.updatedAt),
               ]),
               rowAttrs: (index) => ({
                 "data-update-id": updates[index]?.id,

@@ -1,7 +1,7 @@
 // @ts-check
 // The organization's wallets: balance, blended rate and the largest drift of each.
 import { request } from "../api.js";
-import { facts, fillIfChanged, h, table } from "../dom.js";
+import { facts, fillIfChanged, h, table, timeOf } from "../dom.js";
 import { drift, percent, shortId, usd, walletName, when } from "../format.js";
 import { link, loading, pageHeader } from "./common.js";
 
@@ -163,7 +163,7 @@ export function walletsView(main) {
                 h("span", { class: "num" }, usd(wallet.pendingAllocationsUsd)),
                 h("span", { class: "num" }, percent(wallet.blendedRateBps)),
                 largestDriftText(wallet),
-                h("span", { class: "small" }, when(wallet.createdAt)),
+                h("span", { class: "small" }, timeOf(wallet.createdAt)),
               ];
             }),
             rowAttrs: (index) => ({ "data-wallet-id": wallets[index]?.id }),

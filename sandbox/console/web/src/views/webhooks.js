@@ -2,9 +2,9 @@
 // Webhooks: the organization's registrations, enabled and disabled here through the API's status
 // PATCH, and the recent deliveries with their attempts, last status code and next retry.
 import { request } from "../api.js";
-import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
-import { relative, when } from "../format.js";
+import { relative, when, whenUtc } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
 import { webhookCreateForm } from "./webhookCreate.js";
@@ -18,7 +18,11 @@ const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
  * @param {string} now
  */
 function realTime(iso, now) {
-  return h("time", { datetime: iso, title: when(iso), class: "nowrap" }, relative(iso, now));
+  return h(
+    "time",
+    { datetime: iso, title: `${when(iso)} (${whenUtc(iso)})`, class: "nowrap" },
+    relative(iso, now),
+  );
 }
 
 /** @type {import("./common.js").ViewFactory} */
@@ -175,7 +179,7 @@ export function webhooksView(main, ctx) {
                   ? h("span", { class: "muted small" }, item.disabledReason)
                   : null,
               ),
-              when(item.createdAt),
+              timeOf(item.createdAt),
               item.status === "disabled"
                 ? h(
                     "button",
