@@ -37,6 +37,30 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Type-checked with Node's types (the console API's answers are typed from the sandbox's own
+      // views), but bundled for a browser: no Node module or global, and no server code as a value.
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "The console runs in a browser." },
+            {
+              regex: "/(?:domain|store|http|routes|signing)/",
+              message: "The console runs in a browser: take only types from the sandbox (payloads.js).",
+            },
+          ],
+        },
+      ],
+      "no-restricted-globals": [
+        "error",
+        "process",
+        "Buffer",
+        "require",
+        "module",
+        "__dirname",
+        "__filename",
+        "global",
+      ],
     },
   },
 );

@@ -1,7 +1,10 @@
 // @ts-check
-// The payloads the views read, typed from the contract's schemas (`z.infer` types only: nothing of
-// zod reaches the bundle). One place for the views to name them, so a change of the contract's
-// shape is a type error in the page that reads it.
+// The payloads the views read, named once. Types only (JSDoc, erased by the bundle: nothing of
+// zod or of the sandbox's server code reaches the browser), so a change of a shape is a type
+// error in the page that reads it.
+// - The service's answers: the contract's schemas (`z.infer`).
+// - The console API's answers (sandbox/console/consoleApi.ts): the domain's own views, which its
+//   routes answer as they are.
 
 /** @typedef {import("../../../../sdk/contract/index.ts").PortfolioWallet} PortfolioWallet */
 /** @typedef {import("../../../../sdk/contract/index.ts").WalletList} WalletList */
@@ -9,5 +12,11 @@
 /** @typedef {import("../../../../sdk/contract/index.ts").StrategiesResponse} StrategiesResponse */
 /** @typedef {import("../../../../sdk/contract/index.ts").WebhookRegistration} WebhookRegistration */
 /** @typedef {import("../../../../sdk/contract/index.ts").Deposit} Deposit */
+
+/** @typedef {import("../../../domain/money/walletHistory.ts").WalletHistoryPoint} WalletHistoryPoint */
+/** @typedef {import("../../../domain/approvalRequests.ts").ApprovalRequest} ApprovalRequest */
+/** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryView} DeliveryView */
+/** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryDetail} DeliveryDetail */
+/** @typedef {import("../../../domain/money/withdrawalTimeline.ts").WithdrawalTimeline} WithdrawalTimeline */
 
 export {};

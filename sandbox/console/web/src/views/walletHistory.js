@@ -12,12 +12,8 @@ import { timeChart } from "../timeCharts.js";
 const TABLE_ROWS = 12;
 
 /**
- * @typedef {object} Point
- * @property {string} at
- * @property {number} balanceUsd
- * @property {number} yieldGeneratedUsd
- * @property {Record<string, number>} positions
- * @property {boolean} [live] the wallet's own read now, not a ledger point
+ * A moment of the wallet's history (the console API's), or its own read now (`live`).
+ * @typedef {import("../payloads.js").WalletHistoryPoint & { live?: boolean }} Point
  */
 
 /** @param {Point} point @param {string} key */
@@ -41,7 +37,7 @@ export function walletHistory(walletId) {
   return {
     element,
     /**
-     * @param {any} wallet the wallet as read now
+     * @param {import("../payloads.js").PortfolioWallet} wallet the wallet as read now
      * @param {number | undefined} generatedNow its generated yield now (the yield API)
      * @param {string | null} now the sandbox clock
      */
@@ -54,9 +50,7 @@ export function walletHistory(walletId) {
           at: now,
           balanceUsd: wallet.totalBalanceUsd,
           yieldGeneratedUsd: generatedNow,
-          positions: Object.fromEntries(
-            (wallet.positions ?? []).map((/** @type {any} */ p) => [p.positionKey, p.valueUsd]),
-          ),
+          positions: Object.fromEntries((wallet.positions ?? []).map((p) => [p.positionKey, p.valueUsd])),
           live: true,
         });
       /** @type {{ positionKey: string, targetWeightBps: number }[]} */

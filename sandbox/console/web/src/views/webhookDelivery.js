@@ -33,6 +33,7 @@ export function deliveryInspector(after) {
     shown = id;
     element.hidden = false;
     log.clear();
+    /** @type {import("../payloads.js").DeliveryDetail} */
     let detail;
     try {
       ({ body: detail } = await request("GET", `/_console/api/webhook-deliveries/${encodeURIComponent(id)}`));

@@ -208,6 +208,7 @@ export function webhooksView(main, ctx) {
             }),
           }),
     );
+    /** @type {import("../payloads.js").DeliveryView[]} */
     const list = Array.isArray(deliveryPage?.data) ? deliveryPage.data : [];
     const now = new Date().toISOString();
     fillIfChanged(deliveries, JSON.stringify([list, now.slice(0, 18), query.toString()]), () =>
@@ -227,7 +228,7 @@ export function webhooksView(main, ctx) {
             caption: "Recent webhook deliveries, newest first",
             captionHidden: true,
             columns: ["Event", "Status", "Attempts", "Last status code", "Next retry", "Queued", ""],
-            rows: list.map((/** @type {any} */ delivery) => [
+            rows: list.map((delivery) => [
               h(
                 "span",
                 { class: "stacked" },
