@@ -92,6 +92,7 @@ export function walletStrategy(ctx, walletId) {
     async refresh(wallet) {
       if (!formBuilt) await buildForm(wallet);
       const { body } = await request("GET", `/_console/api/wallets/${walletId}/strategy-updates?limit=25`);
+      /** @type {import("../payloads.js").StrategyUpdate[]} */
       const updates = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(updates), () =>
         updates.length === 0
@@ -107,7 +108,7 @@ export function walletStrategy(ctx, walletId) {
                 "Failure reason",
                 "Last change",
               ],
-              rows: updates.map((/** @type {any} */ update) => [
+              rows: updates.map((update) => [
                 timeOf(update.createdAt),
                 statusPill(update.status),
                 allocationText(update.positions ?? []),
