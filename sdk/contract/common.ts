@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { DURATION_EXAMPLES, DURATION_JSON_PATTERN, readIsoDuration } from "./duration.ts";
 
-/** 10000 bps = 100%. Every allocation the service accepts sums to exactly this. */
-export const TOTAL_WEIGHT_BPS = 10_000;
+export { TOTAL_WEIGHT_BPS } from "./basisPoints.ts";
 
 /**
  * An id (spec conventions: "UUID strings"): any canonical 8-4-4-4-12 hex form, in either case. Not
