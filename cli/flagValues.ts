@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "commander";
-import { DurationSchema, UuidSchema } from "../sdk/contract/index.ts";
+import { readIsoDuration, UuidSchema } from "../sdk/contract/index.ts";
 
 /**
  * Parsers of flag values: each rejects a bad value with a message that says what is expected;
@@ -48,8 +48,14 @@ export function liquidityConstraint(
   previous: { maxProcessingTime: string; minWeightBps: number }[] = [],
 ): { maxProcessingTime: string; minWeightBps: number }[] {
   const [duration, weight] = value.split("=");
-  if (duration === undefined || weight === undefined || !DurationSchema.safeParse(duration).success) {
+  if (duration === undefined || weight === undefined) {
     throw new InvalidArgumentError("must be <ISO 8601 duration>=<bps>, such as PT24H=5000.");
+  }
+  const { problem } = readIsoDuration(duration);
+  if (problem !== undefined) {
+    throw new InvalidArgumentError(
+      `must be <ISO 8601 duration>=<bps>, such as PT24H=5000; its duration "${duration}" ${problem}.`,
+    );
   }
   return [...previous, { maxProcessingTime: duration, minWeightBps: basisPoints(weight) }];
 }

@@ -1,5 +1,6 @@
 import {
-  parseIsoDurationMs,
+  DURATION_EXAMPLES,
+  readIsoDuration,
   keysMissingFromCatalog,
   weightByStrategyType,
   withdrawableShareBps,
@@ -65,9 +66,10 @@ export function minWithdrawableShare(
   minBps: number,
   configKey: string,
 ): string[] {
-  if (parseIsoDurationMs(within) === null) {
+  const { problem } = readIsoDuration(within);
+  if (problem !== undefined) {
     return [
-      `${subject.resource}: ${configKey} names "${within}", which is not an ISO 8601 duration such as PT0H or PT24H`,
+      `${subject.resource}: ${configKey} names "${within}"; it must be ${DURATION_EXAMPLES}, and this one ${problem}`,
     ];
   }
   const share = withdrawableShareBps(subject.weights, catalog, within);

@@ -13,6 +13,7 @@
 import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -127,7 +128,34 @@ function generateSdk(sdkgen: string, schemaFile: string, language: SdkLanguage, 
   }
 }
 
+/**
+ * The notice at the top of each SDK's README.md (the Go generator writes none, so it gets one with
+ * the package's description). An HTML comment, as docs/reference/ and pom.xml carry: whoever opens
+ * the folder's files to edit them reads it, while the README the package registries show is the
+ * package's description alone.
+ */
+const GENERATED_NOTICE =
+  "<!-- Generated from provider/native/schema.json by scripts/generateSdks.ts (npm run generate); do not edit. -->\n";
+
+function writeGeneratedNotice(schemaFile: string, outDir: string): void {
+  const readme = path.join(outDir, "README.md");
+  const { description } = JSON.parse(readFileSync(schemaFile, "utf8")) as { description: string };
+  const text = existsSync(readme) ? readFileSync(readme, "utf8") : `${description}\n`;
+  // Once, even where a generator leaves an earlier README.md in place.
+  writeFileSync(readme, text.startsWith(GENERATED_NOTICE) ? text : GENERATED_NOTICE + text);
+}
+
 export const REFERENCE_DIR = path.join(repoRoot, "docs", "reference");
+
+/**
+ * Everything `npm run generate` writes, relative to the repository root: each is marked
+ * `linguist-generated` in .gitattributes, and test/architecture.test.ts checks that exactly these are.
+ */
+export const GENERATED_PATHS: readonly string[] = [
+  SCHEMA_FILE,
+  ...SDK_LANGUAGES.map(sdkDir),
+  REFERENCE_DIR,
+].map((generated) => path.relative(repoRoot, generated).split(path.sep).join("/"));
 
 /** Writes the API reference of a schema into `outDir` (emptied first). */
 function writeReference(schemaText: string, outDir: string): void {
@@ -187,6 +215,7 @@ export function generatedDifferences(): string[] {
     for (const language of SDK_LANGUAGES) {
       const out = path.join(scratch, language);
       generateSdk(sdkgen, schemaFile, language, out);
+      writeGeneratedNotice(schemaFile, out);
       differences.push(...treeDifferences(out, sdkDir(language)).map((d) => `${d} (sdk/${language})`));
     }
     writeReference(schemaText, path.join(scratch, "reference"));
@@ -202,7 +231,10 @@ export function generatedDifferences(): string[] {
 export function generateAll(): void {
   writeFileSync(SCHEMA_FILE, packageSchemaText());
   const sdkgen = sdkgenBinary();
-  for (const language of SDK_LANGUAGES) generateSdk(sdkgen, SCHEMA_FILE, language, sdkDir(language));
+  for (const language of SDK_LANGUAGES) {
+    generateSdk(sdkgen, SCHEMA_FILE, language, sdkDir(language));
+    writeGeneratedNotice(SCHEMA_FILE, sdkDir(language));
+  }
   writeReference(readFileSync(SCHEMA_FILE, "utf8"), REFERENCE_DIR);
 }
 

@@ -129,4 +129,31 @@ describe("architecture (docs/architecture.md)", () => {
     });
     expect(cycles).toEqual([]);
   });
+
+  test("no module reaches itself through what it imports to run (no import circle, within a folder either)", () => {
+    // Types (`import type`, JSDoc's `import("…")`) are erased before anything runs: a view and the
+    // sections that name its type are no circle; a store that runs another that runs it is one.
+    const valueImportsOf = (file: string) => {
+      const code = readFileSync(path.join(repoRoot, file), "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\b(?:import|export)\s+type\b[^;]*;/g, "");
+      return [...code.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) =>
+        path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)),
+      );
+    };
+    const graph = new Map(
+      files.map((file) => [file, valueImportsOf(file).filter((target) => files.includes(target))]),
+    );
+    const circles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, trail: string[]) => {
+      const start = trail.indexOf(file);
+      if (start >= 0) circles.push([...trail.slice(start), file].join(" -> "));
+      if (start >= 0 || done.has(file)) return;
+      for (const target of graph.get(file) ?? []) visit(target, [...trail, file]);
+      done.add(file);
+    };
+    for (const file of files) visit(file, []);
+    expect(circles).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { SandboxClock } from "../clock.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
-import { inTransaction } from "../store/db.ts";
+import { inTransaction } from "../store/connection.ts";
 import {
   findSigningActivity,
   insertSigningActivity,

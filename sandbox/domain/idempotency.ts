@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { IdempotencyConflictError } from "./errors.ts";
-import { inTransaction } from "../store/db.ts";
+import { inTransaction } from "../store/connection.ts";
 import { findIdempotencyKey, insertIdempotencyKey } from "../store/idempotencyStore.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { inTransaction } from "../store/db.ts";
+import { inTransaction } from "../store/connection.ts";
 import {
   findSigningActivityByFingerprint,
   updateSigningActivityStatus,

@@ -9,7 +9,7 @@ import {
 } from "../../sdk/contract/index.ts";
 import { isoAfter, type SandboxClock } from "../clock.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
-import { inTransaction } from "../store/db.ts";
+import { inTransaction } from "../store/connection.ts";
 import { getPolicy } from "../store/policyStore.ts";
 import { findSigningActivity } from "../store/signingActivityStore.ts";
 import {

@@ -10,7 +10,7 @@ import type {
 import type { SandboxClock } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
-import { inTransaction } from "../store/db.ts";
+import { inTransaction } from "../store/connection.ts";
 import { cancelPendingDeliveries } from "../store/webhookDeliveryStore.ts";
 import {
   countWebhooks,

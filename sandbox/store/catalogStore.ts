@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../../sdk/contract/index.ts";
-import { inTransaction } from "./db.ts";
+import { inTransaction } from "./connection.ts";
 import { rebuildSourceAccrualsBehindRate } from "./sourceAccrualStore.ts";
 
 interface CatalogRow {

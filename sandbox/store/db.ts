@@ -2,8 +2,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { migrate } from "./migrations.ts";
-import { MONEY_SCHEMA_STATEMENTS } from "./moneySchema.ts";
-import { SCHEMA_STATEMENTS } from "./schema.ts";
 
 /** File name of the sandbox database inside `--data <dir>`. */
 export const DATABASE_FILE = "sandbox.sqlite";
@@ -25,7 +23,6 @@ export function openDatabase(dataDir: string): DatabaseSync {
     // last commits but never corrupts the file.
     db.exec("PRAGMA synchronous = NORMAL");
   }
-  for (const statement of [...SCHEMA_STATEMENTS, ...MONEY_SCHEMA_STATEMENTS]) db.exec(statement);
   migrate(db);
   keepPreparedStatements(db);
   return db;
@@ -58,29 +55,4 @@ function keepPreparedStatements(db: DatabaseSync): void {
 function prepareDirectory(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true });
   return join(dataDir, DATABASE_FILE);
-}
-
-/** Runs `work` in one transaction: all of its writes land, or none do. */
-export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
-  if (db.isTransaction) return work();
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const result = work();
-    db.exec("COMMIT");
-    return result;
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
-  }
-}
-
-/**
- * A statement whose INTEGER columns read as bigint. Money columns hold micros, which may pass
- * 2^53; read as numbers they would throw (node:sqlite refuses to lose precision). Row mappers turn
- * the other integer columns (counts, sort orders) back into numbers.
- */
-export function prepareReadingBigInts(db: DatabaseSync, sql: string): StatementSync {
-  const statement = db.prepare(sql);
-  statement.setReadBigInts(true);
-  return statement;
 }

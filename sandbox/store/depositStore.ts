@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { prepareReadingBigInts } from "./db.ts";
+import { prepareReadingBigInts } from "./connection.ts";
 import { afterCursorSql, type Cursor } from "./pagination.ts";
 
 /** A deposit row. `nextStepAt` is when it moves on (sandbox clock); null once finished. */

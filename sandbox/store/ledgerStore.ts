@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { prepareReadingBigInts } from "./db.ts";
+import { prepareReadingBigInts } from "./connection.ts";
 
 /**
  * Kinds of ledger entry. Every movement of money is one of these; `amountMicros` is positive

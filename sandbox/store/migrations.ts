@@ -1,21 +1,97 @@
 import type { DatabaseSync } from "node:sqlite";
-import { addToWithdrawnHistory } from "./ledgerStore.ts";
-import { rebuildSourceAccruals } from "./sourceAccrualStore.ts";
+import { inTransaction } from "./connection.ts";
+import { MONEY_SCHEMA_STATEMENTS } from "./moneySchema.ts";
+import { SCHEMA_STATEMENTS } from "./schema.ts";
+import { rebuildYieldAggregates } from "./sourceAccrualStore.ts";
 
 /**
- * Brings a data file written by an older sandbox up to the current schema. Each step checks what
- * the file holds, so running them on a new or an already migrated file changes nothing.
+ * Brings a data file to the current schema. The file's schema version is SQLite's
+ * `PRAGMA user_version`; each step below takes a file from one version to the next, in one
+ * transaction that also records the new version, so a step runs once per file and a crash leaves
+ * the file at the version before it.
+ *
+ * Tables and indexes are created by schema.ts and moneySchema.ts, whose idempotent statements run
+ * at every open before the steps: a new table or index needs no step. A step is for what changes
+ * data or drops an object. A column added to an existing table is added by its step (and any index
+ * on it created there), since the schema's statements leave an existing table as it is.
+ *
+ * Steps run SQL of their own and read no store, with one exception: the yield aggregates of
+ * version 4 are built by the same function the sandbox uses to rebuild them
+ * (sourceAccrualStore.ts), so their arithmetic is written once.
  */
+const STEPS: readonly { to: number; does: string; run: (db: DatabaseSync) => void }[] = [
+  { to: 1, does: "rate history starts from the catalog's current rates", run: rateHistoryFromCatalog },
+  { to: 2, does: "wallet money in integer micros, not REAL USD", run: usdColumnsToMicros },
+  { to: 3, does: "yield totals per organization summed from its ledger", run: yieldTotalsFromLedger },
+  { to: 4, does: "yield sums per source and withdrawn history built", run: yieldAggregatesFromWallets },
+];
+
+/** The schema version this sandbox writes: a new data file starts at it. */
+export const SCHEMA_VERSION = STEPS.length;
+
 export function migrate(db: DatabaseSync): void {
-  usdColumnsToMicros(db);
-  yieldTotalsFromLedger(db);
-  yieldAggregatesFromWallets(db);
+  const from = schemaVersionOf(db);
+  if (from > SCHEMA_VERSION) {
+    throw new Error(
+      `The data file is at schema version ${from}, written by a newer sandbox (this one knows versions up to ${SCHEMA_VERSION}): ` +
+        "start that newer sandbox on it, or give this one another --data directory.",
+    );
+  }
+  for (const statement of [...SCHEMA_STATEMENTS, ...MONEY_SCHEMA_STATEMENTS]) db.exec(statement);
+  for (const step of STEPS.slice(from)) {
+    inTransaction(db, () => {
+      step.run(db);
+      setSchemaVersion(db, step.to);
+    });
+  }
+  if (readUserVersion(db) !== SCHEMA_VERSION) setSchemaVersion(db, SCHEMA_VERSION);
 }
 
-const hasColumn = (db: DatabaseSync, table: string, column: string) =>
-  (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).some(
-    (row) => row.name === column,
+const readUserVersion = (db: DatabaseSync) =>
+  (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+
+// PRAGMA takes no bound parameter; the version is always one of STEPS' integers.
+const setSchemaVersion = (db: DatabaseSync, version: number) => db.exec(`PRAGMA user_version = ${version}`);
+
+/**
+ * The file's schema version. Files written before versions were kept hold 0: their version is read
+ * from their shape, once, by what each version added (the markers are those its migrations wrote).
+ */
+function schemaVersionOf(db: DatabaseSync): number {
+  const recorded = readUserVersion(db);
+  if (recorded !== 0) return recorded;
+  if (!hasTable(db, "wallets")) return SCHEMA_VERSION; // a new file: the schema's statements are all of it
+  if (!hasTable(db, "rate_history")) return 0;
+  if (USD_COLUMNS.some(({ table, from }) => hasColumn(db, table, from))) return 1;
+  if (!hasMarker(db, "migration.organization_yield_totals")) return 2;
+  if (!hasMarker(db, "migration.organization_source_accruals")) return 3;
+  return 4;
+}
+
+const columnsOf = (db: DatabaseSync, table: string) =>
+  (db.prepare("SELECT name FROM pragma_table_info(?)").all(table) as { name: string }[]).map(
+    (row) => row.name,
   );
+const hasTable = (db: DatabaseSync, table: string) => columnsOf(db, table).length > 0;
+const hasColumn = (db: DatabaseSync, table: string, column: string) => columnsOf(db, table).includes(column);
+const hasMarker = (db: DatabaseSync, key: string) =>
+  hasTable(db, "sandbox_settings") &&
+  db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(key) !== undefined;
+
+/** Version 1 (money flows) began rate history; a file from before has none: its current rates start it. */
+function rateHistoryFromCatalog(db: DatabaseSync): void {
+  db.exec(`INSERT INTO rate_history (position_key, rate_bps, effective_from)
+     SELECT position_key, current_rate_bps, rate_updated_at FROM catalog_entries
+     WHERE position_key NOT IN (SELECT position_key FROM rate_history)`);
+}
+
+/** The wallet tables' REAL USD columns before version 2, each with its micros column. */
+const USD_COLUMNS: readonly { table: string; from: string; to: string; drop?: string[] }[] = [
+  { table: "wallets", from: "pending_allocations_usd", to: "pending_allocations_micros" },
+  { table: "wallet_balances", from: "value_usd", to: "value_micros", drop: ["balance_units"] },
+  { table: "deposit_addresses", from: "total_balance_usd", to: "total_received_micros" },
+  { table: "deposit_addresses", from: "pending_allocations_usd", to: "pending_allocations_micros" },
+];
 
 /**
  * Wallet tables once kept USD in REAL columns (always written as micros / 1e6, so rounding them
@@ -23,37 +99,21 @@ const hasColumn = (db: DatabaseSync, table: string, column: string) =>
  * columns, as the money tables always had.
  */
 function usdColumnsToMicros(db: DatabaseSync): void {
-  const conversions: { table: string; from: string; to: string; drop?: string[] }[] = [
-    { table: "wallets", from: "pending_allocations_usd", to: "pending_allocations_micros" },
-    { table: "wallet_balances", from: "value_usd", to: "value_micros", drop: ["balance_units"] },
-    { table: "deposit_addresses", from: "total_balance_usd", to: "total_received_micros" },
-    { table: "deposit_addresses", from: "pending_allocations_usd", to: "pending_allocations_micros" },
-  ];
-  for (const { table, from, to, drop = [] } of conversions) {
+  for (const { table, from, to, drop = [] } of USD_COLUMNS) {
     if (!hasColumn(db, table, from)) continue;
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      if (!hasColumn(db, table, to))
-        db.exec(`ALTER TABLE ${table} ADD COLUMN ${to} INTEGER NOT NULL DEFAULT 0`);
-      db.exec(`UPDATE ${table} SET ${to} = CAST(ROUND(${from} * 1000000) AS INTEGER)`);
-      for (const column of [from, ...drop]) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
-      db.exec("COMMIT");
-    } catch (error) {
-      db.exec("ROLLBACK");
-      throw error;
-    }
+    if (!hasColumn(db, table, to))
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${to} INTEGER NOT NULL DEFAULT 0`);
+    db.exec(`UPDATE ${table} SET ${to} = CAST(ROUND(${from} * 1000000) AS INTEGER)`);
+    for (const column of [from, ...drop]) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
   }
 }
 
 /**
- * Organizations' running yield totals (organization_yield_totals) began with this version: a data
- * file from before has none, so they are summed once from its ledger, in bigint (a lifetime sum
- * may pass SQLite's 64-bit SUM), for each organization that has entries and no totals.
+ * Version 3 computed accrual on reads: organizations' running yield totals
+ * (organization_yield_totals) began, summed once from the ledger, in bigint (a lifetime sum may
+ * pass SQLite's 64-bit SUM), and two indexes were replaced by ones in the order work is taken.
  */
 function yieldTotalsFromLedger(db: DatabaseSync): void {
-  // Once per data file: later, every entry keeps the totals itself.
-  const marker = "migration.organization_yield_totals";
-  if (db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(marker) !== undefined) return;
   const missing = db
     .prepare(
       `SELECT DISTINCT organization_id FROM ledger_entries
@@ -67,70 +127,32 @@ function yieldTotalsFromLedger(db: DatabaseSync): void {
   const write = db.prepare(
     "INSERT INTO organization_yield_totals (organization_id, generated_micros, withdrawn_micros) VALUES (?, ?, ?)",
   );
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    for (const { organization_id: organizationId } of missing) {
-      let generated = 0n;
-      let withdrawn = 0n;
-      for (const row of rows.iterate(organizationId) as Iterable<{
-        kind: string;
-        amount: string;
-        yield: string;
-      }>) {
-        if (row.kind === "accrual") generated += BigInt(row.amount);
-        else withdrawn += BigInt(row.yield);
-      }
-      write.run(organizationId, generated.toString(), withdrawn.toString());
+  for (const { organization_id: organizationId } of missing) {
+    let generated = 0n;
+    let withdrawn = 0n;
+    for (const row of rows.iterate(organizationId) as Iterable<{
+      kind: string;
+      amount: string;
+      yield: string;
+    }>) {
+      if (row.kind === "accrual") generated += BigInt(row.amount);
+      else withdrawn += BigInt(row.yield);
     }
-    db.prepare("INSERT INTO sandbox_settings (key, value) VALUES (?, ?)").run(marker, "done");
-    db.exec("COMMIT");
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
+    write.run(organizationId, generated.toString(), withdrawn.toString());
   }
+  db.exec("DROP INDEX IF EXISTS deposits_by_next_step");
+  db.exec("DROP INDEX IF EXISTS withdrawal_legs_by_due");
 }
 
 /**
- * Organizations' running sums per yield source (organization_source_accruals) and their withdrawn
- * history began with this version: a data file from before has neither, so each organization's
- * are built once from its wallets (what each position holds, its remainder, its last settlement),
- * its accrual entries (yield credited per source) and its completed payouts (yield withdrawn by
- * each instant). Global yield figures read the same afterwards: the sums are exact.
+ * Version 4 began organizations' running sums per yield source (organization_source_accruals)
+ * and their withdrawn history: each organization's are built from its wallets (what each position
+ * holds, its remainder, its last settlement), its accrual entries and its completed payouts.
+ * Global yield figures read the same afterwards: the sums are exact.
  */
 function yieldAggregatesFromWallets(db: DatabaseSync): void {
-  // Once per data file: later, every settlement and money movement keeps them itself.
-  const marker = "migration.organization_source_accruals";
-  if (db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(marker) !== undefined) return;
   const organizations = db.prepare("SELECT DISTINCT organization_id FROM wallets").all() as {
     organization_id: string;
   }[];
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    for (const { organization_id: organizationId } of organizations)
-      rebuildYieldAggregates(db, organizationId);
-    db.prepare("INSERT INTO sandbox_settings (key, value) VALUES (?, ?)").run(marker, "done");
-    db.exec("COMMIT");
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
-  }
-}
-
-/**
- * Builds an organization's yield aggregates from its wallets and ledger, replacing any it had:
- * the migration above, and a data file filled by copying rows (test/support/storeSeeding.ts).
- */
-export function rebuildYieldAggregates(db: DatabaseSync, organizationId: string): void {
-  rebuildSourceAccruals(db, organizationId);
-  db.prepare("DELETE FROM organization_withdrawn_history WHERE organization_id = ?").run(organizationId);
-  const payouts = db
-    .prepare(
-      `SELECT at, CAST(yield_micros AS TEXT) AS yield FROM ledger_entries
-       WHERE organization_id = ? AND kind = 'payout_completed' ORDER BY at, seq`,
-    )
-    .all(organizationId) as { at: string; yield: string }[];
-  for (const payout of payouts) {
-    if (BigInt(payout.yield) !== 0n)
-      addToWithdrawnHistory(db, organizationId, payout.at, BigInt(payout.yield));
-  }
+  for (const { organization_id: organizationId } of organizations) rebuildYieldAggregates(db, organizationId);
 }

@@ -1,7 +1,8 @@
 /**
  * SQLite schema of money flows: rate history, accrual state, the ledger, deposits, withdrawals and
  * webhook deliveries. Money is counted in whole micro-units (1e-6 USD) in INTEGER columns, as in
- * the wallet tables. Every statement is idempotent, like schema.ts.
+ * the wallet tables. Every statement is idempotent, like schema.ts; what changes an older file's
+ * data or drops what it had is a step in migrations.ts.
  */
 export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   // Every rate a yield source has had, and since when: accrual integrates over it piecewise.
@@ -24,10 +25,6 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      VALUES (NEW.position_key, NEW.current_rate_bps, MAX(NEW.rate_updated_at,
        COALESCE((SELECT MAX(effective_from) FROM rate_history WHERE position_key = NEW.position_key), '')));
    END`,
-  // A data directory from before rate history existed: its current rates start the history.
-  `INSERT INTO rate_history (position_key, rate_bps, effective_from)
-     SELECT position_key, current_rate_bps, rate_updated_at FROM catalog_entries
-     WHERE position_key NOT IN (SELECT position_key FROM rate_history)`,
   // Per wallet: how far accrual has been settled, and the yield still held (generated, not paid out).
   `CREATE TABLE IF NOT EXISTS wallet_accruals (
      wallet_id TEXT PRIMARY KEY REFERENCES wallets(id),
@@ -123,7 +120,6 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS deposits_by_wallet_created ON deposits (wallet_id, created_at DESC, id DESC)`,
   // Due deposit steps in the order they are taken (dueWorkScheduler), with no sort.
   `CREATE INDEX IF NOT EXISTS deposits_by_next_step_id ON deposits (next_step_at, id)`,
-  `DROP INDEX IF EXISTS deposits_by_next_step`,
   `CREATE TABLE IF NOT EXISTS withdrawals (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -161,7 +157,6 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   // Due legs in the order they are paid, and a withdrawal's legs in order, each with no sort.
   `CREATE INDEX IF NOT EXISTS withdrawal_legs_by_due_order
      ON withdrawal_legs (status, due_at, withdrawal_id, sort_order)`,
-  `DROP INDEX IF EXISTS withdrawal_legs_by_due`,
   `CREATE INDEX IF NOT EXISTS withdrawal_legs_by_withdrawal ON withdrawal_legs (withdrawal_id, sort_order)`,
   `CREATE TABLE IF NOT EXISTS webhook_events (
      id TEXT PRIMARY KEY,

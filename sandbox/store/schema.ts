@@ -1,9 +1,9 @@
 /**
- * SQLite schema of the sandbox. Statements are idempotent (`IF NOT EXISTS`) so opening an existing
- * data directory is the same as opening a new one. Money is stored as whole micro-units in INTEGER
- * columns (`*_micros`), like every money table (moneySchema.ts); the API's USD numbers are
- * computed from them (sdk/contract/money.ts). Data files from before that kept REAL USD columns;
- * migrations.ts converts them.
+ * SQLite schema of the sandbox: the tables and indexes of the current schema version. Statements
+ * are idempotent (`IF NOT EXISTS`) and run at every open, so a new table or index reaches existing
+ * data files with no migration step; what changes data or drops an object is a numbered step in
+ * migrations.ts. Money is stored as whole micro-units in INTEGER columns (`*_micros`), like every
+ * money table (moneySchema.ts); the API's USD numbers are computed from them (sdk/contract/money.ts).
  */
 export const SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS catalog_entries (

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { iterateAccrualHoldings } from "./holdingsStore.ts";
+import { addToWithdrawnHistory } from "./ledgerStore.ts";
 import {
   ACCRUAL_DENOMINATOR,
   listRateHistory,
@@ -338,6 +339,26 @@ export function rebuildSourceAccruals(db: DatabaseSync, organizationId: string):
       state.heldMicros += held;
     }
     writeSourceAccrual(db, organizationId, key, state);
+  }
+}
+
+/**
+ * Builds an organization's yield aggregates (its sums per source and its withdrawn history) from
+ * its wallets and ledger, replacing any it had: the migration to schema version 4
+ * (migrations.ts), and a data file filled by copying rows (test/support/storeSeeding.ts).
+ */
+export function rebuildYieldAggregates(db: DatabaseSync, organizationId: string): void {
+  rebuildSourceAccruals(db, organizationId);
+  db.prepare("DELETE FROM organization_withdrawn_history WHERE organization_id = ?").run(organizationId);
+  const payouts = db
+    .prepare(
+      `SELECT at, CAST(yield_micros AS TEXT) AS yield FROM ledger_entries
+       WHERE organization_id = ? AND kind = 'payout_completed' ORDER BY at, seq`,
+    )
+    .all(organizationId) as { at: string; yield: string }[];
+  for (const payout of payouts) {
+    if (BigInt(payout.yield) !== 0n)
+      addToWithdrawnHistory(db, organizationId, payout.at, BigInt(payout.yield));
   }
 }
 

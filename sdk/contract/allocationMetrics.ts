@@ -1,6 +1,6 @@
 import type { StrategyCatalogEntry } from "./catalog.ts";
 import { TOTAL_WEIGHT_BPS } from "./common.ts";
-import { parseIsoDurationMs, shareWithdrawableWithin } from "./duration.ts";
+import { DURATION_EXAMPLES, readIsoDuration, shareWithdrawableWithin } from "./duration.ts";
 
 /**
  * What an allocation means, read against the strategy catalog: its blended rate, and how much of
@@ -51,8 +51,8 @@ export function withdrawableShareBps(
   catalog: readonly StrategyCatalogEntry[],
   within: string,
 ): number {
-  if (parseIsoDurationMs(within) === null)
-    throw new Error(`"${within}" is not an ISO 8601 duration such as PT0H or PT24H`);
+  const { problem } = readIsoDuration(within);
+  if (problem !== undefined) throw new Error(`"${within}" must be ${DURATION_EXAMPLES}; this one ${problem}`);
   const known = catalogByKey(catalog);
   // A key the catalog does not list has no processing time, which never counts as liquid.
   return shareWithdrawableWithin(

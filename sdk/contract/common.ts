@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DURATION_EXAMPLES, DURATION_JSON_PATTERN, readIsoDuration } from "./duration.ts";
 
 export { TOTAL_WEIGHT_BPS } from "./basisPoints.ts";
 
@@ -20,22 +21,20 @@ export type DateTime = z.infer<typeof DateTimeSchema>;
 export const HttpUrlSchema = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
 
 /**
- * An ISO 8601 duration in the form RFC 3339 (appendix A) gives it, which is what JSON Schema's
- * `duration` format means: whole numbers of units, largest first, each optional unit only after the
- * one above it (`P1Y2M3D`, `P3DT12H`, `PT0H`, `PT1H30M`, `P2W`). So the OpenAPI document and every
- * JSON Schema validator judge a duration as the contract does.
+ * ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day), read by the one
+ * duration reader (duration.ts), whose refusal says what is wrong and what to write. The OpenAPI
+ * document gives the reader's language as its `pattern`.
  */
-const RFC3339_DURATION =
-  /^P(?:(?:\d+D|\d+M(?:\d+D)?|\d+Y(?:\d+M(?:\d+D)?)?)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)|\d+W)$/;
-
-/** ISO 8601 duration, for example `PT0H` (instant) or `PT24H` (up to a day); see RFC3339_DURATION. */
 export const DurationSchema = z
-  .string({ error: "must be an ISO 8601 duration such as PT0H or PT24H" })
-  .regex(
-    RFC3339_DURATION,
-    "must be an ISO 8601 duration such as PT0H, PT24H or P3D (whole units, largest first)",
-  )
-  .meta({ format: "duration" });
+  .string({ error: `must be ${DURATION_EXAMPLES}` })
+  .superRefine((text, context) => {
+    const { problem } = readIsoDuration(text);
+    if (problem !== undefined)
+      context.addIssue({ code: "custom", message: `must be ${DURATION_EXAMPLES}; this one ${problem}` });
+  })
+  // No `format: "duration"`: that format means RFC 3339's grammar, which refuses ISO 8601 forms
+  // the interface allows (`PT1H5S`, `P1Y2D`); a tester reading the document would expect them refused.
+  .meta({ pattern: DURATION_JSON_PATTERN });
 export type Duration = z.infer<typeof DurationSchema>;
 
 /**

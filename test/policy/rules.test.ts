@@ -96,7 +96,7 @@ describe("min-withdrawable-share", () => {
 
   test("a limit that is not a duration is reported, not ignored", () => {
     expect(minWithdrawableShare(treasury({ tbills: 10_000 }), CATALOG, "one day", 0, "k")).toEqual([
-      'treasury: k names "one day", which is not an ISO 8601 duration such as PT0H or PT24H',
+      'treasury: k names "one day"; it must be an ISO 8601 duration such as PT0H, PT24H or P3DT12H, and this one does not start with P: write it as PT24H or P3D, not 24H or 3D',
     ]);
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, test } from "vitest";
-import { DATABASE_FILE } from "../../sandbox/store/db.ts";
+import { DATABASE_FILE, openDatabase } from "../../sandbox/store/db.ts";
+import { SCHEMA_VERSION } from "../../sandbox/store/migrations.ts";
 import { ORG, startTestSandbox } from "./helpers.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "sandbox-migrate-"));
@@ -83,6 +84,49 @@ describe("opening an older data file", () => {
       "total_received_micros INTEGER",
       "pending_allocations_micros INTEGER",
     ]);
+    expect(db.prepare("PRAGMA user_version").get()).toEqual({ user_version: SCHEMA_VERSION });
     db.close();
+  });
+
+  test("refuses a file a newer sandbox wrote, saying what to do, and leaves its tables as they were", () => {
+    const newerDir = mkdtempSync(join(tmpdir(), "sandbox-newer-"));
+    try {
+      const db = new DatabaseSync(join(newerDir, DATABASE_FILE));
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+      db.exec("CREATE TABLE wallets (id TEXT PRIMARY KEY)");
+      db.close();
+      expect(() => openDatabase(newerDir)).toThrow(
+        `The data file is at schema version ${SCHEMA_VERSION + 1}, written by a newer sandbox (this one knows versions up to ${SCHEMA_VERSION}): start that newer sandbox on it, or give this one another --data directory.`,
+      );
+      const after = new DatabaseSync(join(newerDir, DATABASE_FILE));
+      expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([
+        { name: "wallets" },
+      ]);
+      after.close();
+    } finally {
+      rmSync(newerDir, { recursive: true, force: true });
+    }
+  });
+
+  test("a new file starts at the current schema version, and reopening it changes nothing", () => {
+    const newDir = mkdtempSync(join(tmpdir(), "sandbox-new-"));
+    try {
+      const schema = () => {
+        const db = openDatabase(newDir);
+        try {
+          return {
+            version: db.prepare("PRAGMA user_version").get(),
+            objects: db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all(),
+          };
+        } finally {
+          db.close();
+        }
+      };
+      const first = schema();
+      expect(first.version).toEqual({ user_version: SCHEMA_VERSION });
+      expect(schema()).toEqual(first);
+    } finally {
+      rmSync(newDir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { createManualClock } from "../../sandbox/index.ts";
 import { DATABASE_FILE } from "../../sandbox/store/db.ts";
+import { SCHEMA_VERSION } from "../../sandbox/store/migrations.ts";
 import { fundedWallet } from "../support/sandboxAccess.ts";
 import { OTHER_TOKEN, startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
 import { expectGlobalGenerated, withdrawBody } from "./moneyHelpers.ts";
@@ -15,12 +16,21 @@ import { expectGlobalGenerated, withdrawBody } from "./moneyHelpers.ts";
 // the totals are summed from its ledger once, the source sums built from its wallets, the indexes
 // built, and every figure reads as before, to the micro.
 
-const dataDir = mkdtempSync(join(tmpdir(), "sandbox-migrate-accrual-"));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
 const DAY_MS = 24 * 60 * 60 * 1000;
-const clock = createManualClock(new Date("2026-03-01T00:00:00.000Z"));
-const options = { dataDir, clock, depositProcessingDelayMs: 1000 };
+// Each test starts from a new data directory at the same time.
+let dataDir = "";
+let clock = createManualClock(new Date("2026-03-01T00:00:00.000Z"));
+let options = { dataDir, clock, depositProcessingDelayMs: 1000 };
+const directories: string[] = [];
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "sandbox-migrate-accrual-"));
+  directories.push(dataDir);
+  clock = createManualClock(new Date("2026-03-01T00:00:00.000Z"));
+  options = { dataDir, clock, depositProcessingDelayMs: 1000 };
+});
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
 
 /** What this version added to the schema; the sandbox before it had none of these. */
 const ADDED_INDEXES = [
@@ -46,6 +56,14 @@ const REPLACED_INDEXES = {
   deposits_by_next_step: "deposits (next_step_at)",
   withdrawal_legs_by_due: "withdrawal_legs (status, due_at)",
 };
+
+/** A simulated transfer of `amount` USD to a wallet's ethereum deposit address. */
+async function depositOnEthereum(sandbox: TestSandbox, address: string, amount: number, token = TOKEN) {
+  await sandbox.api("POST", "/_sandbox/deposits", {
+    body: { chain: "ethereum", address, amount, txHash: `0x${uuid().replaceAll("-", "")}` },
+    token,
+  });
+}
 
 /** Every figure a reader sees: wallets, lifetime yield per wallet and in all, the audit. */
 async function figures(sandbox: TestSandbox, token: string) {
@@ -76,11 +94,16 @@ async function figures(sandbox: TestSandbox, token: string) {
   };
 }
 
-/** Turns the data file into what the sandbox before this version wrote. */
-function writtenByThePreviousVersion(): void {
+/**
+ * Turns the data file into what the sandbox two schema versions back wrote (version 2: accrual
+ * settled on every request). `userVersion` is what its header says: 0 for a file written before
+ * versions were kept (its version read from its shape), or 2 for one that recorded it.
+ */
+function writtenTwoVersionsBack(userVersion: 0 | 2): void {
   const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
   try {
     db.exec("BEGIN");
+    db.exec(`PRAGMA user_version = ${userVersion}`);
     db.exec("DROP TABLE organization_yield_totals");
     db.exec("DROP TABLE organization_source_accruals");
     db.exec("DROP TABLE organization_sources");
@@ -121,18 +144,15 @@ function writtenByThePreviousVersion(): void {
   }
 }
 
-function schemaObjects(): { indexes: string[]; tables: string[]; marker: boolean } {
+function schemaObjects(): { indexes: string[]; tables: string[]; version: number } {
   const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
   try {
     const names = (type: string) =>
       (db.prepare("SELECT name FROM sqlite_master WHERE type = ?").all(type) as { name: string }[]).map(
         (row) => row.name,
       );
-    const marker = ["organization_yield_totals", "organization_source_accruals"].every(
-      (name) =>
-        db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(`migration.${name}`) !== undefined,
-    );
-    return { indexes: names("index"), tables: names("table"), marker };
+    const { user_version: version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
+    return { indexes: names("index"), tables: names("table"), version };
   } finally {
     db.close();
   }
@@ -155,91 +175,89 @@ function yieldTotals(): Record<string, { generated: string; withdrawn: string }>
 }
 
 describe("opening a data directory written before accrual was computed on reads", () => {
-  test("migrates it on start: yield totals summed from its ledger once, the new indexes built, every figure kept", async () => {
-    // Money in two organizations: deposits, time, a withdrawal paid out with a yield share, more time.
-    let sandbox = await startTestSandbox(options);
-    for (const token of [TOKEN, OTHER_TOKEN]) {
-      const access = { url: sandbox.url, token };
-      const { wallet } = await fundedWallet(access, 250_000, { settleMs: 1000 });
-      await fundedWallet(access, 1_000, { settleMs: 1000 });
-      await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: 3 * DAY_MS } });
-      const withdrawal = await sandbox.api("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
-        body: withdrawBody(1000),
-        token,
-      });
-      expect(withdrawal.status).toBe(201);
-      await sandbox.api("POST", "/_sandbox/deposits", {
-        body: {
-          chain: "ethereum",
-          address: wallet.depositAddresses.ethereum.address,
-          amount: 5,
-          txHash: `0x${uuid().replaceAll("-", "")}`,
-        },
-        token,
-      });
-      await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: 2 * DAY_MS } });
-    }
-    const before = { a: await figures(sandbox, TOKEN), b: await figures(sandbox, OTHER_TOKEN) };
-    const totalsWritten = yieldTotals();
-    expect(Number(totalsWritten["org-a"]?.withdrawn)).toBeGreaterThan(0);
-    await sandbox.close();
-
-    writtenByThePreviousVersion();
-    const old = schemaObjects();
-    expect(old.tables).not.toContain("organization_yield_totals");
-    expect(old.tables).not.toContain("organization_source_accruals");
-    expect(old.indexes).toEqual(expect.arrayContaining(Object.keys(REPLACED_INDEXES)));
-    expect(old.indexes.filter((index) => ADDED_INDEXES.includes(index))).toEqual([]);
-
-    sandbox = await startTestSandbox(options);
-    try {
-      expect(await figures(sandbox, TOKEN)).toEqual(before.a);
-      expect(await figures(sandbox, OTHER_TOKEN)).toEqual(before.b);
-      expect(before.a.audit.total.discrepancyMicros).toBe(0);
-      expect(before.a.recentYield.global.generated).toBeGreaterThan(0);
-      expect(before.a.withdrawnOverTheRun).toBeGreaterThan(0);
-    } finally {
+  test.each([
+    {
+      written: "before schema versions were kept (user_version 0, version read from its shape)",
+      userVersion: 0,
+    },
+    { written: "two schema versions back (user_version 2)", userVersion: 2 },
+  ] as const)(
+    "written $written: migrates it on start: yield totals summed from its ledger once, the new indexes built, every figure kept",
+    async ({ userVersion }) => {
+      // Money in two organizations: deposits, time, a withdrawal paid out with a yield share, more time.
+      let sandbox = await startTestSandbox(options);
+      for (const token of [TOKEN, OTHER_TOKEN]) {
+        const access = { url: sandbox.url, token };
+        const { wallet } = await fundedWallet(access, 250_000, { settleMs: 1000 });
+        await fundedWallet(access, 1_000, { settleMs: 1000 });
+        await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: 3 * DAY_MS } });
+        const withdrawal = await sandbox.api("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+          body: withdrawBody(1000),
+          token,
+        });
+        expect(withdrawal.status).toBe(201);
+        await depositOnEthereum(sandbox, wallet.depositAddresses.ethereum.address, 5, token);
+        await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: 2 * DAY_MS } });
+      }
+      const before = { a: await figures(sandbox, TOKEN), b: await figures(sandbox, OTHER_TOKEN) };
+      const totalsWritten = yieldTotals();
+      expect(Number(totalsWritten["org-a"]?.withdrawn)).toBeGreaterThan(0);
       await sandbox.close();
-    }
-    const migrated = schemaObjects();
-    expect(migrated.marker).toBe(true);
-    expect(migrated.indexes).toEqual(expect.arrayContaining(ADDED_INDEXES));
-    expect(migrated.indexes.filter((index) => index in REPLACED_INDEXES)).toEqual([]);
-    // The totals summed from the split entries are the ones the current version kept itself.
-    expect(yieldTotals()).toEqual(totalsWritten);
 
-    // Once per file: a later start leaves the totals to the entries that keep them, and money
-    // that moves after the migration is counted on top.
-    sandbox = await startTestSandbox(options);
-    try {
-      const wallet = before.a.wallets[0] as {
-        id: string;
-        depositAddresses: { ethereum: { address: string } };
-      };
-      await sandbox.api("POST", "/_sandbox/deposits", {
-        body: {
-          chain: "ethereum",
-          address: wallet.depositAddresses.ethereum.address,
-          amount: 10,
-          txHash: `0x${uuid().replaceAll("-", "")}`,
-        },
-      });
-      await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: DAY_MS } });
-      const after = await figures(sandbox, TOKEN);
-      expect(after.audit.total.discrepancyMicros).toBe(0);
-      expect(after.yield.global.generated).toBeGreaterThan(before.a.yield.global.generated);
-      const perWallet = Object.values(after.yield.portfolioWallets as Record<string, { generated: number }>);
-      const holdingMoney = (after.wallets as { positions: { valueUsd: number }[] }[]).reduce(
-        (count, w) => count + w.positions.filter((p) => p.valueUsd > 0).length,
-        0,
-      );
-      expectGlobalGenerated(
-        Math.round(after.yield.global.generated * 1e6),
-        perWallet.reduce((sum, w) => sum + Math.round(w.generated * 1e6), 0),
-        holdingMoney,
-      );
-    } finally {
-      await sandbox.close();
-    }
-  }, 60_000);
+      writtenTwoVersionsBack(userVersion);
+      const old = schemaObjects();
+      expect(old.version).toBe(userVersion);
+      expect(old.tables).not.toContain("organization_yield_totals");
+      expect(old.tables).not.toContain("organization_source_accruals");
+      expect(old.indexes).toEqual(expect.arrayContaining(Object.keys(REPLACED_INDEXES)));
+      expect(old.indexes.filter((index) => ADDED_INDEXES.includes(index))).toEqual([]);
+
+      sandbox = await startTestSandbox(options);
+      try {
+        expect(await figures(sandbox, TOKEN)).toEqual(before.a);
+        expect(await figures(sandbox, OTHER_TOKEN)).toEqual(before.b);
+        expect(before.a.audit.total.discrepancyMicros).toBe(0);
+        expect(before.a.recentYield.global.generated).toBeGreaterThan(0);
+        expect(before.a.withdrawnOverTheRun).toBeGreaterThan(0);
+      } finally {
+        await sandbox.close();
+      }
+      const migrated = schemaObjects();
+      expect(migrated.version).toBe(SCHEMA_VERSION);
+      expect(migrated.indexes).toEqual(expect.arrayContaining(ADDED_INDEXES));
+      expect(migrated.indexes.filter((index) => index in REPLACED_INDEXES)).toEqual([]);
+      // The totals summed from the split entries are the ones the current version kept itself.
+      expect(yieldTotals()).toEqual(totalsWritten);
+
+      // Once per file: a later start leaves the totals to the entries that keep them, and money
+      // that moves after the migration is counted on top.
+      sandbox = await startTestSandbox(options);
+      try {
+        const wallet = before.a.wallets[0] as {
+          id: string;
+          depositAddresses: { ethereum: { address: string } };
+        };
+        await depositOnEthereum(sandbox, wallet.depositAddresses.ethereum.address, 10);
+        await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: DAY_MS } });
+        const after = await figures(sandbox, TOKEN);
+        expect(after.audit.total.discrepancyMicros).toBe(0);
+        expect(after.yield.global.generated).toBeGreaterThan(before.a.yield.global.generated);
+        const perWallet = Object.values(
+          after.yield.portfolioWallets as Record<string, { generated: number }>,
+        );
+        const holdingMoney = (after.wallets as { positions: { valueUsd: number }[] }[]).reduce(
+          (count, w) => count + w.positions.filter((p) => p.valueUsd > 0).length,
+          0,
+        );
+        expectGlobalGenerated(
+          Math.round(after.yield.global.generated * 1e6),
+          perWallet.reduce((sum, w) => sum + Math.round(w.generated * 1e6), 0),
+          holdingMoney,
+        );
+      } finally {
+        await sandbox.close();
+      }
+    },
+    60_000,
+  );
 });

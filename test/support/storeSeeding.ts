@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
-import { rebuildYieldAggregates } from "../../sandbox/store/migrations.ts";
+import { rebuildYieldAggregates } from "../../sandbox/store/sourceAccrualStore.ts";
 
 /**
  * Fills a sandbox data file quickly, for tests and benchmarks of how the sandbox behaves with many

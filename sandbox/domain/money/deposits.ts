@@ -12,7 +12,7 @@ import {
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { IdempotencyConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { isoAfter } from "../../clock.ts";
-import { inTransaction } from "../../store/db.ts";
+import { inTransaction } from "../../store/connection.ts";
 import {
   findDeposit,
   findDepositByTx,

@@ -10,7 +10,7 @@ import {
 } from "../../../sdk/contract/index.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { InsufficientFundsError, NotFoundError, ValidationError } from "../errors.ts";
-import { inTransaction } from "../../store/db.ts";
+import { inTransaction } from "../../store/connection.ts";
 import { getPolicy } from "../../store/policyStore.ts";
 import { findSigningActivity } from "../../store/signingActivityStore.ts";
 import { findWallet } from "../../store/walletStore.ts";

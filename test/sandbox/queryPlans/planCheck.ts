@@ -7,9 +7,10 @@ import { queryPlan } from "./statementRecorder.ts";
  */
 export const FIXED_TABLES: Readonly<Record<string, string>> = {
   catalog_entries: "the yield-source catalog: a handful of rows, replaced whole by the admin API",
-  sandbox_settings: "a few key/value settings of the sandbox (the clock offset, migration markers)",
+  sandbox_settings:
+    "a few key/value settings of the sandbox (the clock offset, older files' migration markers)",
   sqlite_sequence: "SQLite's own AUTOINCREMENT counters: one row per table",
-  pragma_table_info: "a table's columns, read by the migrations to see what an older file holds",
+  pragma_table_info: "a table's columns, read by the migrations to tell a new file from an older one",
 };
 
 /**
@@ -17,10 +18,6 @@ export const FIXED_TABLES: Readonly<Record<string, string>> = {
  * a request. Keyed by a fragment of the SQL that names the statement.
  */
 export const ALLOWED_STATEMENTS: Readonly<Record<string, string>> = {
-  "SELECT DISTINCT organization_id FROM ledger_entries WHERE organization_id NOT IN":
-    "the yield-totals migration (migrations.ts): once per data file, when a sandbox first opens it",
-  "SELECT DISTINCT organization_id FROM wallets":
-    "the yield-sums migration (migrations.ts): once per data file, when a sandbox first opens it",
   "SELECT DISTINCT organization_id AS id FROM webhook_registrations":
     "webhook history pruning (a timer, once a minute): visits each organization with a registration " +
     "to keep its newest deliveries; a few rows per organization, never on a request",
