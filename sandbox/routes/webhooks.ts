@@ -1,8 +1,3 @@
-import { Hono } from "hono";
-import {
-  CreateWebhookRegistrationRequestSchema,
-  WebhookStatusUpdateRequestSchema,
-} from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import {
   createWebhook,
@@ -11,30 +6,42 @@ import {
   removeWebhook,
   setWebhookStatus,
 } from "../domain/webhooks.ts";
-import type { SandboxEnv } from "../http/env.ts";
-import { parsePageQuery, readBody, uuidParam } from "../http/validation.ts";
+import { pageRequestOf } from "../http/validation.ts";
+import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /** Webhook registrations (spec 4.13; listing and deletion per docs/spec-gaps.md). No /v2 prefix (spec 9.1). */
-export function webhookRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
+export function webhookRoutes(ctx: SandboxContext) {
   const deps = { db: ctx.db, clock: ctx.clock, urlPolicy: ctx.webhookUrlPolicy };
-  routes.post("/", async (c) => {
-    const body = await readBody(c, CreateWebhookRegistrationRequestSchema);
-    const { registration, replayed } = createWebhook(deps, c.get("organizationId"), body);
-    return c.json(registration, replayed ? 200 : 201);
-  });
-  routes.get("/", (c) => c.json(listWebhookPage(deps, c.get("organizationId"), parsePageQuery(c))));
-  routes.get("/:registrationId", (c) =>
-    c.json(getWebhook(deps, c.get("organizationId"), uuidParam(c, "registrationId"))),
-  );
-  routes.patch("/:registrationId/status", async (c) => {
-    const id = uuidParam(c, "registrationId");
-    const body = await readBody(c, WebhookStatusUpdateRequestSchema);
-    return c.json(setWebhookStatus(deps, c.get("organizationId"), id, body));
-  });
-  routes.delete("/:registrationId", (c) => {
-    removeWebhook(deps, c.get("organizationId"), uuidParam(c, "registrationId"));
-    return c.body(null, 204);
-  });
-  return routes;
+  return {
+    createWebhookRegistration: {
+      handle: ({ body }, organizationId) => {
+        const { registration, replayed } = createWebhook(deps, organizationId, body);
+        return { status: replayed ? 200 : 201, body: registration };
+      },
+    },
+    listWebhookRegistrations: {
+      handle: ({ query }, organizationId) => ({
+        status: 200,
+        body: listWebhookPage(deps, organizationId, pageRequestOf(query)),
+      }),
+    },
+    getWebhookRegistration: {
+      handle: ({ path }, organizationId) => ({
+        status: 200,
+        body: getWebhook(deps, organizationId, path.registrationId),
+      }),
+    },
+    updateWebhookRegistrationStatus: {
+      handle: ({ path, body }, organizationId) => ({
+        status: 200,
+        body: setWebhookStatus(deps, organizationId, path.registrationId, body),
+      }),
+    },
+    deleteWebhookRegistration: {
+      handle: ({ path }, organizationId) => {
+        removeWebhook(deps, organizationId, path.registrationId);
+        return { status: 204 };
+      },
+    },
+  } satisfies Partial<ServiceRoutes>;
 }

@@ -1,0 +1,105 @@
+import type { Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import {
+  pathParamNames,
+  safeParseInContractWording,
+  type ApiOperation,
+  type FieldProblem,
+  type OperationAnswer,
+  type OperationInput,
+} from "../../sdk/contract/index.ts";
+import type { SandboxEnv } from "./env.ts";
+import { HttpError } from "./errors.ts";
+import { pathParameterProblem, readBody, readQuery } from "./validation.ts";
+
+/**
+ * Routes registered from an operation table (`sdk/contract/operations.ts`): each operation's
+ * method and path come from its entry, and so do the schemas its path parameters, query and body
+ * are parsed with, before the handler runs. A handler only says what the operation does; the types
+ * of what it receives and answers are derived from the same entry, so a handler that answers a
+ * status or a shape the operation does not document does not compile.
+ */
+
+/** What the sandbox does for one operation. */
+export interface OperationRoute<O extends ApiOperation> {
+  /** The operation's work, on its parsed input, for the caller's organization. */
+  handle(input: OperationInput<O>, organizationId: string): OperationAnswer<O> | Promise<OperationAnswer<O>>;
+  /**
+   * Problems of the raw body that only the sandbox can see (positionKeys missing from its catalog,
+   * an address not of its chain's form): reported together with the schema's, in one answer.
+   */
+  bodyChecks?: (raw: unknown) => FieldProblem[];
+}
+
+/** One route for every operation of a table, keyed as the table is: none can be left out. */
+export type OperationRoutes<T extends Readonly<Record<string, ApiOperation>>> = {
+  [K in keyof T]: OperationRoute<T[K]>;
+};
+
+/** `/v2/portfolio-wallets/{id}` as Hono writes it: `/v2/portfolio-wallets/:id`. */
+const honoPath = (template: string) => template.replace(/\{(\w+)\}/g, ":$1");
+
+/** Path parameters parsed with the operation's schema: a bad one is a 400 naming it (never a 404 or 500). */
+function readPathParams(c: Context<SandboxEnv>, operation: ApiOperation): unknown {
+  if (operation.pathParams === undefined) return undefined;
+  const raw = Object.fromEntries(
+    pathParamNames(operation.path).map((name) => [name, c.req.param(name) ?? ""]),
+  );
+  const result = safeParseInContractWording(operation.pathParams, raw);
+  if (result.success) return result.data;
+  throw HttpError.validation(
+    result.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return pathParameterProblem(name, issue.message, raw[name]);
+    }),
+    "invalid path parameter",
+  );
+}
+
+/**
+ * A body the operation says is optional counts as absent when none is sent (no length, no
+ * chunked transfer); a body that is sent is read and checked like any other.
+ */
+function hasBody(c: Context<SandboxEnv>): boolean {
+  return (c.req.header("content-length") ?? "0") !== "0" || c.req.header("transfer-encoding") !== undefined;
+}
+
+async function readOperationBody(
+  c: Context<SandboxEnv>,
+  operation: ApiOperation,
+  bodyChecks: ((raw: unknown) => FieldProblem[]) | undefined,
+): Promise<unknown> {
+  if (operation.body === undefined) return undefined;
+  if (!operation.body.required && !hasBody(c)) return undefined;
+  return readBody(c, operation.body.schema, bodyChecks);
+}
+
+/**
+ * Path templates with fewer parameters first, so that a literal segment is matched before a
+ * parameter in its place (`/strategies` before `/{id}`), whatever the table's order.
+ */
+const byParameterCount = (a: ApiOperation, b: ApiOperation) =>
+  pathParamNames(a.path).length - pathParamNames(b.path).length;
+
+/** Registers one route per operation of `table` on `app`, each served by its entry of `routes`. */
+export function registerOperations<T extends Readonly<Record<string, ApiOperation>>>(
+  app: Hono<SandboxEnv>,
+  table: T,
+  routes: OperationRoutes<T>,
+): void {
+  const entries = Object.keys(table).map((id) => ({ operation: table[id]!, route: routes[id]! }));
+  entries.sort((a, b) => byParameterCount(a.operation, b.operation));
+  for (const { operation, route } of entries) {
+    app.on(operation.method.toUpperCase(), honoPath(operation.path), async (c) => {
+      const input = {
+        path: readPathParams(c, operation),
+        query: operation.query === undefined ? undefined : readQuery(c, operation.query),
+        body: await readOperationBody(c, operation, route.bodyChecks),
+      } as OperationInput<typeof operation>;
+      const answer: { status: number; body?: unknown } = await route.handle(input, c.get("organizationId"));
+      return "body" in answer
+        ? c.json(answer.body, answer.status as ContentfulStatusCode)
+        : c.body(null, answer.status as 204);
+    });
+  }
+}
