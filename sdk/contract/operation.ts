@@ -72,6 +72,14 @@ export type BodyOf<O extends ApiOperation> = O extends { body: { schema: infer S
     : z.output<S> | undefined
   : undefined;
 
+/**
+ * The body a caller sends to operation `O`, as the contract's types name it (`CreateWalletRequest`);
+ * never undefined, even where the operation takes none at all (a client sends `{}`).
+ */
+export type RequestBodyOf<O extends ApiOperation> = O extends { body: { schema: infer S extends z.ZodType } }
+  ? z.output<S>
+  : never;
+
 /** What a handler receives: the operation's path parameters, query and body, each parsed by its schema. */
 export interface OperationInput<O extends ApiOperation> {
   path: PathParamsOf<O>;
@@ -92,6 +100,9 @@ export type SuccessStatusOf<O extends ApiOperation> = keyof O["responses"] exten
 export type SuccessBodyOf<O extends ApiOperation, S extends SuccessStatusOf<O> = SuccessStatusOf<O>> = {
   [N in S]: O["responses"][`${N}`] extends { schema: infer T extends z.ZodType } ? z.output<T> : undefined;
 }[S];
+
+/** The items of a list operation's pages (`{ data, pageSize, nextCursor }`). */
+export type ListItemOf<O extends ApiOperation> = SuccessBodyOf<O> extends { data: (infer T)[] } ? T : never;
 
 /** A success answer of `O`: its status and, unless the status has no body (204), the body. */
 export type OperationAnswer<O extends ApiOperation> = {

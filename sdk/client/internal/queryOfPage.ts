@@ -4,6 +4,6 @@ import type { PageQuery } from "../../contract/index.ts";
 export function queryOfPage(
   query: PageQuery | undefined,
   cursor: string | undefined,
-): Record<string, string | number | undefined> {
+): PageQuery {
   return { pageSize: query?.pageSize, cursor: cursor ?? query?.cursor };
 }

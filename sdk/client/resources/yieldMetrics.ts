@@ -1,11 +1,8 @@
-import {
-  YieldMetricsRequestSchema,
-  YieldMetricsSchema,
-  type YieldMetrics,
-  type YieldMetricsRequest,
-} from "../../contract/index.ts";
+import { SERVICE_OPERATIONS_BY_ID, type RequestBodyOf, type SuccessBodyOf } from "../../contract/index.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
+
+const { getYieldMetrics } = SERVICE_OPERATIONS_BY_ID;
 
 /** Yield metrics (spec 4.12). */
 export class YieldMetricsResource extends ApiResource {
@@ -14,15 +11,10 @@ export class YieldMetricsResource extends ApiResource {
    * Omit the period for lifetime figures; omit `portfolioWalletIds` for global figures only.
    * It changes nothing, so it is retried like a GET.
    */
-  async retrieve(body: YieldMetricsRequest = {}, options?: RequestOptions): Promise<YieldMetrics> {
-    return this.requester.request({
-      method: "POST",
-      path: "/v2/portfolio-wallets/yield",
-      body,
-      requestSchema: YieldMetricsRequestSchema,
-      readOnly: true,
-      schema: YieldMetricsSchema,
-      options,
-    });
+  async retrieve(
+    body: RequestBodyOf<typeof getYieldMetrics> = {},
+    options?: RequestOptions,
+  ): Promise<SuccessBodyOf<typeof getYieldMetrics>> {
+    return this.requester.send(getYieldMetrics, { body, options });
   }
 }
