@@ -85,7 +85,7 @@ const byParameterCount = (a: ApiOperation, b: ApiOperation) =>
 export function registerOperations<T extends Readonly<Record<string, ApiOperation>>>(
   app: Hono<SandboxEnv>,
   table: T,
-  routes: OperationRoutes<T>,
+  routes: NoInfer<OperationRoutes<T>>,
 ): void {
   const entries = Object.keys(table).map((id) => ({ operation: table[id]!, route: routes[id]! }));
   entries.sort((a, b) => byParameterCount(a.operation, b.operation));
