@@ -31,6 +31,15 @@ export interface OperationRoute<O extends ApiOperation> {
   bodyChecks?: (raw: unknown) => FieldProblem[];
 }
 
+/** The answer most operations give: 200 with `body`. */
+export const ok = <T>(body: T) => ({ status: 200 as const, body });
+
+/** A creation's answer: 201 with what it made, or 200 with the same when the requestId replayed it. */
+export const created = <T>(body: T, replayed: boolean) => ({
+  status: replayed ? (200 as const) : (201 as const),
+  body,
+});
+
 /** One route for every operation of a table, keyed as the table is: none can be left out. */
 export type OperationRoutes<T extends Readonly<Record<string, ApiOperation>>> = {
   [K in keyof T]: OperationRoute<T[K]>;

@@ -1,4 +1,5 @@
 import type { SandboxContext } from "../http/context.ts";
+import { ok } from "../http/operationRoutes.ts";
 import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /** GET /strategies (spec 4.3) and GET /yield-sources (spec 4.2, shape in docs/spec-gaps.md). */
@@ -6,11 +7,8 @@ export function catalogRoutes(ctx: SandboxContext) {
   return {
     listStrategies: {
       // The strategies answer is the catalog entry of spec 2.5, without the display name.
-      handle: () => ({
-        status: 200,
-        body: { strategies: ctx.catalog().map(({ displayName: _displayName, ...entry }) => entry) },
-      }),
+      handle: () => ok({ strategies: ctx.catalog().map(({ displayName: _displayName, ...entry }) => entry) }),
     },
-    listYieldSources: { handle: () => ({ status: 200, body: { yieldSources: ctx.catalog() } }) },
+    listYieldSources: { handle: () => ok({ yieldSources: ctx.catalog() }) },
   } satisfies Partial<ServiceRoutes>;
 }

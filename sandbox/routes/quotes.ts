@@ -7,6 +7,7 @@ import {
 import type { SandboxContext } from "../http/context.ts";
 import { buildQuoteOptions } from "../domain/quoteEngine.ts";
 import { HttpError } from "../http/errors.ts";
+import { ok } from "../http/operationRoutes.ts";
 import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /**
@@ -44,7 +45,7 @@ export function quoteRoutes(ctx: SandboxContext) {
         const catalog = ctx.catalog();
         const unknown = unknownExclusionProblems(body, catalog);
         if (unknown.length > 0) throw HttpError.validation(unknown);
-        return { status: 200, body: buildQuoteOptions(catalog, body) };
+        return ok(buildQuoteOptions(catalog, body));
       },
     },
   } satisfies Partial<ServiceRoutes>;

@@ -1,5 +1,6 @@
 import type { SandboxContext } from "../http/context.ts";
 import { unknownPositionKeysInRawBody } from "../domain/catalog.ts";
+import { ok } from "../http/operationRoutes.ts";
 import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /** PATCH /:id/strategy (spec 4.7): answers the strategy update (200, replay included). */
@@ -7,10 +8,8 @@ export function strategyRoutes(ctx: SandboxContext) {
   return {
     updatePortfolioWalletStrategy: {
       bodyChecks: (raw) => unknownPositionKeysInRawBody(raw, ctx.catalog()),
-      handle: ({ path, body }, organizationId) => ({
-        status: 200,
-        body: ctx.strategyUpdates.request(organizationId, path.id, body).update,
-      }),
+      handle: ({ path, body }, organizationId) =>
+        ok(ctx.strategyUpdates.request(organizationId, path.id, body).update),
     },
   } satisfies Partial<ServiceRoutes>;
 }

@@ -2,6 +2,7 @@ import type { SandboxContext } from "../http/context.ts";
 import { unknownPositionKeysInRawBody } from "../domain/catalog.ts";
 import { createWallet, getWallet, listWalletPage } from "../domain/wallets.ts";
 import { pageRequestOf } from "../http/validation.ts";
+import { created, ok } from "../http/operationRoutes.ts";
 import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /** Create (spec 4.4; a replay answers 200), list (4.5) and read (4.6) wallets. */
@@ -12,17 +13,14 @@ export function walletRoutes(ctx: SandboxContext) {
       bodyChecks: (raw) => unknownPositionKeysInRawBody(raw, ctx.catalog()),
       handle: ({ body }, organizationId) => {
         const { wallet, replayed } = createWallet(deps, organizationId, body);
-        return { status: replayed ? 200 : 201, body: wallet };
+        return created(wallet, replayed);
       },
     },
     listPortfolioWallets: {
-      handle: ({ query }, organizationId) => ({
-        status: 200,
-        body: listWalletPage(deps, organizationId, pageRequestOf(query)),
-      }),
+      handle: ({ query }, organizationId) => ok(listWalletPage(deps, organizationId, pageRequestOf(query))),
     },
     getPortfolioWallet: {
-      handle: ({ path }, organizationId) => ({ status: 200, body: getWallet(deps, organizationId, path.id) }),
+      handle: ({ path }, organizationId) => ok(getWallet(deps, organizationId, path.id)),
     },
   } satisfies Partial<ServiceRoutes>;
 }

@@ -7,6 +7,7 @@ import {
   setWebhookStatus,
 } from "../domain/webhooks.ts";
 import { pageRequestOf } from "../http/validation.ts";
+import { created, ok } from "../http/operationRoutes.ts";
 import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /** Webhook registrations (spec 4.13; listing and deletion per docs/spec-gaps.md). No /v2 prefix (spec 9.1). */
@@ -16,26 +17,18 @@ export function webhookRoutes(ctx: SandboxContext) {
     createWebhookRegistration: {
       handle: ({ body }, organizationId) => {
         const { registration, replayed } = createWebhook(deps, organizationId, body);
-        return { status: replayed ? 200 : 201, body: registration };
+        return created(registration, replayed);
       },
     },
     listWebhookRegistrations: {
-      handle: ({ query }, organizationId) => ({
-        status: 200,
-        body: listWebhookPage(deps, organizationId, pageRequestOf(query)),
-      }),
+      handle: ({ query }, organizationId) => ok(listWebhookPage(deps, organizationId, pageRequestOf(query))),
     },
     getWebhookRegistration: {
-      handle: ({ path }, organizationId) => ({
-        status: 200,
-        body: getWebhook(deps, organizationId, path.registrationId),
-      }),
+      handle: ({ path }, organizationId) => ok(getWebhook(deps, organizationId, path.registrationId)),
     },
     updateWebhookRegistrationStatus: {
-      handle: ({ path, body }, organizationId) => ({
-        status: 200,
-        body: setWebhookStatus(deps, organizationId, path.registrationId, body),
-      }),
+      handle: ({ path, body }, organizationId) =>
+        ok(setWebhookStatus(deps, organizationId, path.registrationId, body)),
     },
     deleteWebhookRegistration: {
       handle: ({ path }, organizationId) => {

@@ -1,15 +1,13 @@
 import type { SandboxContext } from "../http/context.ts";
 import { yieldMetrics } from "../domain/money/yieldMetrics.ts";
+import { ok } from "../http/operationRoutes.ts";
 import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /** POST /yield (spec 4.12): the body is optional, and none means lifetime, global figures only. */
 export function yieldMetricsRoutes(ctx: SandboxContext) {
   return {
     getYieldMetrics: {
-      handle: ({ body }, organizationId) => ({
-        status: 200,
-        body: yieldMetrics(ctx.money, organizationId, body ?? {}),
-      }),
+      handle: ({ body }, organizationId) => ok(yieldMetrics(ctx.money, organizationId, body ?? {})),
     },
   } satisfies Partial<ServiceRoutes>;
 }

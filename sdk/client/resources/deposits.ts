@@ -11,6 +11,8 @@ import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
 const { getDeposit, listDeposits } = SERVICE_OPERATIONS_BY_ID;
+type Retrieve = typeof getDeposit;
+type List = typeof listDeposits;
 
 /** Deposits detected on a wallet's deposit addresses (spec 4.11). */
 export class Deposits extends ApiResource {
@@ -19,17 +21,13 @@ export class Deposits extends ApiResource {
     walletId: string,
     depositId: string,
     options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof getDeposit>> {
+  ): Promise<SuccessBodyOf<Retrieve>> {
     const path = { id: pathSegment("walletId", walletId), depositId: pathSegment("depositId", depositId) };
     return this.requester.send(getDeposit, { path, options });
   }
 
   /** Lists a wallet's deposits, newest first (GET .../deposits). */
-  list(
-    walletId: string,
-    query?: PageQuery,
-    options?: RequestOptions,
-  ): PagePromise<ListItemOf<typeof listDeposits>> {
+  list(walletId: string, query?: PageQuery, options?: RequestOptions): PagePromise<ListItemOf<List>> {
     const path = { id: pathSegment("walletId", walletId) };
     return new PagePromise((cursor) =>
       this.requester.send(listDeposits, { path, query: queryOfPage(query, cursor), options }),

@@ -3,6 +3,7 @@ import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
 
 const { quotePortfolioWallet } = SERVICE_OPERATIONS_BY_ID;
+type Create = typeof quotePortfolioWallet;
 
 /** Allocation quotes (spec 4.1). */
 export class Quotes extends ApiResource {
@@ -11,10 +12,7 @@ export class Quotes extends ApiResource {
    * always 200, check `constraintsSatisfied` on each option. It changes nothing, so it is
    * retried like a GET.
    */
-  async create(
-    body: RequestBodyOf<typeof quotePortfolioWallet> = {},
-    options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof quotePortfolioWallet>> {
+  async create(body: RequestBodyOf<Create> = {}, options?: RequestOptions): Promise<SuccessBodyOf<Create>> {
     return this.requester.send(quotePortfolioWallet, { body, options });
   }
 }

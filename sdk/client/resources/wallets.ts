@@ -13,6 +13,10 @@ import { pathSegment } from "../internal/pathSegment.ts";
 
 const { createPortfolioWallet, getPortfolioWallet, listPortfolioWallets, updatePortfolioWalletStrategy } =
   SERVICE_OPERATIONS_BY_ID;
+type Create = typeof createPortfolioWallet;
+type Retrieve = typeof getPortfolioWallet;
+type List = typeof listPortfolioWallets;
+type UpdateStrategy = typeof updatePortfolioWalletStrategy;
 
 /** Portfolio wallets (spec 4.4 to 4.7). */
 export class Wallets extends ApiResource {
@@ -20,29 +24,21 @@ export class Wallets extends ApiResource {
    * Creates a wallet (POST /v2/portfolio-wallets). Retried safely: a repeat with the same
    * requestId and body answers with the wallet already created.
    */
-  async create(
-    body: RequestBodyOf<typeof createPortfolioWallet>,
-    options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof createPortfolioWallet>> {
+  async create(body: RequestBodyOf<Create>, options?: RequestOptions): Promise<SuccessBodyOf<Create>> {
     return this.requester.send(createPortfolioWallet, { body, options });
   }
 
   /** Reads one wallet with its balances and positions (GET /v2/portfolio-wallets/{id}). */
-  async retrieve(
-    walletId: string,
-    options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof getPortfolioWallet>> {
-    return this.requester.send(getPortfolioWallet, {
-      path: { id: pathSegment("walletId", walletId) },
-      options,
-    });
+  async retrieve(walletId: string, options?: RequestOptions): Promise<SuccessBodyOf<Retrieve>> {
+    const path = { id: pathSegment("walletId", walletId) };
+    return this.requester.send(getPortfolioWallet, { path, options });
   }
 
   /**
    * Lists wallets, newest first (GET /v2/portfolio-wallets). `await` for the first page,
    * `for await` for every wallet.
    */
-  list(query?: PageQuery, options?: RequestOptions): PagePromise<ListItemOf<typeof listPortfolioWallets>> {
+  list(query?: PageQuery, options?: RequestOptions): PagePromise<ListItemOf<List>> {
     return new PagePromise((cursor) =>
       this.requester.send(listPortfolioWallets, { query: queryOfPage(query, cursor), options }),
     );
@@ -54,9 +50,9 @@ export class Wallets extends ApiResource {
    */
   async updateStrategy(
     walletId: string,
-    body: RequestBodyOf<typeof updatePortfolioWalletStrategy>,
+    body: RequestBodyOf<UpdateStrategy>,
     options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof updatePortfolioWalletStrategy>> {
+  ): Promise<SuccessBodyOf<UpdateStrategy>> {
     const path = { id: pathSegment("walletId", walletId) };
     return this.requester.send(updatePortfolioWalletStrategy, { path, body, options });
   }

@@ -18,6 +18,10 @@ const {
   updateWebhookRegistrationStatus,
   deleteWebhookRegistration,
 } = SERVICE_OPERATIONS_BY_ID;
+type Create = typeof createWebhookRegistration;
+type Retrieve = typeof getWebhookRegistration;
+type List = typeof listWebhookRegistrations;
+type UpdateStatus = typeof updateWebhookRegistrationStatus;
 
 const registration = (registrationId: string) => ({
   registrationId: pathSegment("registrationId", registrationId),
@@ -29,26 +33,17 @@ export class WebhookRegistrations extends ApiResource {
    * Subscribes a URL to event types (POST /webhooks/registrations). The answer carries the
    * signing `secret`, returned this once only. Retried only when `body.requestId` is set.
    */
-  async create(
-    body: RequestBodyOf<typeof createWebhookRegistration>,
-    options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof createWebhookRegistration>> {
+  async create(body: RequestBodyOf<Create>, options?: RequestOptions): Promise<SuccessBodyOf<Create>> {
     return this.requester.send(createWebhookRegistration, { body, options });
   }
 
   /** Reads one registration (GET /webhooks/registrations/{id}). */
-  async retrieve(
-    registrationId: string,
-    options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof getWebhookRegistration>> {
+  async retrieve(registrationId: string, options?: RequestOptions): Promise<SuccessBodyOf<Retrieve>> {
     return this.requester.send(getWebhookRegistration, { path: registration(registrationId), options });
   }
 
   /** Lists registrations, newest first (GET /webhooks/registrations). */
-  list(
-    query?: PageQuery,
-    options?: RequestOptions,
-  ): PagePromise<ListItemOf<typeof listWebhookRegistrations>> {
+  list(query?: PageQuery, options?: RequestOptions): PagePromise<ListItemOf<List>> {
     return new PagePromise((cursor) =>
       this.requester.send(listWebhookRegistrations, { query: queryOfPage(query, cursor), options }),
     );
@@ -57,9 +52,9 @@ export class WebhookRegistrations extends ApiResource {
   /** Activates or disables a registration (PATCH /webhooks/registrations/{id}/status). */
   async updateStatus(
     registrationId: string,
-    body: RequestBodyOf<typeof updateWebhookRegistrationStatus>,
+    body: RequestBodyOf<UpdateStatus>,
     options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof updateWebhookRegistrationStatus>> {
+  ): Promise<SuccessBodyOf<UpdateStatus>> {
     const path = registration(registrationId);
     return this.requester.send(updateWebhookRegistrationStatus, { path, body, options });
   }

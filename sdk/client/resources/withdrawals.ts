@@ -12,6 +12,9 @@ import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
 const { withdrawFromPortfolioWallet, getWithdrawal, listWithdrawals } = SERVICE_OPERATIONS_BY_ID;
+type Create = typeof withdrawFromPortfolioWallet;
+type Retrieve = typeof getWithdrawal;
+type List = typeof listWithdrawals;
 
 /** Withdrawals of a wallet (spec 4.8 to 4.10). */
 export class Withdrawals extends ApiResource {
@@ -21,9 +24,9 @@ export class Withdrawals extends ApiResource {
    */
   async create(
     walletId: string,
-    body: RequestBodyOf<typeof withdrawFromPortfolioWallet>,
+    body: RequestBodyOf<Create>,
     options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof withdrawFromPortfolioWallet>> {
+  ): Promise<SuccessBodyOf<Create>> {
     const path = { id: pathSegment("walletId", walletId) };
     return this.requester.send(withdrawFromPortfolioWallet, { path, body, options });
   }
@@ -33,7 +36,7 @@ export class Withdrawals extends ApiResource {
     walletId: string,
     withdrawalId: string,
     options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof getWithdrawal>> {
+  ): Promise<SuccessBodyOf<Retrieve>> {
     const path = {
       id: pathSegment("walletId", walletId),
       withdrawalId: pathSegment("withdrawalId", withdrawalId),
@@ -42,11 +45,7 @@ export class Withdrawals extends ApiResource {
   }
 
   /** Lists a wallet's withdrawals, newest first (GET .../withdrawals); default page size 25. */
-  list(
-    walletId: string,
-    query?: PageQuery,
-    options?: RequestOptions,
-  ): PagePromise<ListItemOf<typeof listWithdrawals>> {
+  list(walletId: string, query?: PageQuery, options?: RequestOptions): PagePromise<ListItemOf<List>> {
     const path = { id: pathSegment("walletId", walletId) };
     return new PagePromise((cursor) =>
       this.requester.send(listWithdrawals, { path, query: queryOfPage(query, cursor), options }),

@@ -3,6 +3,7 @@ import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
 
 const { getYieldMetrics } = SERVICE_OPERATIONS_BY_ID;
+type Retrieve = typeof getYieldMetrics;
 
 /** Yield metrics (spec 4.12). */
 export class YieldMetricsResource extends ApiResource {
@@ -12,9 +13,9 @@ export class YieldMetricsResource extends ApiResource {
    * It changes nothing, so it is retried like a GET.
    */
   async retrieve(
-    body: RequestBodyOf<typeof getYieldMetrics> = {},
+    body: RequestBodyOf<Retrieve> = {},
     options?: RequestOptions,
-  ): Promise<SuccessBodyOf<typeof getYieldMetrics>> {
+  ): Promise<SuccessBodyOf<Retrieve>> {
     return this.requester.send(getYieldMetrics, { body, options });
   }
 }
