@@ -20,16 +20,20 @@ import { pathParameterProblem, readBody, readQuery } from "./validation.ts";
  * status or a shape the operation does not document does not compile.
  */
 
-/** What the sandbox does for one operation. */
-export interface OperationRoute<O extends ApiOperation> {
-  /** The operation's work, on its parsed input, for the caller's organization. */
-  handle(input: OperationInput<O>, organizationId: string): OperationAnswer<O> | Promise<OperationAnswer<O>>;
-  /**
-   * Problems of the raw body that only the sandbox can see (positionKeys missing from its catalog,
-   * an address not of its chain's form): reported together with the schema's, in one answer.
-   */
-  bodyChecks?: (raw: unknown) => FieldProblem[];
-}
+/** The operation's work, on its parsed input, for the caller's organization. */
+export type OperationHandler<O extends ApiOperation> = (
+  input: OperationInput<O>,
+  organizationId: string,
+) => OperationAnswer<O> | Promise<OperationAnswer<O>>;
+
+/**
+ * What the sandbox does for one operation: its handler, or its handler with `bodyChecks`, the
+ * problems of the raw body only the sandbox can see (positionKeys missing from its catalog, an
+ * address not of its chain's form), reported together with the schema's in one answer. Handlers
+ * name the organization id `org`, as every one of them takes it.
+ */
+export type OperationRoute<O extends ApiOperation> =
+  OperationHandler<O> | { handle: OperationHandler<O>; bodyChecks: (raw: unknown) => FieldProblem[] };
 
 /** The answer most operations give: 200 with `body`. */
 export const ok = <T>(body: T) => ({ status: 200 as const, body });
@@ -96,16 +100,21 @@ export function registerOperations<T extends Readonly<Record<string, ApiOperatio
   table: T,
   routes: NoInfer<OperationRoutes<T>>,
 ): void {
-  const entries = Object.keys(table).map((id) => ({ operation: table[id]!, route: routes[id]! }));
+  const entries = Object.keys(table).map((id) => {
+    const route: OperationRoute<ApiOperation> = routes[id]!;
+    return typeof route === "function"
+      ? { operation: table[id]!, handle: route, bodyChecks: undefined }
+      : { operation: table[id]!, ...route };
+  });
   entries.sort((a, b) => byParameterCount(a.operation, b.operation));
-  for (const { operation, route } of entries) {
+  for (const { operation, handle, bodyChecks } of entries) {
     app.on(operation.method.toUpperCase(), honoPath(operation.path), async (c) => {
       const input = {
         path: readPathParams(c, operation),
         query: operation.query === undefined ? undefined : readQuery(c, operation.query),
-        body: await readOperationBody(c, operation, route.bodyChecks),
+        body: await readOperationBody(c, operation, bodyChecks),
       } as OperationInput<typeof operation>;
-      const answer: { status: number; body?: unknown } = await route.handle(input, c.get("organizationId"));
+      const answer: { status: number; body?: unknown } = await handle(input, c.get("organizationId"));
       return "body" in answer
         ? c.json(answer.body, answer.status as ContentfulStatusCode)
         : c.body(null, answer.status as 204);

@@ -5,10 +5,9 @@ import type { ServiceRoutes } from "./serviceRoutes.ts";
 /** GET /strategies (spec 4.3) and GET /yield-sources (spec 4.2, shape in docs/spec-gaps.md). */
 export function catalogRoutes(ctx: SandboxContext) {
   return {
-    listStrategies: {
-      // The strategies answer is the catalog entry of spec 2.5, without the display name.
-      handle: () => ok({ strategies: ctx.catalog().map(({ displayName: _displayName, ...entry }) => entry) }),
-    },
-    listYieldSources: { handle: () => ok({ yieldSources: ctx.catalog() }) },
+    // The strategies answer is the catalog entry of spec 2.5, without the display name.
+    listStrategies: () =>
+      ok({ strategies: ctx.catalog().map(({ displayName: _displayName, ...entry }) => entry) }),
+    listYieldSources: () => ok({ yieldSources: ctx.catalog() }),
   } satisfies Partial<ServiceRoutes>;
 }

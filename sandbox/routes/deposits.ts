@@ -7,13 +7,8 @@ import type { ServiceRoutes } from "./serviceRoutes.ts";
 /** A wallet's deposits and one deposit (spec 4.11; shapes in sdk/contract/deposit.ts). */
 export function depositRoutes(ctx: SandboxContext) {
   return {
-    listDeposits: {
-      handle: ({ path, query }, organizationId) =>
-        ok(listDepositPage(ctx.money, organizationId, path.id, pageRequestOf(query))),
-    },
-    getDeposit: {
-      handle: ({ path }, organizationId) =>
-        ok(getDeposit(ctx.money, organizationId, path.id, path.depositId)),
-    },
+    listDeposits: ({ path, query }, org) =>
+      ok(listDepositPage(ctx.money, org, path.id, pageRequestOf(query))),
+    getDeposit: ({ path }, org) => ok(getDeposit(ctx.money, org, path.id, path.depositId)),
   } satisfies Partial<ServiceRoutes>;
 }

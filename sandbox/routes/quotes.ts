@@ -40,13 +40,11 @@ function unknownExclusionProblems(request: QuoteRequest, catalog: readonly Yield
  */
 export function quoteRoutes(ctx: SandboxContext) {
   return {
-    quotePortfolioWallet: {
-      handle: ({ body }) => {
-        const catalog = ctx.catalog();
-        const unknown = unknownExclusionProblems(body, catalog);
-        if (unknown.length > 0) throw HttpError.validation(unknown);
-        return ok(buildQuoteOptions(catalog, body));
-      },
+    quotePortfolioWallet: ({ body }) => {
+      const catalog = ctx.catalog();
+      const unknown = unknownExclusionProblems(body, catalog);
+      if (unknown.length > 0) throw HttpError.validation(unknown);
+      return ok(buildQuoteOptions(catalog, body));
     },
   } satisfies Partial<ServiceRoutes>;
 }

@@ -8,8 +8,7 @@ export function strategyRoutes(ctx: SandboxContext) {
   return {
     updatePortfolioWalletStrategy: {
       bodyChecks: (raw) => unknownPositionKeysInRawBody(raw, ctx.catalog()),
-      handle: ({ path, body }, organizationId) =>
-        ok(ctx.strategyUpdates.request(organizationId, path.id, body).update),
+      handle: ({ path, body }, org) => ok(ctx.strategyUpdates.request(org, path.id, body).update),
     },
   } satisfies Partial<ServiceRoutes>;
 }

@@ -11,16 +11,12 @@ export function walletRoutes(ctx: SandboxContext) {
   return {
     createPortfolioWallet: {
       bodyChecks: (raw) => unknownPositionKeysInRawBody(raw, ctx.catalog()),
-      handle: ({ body }, organizationId) => {
-        const { wallet, replayed } = createWallet(deps, organizationId, body);
+      handle: ({ body }, org) => {
+        const { wallet, replayed } = createWallet(deps, org, body);
         return created(wallet, replayed);
       },
     },
-    listPortfolioWallets: {
-      handle: ({ query }, organizationId) => ok(listWalletPage(deps, organizationId, pageRequestOf(query))),
-    },
-    getPortfolioWallet: {
-      handle: ({ path }, organizationId) => ok(getWallet(deps, organizationId, path.id)),
-    },
+    listPortfolioWallets: ({ query }, org) => ok(listWalletPage(deps, org, pageRequestOf(query))),
+    getPortfolioWallet: ({ path }, org) => ok(getWallet(deps, org, path.id)),
   } satisfies Partial<ServiceRoutes>;
 }

@@ -14,27 +14,17 @@ import type { ServiceRoutes } from "./serviceRoutes.ts";
 export function webhookRoutes(ctx: SandboxContext) {
   const deps = { db: ctx.db, clock: ctx.clock, urlPolicy: ctx.webhookUrlPolicy };
   return {
-    createWebhookRegistration: {
-      handle: ({ body }, organizationId) => {
-        const { registration, replayed } = createWebhook(deps, organizationId, body);
-        return created(registration, replayed);
-      },
+    createWebhookRegistration: ({ body }, org) => {
+      const { registration, replayed } = createWebhook(deps, org, body);
+      return created(registration, replayed);
     },
-    listWebhookRegistrations: {
-      handle: ({ query }, organizationId) => ok(listWebhookPage(deps, organizationId, pageRequestOf(query))),
-    },
-    getWebhookRegistration: {
-      handle: ({ path }, organizationId) => ok(getWebhook(deps, organizationId, path.registrationId)),
-    },
-    updateWebhookRegistrationStatus: {
-      handle: ({ path, body }, organizationId) =>
-        ok(setWebhookStatus(deps, organizationId, path.registrationId, body)),
-    },
-    deleteWebhookRegistration: {
-      handle: ({ path }, organizationId) => {
-        removeWebhook(deps, organizationId, path.registrationId);
-        return { status: 204 };
-      },
+    listWebhookRegistrations: ({ query }, org) => ok(listWebhookPage(deps, org, pageRequestOf(query))),
+    getWebhookRegistration: ({ path }, org) => ok(getWebhook(deps, org, path.registrationId)),
+    updateWebhookRegistrationStatus: ({ path, body }, org) =>
+      ok(setWebhookStatus(deps, org, path.registrationId, body)),
+    deleteWebhookRegistration: ({ path }, org) => {
+      removeWebhook(deps, org, path.registrationId);
+      return { status: 204 };
     },
   } satisfies Partial<ServiceRoutes>;
 }

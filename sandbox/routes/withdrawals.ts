@@ -10,18 +10,13 @@ export function withdrawalRoutes(ctx: SandboxContext) {
   return {
     withdrawFromPortfolioWallet: {
       bodyChecks: destinationProblems,
-      handle: ({ path, body }, organizationId) => {
-        const { withdrawal, replayed } = requestWithdrawal(ctx.money, organizationId, path.id, body);
+      handle: ({ path, body }, org) => {
+        const { withdrawal, replayed } = requestWithdrawal(ctx.money, org, path.id, body);
         return created(withdrawal, replayed);
       },
     },
-    listWithdrawals: {
-      handle: ({ path, query }, organizationId) =>
-        ok(listWithdrawalPage(ctx.money, organizationId, path.id, pageRequestOf(query))),
-    },
-    getWithdrawal: {
-      handle: ({ path }, organizationId) =>
-        ok(getWithdrawal(ctx.money, organizationId, path.id, path.withdrawalId)),
-    },
+    listWithdrawals: ({ path, query }, org) =>
+      ok(listWithdrawalPage(ctx.money, org, path.id, pageRequestOf(query))),
+    getWithdrawal: ({ path }, org) => ok(getWithdrawal(ctx.money, org, path.id, path.withdrawalId)),
   } satisfies Partial<ServiceRoutes>;
 }

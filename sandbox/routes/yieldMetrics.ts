@@ -6,8 +6,6 @@ import type { ServiceRoutes } from "./serviceRoutes.ts";
 /** POST /yield (spec 4.12): the body is optional, and none means lifetime, global figures only. */
 export function yieldMetricsRoutes(ctx: SandboxContext) {
   return {
-    getYieldMetrics: {
-      handle: ({ body }, organizationId) => ok(yieldMetrics(ctx.money, organizationId, body ?? {})),
-    },
+    getYieldMetrics: ({ body }, org) => ok(yieldMetrics(ctx.money, org, body ?? {})),
   } satisfies Partial<ServiceRoutes>;
 }

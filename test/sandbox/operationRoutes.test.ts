@@ -53,8 +53,8 @@ function tableApp(): Hono<SandboxEnv> {
     await next();
   });
   registerOperations(app, TABLE, {
-    getThing: { handle: ({ path }) => ({ status: 200, body: { served: `thing ${path.thingId}` } }) },
-    countThings: { handle: () => ({ status: 200, body: { served: "count" } }) },
+    getThing: ({ path }) => ({ status: 200, body: { served: `thing ${path.thingId}` } }),
+    countThings: () => ({ status: 200, body: { served: "count" } }),
     noteThing: {
       bodyChecks: (raw) =>
         (raw as { text?: unknown }).text === "forbidden"
