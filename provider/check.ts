@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { type StrategyCatalogEntry, unknownPositionKeyProblems } from "../sdk/contract/catalog.ts";
 import { fieldProblemsOf, safeParseInContractWording } from "../sdk/contract/errors.ts";
+import { topLevelProperty } from "./propertyPaths.ts";
 
 /** A check failure as the dynamic provider returns it: `property` is a path such as `positions[1].targetWeightBps`. */
 export interface CheckFailure {
@@ -52,7 +53,7 @@ export function validateInputs<T>(
   const parsed = safeParseInContractWording(schema, known);
   if (parsed.success) return { inputs: parsed.data, failures: [], complete: unknownKeys.size === 0 };
   const failures = fieldProblemsOf(parsed.error)
-    .filter((problem) => !unknownKeys.has(problem.field.split(/[.[]/)[0] ?? ""))
+    .filter((problem) => !unknownKeys.has(topLevelProperty(problem.field)))
     .map((problem) => ({ property: problem.field, reason: problem.reason }));
   return { inputs: undefined, failures, complete: unknownKeys.size === 0 };
 }

@@ -1,74 +1,62 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import { withSettingHint, type ConfigSource } from "../sdk/stackSettings.ts";
 import { timedCall } from "./callTimings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
-import type { ResourceDiff } from "./resourceDiff.ts";
 import type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
-import { resourceKindOfUrn, type ResourceKind } from "../sdk/resources/resourceTypes.ts";
-import type { ServiceConnection } from "./serviceConnection.ts";
+import {
+  RESOURCE_DESCRIPTORS,
+  RESOURCE_KINDS,
+  resourceKindOfUrn,
+  type ResourceKind,
+} from "../sdk/resources/resourceTypes.ts";
+import type {
+  MethodAnswer,
+  MethodArgs,
+  ResourceImplementation,
+  ResourceMethod,
+} from "./resourceImplementation.ts";
 import { walletStrategyProvider } from "./walletStrategy.ts";
 import { webhookRegistrationProvider } from "./webhookRegistration.ts";
 
 /**
- * The provider implementation, as the dynamic-provider process loads it: the serialized provider
- * (sdk/resources/resourceProvider.cts) imports this module, by package name, on every call. Keeping
- * the implementation here rather than in the serialized object keeps `__provider` small, free of
- * captured values, and unchanged across versions of this package.
+ * The provider implementation, as both adapters reach it: the dynamic-provider process loads this
+ * module by package name on every call of the serialized provider (sdk/resources/resourceProvider.cts;
+ * keeping the implementation here keeps `__provider` small, free of captured values, and unchanged
+ * across versions of this package), and the native plugin imports it (provider/native/).
  */
 
 export type { ResourceKind } from "../sdk/resources/resourceTypes.ts";
 export type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
+export type { ResourceMethod } from "./resourceImplementation.ts";
 
-/**
- * What each implementation offers: the dynamic provider's methods, each taking first the way to
- * the service (the connection, made on first use from the configuration). Old state comes in as
- * `never` so that each implementation can name its own state type; a method whose parameters do
- * not line up fails to compile.
- */
-type Connect = () => ServiceConnection;
-interface ProviderImplementation {
-  check(connect: Connect, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<unknown>;
-  diff(connect: Connect, id: string, olds: never, news: Record<string, unknown>): Promise<ResourceDiff>;
-  create(connect: Connect, news: Record<string, unknown>): Promise<dynamic.CreateResult>;
-  read(connect: Connect, id: string, props: never): Promise<dynamic.ReadResult>;
-  update(
-    connect: Connect,
-    id: string,
-    olds: never,
-    news: Record<string, unknown>,
-  ): Promise<dynamic.UpdateResult>;
-  delete(connect: Connect, id: string, props: never): Promise<void>;
-}
-
-const implementations = {
+/** The implementation of each kind, keyed by the kind of its descriptor (sdk/resources/resourceTypes.ts). */
+const IMPLEMENTATIONS: { [K in ResourceKind]: ResourceImplementation<K> } = {
   portfolioWallet: portfolioWalletProvider,
   walletStrategy: walletStrategyProvider,
   webhookRegistration: webhookRegistrationProvider,
-} as const satisfies Record<ResourceKind, ProviderImplementation>;
-
-type ResourceMethod = Exclude<ProviderMethod, "configure">;
+};
 
 /**
- * Calls one method of one kind's implementation. `configure` is the same for every kind: the
- * stack configuration it hands over is kept for the later calls of this process
- * (providerProcess.ts). Client errors get the Pulumi setting to change (withSettingHint).
+ * Hands the stack configuration to this process: the same for every kind, kept for the later calls
+ * (providerProcess.ts).
  */
-export async function callProviderOf(
-  kind: ResourceKind,
-  method: ProviderMethod,
-  args: unknown[],
-): Promise<unknown> {
-  if (method === "configure") {
-    providerProcess.configure(args[0] as ConfigSource | undefined);
-    return undefined;
-  }
-  const implementation = implementations[kind] as unknown as
-    Record<ResourceMethod, (...a: unknown[]) => Promise<unknown>> | undefined;
-  if (implementation === undefined) throw new Error(`unknown portfolio-wallet resource kind "${kind}"`);
+export function configure(config: ConfigSource | undefined): void {
+  providerProcess.configure(config);
+}
+
+/**
+ * Calls one method of one kind's implementation, in that kind's types. Client errors get the
+ * Pulumi setting to change (withSettingHint).
+ */
+export async function callResource<K extends ResourceKind, M extends ResourceMethod>(
+  kind: K,
+  method: M,
+  ...args: MethodArgs<K, M>
+): Promise<MethodAnswer<K, M>> {
+  const call: ResourceImplementation<K>[M] = IMPLEMENTATIONS[kind][method];
   try {
     return await providerProcess.engineLog.forResource(resourceUrnOf(args), () =>
-      timedCall(method, kind, () => implementation[method](() => providerProcess.connection(), ...args)),
+      timedCall(method, kind, () => call(() => providerProcess.connection(), ...args)),
     );
   } catch (error) {
     throw withSettingHint(error);
@@ -76,7 +64,7 @@ export async function callProviderOf(
 }
 
 /** The resource a call is about: every resource's inputs and state carry `resourceUrn`; the newest come last. */
-function resourceUrnOf(args: unknown[]): string | undefined {
+function resourceUrnOf(args: readonly unknown[]): string | undefined {
   return args
     .map((arg) =>
       arg !== null && typeof arg === "object" ? (arg as { resourceUrn?: unknown }).resourceUrn : undefined,
@@ -84,21 +72,25 @@ function resourceUrnOf(args: unknown[]): string | undefined {
     .findLast((value): value is string => typeof value === "string");
 }
 
+const CLASS_NAMES = RESOURCE_KINDS.map((kind) => RESOURCE_DESCRIPTORS[kind].type).join(", ");
+
 /**
- * Calls a method for the resource its arguments belong to. Every resource's inputs and state
+ * The dynamic provider's entry (what the serialized provider calls, with the engine's untyped
+ * values): a method for the resource its arguments belong to. Every resource's inputs and state
  * carry `resourceUrn` (set by the resource classes), and the type token inside it names the kind;
- * the newest inputs come last in each method's arguments, so they are looked at first.
+ * the newest inputs come last in each method's arguments, so they are looked at first. The
+ * arguments are the engine's, in the dynamic provider's order: state this package wrote, and inputs
+ * check() judges.
  */
 export async function callProvider(method: ProviderMethod, args: unknown[]): Promise<unknown> {
-  if (method === "configure") return callProviderOf("portfolioWallet", method, args);
+  if (method === "configure") return configure(args[0] as ConfigSource | undefined);
   const urn = resourceUrnOf(args);
   const kind = urn === undefined ? undefined : resourceKindOfUrn(urn);
   if (kind === undefined) {
     throw new Error(
       `portfolio-wallet provider: cannot tell which resource "${method}" is for (resourceUrn ${urn ?? "missing"}). ` +
-        "The state of this resource was not written by a PortfolioWallet, WalletStrategy or WebhookRegistration of " +
-        "@portfolio-wallet/pulumi.",
+        `The state of this resource was not written by a resource of @portfolio-wallet/pulumi (${CLASS_NAMES}).`,
     );
   }
-  return callProviderOf(kind, method, args);
+  return callResource(kind, method, ...(args as MethodArgs<ResourceKind, ResourceMethod>));
 }

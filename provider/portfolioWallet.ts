@@ -1,4 +1,3 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import { sameAllocation } from "../sdk/contract/allocation.ts";
 import { formatUsd } from "../sdk/contract/money.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
@@ -13,35 +12,31 @@ import {
 import { containsUnknown, immutableInputFailure, type CheckFailure } from "./check.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
-import {
-  PortfolioWalletInputsSchema,
-  targetAllocationOf,
-  targetWeightsByKey,
-  type OnDelete,
-  type TargetPosition,
-} from "./inputs.ts";
+import { portfolioWalletDescriptor } from "../sdk/resources/portfolioWalletDescriptor.ts";
+import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import { creationRequestId } from "./requestIds.ts";
+import type {
+  ReadAnswer,
+  ReadState,
+  ResourceImplementation,
+  StoredOutputs,
+} from "./resourceImplementation.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 import { applyStrategyChange, reconcileAllocation } from "./strategyChange/applyStrategyChange.ts";
 import type { StrategyChangeState } from "./strategyChange/state.ts";
-import { holdsFunds, liveWalletOutputs, type LiveWalletOutputs } from "./walletOutputs.ts";
+import { holdsFunds, liveWalletOutputs } from "./walletOutputs.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
-export interface PortfolioWalletState {
-  resourceUrn: string;
-  targetWeightsBps: Record<string, number>;
-  label?: string;
-  onDelete: OnDelete;
-  adoptWalletId?: string;
-}
+export type PortfolioWalletState = Pick<
+  PortfolioWalletOutputs,
+  "resourceUrn" | "targetWeightsBps" | "label" | "onDelete" | "adoptWalletId"
+>;
 
-export type PortfolioWalletOutputs = PortfolioWalletState &
-  LiveWalletOutputs &
-  ReturnType<typeof allocationOutputs> & {
-    /** The requestId the wallet was created with (derived from the URN). */
-    creationRequestId: string | null;
-  };
+/** What state keeps: the descriptor's outputs (sdk/resources/portfolioWalletDescriptor.ts). */
+export type PortfolioWalletOutputs = StoredOutputs<"portfolioWallet">;
+
+const PortfolioWalletInputsSchema = portfolioWalletDescriptor.inputs;
 
 /** The state of checked inputs (or of program inputs, in tests that skip check) and their target allocation. */
 function parseInputs(news: Record<string, unknown>): {
@@ -142,7 +137,7 @@ export const portfolioWalletProvider = {
   async create(
     connect: () => ServiceConnection,
     news: Record<string, unknown>,
-  ): Promise<dynamic.CreateResult> {
+  ): Promise<{ id: string; outs: PortfolioWalletOutputs }> {
     const { state, target } = parseInputs(news);
     const connection = connect();
     const { wallet, requestId } =
@@ -162,8 +157,8 @@ export const portfolioWalletProvider = {
   async read(
     connect: () => ServiceConnection,
     id: string,
-    props: PortfolioWalletOutputs,
-  ): Promise<dynamic.ReadResult> {
+    props: ReadState<"portfolioWallet">,
+  ): Promise<ReadAnswer<"portfolioWallet">> {
     const wallet = await unlessNotFound(connect().client.wallets.retrieve(id));
     if (wallet === undefined) return NO_LONGER_EXISTS;
     const { live, change } = refreshedAllocation(wallet, props.strategyChange);
@@ -194,7 +189,7 @@ export const portfolioWalletProvider = {
     id: string,
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
-  ): Promise<dynamic.UpdateResult> {
+  ): Promise<{ outs: PortfolioWalletOutputs }> {
     const { state, target } = parseInputs(news);
     const connection = connect();
     let change = olds.strategyChange ?? null;
@@ -229,7 +224,7 @@ export const portfolioWalletProvider = {
     }
     // An empty wallet leaves the stack; it stays at the service, empty, because there is no delete endpoint.
   },
-};
+} satisfies ResourceImplementation<"portfolioWallet">;
 
 /** How many of the organization's wallets the search for an earlier wallet reads at most. */
 const EARLIER_WALLET_SCAN_LIMIT = 1_000;

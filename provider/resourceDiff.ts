@@ -1,4 +1,7 @@
 import { containsUnknown } from "./check.ts";
+import { propertyPath, topLevelProperty } from "./propertyPaths.ts";
+
+export { propertyPath } from "./propertyPaths.ts";
 
 /**
  * What diff() decides for one resource, with every changed property named. The dynamic provider
@@ -19,13 +22,6 @@ export interface ResourceDiff {
 export interface PropertyChange {
   kind: "add" | "update" | "delete";
   replaces: boolean;
-}
-
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A property path as the engine writes one: `targetWeightsBps.tbills`, or `targetWeightsBps["a.b"]`. */
-export function propertyPath(parent: string, key: string): string {
-  return PLAIN_KEY.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -74,7 +70,7 @@ export function resourceDiffOf(
     ...new Set(
       Object.entries(detailedDiff)
         .filter(([, change]) => change.replaces)
-        .map(([path]) => path.split(/[.[]/)[0]!),
+        .map(([path]) => topLevelProperty(path)),
     ),
   ];
   return {

@@ -1,5 +1,7 @@
 import { canonicalAllocation } from "../sdk/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
+import type { portfolioWalletDescriptor } from "../sdk/resources/portfolioWalletDescriptor.ts";
+import type { ResourceOutputs } from "../sdk/resources/resourceDescriptor.ts";
 import type { TargetPosition } from "./inputs.ts";
 
 /**
@@ -9,17 +11,10 @@ import type { TargetPosition } from "./inputs.ts";
  * stack: read them live with `getWallet()` or `portfolio-wallet wallets show`, not from a snapshot
  * in state. The blended rate moves too, but it is what other stacks and reviewers ask for.
  */
-export interface LiveWalletOutputs {
-  walletId: string;
-  /** `active`; other statuses may appear. */
-  status: string;
-  /**
-   * Deposit addresses as plain strings, `{ ethereum: "0x…", solana: "…" }`, every chain the
-   * service offers (including chains added after this provider was written): what other stacks need.
-   */
-  depositAddressByChain: Record<string, string>;
-  blendedRateBps: number;
-}
+export type LiveWalletOutputs = Pick<
+  ResourceOutputs<typeof portfolioWalletDescriptor>,
+  "walletId" | "status" | "depositAddressByChain" | "blendedRateBps"
+>;
 
 export function liveWalletOutputs(wallet: PortfolioWallet): LiveWalletOutputs {
   return {

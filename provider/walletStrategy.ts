@@ -1,4 +1,3 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import { UuidSchema } from "../sdk/contract/common.ts";
 import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
 import {
@@ -9,29 +8,29 @@ import {
 } from "./allocationResource.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
-import {
-  WalletStrategyInputsSchema,
-  targetAllocationOf,
-  targetWeightsByKey,
-  type TargetPosition,
-} from "./inputs.ts";
+import { walletStrategyDescriptor } from "../sdk/resources/walletStrategyDescriptor.ts";
+import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
+import type {
+  ReadAnswer,
+  ReadState,
+  ResourceImplementation,
+  StoredOutputs,
+} from "./resourceImplementation.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 import { applyStrategyChange, reconcileAllocation } from "./strategyChange/applyStrategyChange.ts";
 import type { StrategyChangeState } from "./strategyChange/state.ts";
 
 /** Inputs as check() hands them on and state keeps them: the allocation as a map, for readable diffs. */
-export interface WalletStrategyState {
-  resourceUrn: string;
-  walletId: string;
-  targetWeightsBps: Record<string, number>;
-}
+export type WalletStrategyState = Pick<
+  WalletStrategyOutputs,
+  "resourceUrn" | "walletId" | "targetWeightsBps"
+>;
 
-export type WalletStrategyOutputs = WalletStrategyState &
-  ReturnType<typeof allocationOutputs> & {
-    /** Blended rate of the wallet in basis points. */
-    blendedRateBps: number;
-  };
+/** What state keeps: the descriptor's outputs (sdk/resources/walletStrategyDescriptor.ts). */
+export type WalletStrategyOutputs = StoredOutputs<"walletStrategy">;
+
+const WalletStrategyInputsSchema = walletStrategyDescriptor.inputs;
 
 /** The state of checked inputs (or of program inputs) and their target allocation. */
 function parseInputs(news: Record<string, unknown>): {
@@ -112,7 +111,7 @@ export const walletStrategyProvider = {
   async create(
     connect: () => ServiceConnection,
     news: Record<string, unknown>,
-  ): Promise<dynamic.CreateResult> {
+  ): Promise<{ id: string; outs: WalletStrategyOutputs }> {
     const { state, target } = parseInputs(news);
     const connection = connect();
     const managed = await retrieveExistingWallet(connection, state.walletId, "walletId");
@@ -128,8 +127,8 @@ export const walletStrategyProvider = {
   async read(
     connect: () => ServiceConnection,
     id: string,
-    props: WalletStrategyOutputs,
-  ): Promise<dynamic.ReadResult> {
+    props: ReadState<"walletStrategy">,
+  ): Promise<ReadAnswer<"walletStrategy">> {
     // `pulumi import` reads with no state yet: the id names the wallet.
     const walletId = props.walletId ?? walletIdOfStrategyId(id);
     const wallet = await unlessNotFound(connect().client.wallets.retrieve(walletId));
@@ -148,7 +147,7 @@ export const walletStrategyProvider = {
     _id: string,
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
-  ): Promise<dynamic.UpdateResult> {
+  ): Promise<{ outs: WalletStrategyOutputs }> {
     const { state, target } = parseInputs(news);
     const { change, wallet } = await applyStrategyChange({
       connection: connect(),
@@ -162,4 +161,4 @@ export const walletStrategyProvider = {
 
   /** Stops managing the allocation; the wallet keeps the allocation it has. No request is made. */
   async delete(): Promise<void> {},
-};
+} satisfies ResourceImplementation<"walletStrategy">;

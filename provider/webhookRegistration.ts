@@ -1,32 +1,28 @@
-import type * as dynamic from "@pulumi/pulumi/dynamic/index.js";
 import type { EventType } from "../sdk/contract/events.ts";
 import type { WebhookRegistration } from "../sdk/contract/webhook.ts";
 import { NotFoundError } from "../sdk/client/index.ts";
 import { validateInputs } from "./check.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
-import { WebhookRegistrationInputsSchema } from "./inputs.ts";
+import { webhookRegistrationDescriptor } from "../sdk/resources/webhookRegistrationDescriptor.ts";
+import type {
+  ReadAnswer,
+  ReadState,
+  ResourceImplementation,
+  StoredOutputs,
+} from "./resourceImplementation.ts";
 import { webhookCreationRequestId } from "./requestIds.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 
-export interface WebhookRegistrationState {
-  resourceUrn: string;
-  url: string;
-  /** Sorted: the order of event types carries no meaning and never causes a diff. */
-  eventTypes: string[];
-  description?: string;
-  enabled: boolean;
-  disabledReason?: string;
-}
+export type WebhookRegistrationState = Pick<
+  WebhookRegistrationOutputs,
+  "resourceUrn" | "url" | "eventTypes" | "description" | "enabled" | "disabledReason"
+>;
 
-export type WebhookRegistrationOutputs = WebhookRegistrationState & {
-  registrationId: string;
-  status: string;
-  createdAt: string;
-  disabledAt: string | null;
-  /** The HMAC signing secret, returned by the service only at creation; a Pulumi secret output. */
-  secret: string | null;
-};
+/** What state keeps: the descriptor's outputs (sdk/resources/webhookRegistrationDescriptor.ts). */
+export type WebhookRegistrationOutputs = StoredOutputs<"webhookRegistration">;
+
+const WebhookRegistrationInputsSchema = webhookRegistrationDescriptor.inputs;
 
 function stateOf(news: Record<string, unknown>): WebhookRegistrationState {
   const inputs = WebhookRegistrationInputsSchema.parse(news);
@@ -99,7 +95,7 @@ export const webhookRegistrationProvider = {
   async create(
     connect: () => ServiceConnection,
     news: Record<string, unknown>,
-  ): Promise<dynamic.CreateResult> {
+  ): Promise<{ id: string; outs: WebhookRegistrationOutputs }> {
     const state = stateOf(news);
     const connection = connect();
     const created = await createRegistration(connection, state);
@@ -110,8 +106,8 @@ export const webhookRegistrationProvider = {
   async read(
     connect: () => ServiceConnection,
     id: string,
-    props: WebhookRegistrationOutputs,
-  ): Promise<dynamic.ReadResult> {
+    props: ReadState<"webhookRegistration">,
+  ): Promise<ReadAnswer<"webhookRegistration">> {
     const registration = await unlessNotFound(connect().client.webhookRegistrations.retrieve(id));
     if (registration === undefined) return NO_LONGER_EXISTS;
     const enabled = registration.status === "active";
@@ -134,7 +130,7 @@ export const webhookRegistrationProvider = {
     id: string,
     olds: WebhookRegistrationOutputs,
     news: Record<string, unknown>,
-  ): Promise<dynamic.UpdateResult> {
+  ): Promise<{ outs: WebhookRegistrationOutputs }> {
     const state = stateOf(news);
     const registration = await setStatus(connect(), id, state);
     return { outs: outputsOf(state, registration, olds.secret ?? null) };
@@ -144,7 +140,7 @@ export const webhookRegistrationProvider = {
     // Already deleted is deleted.
     await unlessNotFound(connect().client.webhookRegistrations.delete(id));
   },
-};
+} satisfies ResourceImplementation<"webhookRegistration">;
 
 /** How many deleted registrations under one name are skipped before giving up. */
 const MAX_GENERATIONS = 100;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { configKeyOf } from "../../sdk/stackSettings.ts";
 import { resourceKindOfType, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
+import { urnParts } from "../../sdk/resources/urn.ts";
 
 /**
  * What the report reads of `pulumi preview --json`, by allowlist: for each step its operation, its
@@ -89,22 +90,7 @@ function stringField(state: z.infer<typeof StateSchema>, field: string): string 
   return typeof value === "string" && value !== UNKNOWN ? value : null;
 }
 
-/** `urn:pulumi:<stack>::<project>::<types>::<name>`. */
-export function urnParts(urn: string): {
-  stack: string | null;
-  project: string | null;
-  type: string;
-  name: string;
-} {
-  const fields = urn.split("::");
-  const stack = fields[0]?.startsWith("urn:pulumi:") ? fields[0].slice("urn:pulumi:".length) : null;
-  return {
-    stack,
-    project: fields[1] ?? null,
-    type: fields[2]?.split("$").at(-1) ?? "",
-    name: fields.slice(3).join("::"),
-  };
-}
+export { urnParts };
 
 /** Reads a preview; throws with what is wrong when the text is not `pulumi preview --json` output. */
 export function readPreview(text: string): PreviewFacts {

@@ -5,6 +5,8 @@ import pluginProto from "@pulumi/pulumi/proto/plugin_pb.js";
 import providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import providerProto from "@pulumi/pulumi/proto/provider_pb.js";
 import type { CheckFailure } from "../check.ts";
+import { urnParts } from "../../sdk/resources/urn.ts";
+import { topLevelProperty } from "../propertyPaths.ts";
 import type { PropertyChange } from "../resourceDiff.ts";
 import { configFromEngine, configProblems, plaintextSecretWarnings, sameConfig } from "./configuration.ts";
 import { providerProcess } from "../providerProcess.ts";
@@ -51,7 +53,7 @@ function propertyDiffOf(change: PropertyChange) {
 /** A request's resource: its URN, and its type token (read from the URN when the engine leaves `type` empty). */
 function resourceOf(request: { getUrn(): string; getType?(): string }): ResourceRef {
   const urn = request.getUrn();
-  const type = request.getType?.() || (urn.split("::")[2]?.split("$").at(-1) ?? "");
+  const type = request.getType?.() || urnParts(urn).type;
   return { urn, type };
 }
 
@@ -118,7 +120,7 @@ export function resourceProviderHandlers(schemaText: string, version: string) {
       const variables: Record<string, string> = {};
       request.getVariablesMap().forEach((value, key) => (variables[key] = value));
       const args = propertiesOf(request.getArgs());
-      await nativeProvider.configure(configFromEngine(args, variables));
+      nativeProvider.configure(configFromEngine(args, variables));
       // Here rather than in checkConfig: only configure's arguments arrive with secrets marked.
       await providerProcess.engineLog.forResource(request.getUrn() || undefined, async () => {
         for (const warning of plaintextSecretWarnings(args))
@@ -171,7 +173,7 @@ export function resourceProviderHandlers(schemaText: string, version: string) {
       );
       response.setReplacesList(diff.replaces);
       response.setDeletebeforereplace(diff.deleteBeforeReplace);
-      response.setDiffsList(Object.keys(diff.detailedDiff).map((path) => path.split(/[.[]/)[0]!));
+      response.setDiffsList(Object.keys(diff.detailedDiff).map(topLevelProperty));
       const detailed = response.getDetaileddiffMap();
       for (const [path, change] of Object.entries(diff.detailedDiff))
         detailed.set(path, propertyDiffOf(change));

@@ -1,13 +1,20 @@
 import { fieldProblemsOf } from "../../sdk/contract/errors.ts";
 import { READ_FUNCTIONS, type ReadFunctionName } from "../../sdk/functions/readFunctions.ts";
 import { withSettingHint, type ConfigSource } from "../../sdk/stackSettings.ts";
-import { PACKAGE_NAME, resourceKindOfType, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
+import {
+  nativeTypeTokenOf,
+  PACKAGE_NAME,
+  RESOURCE_DESCRIPTORS,
+  RESOURCE_KINDS,
+  resourceKindOfType,
+  type ResourceKind,
+} from "../../sdk/resources/resourceTypes.ts";
 import type { CheckFailure } from "../check.ts";
-import { callProviderOf } from "../implementation.ts";
+import { callResource, configure } from "../implementation.ts";
 import { providerProcess } from "../providerProcess.ts";
 import { positionsOf } from "../inputs.ts";
 import type { ResourceDiff } from "../resourceDiff.ts";
-import { SECRET_OUTPUTS } from "../resourceOutputs.ts";
+import type { ReadState, StoredOutputs } from "../resourceImplementation.ts";
 import { plainProperties, withSecrets } from "./propertyValues.ts";
 
 /**
@@ -18,7 +25,7 @@ import { plainProperties, withSecrets } from "./propertyValues.ts";
  * - names the resource kind from the type token and passes the URN the engine gives on every call
  *   (the dynamic resources carry it as the `resourceUrn` input; here it never enters state);
  * - unwraps secrets for the implementation and wraps again every output that came from a secret,
- *   plus the outputs that are always secret (resourceOutputs.ts);
+ *   plus the outputs that are always secret (both as the kind's descriptor says, sdk/resources/);
  * - hands the implementation's property-by-property diff on as the engine's detailed diff.
  */
 
@@ -30,20 +37,14 @@ export interface ResourceRef {
   type: string;
 }
 
-/**
- * Properties that carry a secret input on under another name: the allocation's program form
- * (`positions`) becomes the checked map (`targetWeightsBps`) and shows in the latest strategy change.
- */
-const SECRET_CARRIED_TO: Record<string, readonly string[]> = {
-  positions: ["targetWeightsBps", "strategyChange"],
-  targetWeightsBps: ["strategyChange"],
-};
-
+/** The outputs to mark secret: the kind's always-secret ones, each secret input and where it carries over. */
 function secretOutputsOf(kind: ResourceKind, secretInputs: Iterable<string>): Set<string> {
-  const names = new Set<string>(SECRET_OUTPUTS[kind]);
+  const { secretOutputs, secretCarriesOver } = RESOURCE_DESCRIPTORS[kind];
+  const carriesOver: Readonly<Record<string, readonly string[] | undefined>> = secretCarriesOver;
+  const names = new Set<string>(secretOutputs);
   for (const name of secretInputs) {
     names.add(name);
-    for (const carried of SECRET_CARRIED_TO[name] ?? []) names.add(carried);
+    for (const carried of carriesOver[name] ?? []) names.add(carried);
   }
   return names;
 }
@@ -53,16 +54,27 @@ export function kindOf(resource: ResourceRef): ResourceKind {
   if (kind === undefined) {
     throw new Error(
       `the portfolio-wallet provider has no resource type "${resource.type}"; its types are ` +
-        "portfolio-wallet:index:PortfolioWallet, portfolio-wallet:index:WalletStrategy and " +
-        "portfolio-wallet:index:WebhookRegistration",
+        RESOURCE_KINDS.map(nativeTypeTokenOf).join(", "),
     );
   }
   return kind;
 }
 
-/** The implementation's view of a resource's properties: plain values and the URN it derives requestIds from. */
+/** The implementation's view of a resource's inputs: plain values and the URN it derives requestIds from. */
 function withUrn(resource: ResourceRef, properties: Properties): Properties {
   return { ...properties, resourceUrn: resource.urn };
+}
+
+/**
+ * The implementation's view of a resource's state. The engine hands back, untyped, the outputs
+ * this provider wrote for the kind (or, for `pulumi import`, nothing yet): the one place that says so.
+ */
+function stateOf<K extends ResourceKind>(
+  _kind: K,
+  resource: ResourceRef,
+  properties: Properties,
+): StoredOutputs<K> {
+  return withUrn(resource, properties) as StoredOutputs<K>;
 }
 
 /** What goes back to the engine: never the URN (the engine knows it), secrets wrapped. */
@@ -76,8 +88,8 @@ function forEngine(properties: Properties, secretNames: ReadonlySet<string>): Pr
  * refresh, or `pulumi import`): the schema's input is `positions`, so code generated from an
  * import carries the wallet's allocation and previews as no change.
  */
-function withProgramForm(kind: ResourceKind, inputs: Properties): Properties {
-  if (kind === "webhookRegistration" || inputs["targetWeightsBps"] === undefined) return inputs;
+function withProgramForm(inputs: Properties): Properties {
+  if (inputs["targetWeightsBps"] === undefined) return inputs;
   return { ...inputs, positions: positionsOf(inputs["targetWeightsBps"] as Record<string, number>) };
 }
 
@@ -87,8 +99,8 @@ export interface CheckAnswer {
 }
 
 export const nativeProvider = {
-  configure(config: ConfigSource): Promise<unknown> {
-    return callProviderOf("portfolioWallet", "configure", [config]);
+  configure(config: ConfigSource): void {
+    configure(config);
   },
 
   async check(resource: ResourceRef, oldInputs: Properties, newInputs: Properties): Promise<CheckAnswer> {
@@ -97,30 +109,27 @@ export const nativeProvider = {
     const news = plainProperties(newInputs);
     // Old inputs are empty on a create: only an update has any, and the implementation tells them apart so.
     const oldArgument = Object.keys(olds.plain).length === 0 ? {} : withUrn(resource, olds.plain);
-    const result = (await callProviderOf(kind, "check", [oldArgument, withUrn(resource, news.plain)])) as
-      { inputs: Properties } | { failures: CheckFailure[] };
+    const result = await callResource(kind, "check", oldArgument, withUrn(resource, news.plain));
     if ("failures" in result) return { inputs: newInputs, failures: result.failures };
     return { inputs: forEngine(result.inputs, secretOutputsOf(kind, news.secretNames)), failures: [] };
   },
 
-  async diff(resource: ResourceRef, id: string, oldOutputs: Properties, newInputs: Properties) {
+  async diff(
+    resource: ResourceRef,
+    id: string,
+    oldOutputs: Properties,
+    newInputs: Properties,
+  ): Promise<ResourceDiff> {
     const kind = kindOf(resource);
     const olds = plainProperties(oldOutputs).plain;
     const news = plainProperties(newInputs).plain;
-    return (await callProviderOf(kind, "diff", [
-      id,
-      withUrn(resource, olds),
-      withUrn(resource, news),
-    ])) as ResourceDiff;
+    return callResource(kind, "diff", id, stateOf(kind, resource, olds), withUrn(resource, news));
   },
 
   async create(resource: ResourceRef, inputs: Properties): Promise<{ id: string; outputs: Properties }> {
     const kind = kindOf(resource);
     const news = plainProperties(inputs);
-    const result = (await callProviderOf(kind, "create", [withUrn(resource, news.plain)])) as {
-      id: string;
-      outs: Properties;
-    };
+    const result = await callResource(kind, "create", withUrn(resource, news.plain));
     return { id: result.id, outputs: forEngine(result.outs, secretOutputsOf(kind, news.secretNames)) };
   },
 
@@ -134,17 +143,14 @@ export const nativeProvider = {
     const kind = kindOf(resource);
     const outputs = plainProperties(oldOutputs);
     const inputs = plainProperties(oldInputs);
-    const result = (await callProviderOf(kind, "read", [id, withUrn(resource, outputs.plain)])) as {
-      id: string;
-      props: Properties;
-      inputs?: Properties;
-    };
-    if (result.id === "") return { id: "", outputs: {}, inputs: {} };
+    const state: ReadState<ResourceKind> = stateOf(kind, resource, outputs.plain);
+    const result = await callResource(kind, "read", id, state);
+    if (!("inputs" in result)) return { id: "", outputs: {}, inputs: {} };
     const secretNames = secretOutputsOf(kind, [...outputs.secretNames, ...inputs.secretNames]);
     return {
       id: result.id,
       outputs: forEngine(result.props, secretNames),
-      inputs: forEngine(withProgramForm(kind, result.inputs ?? {}), secretNames),
+      inputs: forEngine(withProgramForm(result.inputs), secretNames),
     };
   },
 
@@ -157,17 +163,19 @@ export const nativeProvider = {
     const kind = kindOf(resource);
     const olds = plainProperties(oldOutputs);
     const news = plainProperties(newInputs);
-    const result = (await callProviderOf(kind, "update", [
+    const result = await callResource(
+      kind,
+      "update",
       id,
-      withUrn(resource, olds.plain),
+      stateOf(kind, resource, olds.plain),
       withUrn(resource, news.plain),
-    ])) as { outs: Properties };
+    );
     return { outputs: forEngine(result.outs, secretOutputsOf(kind, news.secretNames)) };
   },
 
   async delete(resource: ResourceRef, id: string, oldOutputs: Properties): Promise<void> {
     const kind = kindOf(resource);
-    await callProviderOf(kind, "delete", [id, withUrn(resource, plainProperties(oldOutputs).plain)]);
+    await callResource(kind, "delete", id, stateOf(kind, resource, plainProperties(oldOutputs).plain));
   },
 
   /**

@@ -1,7 +1,7 @@
 // The native provider's package schema (provider/native/schema.json), generated and never edited
-// by hand: types from the zod schemas (the contract, the resources' input schemas, their output
-// schemas), descriptions from the TypeScript docs (the resource classes' and functions' JSDoc, the
-// settings table). `pulumi package get-schema` on the plugin answers it, and the Python and Go
+// by hand: types from the zod schemas (the contract; each resource's descriptor: its input and
+// output schemas and secret outputs), descriptions from the TypeScript docs (the JSDoc of the
+// resource classes, of their outputs in the descriptors, and of the functions; the settings table). `pulumi package get-schema` on the plugin answers it, and the Python and Go
 // SDKs are generated from it (scripts/sdkgen/).
 //
 //   node scripts/packageSchema/generate.ts           writes provider/native/schema.json
@@ -12,42 +12,19 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import * as contract from "../../sdk/contract/index.ts";
 import { READ_FUNCTIONS } from "../../sdk/functions/readFunctions.ts";
+import { nativeTypeToken, PACKAGE_NAME } from "../../sdk/resources/resourceDescriptor.ts";
+import { RESOURCE_DESCRIPTORS } from "../../sdk/resources/resourceTypes.ts";
 import {
-  PACKAGE_NAME,
-  RESOURCE_TYPES,
-  nativeTypeTokenOf,
-  type ResourceKind,
-} from "../../sdk/resources/resourceTypes.ts";
-import { SETTINGS, type SettingName } from "../../sdk/stackSettings.ts";
-import {
-  PortfolioWalletInputsSchema,
-  WalletStrategyInputsSchema,
-  WebhookRegistrationInputsSchema,
-} from "../../provider/inputs.ts";
-import {
-  RESOURCE_OUTPUTS,
-  SECRET_OUTPUTS,
   StrategyChangeStateSchema,
   SupersededFailureSchema,
   TargetPositionSchema,
-} from "../../provider/resourceOutputs.ts";
+} from "../../sdk/resources/strategyChangeState.ts";
+import { SETTINGS, type SettingName } from "../../sdk/stackSettings.ts";
 import { functionDocs, resourceDocs } from "./docComments.ts";
 import { PulumiTypeCollector, type PulumiPropertySpec } from "./pulumiTypes.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SCHEMA_FILE = path.join(repoRoot, "provider", "native", "schema.json");
-
-const RESOURCE_INPUTS: Record<ResourceKind, z.ZodObject> = {
-  portfolioWallet: PortfolioWalletInputsSchema,
-  walletStrategy: WalletStrategyInputsSchema,
-  webhookRegistration: WebhookRegistrationInputsSchema,
-};
-
-const RESOURCE_SOURCES: Record<ResourceKind, string> = {
-  portfolioWallet: "sdk/resources/portfolioWallet.ts",
-  walletStrategy: "sdk/resources/walletStrategy.ts",
-  webhookRegistration: "sdk/resources/webhookRegistration.ts",
-};
 
 /** Inputs the resource classes set themselves; a native provider is told the URN instead. */
 const INTERNAL_INPUTS = new Set(["resourceUrn"]);
@@ -101,12 +78,14 @@ export function generatePackageSchema(): Record<string, unknown> {
     ]),
   );
 
+  // Each resource from its descriptor (sdk/resources/*Descriptor.ts).
   const resources = Object.fromEntries(
-    (Object.keys(RESOURCE_TYPES) as ResourceKind[]).map((kind) => {
-      const className = RESOURCE_TYPES[kind].type;
-      const docs = resourceDocs(repoRoot, RESOURCE_SOURCES[kind], className);
-      const inputs = types.objectProperties(RESOURCE_INPUTS[kind], "input", className);
-      const outputs = types.objectProperties(RESOURCE_OUTPUTS[kind], "output", className);
+    Object.values(RESOURCE_DESCRIPTORS).map((descriptor) => {
+      const className = descriptor.type;
+      const secretOutputs: readonly string[] = descriptor.secretOutputs;
+      const docs = resourceDocs(repoRoot, descriptor.classFile, className);
+      const inputs = types.objectProperties(descriptor.inputs, "input", className);
+      const outputs = types.objectProperties(descriptor.outputs, "output", className);
       const inputProperties = Object.fromEntries(
         Object.entries(inputs.properties)
           .filter(([name]) => !INTERNAL_INPUTS.has(name))
@@ -117,12 +96,12 @@ export function generatePackageSchema(): Record<string, unknown> {
           name,
           {
             ...withDescription(property, docs.outputs[name] || docs.inputs[name]),
-            ...(SECRET_OUTPUTS[kind].includes(name) ? { secret: true } : {}),
+            ...(secretOutputs.includes(name) ? { secret: true } : {}),
           },
         ]),
       );
       return [
-        nativeTypeTokenOf(kind),
+        nativeTypeToken(descriptor),
         {
           description: docs.description,
           inputProperties,

@@ -1,6 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as resourceProviderModule from "./resourceProvider.cts";
-import { RESOURCE_TYPES, typeTokenOf, type ResourceKind } from "./resourceTypes.ts";
+import {
+  dynamicTypeToken,
+  outputPlaceholdersOf,
+  type OutputProperties,
+  type ResourceDescriptor,
+} from "./resourceDescriptor.ts";
 
 /**
  * The base of this package's resource classes: how each registers with Pulumi, written once.
@@ -9,27 +14,56 @@ import { RESOURCE_TYPES, typeTokenOf, type ResourceKind } from "./resourceTypes.
  *   derives every requestId from it (dynamic providers are not told their URN), which is what
  *   makes a retried or resumed `pulumi up` idempotent; the type token inside it tells the
  *   serialized provider which kind of resource a call is for.
+ * - The outputs that are not inputs are registered as placeholders, and the descriptor's secret
+ *   outputs as `additionalSecretOutputs`.
  * - Registration runs without stack-trace capture (see withoutStackTraces).
  */
 export abstract class PackageResource extends pulumi.dynamic.Resource {
   constructor(
-    kind: ResourceKind,
+    descriptor: ResourceDescriptor,
     name: string,
-    props: Record<string, unknown>,
+    args: object,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    const { module, type } = RESOURCE_TYPES[kind];
+    const { module, type, secretOutputs } = descriptor;
     // TypeScript does not model `module.exports =` in a .cts file; the provider is that module's
     // `module.exports` itself, the `default` of its namespace in both module formats.
     const provider = (resourceProviderModule as unknown as { default: pulumi.dynamic.ResourceProvider })
       .default;
     const restoreStackTraces = withoutStackTraces();
     try {
-      super(provider, name, { ...props, resourceUrn: resourceUrnOf(name, kind, opts) }, opts, module, type);
+      super(
+        provider,
+        name,
+        { ...args, ...placeholdersOf(descriptor), resourceUrn: resourceUrnOf(name, descriptor, opts) },
+        secretOutputs.length === 0
+          ? opts
+          : pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secretOutputs] }),
+        module,
+        type,
+      );
     } finally {
       restoreStackTraces();
     }
   }
+}
+
+/**
+ * The base class of one kind's resource class: a PackageResource whose instances have the kind's
+ * outputs as typed properties (OutputProperties: each output of the descriptor as an Output, with
+ * its docs). Pulumi assigns those properties at registration, from the placeholders and inputs.
+ */
+export function resourceClassOf<D extends ResourceDescriptor>(descriptor: D) {
+  abstract class KindResource extends PackageResource {
+    constructor(name: string, args: object, opts: pulumi.CustomResourceOptions | undefined) {
+      super(descriptor, name, args, opts);
+    }
+  }
+  return KindResource as abstract new (
+    name: string,
+    args: object,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) => PackageResource & OutputProperties<D>;
 }
 
 /**
@@ -39,13 +73,23 @@ export abstract class PackageResource extends pulumi.dynamic.Resource {
  */
 export function resourceUrnOf(
   name: string,
-  kind: ResourceKind,
+  descriptor: ResourceDescriptor,
   opts: pulumi.CustomResourceOptions | undefined,
 ): pulumi.Input<string> {
   if (opts?.parent === undefined) {
-    return `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${typeTokenOf(kind)}::${name}`;
+    return `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${dynamicTypeToken(descriptor)}::${name}`;
   }
-  return pulumi.createUrn(name, typeTokenOf(kind), opts.parent);
+  return pulumi.createUrn(name, dynamicTypeToken(descriptor), opts.parent);
+}
+
+const PLACEHOLDERS = new WeakMap<ResourceDescriptor, Record<string, undefined>>();
+
+/** A kind's output placeholders, worked out once per kind rather than per resource. */
+function placeholdersOf(descriptor: ResourceDescriptor): Record<string, undefined> {
+  let placeholders = PLACEHOLDERS.get(descriptor);
+  if (placeholders === undefined)
+    PLACEHOLDERS.set(descriptor, (placeholders = outputPlaceholdersOf(descriptor)));
+  return placeholders;
 }
 
 /**

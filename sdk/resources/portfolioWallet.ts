@@ -1,11 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
-import type { StrategyChangeState } from "./strategyChangeState.ts";
-import { typeTokenOf, type OnDelete } from "./resourceTypes.ts";
-import { PackageResource } from "./packageResource.ts";
+import { resourceClassOf } from "./packageResource.ts";
+import { portfolioWalletDescriptor, type OnDelete } from "./portfolioWalletDescriptor.ts";
+import { dynamicTypeToken } from "./resourceDescriptor.ts";
 
-export const PORTFOLIO_WALLET_TYPE = typeTokenOf("portfolioWallet");
+export const PORTFOLIO_WALLET_TYPE = dynamicTypeToken(portfolioWalletDescriptor);
 
 export type { OnDelete };
 
@@ -50,58 +50,10 @@ export interface PortfolioWalletArgs {
  * });
  * export const ethereumDepositAddress = wallet.depositAddressByChain.apply((a) => a.ethereum);
  */
-export class PortfolioWallet extends PackageResource {
-  /** The wallet id at the service (also the resource id). */
-  declare readonly walletId: pulumi.Output<string>;
-  /**
-   * The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what this resource
-   * applies, and what allocation diffs show. After a refresh, the allocation the service applies.
-   */
-  declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
-  /** Free label, fixed at creation. */
-  declare readonly label: pulumi.Output<string | undefined>;
-  /** What `pulumi destroy` does with the wallet: `fail-if-funded` (default) or `retain`. */
-  declare readonly onDelete: pulumi.Output<OnDelete>;
-  /** `active`; other statuses may appear. */
-  declare readonly status: pulumi.Output<string>;
-  /**
-   * Deposit addresses per chain, `{ ethereum: "0x…", solana: "…" }`, including chains added after
-   * this package: what other stacks feed on. (Per-chain balances move on their own; read them live
-   * with `getWallet()`.)
-   */
-  declare readonly depositAddressByChain: pulumi.Output<Record<string, string>>;
-  /** Blended rate of the wallet in basis points, as of the last `up` or refresh. */
-  declare readonly blendedRateBps: pulumi.Output<number>;
-  /** The requestId the wallet was created with, derived from this resource's URN (null when adopted). */
-  declare readonly creationRequestId: pulumi.Output<string | null>;
-  /**
-   * The latest strategy change: its requestId, status, signingActivityId and, while it waits for
-   * approvers, how many approvals are still needed. Null when none was made.
-   */
-  declare readonly strategyChange: pulumi.Output<StrategyChangeState | null>;
-  /**
-   * The latest change's status alone (`completed`, `pending_approval`: approve it at the signing
-   * provider, `processing`, or null): a scalar a pipeline can export and gate on, beside the record.
-   */
-  declare readonly strategyChangeStatus: pulumi.Output<string | null>;
-
+export class PortfolioWallet extends resourceClassOf(portfolioWalletDescriptor) {
+  // Its output properties, their types and docs: the descriptor's outputs (portfolioWalletDescriptor.ts).
   constructor(name: string, args: PortfolioWalletArgs, opts?: pulumi.CustomResourceOptions) {
-    super("portfolioWallet", name, { ...args, ...outputPlaceholders }, opts);
+    super(name, args, opts);
     noteManagedAllocation(this.walletId, `PortfolioWallet "${name}"`);
   }
 }
-
-/**
- * Output properties start unknown; the provider fills them in. Each property costs the program
- * time per resource (the SDK tracks every one), so there are only as many as users need.
- */
-const outputPlaceholders = {
-  walletId: undefined,
-  targetWeightsBps: undefined,
-  status: undefined,
-  depositAddressByChain: undefined,
-  blendedRateBps: undefined,
-  creationRequestId: undefined,
-  strategyChange: undefined,
-  strategyChangeStatus: undefined,
-};

@@ -1,47 +1,35 @@
-/**
- * The names the resource classes and the provider implementation share: the resource kinds and
- * their type tokens, and the choices of `onDelete`. Kept apart from the classes so the provider
- * process can read them without loading a resource class.
- */
-
-/** The values of `onDelete`: what `pulumi destroy` does with a wallet (the service has no wallet delete). */
-export const ON_DELETE_CHOICES = ["fail-if-funded", "retain"] as const;
+import { portfolioWalletDescriptor } from "./portfolioWalletDescriptor.ts";
+import { dynamicTypeToken, nativeTypeToken } from "./resourceDescriptor.ts";
+import { urnParts } from "./urn.ts";
+import { walletStrategyDescriptor } from "./walletStrategyDescriptor.ts";
+import { webhookRegistrationDescriptor } from "./webhookRegistrationDescriptor.ts";
 
 /**
- * What `pulumi destroy` (or removing the resource) does with a wallet; see
- * `PortfolioWalletArgs.onDelete`. The provider accepts exactly these values.
+ * The resource kinds of this package: one descriptor each (resourceDescriptor.ts). Kept apart from
+ * the classes so the provider process can read them without loading a resource class. Each kind
+ * has two type tokens: the dynamic resource classes register under `pulumi-nodejs:dynamic/...`,
+ * and the native provider plugin serves `portfolio-wallet:index:<type>` (programs in any language).
  */
-export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
-
-/**
- * The three resource kinds of this package and their Pulumi type tokens. Each kind has two: the
- * dynamic resource classes of this package register under `pulumi-nodejs:dynamic/...`, and the
- * native provider plugin serves `portfolio-wallet:index:<type>` (programs in any language). The
- * provider implementation tells the kinds apart by the token inside each resource's URN.
- */
-export const RESOURCE_TYPES = {
-  portfolioWallet: { module: "portfoliowallet", type: "PortfolioWallet" },
-  walletStrategy: { module: "walletstrategy", type: "WalletStrategy" },
-  webhookRegistration: { module: "webhookregistration", type: "WebhookRegistration" },
+export const RESOURCE_DESCRIPTORS = {
+  portfolioWallet: portfolioWalletDescriptor,
+  walletStrategy: walletStrategyDescriptor,
+  webhookRegistration: webhookRegistrationDescriptor,
 } as const;
-export type ResourceKind = keyof typeof RESOURCE_TYPES;
+export type ResourceKind = keyof typeof RESOURCE_DESCRIPTORS;
+export type DescriptorOf<K extends ResourceKind> = (typeof RESOURCE_DESCRIPTORS)[K];
+export const RESOURCE_KINDS = Object.keys(RESOURCE_DESCRIPTORS) as ResourceKind[];
 
-/** The package name of the native provider: its plugin is `pulumi-resource-portfolio-wallet`. */
-export const PACKAGE_NAME = "portfolio-wallet";
+export { ON_DELETE_CHOICES, type OnDelete } from "./portfolioWalletDescriptor.ts";
+export { PACKAGE_NAME } from "./resourceDescriptor.ts";
 
 /** The dynamic resource's type token of a kind, e.g. `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`. */
-export function typeTokenOf(kind: ResourceKind): string {
-  const { module, type } = RESOURCE_TYPES[kind];
-  return `pulumi-nodejs:dynamic/${module}:${type}`;
-}
+export const typeTokenOf = (kind: ResourceKind): string => dynamicTypeToken(RESOURCE_DESCRIPTORS[kind]);
 
 /** The native provider's type token of a kind, e.g. `portfolio-wallet:index:PortfolioWallet`. */
-export function nativeTypeTokenOf(kind: ResourceKind): string {
-  return `${PACKAGE_NAME}:index:${RESOURCE_TYPES[kind].type}`;
-}
+export const nativeTypeTokenOf = (kind: ResourceKind): string => nativeTypeToken(RESOURCE_DESCRIPTORS[kind]);
 
 const KIND_BY_TYPE_TOKEN = new Map(
-  (Object.keys(RESOURCE_TYPES) as ResourceKind[]).flatMap((kind) => [
+  RESOURCE_KINDS.flatMap((kind) => [
     [typeTokenOf(kind), kind] as const,
     [nativeTypeTokenOf(kind), kind] as const,
   ]),
@@ -52,13 +40,7 @@ export function resourceKindOfType(type: string): ResourceKind | undefined {
   return KIND_BY_TYPE_TOKEN.get(type);
 }
 
-/**
- * The kind of the resource a URN names, or undefined for any other type. A URN is
- * `urn:pulumi:<stack>::<project>::<parent types $-joined>$<type>::<name>`; the resource's own
- * type is the last `$`-separated part of the third `::` field.
- */
+/** The kind of the resource a URN names, or undefined for any other type. */
 export function resourceKindOfUrn(urn: string): ResourceKind | undefined {
-  const qualifiedType = urn.split("::")[2];
-  const type = qualifiedType?.split("$").at(-1);
-  return type === undefined ? undefined : resourceKindOfType(type);
+  return resourceKindOfType(urnParts(urn).type);
 }

@@ -1,11 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
-import { typeTokenOf } from "./resourceTypes.ts";
-import { PackageResource } from "./packageResource.ts";
-import type { StrategyChangeState } from "./strategyChangeState.ts";
+import { resourceClassOf } from "./packageResource.ts";
+import { dynamicTypeToken } from "./resourceDescriptor.ts";
+import { walletStrategyDescriptor } from "./walletStrategyDescriptor.ts";
 
-export const WALLET_STRATEGY_TYPE = typeTokenOf("walletStrategy");
+export const WALLET_STRATEGY_TYPE = dynamicTypeToken(walletStrategyDescriptor);
 
 /** Inputs of a {@link WalletStrategy}. */
 export interface WalletStrategyArgs {
@@ -23,30 +23,10 @@ export interface WalletStrategyArgs {
  * allocation and leaves the wallet's allocation as it is. Do not manage the same wallet's
  * allocation with a PortfolioWallet as well.
  */
-export class WalletStrategy extends PackageResource {
-  declare readonly walletId: pulumi.Output<string>;
-  /** The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what allocation diffs show. */
-  declare readonly targetWeightsBps: pulumi.Output<Record<string, number>>;
-  /** Blended rate of the wallet in basis points. */
-  declare readonly blendedRateBps: pulumi.Output<number>;
-  /** The latest strategy change (requestId, status, signingActivityId, approvals still needed). */
-  declare readonly strategyChange: pulumi.Output<StrategyChangeState | null>;
-  /** `completed`, `pending_approval`, `processing`, or null. */
-  declare readonly strategyChangeStatus: pulumi.Output<string | null>;
-
+export class WalletStrategy extends resourceClassOf(walletStrategyDescriptor) {
+  // Its output properties, their types and docs: the descriptor's outputs (walletStrategyDescriptor.ts).
   constructor(name: string, args: WalletStrategyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "walletStrategy",
-      name,
-      {
-        ...args,
-        targetWeightsBps: undefined,
-        blendedRateBps: undefined,
-        strategyChange: undefined,
-        strategyChangeStatus: undefined,
-      },
-      opts,
-    );
+    super(name, args, opts);
     noteManagedAllocation(args.walletId, `WalletStrategy "${name}"`);
   }
 }

@@ -2,17 +2,16 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { z } from "zod";
-import {
-  PortfolioWalletInputsSchema,
-  WalletStrategyInputsSchema,
-  WebhookRegistrationInputsSchema,
-} from "../../provider/inputs.ts";
-import { RESOURCE_OUTPUTS, SECRET_OUTPUTS } from "../../provider/resourceOutputs.ts";
 import { resourceDocs } from "../../scripts/packageSchema/docComments.ts";
 import { generatedDifferences } from "../../scripts/generateSdks.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { READ_FUNCTIONS } from "../../sdk/functions/readFunctions.ts";
-import { nativeTypeTokenOf, RESOURCE_TYPES, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
+import {
+  nativeTypeTokenOf,
+  RESOURCE_DESCRIPTORS,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "../../sdk/resources/resourceTypes.ts";
 import { SETTINGS } from "../../sdk/stackSettings.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
 
@@ -43,12 +42,10 @@ type Schema = {
 };
 const schema = JSON.parse(readFileSync(path.join(repoRoot, "provider/native/schema.json"), "utf8")) as Schema;
 
-const INPUTS: Record<ResourceKind, z.ZodObject> = {
-  portfolioWallet: PortfolioWalletInputsSchema,
-  walletStrategy: WalletStrategyInputsSchema,
-  webhookRegistration: WebhookRegistrationInputsSchema,
-};
-const kinds = Object.keys(RESOURCE_TYPES) as ResourceKind[];
+const INPUTS = (kind: ResourceKind): z.ZodObject => RESOURCE_DESCRIPTORS[kind].inputs;
+const OUTPUTS = (kind: ResourceKind): z.ZodObject => RESOURCE_DESCRIPTORS[kind].outputs;
+const SECRET_OUTPUTS = (kind: ResourceKind): readonly string[] => RESOURCE_DESCRIPTORS[kind].secretOutputs;
+const kinds = RESOURCE_KINDS;
 const keysOf = (object: z.ZodObject) => Object.keys(object.shape).sort();
 const requiredOf = (object: z.ZodObject) =>
   Object.entries(object.shape)
@@ -70,23 +67,23 @@ describe("the package schema (provider/native/schema.json)", () => {
 
   test.each(kinds)("%s: inputs are the provider's input schema, outputs its output schema", (kind) => {
     const resource = schema.resources[nativeTypeTokenOf(kind)]!;
-    const inputKeys = keysOf(INPUTS[kind]).filter((name) => name !== "resourceUrn");
+    const inputKeys = keysOf(INPUTS(kind)).filter((name) => name !== "resourceUrn");
     expect(Object.keys(resource.inputProperties).sort()).toEqual(inputKeys);
     expect([...resource.requiredInputs].sort()).toEqual(
-      requiredOf(INPUTS[kind]).filter((n) => n !== "resourceUrn"),
+      requiredOf(INPUTS(kind)).filter((n) => n !== "resourceUrn"),
     );
-    expect(Object.keys(resource.properties).sort()).toEqual(keysOf(RESOURCE_OUTPUTS[kind]));
-    expect([...resource.required].sort()).toEqual(requiredOf(RESOURCE_OUTPUTS[kind]));
+    expect(Object.keys(resource.properties).sort()).toEqual(keysOf(OUTPUTS(kind)));
+    expect([...resource.required].sort()).toEqual(requiredOf(OUTPUTS(kind)));
     const secretOutputs = Object.entries(resource.properties)
       .filter(([, property]) => property.secret === true)
       .map(([name]) => name);
-    expect(secretOutputs).toEqual([...SECRET_OUTPUTS[kind]]);
+    expect(secretOutputs).toEqual([...SECRET_OUTPUTS(kind)]);
   });
 
   test.each(kinds)(
     "%s: the TypeScript class declares the same outputs, and every property has its docs",
     (kind) => {
-      const className = RESOURCE_TYPES[kind].type;
+      const className = RESOURCE_DESCRIPTORS[kind].type;
       const docs = resourceDocs(
         repoRoot,
         `sdk/resources/${className[0]!.toLowerCase()}${className.slice(1)}.ts`,

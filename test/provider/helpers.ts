@@ -8,7 +8,12 @@ import {
   requestsInFlight as requestsInFlightOf,
   resetRequestCounts as resetRequestCountsOf,
 } from "../support/sandboxAccess.ts";
-import { callProviderOf as dispatch, type ResourceKind } from "../../provider/implementation.ts";
+import {
+  callResource,
+  configure as configureProvider,
+  type ResourceKind,
+  type ResourceMethod,
+} from "../../provider/implementation.ts";
 import { PortfolioWalletClient } from "../../sdk/client/index.ts";
 import type { SandboxOptions } from "../../sandbox/index.ts";
 import type { StrategyUpdate } from "../../sdk/contract/strategy.ts";
@@ -20,8 +25,8 @@ const execFileAsync = promisify(execFile);
 export { ORG, TOKEN, OTHER_TOKEN, OTHER_ORG, type TestSandbox } from "../sandbox/helpers.ts";
 
 /**
- * Test harness for the provider methods, called the way the dynamic-provider host calls them:
- * `dispatch(kind, method, args)` after `dispatch(kind, "configure", [config])`.
+ * Test harness for the provider methods, called the way the adapters call them:
+ * `callResource(kind, method, ...args)` after `configure(config)`.
  */
 
 export const POSITIONS_A = [
@@ -77,18 +82,25 @@ export interface ProviderUnderTest {
   delete(id: string, props: Record<string, unknown>): Promise<void>;
 }
 
+/** A call into the implementation with loose test values (tests pass states they made up). */
+const dispatch = callResource as (
+  kind: ResourceKind,
+  method: ResourceMethod,
+  ...args: unknown[]
+) => Promise<Loose>;
+
 export function providerOf(kind: ResourceKind): ProviderUnderTest {
   return {
     configure: async (config) => {
-      await dispatch(kind, "configure", [configSource(config)]);
+      configureProvider(configSource(config));
     },
-    check: (olds, news) => dispatch(kind, "check", [olds, news]),
-    diff: (id, olds, news) => dispatch(kind, "diff", [id, olds, news]),
-    create: (inputs) => dispatch(kind, "create", [inputs]),
-    read: (id, props) => dispatch(kind, "read", [id, props]),
-    update: (id, olds, news) => dispatch(kind, "update", [id, olds, news]),
+    check: (olds, news) => dispatch(kind, "check", olds, news),
+    diff: (id, olds, news) => dispatch(kind, "diff", id, olds, news),
+    create: (inputs) => dispatch(kind, "create", inputs),
+    read: (id, props) => dispatch(kind, "read", id, props),
+    update: (id, olds, news) => dispatch(kind, "update", id, olds, news),
     delete: async (id, props) => {
-      await dispatch(kind, "delete", [id, props]);
+      await dispatch(kind, "delete", id, props);
     },
   };
 }

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { AllocationSchema } from "../contract/allocation.ts";
+import { UuidSchema } from "../contract/common.ts";
+import { describeResource, ResourceUrnSchema } from "./resourceDescriptor.ts";
+import {
+  ALLOCATION_SECRETS_CARRY_OVER,
+  StrategyChangeStateSchema,
+  WeightsByKeySchema,
+} from "./strategyChangeState.ts";
+
+/** The values of `onDelete`: what `pulumi destroy` does with a wallet (the service has no wallet delete). */
+export const ON_DELETE_CHOICES = ["fail-if-funded", "retain"] as const;
+
+/**
+ * What `pulumi destroy` (or removing the resource) does with a wallet; see
+ * `PortfolioWalletArgs.onDelete`. The provider accepts exactly these values.
+ */
+export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
+
+/** PortfolioWallet, described once (resourceDescriptor.ts says what follows from it). */
+export const portfolioWalletDescriptor = describeResource({
+  kind: "portfolioWallet",
+  type: "PortfolioWallet",
+  module: "portfoliowallet",
+  classFile: "sdk/resources/portfolioWallet.ts",
+  // They reuse the contract's request schemas, so a value the service would reject is rejected
+  // by check() first, before any network call.
+  inputs: z.object({
+    resourceUrn: ResourceUrnSchema,
+    positions: AllocationSchema,
+    label: z.string().max(200, "must be at most 200 characters").optional(),
+    onDelete: z
+      .enum(ON_DELETE_CHOICES, { error: 'must be "fail-if-funded" (the default) or "retain"' })
+      .optional(),
+    adoptWalletId: UuidSchema.optional(),
+  }),
+  outputs: z.object({
+    /** The wallet id at the service (also the resource id). */
+    walletId: UuidSchema,
+    /**
+     * The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what this resource
+     * applies, and what allocation diffs show. After a refresh, the allocation the service applies.
+     */
+    targetWeightsBps: WeightsByKeySchema,
+    /** Free label, fixed at creation. */
+    label: z.string().optional(),
+    /** What `pulumi destroy` does with the wallet: `fail-if-funded` (default) or `retain`. */
+    onDelete: z.enum(ON_DELETE_CHOICES),
+    adoptWalletId: UuidSchema.optional(),
+    /** `active`; other statuses may appear. */
+    status: z.string(),
+    /**
+     * Deposit addresses per chain, `{ ethereum: "0x…", solana: "…" }`, including chains added after
+     * this package: what other stacks feed on. (Per-chain balances move on their own; read them live
+     * with `getWallet()`.)
+     */
+    depositAddressByChain: z.record(z.string(), z.string()),
+    /** Blended rate of the wallet in basis points, as of the last `up` or refresh. */
+    blendedRateBps: z.number(),
+    /** The requestId the wallet was created with, derived from this resource's URN (null when adopted). */
+    creationRequestId: z.string().nullable(),
+    /**
+     * The latest strategy change: its requestId, status, signingActivityId and, while it waits for
+     * approvers, how many approvals are still needed. Null when none was made.
+     */
+    strategyChange: StrategyChangeStateSchema.nullable(),
+    /**
+     * The latest change's status alone (`completed`, `pending_approval`: approve it at the signing
+     * provider, `processing`, or null): a scalar a pipeline can export and gate on, beside the record.
+     */
+    strategyChangeStatus: z.string().nullable(),
+  }),
+  secretOutputs: [],
+  secretCarriesOver: ALLOCATION_SECRETS_CARRY_OVER,
+});

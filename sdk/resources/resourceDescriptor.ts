@@ -1,0 +1,87 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+
+/**
+ * What describes one resource kind, written once, beside its class: its type names, the inputs
+ * the provider checks and the outputs it writes (zod schemas; the JSDoc on each output's key is
+ * its documentation), and which outputs are secret. Everything else follows from it: the class's
+ * output properties and their placeholders (packageResource.ts), `additionalSecretOutputs`, the
+ * native plugin's secret handling, the package schema (scripts/packageSchema/), and the type of
+ * the implementation that serves the kind (provider/implementation.ts). This is pulumi-go-provider's
+ * `infer.Resource[I, O]` in TypeScript.
+ */
+export interface ResourceDescriptor<
+  Kind extends string = string,
+  Inputs extends z.ZodObject = z.ZodObject,
+  Outputs extends z.ZodObject = z.ZodObject,
+> {
+  /** The kind's name in this package's tables (`portfolioWallet`). */
+  kind: Kind;
+  /** The class name and the native type (`PortfolioWallet`: `portfolio-wallet:index:PortfolioWallet`). */
+  type: string;
+  /** The dynamic resource's module (`portfoliowallet`: `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`). */
+  module: string;
+  /** The file of the class and its `<type>Args`, whose JSDoc documents the kind and its inputs. */
+  classFile: string;
+  /** The inputs as check() validates them (`resourceUrn` included: the classes set it). */
+  inputs: Inputs;
+  /** The outputs as the implementation writes them into state. */
+  outputs: Outputs;
+  /** Outputs that are secret whatever the inputs. */
+  secretOutputs: readonly (keyof z.output<Outputs> & string)[];
+  /**
+   * A secret input makes these outputs secret too, besides the output of its own name (the
+   * allocation's program form, `positions`, lives on as `targetWeightsBps` and in the change).
+   */
+  secretCarriesOver: Readonly<Record<string, readonly (keyof z.output<Outputs> & string)[]>>;
+}
+
+/** The input every class sets: the URN the requestIds derive from (dynamic providers are not told it). */
+export const ResourceUrnSchema = z.string().min(1, "is set by the resource class; do not pass it yourself");
+
+/** A descriptor with its exact types kept (what each descriptor file declares with). */
+export const describeResource = <
+  Kind extends string,
+  Inputs extends z.ZodObject,
+  Outputs extends z.ZodObject,
+>(
+  descriptor: ResourceDescriptor<Kind, Inputs, Outputs>,
+) => descriptor;
+
+/** The outputs a kind writes into state, as plain values. */
+export type ResourceOutputs<D extends ResourceDescriptor> = z.output<D["outputs"]>;
+
+/**
+ * The output properties of a resource class: every output, as an Output of its value (an optional
+ * output reads `Output<T | undefined>`, as Pulumi resolves it). Merged into the class by an
+ * interface of the same name; the JSDoc of each key of the outputs schema shows on hover.
+ */
+export type OutputProperties<D extends ResourceDescriptor> = {
+  readonly [K in keyof Required<ResourceOutputs<D>>]: pulumi.Output<ResourceOutputs<D>[K]>;
+};
+
+/**
+ * Outputs a class registers as `undefined` so the engine tracks them: those that are not inputs
+ * too (an input the program passes is an output already). Each property costs the program time per
+ * resource (the SDK tracks every one), so there are no more than that.
+ */
+export function outputPlaceholdersOf(descriptor: ResourceDescriptor): Record<string, undefined> {
+  return Object.fromEntries(
+    Object.keys(descriptor.outputs.shape)
+      .filter((name) => !(name in descriptor.inputs.shape))
+      .map((name) => [name, undefined]),
+  );
+}
+
+/** The package name of the native provider: its plugin is `pulumi-resource-portfolio-wallet`. */
+export const PACKAGE_NAME = "portfolio-wallet";
+
+/** The dynamic resource's type token, e.g. `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`. */
+export function dynamicTypeToken(descriptor: Pick<ResourceDescriptor, "module" | "type">): string {
+  return `pulumi-nodejs:dynamic/${descriptor.module}:${descriptor.type}`;
+}
+
+/** The native provider's type token, e.g. `portfolio-wallet:index:PortfolioWallet`. */
+export function nativeTypeToken(descriptor: Pick<ResourceDescriptor, "type">): string {
+  return `${PACKAGE_NAME}:index:${descriptor.type}`;
+}
