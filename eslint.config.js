@@ -11,7 +11,7 @@ export default tseslint.config(
       ".sandbox-data/**",
       "**/*.js",
       // The console's browser scripts are checked JavaScript (JSDoc types), linted like the rest.
-      "!sandbox/console/web/assets/js/**/*.js",
+      "!sandbox/console/web/src/**/*.js",
     ],
   },
   ...tseslint.configs.recommended,
@@ -30,13 +30,37 @@ export default tseslint.config(
     },
   },
   {
-    files: ["sandbox/console/web/assets/js/**/*.js"],
+    files: ["sandbox/console/web/src/**/*.js"],
     languageOptions: {
       parserOptions: { project: "sandbox/console/web/tsconfig.json", tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Type-checked with Node's types (the console API's answers are typed from the sandbox's own
+      // views), but bundled for a browser: no Node module or global, and no server code as a value.
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "The console runs in a browser." },
+            {
+              regex: "/(?:domain|store|http|routes|signing)/",
+              message: "The console runs in a browser: take only types from the sandbox (payloads.js).",
+            },
+          ],
+        },
+      ],
+      "no-restricted-globals": [
+        "error",
+        "process",
+        "Buffer",
+        "require",
+        "module",
+        "__dirname",
+        "__filename",
+        "global",
+      ],
     },
   },
 );

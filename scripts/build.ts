@@ -5,8 +5,9 @@
 //              provider plugin (`pulumi-resource-portfolio-wallet`, the package's second bin)
 //   dist/cjs/  CommonJS (tsconfig.build.cjs.json): every entry, for `require` (CommonJS programs,
 //              such as those `pulumi new typescript` creates)
-//   dist/sandbox/console/web/, dist/cjs/sandbox/console/web/  the sandbox console's page, scripts and
-//              styles, copied as they are (browser files, not compiled: sandbox/console/consoleDir.cts)
+//   dist/sandbox/console/web/, dist/cjs/sandbox/console/web/  the sandbox console's page and styles,
+//              copied, and its script: web/src/ bundled by esbuild into web/assets/console.js
+//              (sandbox/console/consoleBundle.ts; the sources are not shipped)
 //   dist/plugin/  the plugin as a release archive for `pulumi plugin install ... --file` (pluginArchive.ts);
 //              not in the npm package
 //
@@ -93,13 +94,15 @@ async function writeOpenApiDocuments(directory: string): Promise<void> {
 /** The console's browser files (sandbox/console/web/), beside each build of the module that serves them. */
 const CONSOLE_WEB = path.join("sandbox", "console", "web");
 
-function copyConsoleFiles(): void {
+/** The page, its styles and icon as they are, and the script as one bundle (consoleBundle.ts). */
+async function writeConsoleFiles(): Promise<void> {
+  const { bundleConsole, CONSOLE_BUNDLE_NAME } = await import("../sandbox/console/consoleBundle.ts");
+  const bundle = await bundleConsole();
   for (const build of [dist, path.join(dist, "cjs")]) {
-    cpSync(path.join(repoRoot, CONSOLE_WEB), path.join(build, CONSOLE_WEB), {
-      recursive: true,
-      // The type-checking project of the browser scripts is not part of what is served.
-      filter: (source) => path.basename(source) !== "tsconfig.json",
-    });
+    const target = path.join(build, CONSOLE_WEB);
+    cpSync(path.join(repoRoot, CONSOLE_WEB, "index.html"), path.join(target, "index.html"));
+    cpSync(path.join(repoRoot, CONSOLE_WEB, "assets"), path.join(target, "assets"), { recursive: true });
+    writeFileSync(path.join(target, "assets", CONSOLE_BUNDLE_NAME), bundle);
   }
 }
 
@@ -110,7 +113,7 @@ export async function build(): Promise<void> {
   await Promise.all([compile("tsconfig.build.json"), compile("tsconfig.build.cjs.json")]);
   // Without this, Node would read dist/cjs/**/*.js as ES modules: the package itself is "type": "module".
   writeFileSync(path.join(dist, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
-  copyConsoleFiles();
+  await writeConsoleFiles();
   await buildPluginArchive(repoRoot, path.join(dist, "plugin"));
   await writeOpenApiDocuments(path.join(dist, "openapi"));
   mkdirSync(path.dirname(builtFromStamp), { recursive: true });

@@ -34,11 +34,14 @@ const SANDBOX_MAY_USE = ["sdk/contract/"];
 const MAY_USE_SANDBOX = ["cli/"];
 
 const SOURCE_DIRS = ["sdk", "provider", "sandbox", "policy", "cli"];
+/** The console's browser scripts: JavaScript bundled with what they import (the contract's rules), so in the graph too. */
+const CONSOLE_SCRIPTS = "sandbox/console/web/src/";
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(repoRoot, dir)).flatMap((entry) => {
     const relative = `${dir}/${entry}`;
     if (statSync(path.join(repoRoot, relative)).isDirectory()) return sourceFiles(relative);
+    if (relative.startsWith(CONSOLE_SCRIPTS) && entry.endsWith(".js")) return [relative];
     return /\.c?ts$/.test(entry) && !entry.endsWith(".d.ts") ? [relative] : [];
   });
 }

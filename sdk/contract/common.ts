@@ -1,7 +1,6 @@
 import { z } from "zod";
 
-/** 10000 bps = 100%. Every allocation the service accepts sums to exactly this. */
-export const TOTAL_WEIGHT_BPS = 10_000;
+export { TOTAL_WEIGHT_BPS } from "./basisPoints.ts";
 
 /**
  * An id (spec conventions: "UUID strings"): any canonical 8-4-4-4-12 hex form, in either case. Not

@@ -44,7 +44,7 @@ const requestedUrls: string[] = [];
 const pageErrors: string[] = [];
 const openPages: Page[] = [];
 
-type Wallet = { id: string; depositAddresses: Record<string, { address: string }> };
+type Wallet = { id: string; createdAt: string; depositAddresses: Record<string, { address: string }> };
 
 const apiA = (method: string, route: string, body?: unknown, admin = false) =>
   sandbox.api(TOKEN_A, method, route, body, admin);
@@ -840,6 +840,52 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
   );
 
   test(
+    "times read in the browser's time zone, the zone named, with the same moment in UTC on hover",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Time zone wallet", 100);
+      const page = await newPage();
+      // A zone half an hour off UTC, with no summer time: no wall clock there reads as UTC's.
+      const devtools = await page.context().newCDPSession(page);
+      await devtools.send("Emulation.setTimezoneOverride", { timezoneId: "Asia/Kolkata" });
+      await signIn(page, sandbox.consoleUrl, TOKEN_A, ADMIN_TOKEN);
+      await open(page, `/wallets/${wallet.id}`);
+      const created = page.locator(`main time[datetime="${wallet.createdAt}"]`).first();
+      await created.waitFor();
+      const clockIn = (timeZone: string, iso: string) =>
+        new Intl.DateTimeFormat("en-GB", {
+          hour: "2-digit",
+          minute: "2-digit",
+          second: "2-digit",
+          hourCycle: "h23",
+          timeZone,
+        }).format(new Date(iso));
+      const text = async (value: Promise<string | null>) => ((await value) ?? "").replaceAll("\u00a0", " ");
+      const shown = await text(created.textContent());
+      expect(shown).toContain(clockIn("Asia/Kolkata", wallet.createdAt));
+      expect(shown).toMatch(/ (?:IST|GMT\+5:30)$/);
+      const onHover = await text(created.getAttribute("title"));
+      expect(onHover).toContain(clockIn("UTC", wallet.createdAt));
+      expect(onHover).toMatch(/ UTC$/);
+      // The header's sandbox time too.
+      const header = page.locator("[data-sandbox-now]");
+      await header.locator("[title]").waitFor();
+      // Read at once: the header moves with the clock.
+      const [now, headerShown, headerOnHover] = await header.evaluate((element) => {
+        const value = element.querySelector("[title]");
+        return [
+          element.getAttribute("data-sandbox-now") ?? "",
+          value?.textContent ?? "",
+          value?.getAttribute("title") ?? "",
+        ];
+      });
+      expect(headerShown.replaceAll("\u00a0", " ")).toContain(clockIn("Asia/Kolkata", now));
+      expect(headerOnHover.replaceAll("\u00a0", " ")).toContain(`${clockIn("UTC", now)} UTC`);
+      await devtools.detach();
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
     "a wallet at its targets has no largest drift to name",
     async () => {
       const wallet = await walletOf(TOKEN_A, "On target", 1000);
@@ -1218,7 +1264,16 @@ describe("sandbox console in Chromium: every page", () => {
       expect((await seriousViolations(control)).join()).toContain("image-alt");
       await control.close();
 
+      // A registration with a delivery, so the open delivery detail is checked too.
+      const receiver = await startReceiver(() => 204);
+      const registered = await apiA("POST", "/webhooks/registrations", {
+        url: receiver.url,
+        eventTypes: ["portfolio_wallet.deposit.status_changed"],
+        description: "accessibility receiver",
+      });
+      expect(registered.status).toBe(201);
       const wallet = await walletOf(TOKEN_A, "Accessibility", 1000);
+      await eventually(() => receiver.requests.length).toBeGreaterThanOrEqual(1);
       // Something waiting on Approvals, and a webhook registration, so their actions are checked too.
       expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
       const waiting = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
@@ -1263,7 +1318,29 @@ describe("sandbox console in Chromium: every page", () => {
               ...(await offscreenActions(page)).map((problem) => `${width}px ${path}: ${problem}`),
             );
         }
+        // What opens on a page is checked open: a delivery's detail, and the header's clock menu.
+        await open(page, "/webhooks");
+        await page
+          .getByRole("button", { name: /^Inspect/ })
+          .first()
+          .click();
+        await page.getByText("Headers of each attempt").waitFor();
+        findings.push(
+          ...(await seriousViolations(page)).map((finding) => `${width}px delivery detail: ${finding}`),
+        );
+        await page.getByText("Advance time").click();
+        await page.getByRole("button", { name: "+ 7 days" }).waitFor();
+        findings.push(
+          ...(await seriousViolations(page)).map((finding) => `${width}px clock menu: ${finding}`),
+        );
+        if (width === 420)
+          findings.push(
+            ...(await offscreenActions(page)).map((problem) => `${width}px clock menu: ${problem}`),
+          );
+        await page.getByText("Advance time").click();
       }
+      expect((await apiA("DELETE", `/webhooks/registrations/${registered.body.id}`)).status).toBe(204);
+      await receiver.close();
       await open(page, `/wallets/${wallet.id}`);
       await page.locator(".allocation-table").waitFor();
       await screenshot(page, "wallet-overview-narrow");

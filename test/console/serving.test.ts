@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,14 +17,24 @@ afterEach(async () => {
   for (const sandbox of started.splice(0)) await sandbox.close();
 });
 
-/** The page and one of its scripts, as a browser would load them. */
+/** The page, its script and styles, as a browser would load them. */
 async function expectConsoleServed(consoleUrl: string): Promise<void> {
   const page = await fetch(consoleUrl);
   expect(page.status).toBe(200);
-  expect(await page.text()).toContain("/_console/assets/js/main.js");
-  const script = await fetch(new URL("assets/js/main.js", consoleUrl));
+  expect(await page.text()).toContain("/_console/assets/console.js");
+  const script = await fetch(new URL("assets/console.js", consoleUrl));
   expect(script.status).toBe(200);
-  expect(await script.text()).toContain("startPolling");
+  const bundle = await script.text();
+  expect(bundle).toContain("startPolling");
+  // One bundle: no import left for the browser to fetch, and the contract's rules inside it
+  // (its duration parser, its basis-point total) rather than copies of them.
+  expect(bundle).not.toMatch(/^\s*(?:import|export)\b.*\bfrom\s*["']/m);
+  expect(bundle).toContain("function parseIsoDurationMs(");
+  expect(bundle).toMatch(/\bTOTAL_WEIGHT_BPS = /);
+  // Without zod: the views take only the schemas' types.
+  expect(bundle).not.toContain("ZodError");
+  // The sources are not served, only their bundle.
+  expect((await fetch(new URL("assets/js/main.js", consoleUrl))).status).toBe(404);
   const styles = await fetch(new URL("assets/console.css", consoleUrl));
   expect(styles.status).toBe(200);
 }
@@ -106,6 +117,12 @@ describe("serving the console", () => {
       started.push(sandbox);
       expect(sandbox.consoleUrl).toBe(`${sandbox.url}/_console/`);
       await expectConsoleServed(sandbox.consoleUrl);
+    }
+    // The package ships the bundle, built by `npm run build`, and not the sources it is made of.
+    for (const build of [["dist"], ["dist", "cjs"]]) {
+      const web = path.join(repoRoot, ...build, "sandbox", "console", "web");
+      expect(existsSync(path.join(web, "assets", "console.js")), web).toBe(true);
+      expect(existsSync(path.join(web, "src")), web).toBe(false);
     }
   });
 

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { filesUnder, secretFindings, textSecret } from "../e2e/harness/secrets.ts";
 import {
@@ -99,6 +99,20 @@ describe("the packed package in a user's project", () => {
       headers: { authorization: "Bearer sandbox-token" },
     });
     expect(unknownToken.status).toBe(401);
+  });
+
+  test("the installed sandbox serves its console: the page and the bundle built into the package, not its sources", async () => {
+    const page = await fetch(`${serviceUrl}/_console/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('src="/_console/assets/console.js"');
+    const script = await fetch(`${serviceUrl}/_console/assets/console.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-security-policy")).toContain("script-src 'self'");
+    // The contract's duration parser inside it, bundled at build time: no esbuild is installed.
+    expect(await script.text()).toContain("function parseIsoDurationMs(");
+    const installed = `${sandboxHost.dir}/node_modules`;
+    expect(existsSync(`${installed}/esbuild`)).toBe(false);
+    expect(existsSync(`${installed}/@portfolio-wallet/pulumi/dist/sandbox/console/web/src`)).toBe(false);
   });
 
   test.each(LAYOUTS)(

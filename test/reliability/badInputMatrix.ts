@@ -1,4 +1,4 @@
-// The bad-input matrix: every endpoint of the sandbox (service, admin and signing provider), each
+// The bad-input matrix: every endpoint of the sandbox (service, admin, console API and signing provider), each
 // with bad path parameters, another organization's ids, bad queries, bad bodies of every kind and
 // bad credentials. The oracle is the same for all: an answer (no hang), below 500, small, and
 // never showing another organization's data.
@@ -77,6 +77,8 @@ export const ENDPOINTS: Endpoint[] = [
     fields: ["walletId", "legKey", "reason"],
     admin: true,
   },
+  { method: "DELETE", path: "/_sandbox/faults/{fault}", admin: true },
+  { method: "DELETE", path: "/_sandbox/faults", admin: true },
   { method: "GET", path: "/_sandbox/request-counts", admin: true },
   { method: "GET", path: "/_sandbox/signing-activities/{activity}", admin: true },
   { method: "POST", path: "/_sandbox/signing-activities/{activity}/reject", fields: ["reason"], admin: true },
@@ -98,6 +100,19 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/_sandbox/signing/api-keys", admin: true },
   { method: "POST", path: "/_sandbox/signing/api-keys", fields: ["publicKey", "userName"], admin: true },
   { method: "DELETE", path: "/_sandbox/signing/api-keys/{publicKey}", admin: true },
+  // The console's read API (docs/sandbox.md "Console API"), authenticated like the service's.
+  { method: "GET", path: "/_console/api/session" },
+  { method: "GET", path: "/_console/api/signing-activities", query: ["status", "limit"] },
+  { method: "GET", path: "/_console/api/wallets/{wallet}/strategy-updates", query: ["limit"] },
+  { method: "GET", path: "/_console/api/wallets/{wallet}/history" },
+  { method: "GET", path: "/_console/api/wallets/{wallet}/withdrawals", query: ["pageSize", "cursor"] },
+  {
+    method: "GET",
+    path: "/_console/api/webhook-deliveries",
+    query: ["status", "registrationId", "eventType", "limit"],
+  },
+  { method: "GET", path: "/_console/api/webhook-deliveries/{delivery}" },
+  { method: "POST", path: "/_console/api/webhook-deliveries/{delivery}/redeliver" },
   { method: "POST", path: "/public/v1/query/get_activity", fields: ["organizationId", "activityId"] },
   {
     method: "POST",

@@ -125,8 +125,20 @@ describe("bad-input matrix", () => {
         userName: `${side}-approver-7f3a`,
       });
       expect(key.status).toBe(201);
+      // A fault that nothing triggers (no request goes to its path), to disarm by id.
+      const fault = await api("POST", "/_sandbox/faults", {
+        method: "GET",
+        path: "/v2/never-requested-7f3a",
+        kind: "status",
+        status: 503,
+      });
+      expect(fault.status).toBe(201);
       ids[side] = {
         wallet: wallet.id,
+        fault: fault.json.id,
+        // No real delivery: redelivering one would send it to these registrations' example.com
+        // URLs, and tests send nothing off loopback. Unknown ids, each organization's its own.
+        delivery: randomUUID(),
         deposit: depositId,
         withdrawal: withdrawal.json.id,
         webhook: webhook.json.id,

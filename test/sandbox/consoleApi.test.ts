@@ -408,14 +408,14 @@ describe("console page and files", () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(res.headers.get("referrer-policy")).toBe("no-referrer");
       const html = await res.text();
-      expect(html).toContain('<script type="module" src="/_console/assets/js/main.js"></script>');
+      expect(html).toContain('<script type="module" src="/_console/assets/console.js"></script>');
       // Nothing from outside the sandbox.
       expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
     }
   });
 
   test("serves its scripts and styles, and nothing else from the disk", async () => {
-    const script = await fetch(`${m.t.url}/_console/assets/js/main.js`);
+    const script = await fetch(`${m.t.url}/_console/assets/console.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(script.headers.get("x-content-type-options")).toBe("nosniff");
@@ -426,6 +426,8 @@ describe("console page and files", () => {
       "/_console/assets/../consolePages.ts",
       "/_console/assets/%2e%2e/%2e%2e/consoleApi.ts",
       "/_console/assets/js/..%2f..%2f..%2fpackage.json",
+      "/_console/assets/..%2fsrc%2fmain.js",
+      "/_console/assets/%2e%2e%2fsrc/format.js",
     ]) {
       const res = await fetch(`${m.t.url}${path}`);
       const text = await res.text();

@@ -79,8 +79,20 @@ describe("headers of every answer", () => {
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(page.headers.get("cache-control")).toBe("no-store");
-    const script = await fetch(`${t.url}/_console/assets/js/main.js`);
+    const script = await fetch(`${t.url}/_console/assets/console.js`);
     expect(script.headers.get("cache-control")).toBe("no-cache");
-    expect(script.headers.get("x-content-type-options")).toBe("nosniff");
+    for (const answer of [page, script]) {
+      expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(answer.headers.get("x-frame-options")).toBe("DENY");
+      expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(answer.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+      // Nothing an HTTP sandbox should promise or a browser no longer reads.
+      expect(answer.headers.get("strict-transport-security")).toBeNull();
+      expect(answer.headers.get("x-xss-protection")).toBeNull();
+    }
+    expect(script.headers.get("content-security-policy")).toBe(page.headers.get("content-security-policy"));
+    // The console's API answers are the API's: no page policy on them.
+    const api = await fetch(`${t.url}/_console/api/session`);
+    expect(api.headers.get("content-security-policy")).toBeNull();
   });
 });

@@ -2,8 +2,8 @@
 // A wallet's strategy updates: a form to change the target allocation (PATCH .../strategy), and
 // every update with its status, approval and failure reason.
 import { newRequestId, request } from "../api.js";
-import { card, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
-import { moneyInText, percent, when, words } from "../format.js";
+import { card, fill, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
+import { moneyInText, percent, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
 import { failure, link, loading } from "./common.js";
@@ -28,7 +28,7 @@ export function walletStrategy(ctx, walletId) {
   );
 
   let formBuilt = false;
-  /** @param {any} wallet */
+  /** @param {import("../payloads.js").PortfolioWallet} wallet */
   async function buildForm(wallet) {
     formBuilt = true;
     let catalog;
@@ -92,6 +92,7 @@ export function walletStrategy(ctx, walletId) {
     async refresh(wallet) {
       if (!formBuilt) await buildForm(wallet);
       const { body } = await request("GET", `/_console/api/wallets/${walletId}/strategy-updates?limit=25`);
+      /** @type {import("../payloads.js").StrategyUpdate[]} */
       const updates = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(updates), () =>
         updates.length === 0
@@ -107,8 +108,8 @@ export function walletStrategy(ctx, walletId) {
                 "Failure reason",
                 "Last change",
               ],
-              rows: updates.map((/** @type {any} */ update) => [
-                when(update.createdAt),
+              rows: updates.map((update) => [
+                timeOf(update.createdAt),
                 statusPill(update.status),
                 allocationText(update.positions ?? []),
                 update.signingActivityId
@@ -117,7 +118,7 @@ export function walletStrategy(ctx, walletId) {
                     : words(update.signingActivityStatus)
                   : h("span", { class: "muted" }, "not needed"),
                 update.failureReason ? moneyInText(update.failureReason) : h("span", { class: "muted" }, "—"),
-                when(update.updatedAt),
+                timeOf(update.updatedAt),
               ]),
               rowAttrs: (index) => ({
                 "data-update-id": updates[index]?.id,

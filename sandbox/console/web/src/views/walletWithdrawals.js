@@ -59,7 +59,7 @@ const legState = (leg) =>
           : "waiting";
 
 /**
- * @param {any} withdrawal a withdrawal with its legs' times (GET /_console/api/wallets/{id}/withdrawals)
+ * @param {import("../payloads.js").WithdrawalTimeline} withdrawal a withdrawal with its legs' times (GET /_console/api/wallets/{id}/withdrawals)
  * @param {string | null} now the sandbox clock
  */
 function timeline(withdrawal, now) {
@@ -268,6 +268,7 @@ export function walletWithdrawals(ctx, walletId) {
         );
       }
       const { body } = await request("GET", `/_console/api/wallets/${walletId}/withdrawals?pageSize=20`);
+      /** @type {import("../payloads.js").WithdrawalTimeline[]} */
       const withdrawals = Array.isArray(body?.data) ? body.data : [];
       const now = ctx.now();
       fillIfChanged(list, JSON.stringify([withdrawals, now?.slice(0, 16)]), () =>
@@ -276,7 +277,7 @@ export function walletWithdrawals(ctx, walletId) {
           : h(
               "div",
               { class: "withdrawals" },
-              withdrawals.map((/** @type {any} */ withdrawal) =>
+              withdrawals.map((withdrawal) =>
                 h(
                   "article",
                   {

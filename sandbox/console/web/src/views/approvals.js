@@ -5,15 +5,30 @@ import { approver, loadKeys, registerNewApprover, removeApprover, useKey, vote }
 import { listKeys } from "../keyStore.js";
 import { session } from "../session.js";
 import { request } from "../api.js";
-import { card, facts, fill, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { card, facts, fill, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
 import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { link, loading, pageHeader } from "./common.js";
 
+/** @typedef {import("../payloads.js").ApprovalRequest} ApprovalRequest */
+/** @typedef {Extract<ApprovalRequest["operation"], { kind: "strategy_update" }>} StrategyUpdateOperation */
+/** @typedef {Extract<ApprovalRequest["operation"], { kind: "withdrawal" }>} WithdrawalOperation */
+
+/**
+ * @param {ApprovalRequest["operation"] | undefined} operation
+ * @returns {operation is StrategyUpdateOperation}
+ */
+const isStrategyUpdate = (operation) => operation?.kind === "strategy_update";
+/**
+ * @param {ApprovalRequest["operation"] | undefined} operation
+ * @returns {operation is WithdrawalOperation}
+ */
+const isWithdrawal = (operation) => operation?.kind === "withdrawal";
+
 /**
  * The allocation before and after, per yield source.
- * @param {any} operation
+ * @param {StrategyUpdateOperation} operation
  */
 function allocationChange(operation) {
   /** @type {Map<string, { now: number, next: number }>} */
@@ -37,19 +52,19 @@ function allocationChange(operation) {
 
 /**
  * What approving a request would do, in words and figures.
- * @param {any} request
+ * @param {ApprovalRequest} request
  */
 function whatItDoes(request) {
-  const operation = request.operation ?? {};
+  const operation = request.operation;
   const wallet = request.walletId
     ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }))
     : "an unknown wallet";
-  if (operation.kind === "strategy_update")
+  if (isStrategyUpdate(operation))
     return [
       h("p", {}, "Changes the target allocation of ", wallet, ", then rebalances it:"),
       allocationChange(operation),
     ];
-  if (operation.kind === "withdrawal")
+  if (isWithdrawal(operation))
     return [
       h(
         "p",
@@ -66,20 +81,21 @@ function whatItDoes(request) {
         ? h(
             "ul",
             { class: "legs" },
-            operation.plannedLegs.map((/** @type {any} */ leg) =>
+            operation.plannedLegs.map((leg) =>
               h("li", {}, `${leg.legKey} leg: ${usd(leg.amount)} (${durationLabel(leg.maxProcessingTime)})`),
             ),
           )
         : h("p", { class: "hint" }, "Its payout legs are routed when processing starts, after approval."),
     ];
-  return h("p", {}, `A ${String(operation.kind)} operation (${String(operation.subjectId ?? "")}).`);
+  const subject = "subjectId" in operation ? operation.subjectId : "";
+  return h("p", {}, `A ${operation.kind} operation (${subject}).`);
 }
 
-/** @param {any} request */
+/** @param {ApprovalRequest} request */
 const titleOf = (request) =>
-  request.operation?.kind === "strategy_update"
+  isStrategyUpdate(request.operation)
     ? "Strategy update"
-    : request.operation?.kind === "withdrawal"
+    : isWithdrawal(request.operation)
       ? `Withdrawal of ${usd(request.operation.withdrawalAmount)}`
       : "Signing activity";
 
@@ -189,7 +205,7 @@ export function approvalsView(main, ctx) {
                 : registeredKeys.has(key.publicKey)
                   ? "yes"
                   : "no",
-              when(key.createdAt),
+              timeOf(key.createdAt),
               h(
                 "span",
                 { class: "button-row" },
@@ -256,7 +272,7 @@ export function approvalsView(main, ctx) {
   void renderKey();
 
   /**
-   * @param {any} item
+   * @param {ApprovalRequest} item
    * @param {"approve" | "reject"} decision
    */
   async function decide(item, decision) {
@@ -318,11 +334,10 @@ export function approvalsView(main, ctx) {
 
   async function refresh() {
     const { body } = await request("GET", "/_console/api/signing-activities?status=all&limit=50");
+    /** @type {ApprovalRequest[]} */
     const all = Array.isArray(body?.data) ? body.data : [];
-    const waiting = all.filter(
-      (/** @type {any} */ item) => item.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED",
-    );
-    const done = all.filter((/** @type {any} */ item) => item.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const waiting = all.filter((item) => item.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const done = all.filter((item) => item.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED");
     fillIfChanged(pending, JSON.stringify(waiting), () =>
       waiting.length === 0
         ? h(
@@ -340,7 +355,7 @@ export function approvalsView(main, ctx) {
         : h(
             "div",
             { class: "approval-list" },
-            waiting.map((/** @type {any} */ item) =>
+            waiting.map((item) =>
               h(
                 "article",
                 {
@@ -400,7 +415,7 @@ export function approvalsView(main, ctx) {
             caption: "Decided signing activities, newest first",
             captionHidden: true,
             columns: ["Operation", "Wallet", "Outcome", "Approvals", "Reason", "Decided"],
-            rows: done.map((/** @type {any} */ item) => [
+            rows: done.map((item) => [
               titleOf(item),
               item.walletId
                 ? link(
@@ -411,7 +426,7 @@ export function approvalsView(main, ctx) {
               statusPill(item.status),
               `${item.approvals} of ${item.requiredApprovals}`,
               item.failureReason ? moneyInText(item.failureReason) : h("span", { class: "muted" }, "—"),
-              when(item.updatedAt),
+              timeOf(item.updatedAt),
             ]),
           }),
     );

@@ -1,7 +1,8 @@
 // @ts-check
 // A target allocation editor: one weight per yield source of the catalog, in basis points, with the
 // running total. Sources left at 0 are left out of the request. The sandbox checks the rest (the
-// total must be exactly 10000) and its refusal names what is wrong.
+// total must be exactly the contract's TOTAL_WEIGHT_BPS) and its refusal names what is wrong.
+import { TOTAL_WEIGHT_BPS } from "../../../../sdk/contract/basisPoints.ts";
 import { h } from "./dom.js";
 import { durationLabel, percent } from "./format.js";
 
@@ -28,8 +29,8 @@ export function weightEditor(catalog, initial, idPrefix) {
   const sum = () => [...inputs.values()].reduce((acc, input) => acc + (Number(input.value) || 0), 0);
   const refreshTotal = () => {
     const value = sum();
-    total.textContent = `Total ${value} of 10000 bps (${percent(value)})`;
-    total.className = `weight-total ${value === 10000 ? "total-ok" : "total-off"}`;
+    total.textContent = `Total ${value} of ${TOTAL_WEIGHT_BPS} bps (${percent(value)})`;
+    total.className = `weight-total ${value === TOTAL_WEIGHT_BPS ? "total-ok" : "total-off"}`;
   };
 
   const rows = catalog.map((source) => {
@@ -40,7 +41,7 @@ export function weightEditor(catalog, initial, idPrefix) {
       type: "number",
       inputmode: "numeric",
       min: 0,
-      max: 10000,
+      max: TOTAL_WEIGHT_BPS,
       step: 1,
       value: initial[source.positionKey] ?? 0,
       class: "weight-input",

@@ -2,36 +2,32 @@
 // A wallet over sandbox time: balance, generated yield and the weight of each source (with its
 // drift against the current target), from the ledger (GET /_console/api/wallets/{id}/history)
 // and, as the last point, the wallet's own read now. Charts, and a table of the same figures.
+import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/contract/basisPoints.ts";
 import { request } from "../api.js";
-import { fillIfChanged, h, table } from "../dom.js";
-import { drift, percent, usd, when } from "../format.js";
+import { fillIfChanged, h, table, timeOf } from "../dom.js";
+import { drift, percent, usd } from "../format.js";
 import { timeChart } from "../timeCharts.js";
 
 /** How many moments the table lists, newest first (the charts draw every one). */
 const TABLE_ROWS = 12;
 
 /**
- * @typedef {object} Point
- * @property {string} at
- * @property {number} balanceUsd
- * @property {number} yieldGeneratedUsd
- * @property {Record<string, number>} positions
- * @property {boolean} [live] the wallet's own read now, not a ledger point
+ * A moment of the wallet's history (the console API's), or its own read now (`live`).
+ * @typedef {import("../payloads.js").WalletHistoryPoint & { live?: boolean }} Point
  */
 
 /** @param {Point} point @param {string} key */
 const weightBps = (point, key) =>
-  point.balanceUsd > 0 ? Math.round(((point.positions[key] ?? 0) / point.balanceUsd) * 10000) : 0;
+  point.balanceUsd > 0 ? Math.round(((point.positions[key] ?? 0) / point.balanceUsd) * TOTAL_WEIGHT_BPS) : 0;
 
-/** A short time for the charts' axes: "25 Nov, 18:31". */
-const axisTime = (/** @type {number} */ ms) =>
-  new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-  }).format(new Date(ms));
+/** A short time for the charts' axes, in the browser's time zone as the table's: "25 Nov, 18:31". */
+const axisFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const axisTime = (/** @type {number} */ ms) => axisFormat.format(new Date(ms));
 
 /**
  * @param {string} walletId
@@ -41,7 +37,7 @@ export function walletHistory(walletId) {
   return {
     element,
     /**
-     * @param {any} wallet the wallet as read now
+     * @param {import("../payloads.js").PortfolioWallet} wallet the wallet as read now
      * @param {number | undefined} generatedNow its generated yield now (the yield API)
      * @param {string | null} now the sandbox clock
      */
@@ -54,9 +50,7 @@ export function walletHistory(walletId) {
           at: now,
           balanceUsd: wallet.totalBalanceUsd,
           yieldGeneratedUsd: generatedNow,
-          positions: Object.fromEntries(
-            (wallet.positions ?? []).map((/** @type {any} */ p) => [p.positionKey, p.valueUsd]),
-          ),
+          positions: Object.fromEntries((wallet.positions ?? []).map((p) => [p.positionKey, p.valueUsd])),
           live: true,
         });
       /** @type {{ positionKey: string, targetWeightBps: number }[]} */
@@ -124,8 +118,8 @@ export function walletHistory(walletId) {
               .reverse()
               .map((point) => [
                 point.live
-                  ? [when(point.at), h("span", { class: "muted small block" }, "now")]
-                  : when(point.at),
+                  ? [timeOf(point.at), h("span", { class: "muted small block" }, "now")]
+                  : timeOf(point.at),
                 usd(point.balanceUsd),
                 usd(point.yieldGeneratedUsd),
                 ...targets.map((target) => {

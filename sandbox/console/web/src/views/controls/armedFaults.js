@@ -9,7 +9,7 @@ import { requestLog, runLogged } from "../../requestLog.js";
 /** Fields every fault has, shown in its title rather than among its details. */
 const SHOWN_ELSEWHERE = new Set(["id", "organizationId", "kind", "method", "path"]);
 
-/** @param {any} fault */
+/** @param {import("../../payloads.js").ArmedFault} fault */
 function describe(fault) {
   if (fault.kind === "withdrawal-leg") return `The ${fault.legKey} leg of the next withdrawal fails`;
   if (fault.kind === "strategy-update") return "The next strategy update fails";
@@ -33,7 +33,7 @@ export function armedFaults(after, walletNames) {
     after();
   });
 
-  /** @param {any} fault */
+  /** @param {import("../../payloads.js").ArmedFault} fault */
   async function disarm(fault) {
     await runLogged(log, async (call) => {
       await call(request("DELETE", `/_sandbox/faults/${encodeURIComponent(fault.id)}`, { admin: true }));
@@ -53,6 +53,7 @@ export function armedFaults(after, walletNames) {
       );
       return;
     }
+    /** @type {import("../../payloads.js").ArmedFault[]} */
     const all = [
       ...(Array.isArray(body?.faults) ? body.faults : []),
       ...(Array.isArray(body?.planned) ? body.planned : []),
@@ -68,7 +69,7 @@ export function armedFaults(after, walletNames) {
         : h(
             "ul",
             { class: "armed-faults" },
-            all.map((/** @type {any} */ fault) =>
+            all.map((fault) =>
               h(
                 "li",
                 { "data-fault-id": fault.id, "data-fault-kind": fault.kind },

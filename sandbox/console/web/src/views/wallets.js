@@ -1,7 +1,7 @@
 // @ts-check
 // The organization's wallets: balance, blended rate and the largest drift of each.
 import { request } from "../api.js";
-import { facts, fillIfChanged, h, table } from "../dom.js";
+import { facts, fillIfChanged, h, table, timeOf } from "../dom.js";
 import { drift, percent, shortId, usd, walletName, when } from "../format.js";
 import { link, loading, pageHeader } from "./common.js";
 
@@ -10,7 +10,7 @@ const PAGE_SIZE = 100;
 /**
  * The position furthest from its target, or null while the wallet holds nothing (its positions
  * then report a drift of minus their whole target, docs/spec-gaps.md "Empty wallet figures").
- * @param {any} wallet
+ * @param {import("../payloads.js").PortfolioWallet} wallet
  */
 export function largestDrift(wallet) {
   if (!(wallet.totalBalanceUsd > 0) || !Array.isArray(wallet.positions)) return null;
@@ -26,7 +26,7 @@ export function largestDrift(wallet) {
 /**
  * The largest drift in words: the source furthest from its target, "on target" when none is off
  * by a visible amount (naming a source then would suggest it drifts), "no funds yet" while empty.
- * @param {any} wallet
+ * @param {import("../payloads.js").PortfolioWallet} wallet
  * @returns {import("../dom.js").Children}
  */
 export function largestDriftText(wallet) {
@@ -65,7 +65,7 @@ export function walletsView(main) {
   );
 
   async function refresh() {
-    /** @type {any[]} */
+    /** @type {import("../payloads.js").PortfolioWallet[]} */
     const wallets = [];
     /** @type {string | null} */
     let cursor = null;
@@ -163,7 +163,7 @@ export function walletsView(main) {
                 h("span", { class: "num" }, usd(wallet.pendingAllocationsUsd)),
                 h("span", { class: "num" }, percent(wallet.blendedRateBps)),
                 largestDriftText(wallet),
-                h("span", { class: "small" }, when(wallet.createdAt)),
+                h("span", { class: "small" }, timeOf(wallet.createdAt)),
               ];
             }),
             rowAttrs: (index) => ({ "data-wallet-id": wallets[index]?.id }),

@@ -3,7 +3,9 @@
 // page's content security policy allows). Each chart is one image for assistive technology, with
 // a sentence as its label, and a table of the same figures beside it.
 import { h, table } from "./dom.js";
-import { drift, durationHours, durationLabel, percent, usd } from "./format.js";
+import { compareLiquidity, isInstantlyWithdrawable } from "../../../../sdk/contract/duration.ts";
+import { TOTAL_WEIGHT_BPS } from "../../../../sdk/contract/basisPoints.ts";
+import { drift, durationLabel, percent, usd } from "./format.js";
 
 /**
  * @typedef {object} Position
@@ -15,8 +17,8 @@ import { drift, durationHours, durationLabel, percent, usd } from "./format.js";
  * @property {{ asset?: string, maxProcessingTime?: string }} [meta]
  */
 
-/** @param {number} bps a share of 10000, clamped to the track */
-const widthOf = (bps) => `${Math.max(0, Math.min(100, bps / 100))}%`;
+/** @param {number} bps a share of the whole (TOTAL_WEIGHT_BPS), clamped to the track */
+const widthOf = (bps) => `${Math.max(0, Math.min(100, (bps / TOTAL_WEIGHT_BPS) * 100))}%`;
 
 /**
  * @param {HTMLElement} element
@@ -105,17 +107,15 @@ export function allocationChart(positions) {
  * @param {{ maxProcessingTime: string, weightBps: number }[]} profile
  */
 export function liquidityChart(profile) {
-  const entries = [...profile].sort(
-    (a, b) =>
-      (durationHours(a.maxProcessingTime) ?? Infinity) - (durationHours(b.maxProcessingTime) ?? Infinity),
-  );
+  // The contract's order: fastest first, a limit that does not parse last (never liquid).
+  const entries = [...profile].sort((a, b) => compareLiquidity(a.maxProcessingTime, b.maxProcessingTime));
   let running = 0;
   const rows = entries.map((entry) => {
     running += entry.weightBps;
     return { ...entry, cumulativeBps: running };
   });
   const labelOf = (/** @type {string} */ duration) =>
-    durationHours(duration) === 0 ? "Instantly" : `Within ${durationLabel(duration).toLowerCase()}`;
+    isInstantlyWithdrawable(duration) ? "Instantly" : `Within ${durationLabel(duration).toLowerCase()}`;
   const summary = rows
     .map((row) => `${labelOf(row.maxProcessingTime)}: ${percent(row.cumulativeBps)}`)
     .join("; ");

@@ -2,9 +2,9 @@
 // Webhooks: the organization's registrations, enabled and disabled here through the API's status
 // PATCH, and the recent deliveries with their attempts, last status code and next retry.
 import { request } from "../api.js";
-import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
+import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
-import { relative, when } from "../format.js";
+import { relative, when, whenUtc } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
 import { webhookCreateForm } from "./webhookCreate.js";
@@ -18,7 +18,11 @@ const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
  * @param {string} now
  */
 function realTime(iso, now) {
-  return h("time", { datetime: iso, title: when(iso), class: "nowrap" }, relative(iso, now));
+  return h(
+    "time",
+    { datetime: iso, title: `${when(iso)} (${whenUtc(iso)})`, class: "nowrap" },
+    relative(iso, now),
+  );
 }
 
 /** @type {import("./common.js").ViewFactory} */
@@ -59,7 +63,7 @@ export function webhooksView(main, ctx) {
   }
 
   /**
-   * @param {any} registration
+   * @param {import("../payloads.js").WebhookRegistration} registration
    * @param {"active" | "disabled"} status
    */
   async function setStatus(registration, status) {
@@ -136,9 +140,10 @@ export function webhooksView(main, ctx) {
       request("GET", "/webhooks/registrations?pageSize=100"),
       request("GET", `/_console/api/webhook-deliveries?${query}`),
     ]);
+    /** @type {import("../payloads.js").WebhookRegistration[]} */
     const items = Array.isArray(registrationPage?.data) ? registrationPage.data : [];
     /** @type {Map<string, string>} */
-    const urls = new Map(items.map((/** @type {any} */ item) => [item.id, item.url]));
+    const urls = new Map(items.map((item) => [item.id, item.url]));
     fillIfChanged(registrations, JSON.stringify(items), () =>
       items.length === 0
         ? h(
@@ -154,7 +159,7 @@ export function webhooksView(main, ctx) {
             caption: "Webhook registrations",
             captionHidden: true,
             columns: ["URL", "Events", "Status", "Created", ""],
-            rows: items.map((/** @type {any} */ item) => [
+            rows: items.map((item) => [
               h(
                 "span",
                 { class: "stacked" },
@@ -174,7 +179,7 @@ export function webhooksView(main, ctx) {
                   ? h("span", { class: "muted small" }, item.disabledReason)
                   : null,
               ),
-              when(item.createdAt),
+              timeOf(item.createdAt),
               item.status === "disabled"
                 ? h(
                     "button",
@@ -203,6 +208,7 @@ export function webhooksView(main, ctx) {
             }),
           }),
     );
+    /** @type {import("../payloads.js").DeliveryView[]} */
     const list = Array.isArray(deliveryPage?.data) ? deliveryPage.data : [];
     const now = new Date().toISOString();
     fillIfChanged(deliveries, JSON.stringify([list, now.slice(0, 18), query.toString()]), () =>
@@ -222,7 +228,7 @@ export function webhooksView(main, ctx) {
             caption: "Recent webhook deliveries, newest first",
             captionHidden: true,
             columns: ["Event", "Status", "Attempts", "Last status code", "Next retry", "Queued", ""],
-            rows: list.map((/** @type {any} */ delivery) => [
+            rows: list.map((delivery) => [
               h(
                 "span",
                 { class: "stacked" },

@@ -3,7 +3,7 @@
 // navigation, and keeps the page current by polling (live.js).
 import { ApiError, request } from "./api.js";
 import { announce, fill, h } from "./dom.js";
-import { when } from "./format.js";
+import { when, whenUtc } from "./format.js";
 import { startPolling } from "./live.js";
 import { session, setAdminApi, signOut } from "./session.js";
 import { approvalsView } from "./views/approvals.js";
@@ -163,7 +163,11 @@ function drawSessionBar(current) {
     organizationValue.dataset["organization"] = current.organizationId;
   }
   const shown = sandboxNow === null ? "…" : when(sandboxNow);
-  if (sandboxTimeValue.textContent !== shown) sandboxTimeValue.textContent = shown;
+  if (sandboxTimeValue.textContent !== shown) {
+    sandboxTimeValue.textContent = shown;
+    // The same moment in UTC on hover.
+    sandboxTimeValue.title = sandboxNow === null ? "" : whenUtc(sandboxNow);
+  }
   sandboxTime.dataset["sandboxNow"] = sandboxNow ?? "";
   // Time moves from the header where admin calls can succeed: an open admin API, or a token given.
   clockMenu.hidden = !(

@@ -1,7 +1,7 @@
 // @ts-check
 // Building the page without innerHTML: every value from the API (labels, URLs, reasons) becomes a
 // text node, so nothing the API holds can ever become markup or script.
-import { words } from "./format.js";
+import { when, whenUtc, words } from "./format.js";
 
 /** @typedef {string | number | Node | null | undefined | false} Child */
 /** @typedef {Child | Child[]} Children */
@@ -196,4 +196,14 @@ export function fieldValue(form, name) {
   )
     return control.value.trim();
   return "";
+}
+
+/**
+ * A time as the page shows it: in the browser's time zone, named, with the same moment in UTC on
+ * hover and the exact instant for scripts and assistive technology (`<time datetime>`).
+ * @param {string | null | undefined} iso
+ */
+export function timeOf(iso) {
+  if (typeof iso !== "string") return h("span", { class: "muted" }, "—");
+  return h("time", { datetime: iso, title: whenUtc(iso) }, when(iso));
 }

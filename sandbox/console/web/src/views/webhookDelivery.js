@@ -3,8 +3,7 @@
 // event's body, the headers each attempt sends and how a receiver verifies the signature; and
 // Redeliver (POST …/redeliver), a new delivery of the same event.
 import { request } from "../api.js";
-import { card, facts, fill, h, statusPill } from "../dom.js";
-import { when } from "../format.js";
+import { card, facts, fill, h, statusPill, timeOf } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";
 
 const VERIFY_EXAMPLE = `import { parseWebhookEvent, verifyWebhookSignature } from "@portfolio-wallet/pulumi";
@@ -34,6 +33,7 @@ export function deliveryInspector(after) {
     shown = id;
     element.hidden = false;
     log.clear();
+    /** @type {import("../payloads.js").DeliveryDetail} */
     let detail;
     try {
       ({ body: detail } = await request("GET", `/_console/api/webhook-deliveries/${encodeURIComponent(id)}`));
@@ -76,7 +76,7 @@ export function deliveryInspector(after) {
           ["Status", statusPill(detail.status)],
           ["Attempts", String(detail.attempts)],
           ["Last status code", detail.lastResponseStatus === null ? "—" : String(detail.lastResponseStatus)],
-          ["Last attempt", detail.lastAttemptAt ? when(detail.lastAttemptAt) : "—"],
+          ["Last attempt", timeOf(detail.lastAttemptAt)],
           ["Last error", detail.lastError ?? "—"],
           ["URL", h("code", { class: "break" }, detail.url)],
         ]),

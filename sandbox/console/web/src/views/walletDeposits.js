@@ -1,8 +1,8 @@
 // @ts-check
 // A wallet's deposits, newest first, with the status of each leg (one per target position).
 import { request } from "../api.js";
-import { card, fillIfChanged, h, statusPill, table } from "../dom.js";
-import { shortId, usd, when } from "../format.js";
+import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
+import { shortId, usd } from "../format.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
 
@@ -23,6 +23,7 @@ export function walletDeposits(ctx, walletId) {
     async refresh(wallet) {
       depositControl.update(wallet);
       const { body } = await request("GET", `/v2/portfolio-wallets/${walletId}/deposits?pageSize=50`);
+      /** @type {import("../payloads.js").Deposit[]} */
       const deposits = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(deposits), () =>
         deposits.length === 0
@@ -39,8 +40,8 @@ export function walletDeposits(ctx, walletId) {
               caption: "Deposits, newest first",
               captionHidden: true,
               columns: ["Detected", "Amount", "Chain", "Transaction", "Status", "Legs", "Completed"],
-              rows: deposits.map((/** @type {any} */ deposit) => [
-                when(deposit.createdAt),
+              rows: deposits.map((deposit) => [
+                timeOf(deposit.createdAt),
                 h("span", { class: "num" }, usd(deposit.amountUsd)),
                 deposit.chain,
                 h("code", { class: "mono small", title: deposit.txHash }, shortId(deposit.txHash, 10)),
@@ -58,7 +59,7 @@ export function walletDeposits(ctx, walletId) {
                     ),
                   ),
                 ),
-                deposit.completedAt ? when(deposit.completedAt) : h("span", { class: "muted" }, "—"),
+                timeOf(deposit.completedAt),
               ]),
               rowAttrs: (index) => ({ "data-deposit-id": deposits[index]?.id }),
             }),

@@ -2,8 +2,8 @@
 // A wallet's page: its figures, then one of four sections (overview, deposits, withdrawals,
 // strategy updates), each a path of its own so it can be linked and reloaded.
 import { ApiError, request } from "../api.js";
-import { facts, fillIfChanged, h, statusPill } from "../dom.js";
-import { percent, shortId, usd, walletName, when } from "../format.js";
+import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
+import { percent, shortId, usd, walletName } from "../format.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";
 import { walletDeposits } from "./walletDeposits.js";
@@ -16,7 +16,7 @@ import { largestDrift, largestDriftText } from "./wallets.js";
  * A section of the wallet page: built once, refreshed with every fresh read of the wallet.
  * @typedef {object} WalletSection
  * @property {HTMLElement} element
- * @property {(wallet: any) => Promise<void>} refresh
+ * @property {(wallet: import("../payloads.js").PortfolioWallet) => Promise<void>} refresh
  */
 
 const SECTIONS = [
@@ -81,7 +81,7 @@ export function walletView(main, ctx, params) {
           { class: "meta-line" },
           statusPill(wallet.status),
           h("span", { class: "mono", title: wallet.id }, shortId(wallet.id, 13)),
-          h("span", {}, `created ${when(wallet.createdAt)}`),
+          h("span", {}, "created ", timeOf(wallet.createdAt)),
         ),
       }),
     );

@@ -1,5 +1,6 @@
 // @ts-check
 // Creating a wallet: a label and a target allocation over the catalog's yield sources.
+import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/contract/basisPoints.ts";
 import { newRequestId, request } from "../api.js";
 import { announce, fieldValue, fill, h } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";
@@ -13,9 +14,9 @@ import { failure, link, loading, pageHeader } from "./common.js";
 function evenWeights(catalog) {
   /** @type {Record<string, number>} */
   const weights = {};
-  const share = Math.floor(10000 / Math.max(1, catalog.length));
+  const share = Math.floor(TOTAL_WEIGHT_BPS / Math.max(1, catalog.length));
   catalog.forEach((source, index) => {
-    weights[source.positionKey] = share + (index === 0 ? 10000 - share * catalog.length : 0);
+    weights[source.positionKey] = share + (index === 0 ? TOTAL_WEIGHT_BPS - share * catalog.length : 0);
   });
   return weights;
 }

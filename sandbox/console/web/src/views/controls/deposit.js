@@ -11,7 +11,7 @@ const freshTxHash = () =>
   `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 
 /**
- * @param {any[]} wallets the wallets to choose from (one: the form is for that wallet)
+ * @param {import("../../payloads.js").PortfolioWallet[]} wallets the wallets to choose from (one: the form is for that wallet)
  * @param {{ selected?: string | null, idPrefix: string, after: () => void }} options
  */
 export function depositForm(wallets, options) {
@@ -19,7 +19,7 @@ export function depositForm(wallets, options) {
   const walletSelect = h(
     "select",
     { name: "wallet" },
-    wallets.map((/** @type {any} */ wallet) =>
+    wallets.map((wallet) =>
       h("option", { value: wallet.id, selected: wallet.id === options.selected }, walletName(wallet)),
     ),
   );
@@ -32,7 +32,7 @@ export function depositForm(wallets, options) {
     "data-api-field": "address",
   });
   const syncAddress = () => {
-    const wallet = wallets.find((/** @type {any} */ candidate) => candidate.id === walletSelect.value);
+    const wallet = wallets.find((candidate) => candidate.id === walletSelect.value);
     const chains = Object.keys(wallet?.depositAddresses ?? {});
     if (!chains.includes(chainSelect.value))
       chainSelect.replaceChildren(...chains.map((chain) => h("option", { value: chain }, chain)));
@@ -110,7 +110,7 @@ export function walletDepositControl(idPrefix, after) {
   let built = false;
   return {
     element,
-    /** @param {any} wallet the wallet as last read (its deposit addresses) */
+    /** @param {import("../../payloads.js").PortfolioWallet} wallet the wallet as last read (its deposit addresses) */
     update(wallet) {
       if (built || Object.keys(wallet?.depositAddresses ?? {}).length === 0) return;
       built = true;

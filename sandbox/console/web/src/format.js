@@ -1,6 +1,7 @@
 // @ts-check
 // How the console writes amounts, weights, rates, durations and times. Amounts are USD as the API
 // gives them (micro-unit precision), never rounded to fewer digits than they carry.
+import { parseIsoDurationMs } from "../../../../sdk/contract/duration.ts";
 
 const usdFormat = new Intl.NumberFormat("en-US", {
   style: "currency",
@@ -43,56 +44,68 @@ export function drift(bps) {
   return `${bps > 0 ? "+" : "−"}${points}${NBSP}pp`;
 }
 
-/**
- * Hours in an ISO 8601 duration (PT24H, P7D, PT1H30M), or null when it does not parse.
- * @param {string} duration
- */
-export function durationHours(duration) {
-  const match =
-    /^P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
-      duration,
-    );
-  if (match === null || duration === "P" || duration.endsWith("T")) return null;
-  const [, days = "0", hours = "0", minutes = "0", seconds = "0"] = match;
-  return Number(days) * 24 + Number(hours) + Number(minutes) / 60 + Number(seconds) / 3600;
-}
+const MS_PER_HOUR = 3_600_000;
 
 /**
- * A liquidity limit in words: PT0H → "Instant", PT24H → "24 hours", PT168H → "7 days".
+ * A liquidity limit in words: PT0H → "Instant", PT24H → "24 hours", PT168H → "7 days". Read with
+ * the contract's one duration parser, so the page and the service agree on what a limit means.
  * @param {string | null | undefined} duration
  */
 export function durationLabel(duration) {
   if (typeof duration !== "string") return "—";
-  const hours = durationHours(duration);
-  if (hours === null) return duration;
+  const ms = parseIsoDurationMs(duration);
+  if (ms === null) return duration;
+  const hours = ms / MS_PER_HOUR;
   if (hours === 0) return "Instant";
   if (hours >= 48 && hours % 24 === 0) return `${hours / 24} days`;
   if (hours === 1) return "1 hour";
   return `${Number(hours.toFixed(2))} hours`;
 }
 
-const timeFormat = new Intl.DateTimeFormat("en-GB", {
+const DATE_TIME = /** @type {const} */ ({
   year: "numeric",
   month: "short",
   day: "numeric",
   hour: "2-digit",
   minute: "2-digit",
   second: "2-digit",
-  timeZone: "UTC",
+  hourCycle: "h23",
 });
+/** In the browser's own time zone, named ("CET", "GMT+5:30"; "UTC" where the browser is on UTC). */
+const localTimeFormat = new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, timeZoneName: "short" });
+const utcTimeFormat = new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, timeZone: "UTC" });
 
 /**
- * A sandbox-clock time in UTC: "1 Jan 2026, 00:00:05 UTC", breakable only after the comma.
+ * A date's text, breakable only after the comma.
+ * @param {string} text
+ */
+const unbroken = (text) =>
+  text
+    .split(", ")
+    .map((part) => part.replaceAll(" ", NBSP))
+    .join(", ");
+
+/**
+ * A sandbox-clock time in the browser's time zone, the zone named: "1 Jan 2026, 01:00:05 CET".
+ * `whenUtc` gives the same moment in UTC (shown on hover by `timeOf`, dom.js).
  * @param {string | null | undefined} iso
  */
 export function when(iso) {
   if (typeof iso !== "string") return "—";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${timeFormat.format(date)} UTC`
-    .split(", ")
-    .map((part) => part.replaceAll(" ", NBSP))
-    .join(", ");
+  return unbroken(localTimeFormat.format(date));
+}
+
+/**
+ * A sandbox-clock time in UTC: "1 Jan 2026, 00:00:05 UTC".
+ * @param {string | null | undefined} iso
+ */
+export function whenUtc(iso) {
+  if (typeof iso !== "string") return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return unbroken(`${utcTimeFormat.format(date)} UTC`);
 }
 
 /**

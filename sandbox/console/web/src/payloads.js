@@ -1,0 +1,28 @@
+// @ts-check
+// The payloads the views read, named once. Types only (JSDoc, erased by the bundle: nothing of
+// zod or of the sandbox's server code reaches the browser), so a change of a shape is a type
+// error in the page that reads it.
+// - The service's answers: the contract's schemas (`z.infer`).
+// - The console API's answers (sandbox/console/consoleApi.ts) and the admin API's fault list: the
+//   domain's own views, which their routes answer as they are.
+
+/** @typedef {import("../../../../sdk/contract/index.ts").PortfolioWallet} PortfolioWallet */
+/** @typedef {import("../../../../sdk/contract/index.ts").WalletList} WalletList */
+/** @typedef {import("../../../../sdk/contract/index.ts").StrategyCatalogEntry} StrategyCatalogEntry */
+/** @typedef {import("../../../../sdk/contract/index.ts").StrategiesResponse} StrategiesResponse */
+/** @typedef {import("../../../../sdk/contract/index.ts").WebhookRegistration} WebhookRegistration */
+/** @typedef {import("../../../../sdk/contract/index.ts").Deposit} Deposit */
+/** @typedef {import("../../../../sdk/contract/index.ts").StrategyUpdate} StrategyUpdate */
+
+/** @typedef {import("../../../domain/money/walletHistory.ts").WalletHistoryPoint} WalletHistoryPoint */
+/** @typedef {import("../../../domain/approvalRequests.ts").ApprovalRequest} ApprovalRequest */
+/** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryView} DeliveryView */
+/** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryDetail} DeliveryDetail */
+/** @typedef {import("../../../domain/money/withdrawalTimeline.ts").WithdrawalTimeline} WithdrawalTimeline */
+
+/**
+ * What GET /_sandbox/faults lists (admin API): HTTP faults and planned failures.
+ * @typedef {import("../../../domain/faults.ts").HttpFault | import("../../../domain/faults.ts").PlannedFailure} ArmedFault
+ */
+
+export {};

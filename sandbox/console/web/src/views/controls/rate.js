@@ -1,0 +1,64 @@
+// @ts-check
+// A yield source's rate (PUT /_sandbox/catalog/{positionKey}/rate): accrual follows it from now on.
+import { request } from "../../api.js";
+import { fieldValue, h } from "../../dom.js";
+import { durationLabel, percent, when } from "../../format.js";
+import { actionForm, field } from "./forms.js";
+
+/**
+ * The rate form over the catalog; an answer updates the entry, so the next choice shows it.
+ * @param {import("../../payloads.js").StrategyCatalogEntry[]} catalog
+ * @param {() => void} after called after each submission
+ */
+export function rateControl(catalog, after) {
+  const sourceSelect = h(
+    "select",
+    { name: "positionKey" },
+    catalog.map((source) =>
+      h(
+        "option",
+        { value: source.positionKey },
+        `${typeof source["displayName"] === "string" ? source["displayName"] : source.positionKey} (${percent(source.currentRateBps)}, ${durationLabel(source.maxProcessingTime)})`,
+      ),
+    ),
+  );
+  const rate = h("input", {
+    name: "rate",
+    type: "number",
+    min: 0,
+    step: 1,
+    value: catalog[0]?.currentRateBps ?? 0,
+    required: true,
+  });
+  const entryOf = (/** @type {string} */ key) => catalog.find((source) => source.positionKey === key);
+  sourceSelect.addEventListener("change", () => {
+    rate.value = String(entryOf(sourceSelect.value)?.currentRateBps ?? 0);
+  });
+  return [
+    h(
+      "p",
+      { class: "hint" },
+      "Accrual follows the new rate from now on. The catalog is shared by every organization.",
+    ),
+    actionForm(
+      "Set rate",
+      [
+        field("rate-source", "Yield source", sourceSelect),
+        field("rate-bps", "Rate (bps)", rate, "430 bps = 4.30% a year"),
+      ],
+      async (current, call) => {
+        const key = fieldValue(current, "positionKey");
+        const { body } = await call(
+          request("PUT", `/_sandbox/catalog/${encodeURIComponent(key)}/rate`, {
+            admin: true,
+            body: { currentRateBps: Number(fieldValue(current, "rate")) },
+          }),
+        );
+        const entry = entryOf(key);
+        if (entry && typeof body?.currentRateBps === "number") entry.currentRateBps = body.currentRateBps;
+        return `${key} now earns ${percent(body?.currentRateBps)}, from ${when(body?.rateUpdatedAt)}.`;
+      },
+      after,
+    ),
+  ];
+}
