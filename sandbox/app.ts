@@ -1,7 +1,9 @@
 import { Hono } from "hono";
+import { SERVICE_OPERATIONS_BY_ID } from "../sdk/contract/index.ts";
 import type { SandboxContext } from "./http/context.ts";
 import type { SandboxEnv } from "./http/env.ts";
 import { HttpError, toErrorResponse } from "./http/errors.ts";
+import { registerOperations } from "./http/operationRoutes.ts";
 import {
   ADMIN_PREFIX,
   adminGateMiddleware,
@@ -15,16 +17,9 @@ import {
   settleDueWorkMiddleware,
 } from "./http/middleware.ts";
 import { adminRoutes } from "./routes/admin.ts";
-import { catalogRoutes } from "./routes/catalog.ts";
-import { depositRoutes } from "./routes/deposits.ts";
 import { moneyAdminRoutes } from "./routes/moneyAdmin.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
-import { quoteRoutes } from "./routes/quotes.ts";
-import { strategyRoutes } from "./routes/strategy.ts";
-import { walletRoutes } from "./routes/wallets.ts";
-import { webhookRoutes } from "./routes/webhooks.ts";
-import { withdrawalRoutes } from "./routes/withdrawals.ts";
-import { yieldMetricsRoutes } from "./routes/yieldMetrics.ts";
+import { serviceRoutes } from "./routes/serviceRoutes.ts";
 import { mountSigningProvider } from "./signing/index.ts";
 import { CONSOLE_API_PREFIX, consoleApiRoutes } from "./console/consoleApi.ts";
 import { mountConsolePages } from "./console/consolePages.ts";
@@ -55,15 +50,8 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use(`${WALLETS_BASE}/*`, settleDueWorkMiddleware(ctx));
   app.use(WALLETS_BASE, settleDueWorkMiddleware(ctx));
 
-  // Catalog and quote routes come before `/:id` so that `/strategies` is not read as a wallet id.
-  app.route(WALLETS_BASE, catalogRoutes(ctx));
-  app.route(WALLETS_BASE, quoteRoutes(ctx));
-  app.route(WALLETS_BASE, yieldMetricsRoutes(ctx));
-  app.route(WALLETS_BASE, walletRoutes(ctx));
-  app.route(WALLETS_BASE, strategyRoutes(ctx));
-  app.route(WALLETS_BASE, depositRoutes(ctx));
-  app.route(WALLETS_BASE, withdrawalRoutes(ctx));
-  app.route("/webhooks/registrations", webhookRoutes(ctx));
+  // Every operation of the service, registered from its entry in the contract's table.
+  registerOperations(app, SERVICE_OPERATIONS_BY_ID, serviceRoutes(ctx));
   app.route(ADMIN_PREFIX, adminRoutes(ctx));
   app.route(ADMIN_PREFIX, moneyAdminRoutes(ctx));
   app.route(CONSOLE_API_PREFIX, consoleApiRoutes(ctx));

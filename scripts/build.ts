@@ -76,8 +76,10 @@ async function compile(tsconfig: string): Promise<void> {
  * very ones a sandbox serves: the service's and the sandbox admin API's (docs/openapi.md).
  */
 async function writeOpenApiDocuments(directory: string): Promise<void> {
+  const { publishedOpenApiDocument } = await import("../sdk/contract/serviceDocument.ts");
+  // The admin API exists only in the sandbox, so its document is the sandbox's.
   const { sandboxOpenApiDocuments } = await import("../sandbox/index.ts");
-  const documents = sandboxOpenApiDocuments();
+  const documents = { service: publishedOpenApiDocument(), admin: sandboxOpenApiDocuments().admin };
   mkdirSync(directory, { recursive: true });
   writeFileSync(
     path.join(directory, "portfolio-wallet.openapi.json"),

@@ -9,6 +9,7 @@ import {
   quoteValue,
   safeParseInContractWording,
   type FieldProblem,
+  type PageQuery,
 } from "../../sdk/contract/index.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";
@@ -59,13 +60,21 @@ export async function readBody<S extends z.ZodType>(
   return result.data;
 }
 
-/** A uuid path parameter; a non-uuid is a 400 naming the parameter (never a 404 or 500). */
+/** How a bad path parameter is named in an answer: its name, what it must be, what it was. */
+export function pathParameterProblem(name: string, mustBe: string, value: unknown): FieldProblem {
+  return { field: name, reason: `path parameter ${name} ${mustBe} (got ${quoteValue(value)})` };
+}
+
+/**
+ * A uuid path parameter of a route that is not in an operation table (the admin API's); a
+ * non-uuid is a 400 naming the parameter (never a 404 or 500).
+ */
 export function uuidParam(c: Context<SandboxEnv>, name: string): string {
   const value = c.req.param(name) ?? "";
-  const result = UuidSchema.safeParse(value);
+  const result = safeParseInContractWording(UuidSchema, value);
   if (!result.success) {
     throw HttpError.validation(
-      [{ field: name, reason: `path parameter ${name} must be a UUID (got ${quoteValue(value)})` }],
+      result.error.issues.map((issue) => pathParameterProblem(name, issue.message, value)),
       "invalid path parameter",
     );
   }
@@ -110,9 +119,11 @@ export function readQuery<S extends z.ZodObject>(c: Context<SandboxEnv>, schema:
   return result.data;
 }
 
-/** Parses and validates `cursor` and `pageSize` of a list request; pageSize defaults to 25. */
-export function parsePageQuery(c: Context<SandboxEnv>): PageRequest {
-  const query = readQuery(c, PageQuerySchema);
+/**
+ * The page a list request asks for, from its parsed query: the cursor decoded (one the sandbox did
+ * not hand out is a 400 naming it), pageSize 25 unless given.
+ */
+export function pageRequestOf(query: PageQuery): PageRequest {
   const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
   if (query.cursor !== undefined && cursor === null) {
     throw HttpError.validation(
@@ -126,4 +137,9 @@ export function parsePageQuery(c: Context<SandboxEnv>): PageRequest {
     );
   }
   return { pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE, cursor };
+}
+
+/** Parses and validates `cursor` and `pageSize` of a list request outside the operation tables. */
+export function parsePageQuery(c: Context<SandboxEnv>): PageRequest {
+  return pageRequestOf(readQuery(c, PageQuerySchema));
 }

@@ -1,16 +1,13 @@
-import { Hono } from "hono";
-import type { StrategiesResponse, YieldSourcesResponse } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
-import type { SandboxEnv } from "../http/env.ts";
+import { ok } from "../http/operationRoutes.ts";
+import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /** GET /strategies (spec 4.3) and GET /yield-sources (spec 4.2, shape in docs/spec-gaps.md). */
-export function catalogRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
-  routes.get("/strategies", (c) => {
+export function catalogRoutes(ctx: SandboxContext) {
+  return {
     // The strategies answer is the catalog entry of spec 2.5, without the display name.
-    const strategies = ctx.catalog().map(({ displayName: _displayName, ...entry }) => entry);
-    return c.json({ strategies } satisfies StrategiesResponse);
-  });
-  routes.get("/yield-sources", (c) => c.json({ yieldSources: ctx.catalog() } satisfies YieldSourcesResponse));
-  return routes;
+    listStrategies: () =>
+      ok({ strategies: ctx.catalog().map(({ displayName: _displayName, ...entry }) => entry) }),
+    listYieldSources: () => ok({ yieldSources: ctx.catalog() }),
+  } satisfies Partial<ServiceRoutes>;
 }

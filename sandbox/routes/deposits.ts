@@ -1,17 +1,14 @@
-import { Hono } from "hono";
 import type { SandboxContext } from "../http/context.ts";
 import { getDeposit, listDepositPage } from "../domain/money/deposits.ts";
-import type { SandboxEnv } from "../http/env.ts";
-import { parsePageQuery, uuidParam } from "../http/validation.ts";
+import { pageRequestOf } from "../http/validation.ts";
+import { ok } from "../http/operationRoutes.ts";
+import type { ServiceRoutes } from "./serviceRoutes.ts";
 
-/** GET /:id/deposits and GET /:id/deposits/:depositId (spec 4.11; shapes in sdk/contract/deposit.ts). */
-export function depositRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
-  routes.get("/:id/deposits", (c) =>
-    c.json(listDepositPage(ctx.money, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c))),
-  );
-  routes.get("/:id/deposits/:depositId", (c) =>
-    c.json(getDeposit(ctx.money, c.get("organizationId"), uuidParam(c, "id"), uuidParam(c, "depositId"))),
-  );
-  return routes;
+/** A wallet's deposits and one deposit (spec 4.11; shapes in sdk/contract/deposit.ts). */
+export function depositRoutes(ctx: SandboxContext) {
+  return {
+    listDeposits: ({ path, query }, org) =>
+      ok(listDepositPage(ctx.money, org, path.id, pageRequestOf(query))),
+    getDeposit: ({ path }, org) => ok(getDeposit(ctx.money, org, path.id, path.depositId)),
+  } satisfies Partial<ServiceRoutes>;
 }

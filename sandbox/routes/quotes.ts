@@ -1,6 +1,4 @@
-import { Hono } from "hono";
 import {
-  QuoteRequestSchema,
   quoteValue,
   type FieldProblem,
   type QuoteRequest,
@@ -8,9 +6,9 @@ import {
 } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { buildQuoteOptions } from "../domain/quoteEngine.ts";
-import type { SandboxEnv } from "../http/env.ts";
 import { HttpError } from "../http/errors.ts";
-import { readBody } from "../http/validation.ts";
+import { ok } from "../http/operationRoutes.ts";
+import type { ServiceRoutes } from "./serviceRoutes.ts";
 
 /**
  * Exclusions must name something in the catalog: a typo would otherwise silently exclude nothing
@@ -40,14 +38,13 @@ function unknownExclusionProblems(request: QuoteRequest, catalog: readonly Yield
  * POST /quote (spec 4.1, 7.1): 200 with the engine's options, even when constraints cannot all be
  * met, and an empty array when the exclusions leave no yield source.
  */
-export function quoteRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
-  routes.post("/quote", async (c) => {
-    const request = await readBody(c, QuoteRequestSchema);
-    const catalog = ctx.catalog();
-    const unknown = unknownExclusionProblems(request, catalog);
-    if (unknown.length > 0) throw HttpError.validation(unknown);
-    return c.json(buildQuoteOptions(catalog, request));
-  });
-  return routes;
+export function quoteRoutes(ctx: SandboxContext) {
+  return {
+    quotePortfolioWallet: ({ body }) => {
+      const catalog = ctx.catalog();
+      const unknown = unknownExclusionProblems(body, catalog);
+      if (unknown.length > 0) throw HttpError.validation(unknown);
+      return ok(buildQuoteOptions(catalog, body));
+    },
+  } satisfies Partial<ServiceRoutes>;
 }

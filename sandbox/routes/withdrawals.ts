@@ -1,27 +1,22 @@
-import { Hono } from "hono";
-import { WithdrawRequestSchema } from "../../sdk/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { destinationProblems } from "../domain/money/destinationAddress.ts";
 import { getWithdrawal, listWithdrawalPage, requestWithdrawal } from "../domain/money/withdrawals.ts";
-import type { SandboxEnv } from "../http/env.ts";
-import { parsePageQuery, readBody, uuidParam } from "../http/validation.ts";
+import { pageRequestOf } from "../http/validation.ts";
+import { created, ok } from "../http/operationRoutes.ts";
+import type { ServiceRoutes } from "./serviceRoutes.ts";
 
-/** POST /:id/withdraw (spec 4.8; 201, replay 200), GET /:id/withdrawals (4.9), GET /:id/withdrawals/:withdrawalId (4.10). */
-export function withdrawalRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
-  routes.post("/:id/withdraw", async (c) => {
-    const walletId = uuidParam(c, "id");
-    const body = await readBody(c, WithdrawRequestSchema, destinationProblems);
-    const { withdrawal, replayed } = requestWithdrawal(ctx.money, c.get("organizationId"), walletId, body);
-    return c.json(withdrawal, replayed ? 200 : 201);
-  });
-  routes.get("/:id/withdrawals", (c) =>
-    c.json(listWithdrawalPage(ctx.money, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c))),
-  );
-  routes.get("/:id/withdrawals/:withdrawalId", (c) =>
-    c.json(
-      getWithdrawal(ctx.money, c.get("organizationId"), uuidParam(c, "id"), uuidParam(c, "withdrawalId")),
-    ),
-  );
-  return routes;
+/** Withdraw (spec 4.8; 201, a replay 200), list a wallet's withdrawals (4.9), read one (4.10). */
+export function withdrawalRoutes(ctx: SandboxContext) {
+  return {
+    withdrawFromPortfolioWallet: {
+      bodyChecks: destinationProblems,
+      handle: ({ path, body }, org) => {
+        const { withdrawal, replayed } = requestWithdrawal(ctx.money, org, path.id, body);
+        return created(withdrawal, replayed);
+      },
+    },
+    listWithdrawals: ({ path, query }, org) =>
+      ok(listWithdrawalPage(ctx.money, org, path.id, pageRequestOf(query))),
+    getWithdrawal: ({ path }, org) => ok(getWithdrawal(ctx.money, org, path.id, path.withdrawalId)),
+  } satisfies Partial<ServiceRoutes>;
 }

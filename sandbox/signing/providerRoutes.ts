@@ -26,7 +26,8 @@ import {
   GetActivityBodySchema,
   OrganizationSchema,
   RejectActivityBodySchema,
-} from "./turnkeySchemas.ts";
+  MAX_SIGNING_BODY_BYTES,
+} from "../../sdk/contract/signingProvider.ts";
 import {
   activityTimestampProblem,
   parseStamp,
@@ -59,12 +60,6 @@ function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> 
     );
   return result.data;
 }
-
-/**
- * The largest body the signing provider reads: 4 KB. Its bodies are a few hundred bytes; a larger
- * one is refused with 413 before it is read (the app-wide 1 MB limit is for the service's API).
- */
-export const MAX_SIGNING_BODY_BYTES = 4 * 1024;
 
 /**
  * Verifies the `X-Stamp` of every request before anything else reads the request: an ECDSA

@@ -1,4 +1,5 @@
 import { createPublicKey, ECDH, verify, type KeyObject } from "node:crypto";
+import { STAMP_TIMESTAMP_WINDOW_MS } from "../../sdk/contract/signingProvider.ts";
 
 /** Header carrying the request's API-key stamp, as sent by `@turnkey/api-key-stamper`. */
 export const STAMP_HEADER = "x-stamp";
@@ -131,14 +132,6 @@ export function authenticateStamp(
 ): ApiKeyStamp {
   return verifyStamp(parseStamp(headerValue), body, isRegistered);
 }
-
-/**
- * How far an activity's `timestampMs` may be from the sandbox host's real clock, either way: 5
- * minutes. Turnkey refuses activity requests whose timestamp is stale, so a captured approval
- * cannot be replayed later; the sandbox does the same with this window (docs/approvals.md).
- * Queries (get_activity) carry no timestamp, at Turnkey as here.
- */
-export const STAMP_TIMESTAMP_WINDOW_MS = 5 * 60 * 1000;
 
 /**
  * Why an activity's `timestampMs` is refused, or null when it is within the window of `nowMs`.

@@ -61,13 +61,10 @@ export function generatePackageSchema(): Record<string, unknown> {
   types.name(StrategyChangeStateSchema, "StrategyChangeState");
   types.name(TargetPositionSchema, "TargetPosition");
   types.name(SupersededFailureSchema, "SupersededFailure");
-  // An allocation is checked by a refinement zod's JSON Schema cannot see into: it is an array of positions.
-  const positionInput = types.objectProperties(contract.PositionInputSchema, "input", "PositionInput");
-  types.types[types.typeToken("PositionInput")] = { type: "object", ...positionInput };
-  types.override(contract.AllocationSchema, {
-    type: "array",
-    items: { $ref: `#/types/${types.typeToken("PositionInput")}` },
-  });
+  // Schemas whose JSON Schema form cannot say what they check (an allocation, a refined array) are
+  // typed as the contract documents them, as in the OpenAPI document.
+  for (const [schema, documentedAs] of contract.DOCUMENTED_AS)
+    types.override(schema, types.typeOf(documentedAs, "input", "DocumentedAs"));
 
   const settingType = (name: SettingName) => ("type" in SETTINGS[name] ? SETTINGS[name].type : "string");
   const configVariables = Object.fromEntries(

@@ -63,6 +63,12 @@ export class PulumiTypeCollector {
     this.#overrides.set(schema, type);
   }
 
+  /** The Pulumi type of any schema; `nameHint` names the object types nested in it without a name of their own. */
+  typeOf(schema: z.ZodType, io: "input" | "output", nameHint: string): PulumiTypeSpec {
+    const json = this.#jsonSchema(schema, io);
+    return this.#type(json, json, nameHint);
+  }
+
   typeToken(id: string): string {
     return `${this.#packageName}:index:${id}`;
   }

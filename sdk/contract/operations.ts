@@ -16,42 +16,17 @@ import {
 } from "./webhook.ts";
 import { WithdrawRequestSchema, WithdrawalListSchema, WithdrawalSchema } from "./withdrawal.ts";
 import { YieldMetricsRequestSchema, YieldMetricsSchema } from "./yieldMetrics.ts";
+import { operationTable, type ApiOperation, type OperationResponse } from "./operation.ts";
+
+export * from "./operation.ts";
 
 /**
  * The service's operations as one table: method, path, parameters, request body and every answer
- * by status, each with its contract schema. Written once, read by the OpenAPI document
- * (`openapi.ts`), by the sandbox's route check and by the client's drift test, so the routes, the
- * document and the client cannot tell three different stories.
+ * by status, each with its contract schema. Written once and read by everything that speaks HTTP:
+ * the sandbox registers and validates its routes from it (`sandbox/http/operationRoutes.ts`), the
+ * client types and sends its calls from it (`sdk/client/core/requester.ts`), and the OpenAPI
+ * document is generated from it (`serviceDocument.ts`).
  */
-
-export type OperationMethod = "get" | "post" | "put" | "patch" | "delete";
-
-export interface OperationResponse {
-  description: string;
-  /** The JSON body; none for 204. */
-  schema?: z.ZodType;
-}
-
-export interface ApiOperation {
-  /** Stable name of the operation (generated clients name their functions after it). */
-  operationId: string;
-  method: OperationMethod;
-  /** OpenAPI path template: `/v2/portfolio-wallets/{id}`. */
-  path: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  /** Names of the security schemes it needs, all at once; empty for none. */
-  security: readonly string[];
-  /** Path parameters, one property each. */
-  pathParams?: z.ZodObject;
-  /** Query parameters, one property each. */
-  query?: z.ZodObject;
-  /** The JSON request body. */
-  body?: { schema: z.ZodType; required: boolean };
-  /** Every answer the operation can give, by status (`200`, `404`, `5XX`). */
-  responses: Readonly<Record<string, OperationResponse>>;
-}
 
 /** The bearer token every service endpoint takes (spec 5.1). */
 export const BEARER_AUTH = "bearerAuth";
@@ -121,9 +96,8 @@ const bearer = [BEARER_AUTH] as const;
  * Every endpoint of the service interface (spec 4), with the choices of docs/spec-gaps.md where
  * the interface leaves an answer out (success statuses, lists, errors, webhook listing and deletion).
  */
-export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
-  {
-    operationId: "quotePortfolioWallet",
+export const SERVICE_OPERATIONS_BY_ID = operationTable({
+  quotePortfolioWallet: {
     method: "post",
     path: `${WALLETS}/quote`,
     tag: WALLET_TAG,
@@ -132,10 +106,10 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       "Always 200 with an array of options, even when the constraints cannot all be met (several options, `optimizedFor` APY or LIQUIDITY) or the exclusions leave no yield source (an empty array). An exclusion that names nothing in the catalog is 400.",
     security: bearer,
     body: { schema: QuoteRequestSchema, required: true },
+    readOnly: true,
     responses: { "200": { description: "The quote options", schema: QuoteResponseSchema }, ...WITH_BODY },
   },
-  {
-    operationId: "listYieldSources",
+  listYieldSources: {
     method: "get",
     path: `${WALLETS}/yield-sources`,
     tag: WALLET_TAG,
@@ -143,8 +117,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
     security: bearer,
     responses: { "200": { description: "The catalog", schema: YieldSourcesResponseSchema }, ...ALWAYS },
   },
-  {
-    operationId: "listStrategies",
+  listStrategies: {
     method: "get",
     path: `${WALLETS}/strategies`,
     tag: WALLET_TAG,
@@ -152,8 +125,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
     security: bearer,
     responses: { "200": { description: "The strategies", schema: StrategiesResponseSchema }, ...ALWAYS },
   },
-  {
-    operationId: "createPortfolioWallet",
+  createPortfolioWallet: {
     method: "post",
     path: WALLETS,
     tag: WALLET_TAG,
@@ -169,8 +141,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       "409": SERVICE_ERRORS.conflict,
     },
   },
-  {
-    operationId: "listPortfolioWallets",
+  listPortfolioWallets: {
     method: "get",
     path: WALLETS,
     tag: WALLET_TAG,
@@ -183,8 +154,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "getPortfolioWallet",
+  getPortfolioWallet: {
     method: "get",
     path: `${WALLETS}/{id}`,
     tag: WALLET_TAG,
@@ -198,8 +168,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "updatePortfolioWalletStrategy",
+  updatePortfolioWalletStrategy: {
     method: "patch",
     path: `${WALLETS}/{id}/strategy`,
     tag: WALLET_TAG,
@@ -216,8 +185,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       "409": SERVICE_ERRORS.conflict,
     },
   },
-  {
-    operationId: "withdrawFromPortfolioWallet",
+  withdrawFromPortfolioWallet: {
     method: "post",
     path: `${WALLETS}/{id}/withdraw`,
     tag: WALLET_TAG,
@@ -234,8 +202,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       "422": SERVICE_ERRORS.insufficientFunds,
     },
   },
-  {
-    operationId: "listWithdrawals",
+  listWithdrawals: {
     method: "get",
     path: `${WALLETS}/{id}/withdrawals`,
     tag: WALLET_TAG,
@@ -250,8 +217,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "getWithdrawal",
+  getWithdrawal: {
     method: "get",
     path: `${WALLETS}/{id}/withdrawals/{withdrawalId}`,
     tag: WALLET_TAG,
@@ -265,8 +231,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "listDeposits",
+  listDeposits: {
     method: "get",
     path: `${WALLETS}/{id}/deposits`,
     tag: WALLET_TAG,
@@ -281,8 +246,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "getDeposit",
+  getDeposit: {
     method: "get",
     path: `${WALLETS}/{id}/deposits/{depositId}`,
     tag: WALLET_TAG,
@@ -296,8 +260,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "getYieldMetrics",
+  getYieldMetrics: {
     method: "post",
     path: `${WALLETS}/yield`,
     tag: WALLET_TAG,
@@ -306,14 +269,14 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       "Every field is optional, and so is the body: without one the figures are global and lifetime. A start after the end is 400; a wallet id that is not the caller's is 404.",
     security: bearer,
     body: { schema: YieldMetricsRequestSchema, required: false },
+    readOnly: true,
     responses: {
       "200": { description: "The yield metrics", schema: YieldMetricsSchema },
       ...WITH_BODY,
       "404": SERVICE_ERRORS.notFound,
     },
   },
-  {
-    operationId: "createWebhookRegistration",
+  createWebhookRegistration: {
     method: "post",
     path: REGISTRATIONS,
     tag: WEBHOOK_TAG,
@@ -333,8 +296,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       "409": SERVICE_ERRORS.conflict,
     },
   },
-  {
-    operationId: "listWebhookRegistrations",
+  listWebhookRegistrations: {
     method: "get",
     path: REGISTRATIONS,
     tag: WEBHOOK_TAG,
@@ -347,8 +309,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "getWebhookRegistration",
+  getWebhookRegistration: {
     method: "get",
     path: `${REGISTRATIONS}/{registrationId}`,
     tag: WEBHOOK_TAG,
@@ -362,8 +323,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-  {
-    operationId: "updateWebhookRegistrationStatus",
+  updateWebhookRegistrationStatus: {
     method: "patch",
     path: `${REGISTRATIONS}/{registrationId}/status`,
     tag: WEBHOOK_TAG,
@@ -377,8 +337,7 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       "404": SERVICE_ERRORS.notFound,
     },
   },
-  {
-    operationId: "deleteWebhookRegistration",
+  deleteWebhookRegistration: {
     method: "delete",
     path: `${REGISTRATIONS}/{registrationId}`,
     tag: WEBHOOK_TAG,
@@ -392,7 +351,10 @@ export const SERVICE_OPERATIONS: readonly ApiOperation[] = [
       ...ALWAYS,
     },
   },
-];
+});
+
+/** The same operations as a list, in the table's order (what the document lists). */
+export const SERVICE_OPERATIONS: readonly ApiOperation[] = Object.values(SERVICE_OPERATIONS_BY_ID);
 
 /** The contract's schemas that the document names as components (`#/components/schemas/<name>`). */
 export const SERVICE_SCHEMA_NAMES: Readonly<Record<string, z.ZodType>> = {

@@ -1,5 +1,15 @@
 import type { z } from "zod";
-import { ErrorBodySchema, fieldProblemsOf, safeParseInContractWording } from "../../contract/index.ts";
+import {
+  ErrorBodySchema,
+  fieldProblemsOf,
+  safeParseInContractWording,
+  type ApiOperation,
+  type OperationMethod,
+  type PathParamsOf,
+  type QueryOf,
+  type RequestBodyOf,
+  type SuccessBodyOf,
+} from "../../contract/index.ts";
 import {
   ApiAbortError,
   ApiConnectionError,
@@ -43,6 +53,35 @@ export interface RequestSpec<T> {
   options?: RequestOptions | undefined;
 }
 
+/**
+ * One call of an operation of the contract's table, as a resource method makes it: the values of
+ * the path's parameters (already encoded, see `pathSegment`), the query and the body, each typed by
+ * the operation's entry.
+ */
+export type OperationCall<O extends ApiOperation> = {
+  options?: RequestOptions | undefined;
+} & (PathParamsOf<O> extends undefined ? unknown : { path: { [K in keyof PathParamsOf<O>]: string } }) &
+  (QueryOf<O> extends undefined ? unknown : { query: QueryOf<O> }) &
+  (O extends { body: object } ? { body: RequestBodyOf<O> } : unknown);
+
+const HTTP_METHODS: Readonly<Record<OperationMethod, HttpMethod>> = {
+  get: "GET",
+  post: "POST",
+  put: "PUT",
+  patch: "PATCH",
+  delete: "DELETE",
+};
+
+/**
+ * The schema of an operation's success answers. Its success statuses share one shape in the table
+ * (a replay answers what the creation did), so the first one with a body is the one; none for 204.
+ */
+function successSchemaOf(operation: ApiOperation): z.ZodType | undefined {
+  return Object.entries(operation.responses).find(
+    ([status, response]) => status.startsWith("2") && response.schema,
+  )?.[1].schema;
+}
+
 /** Everything the requester needs, resolved once by the client. */
 export interface RequesterConfig {
   baseUrl: URL;
@@ -71,6 +110,30 @@ export class Requester {
   /** Stops new calls; the client closes the transport. */
   markClosed(): void {
     this.#closed = true;
+  }
+
+  /** Calls `operation` of the contract's table: its method, path template and schemas come from the entry. */
+  async send<O extends ApiOperation>(operation: O, call: OperationCall<O>): Promise<SuccessBodyOf<O>> {
+    const {
+      path: values,
+      query,
+      body,
+    } = call as {
+      path?: Readonly<Record<string, string>>;
+      query?: Readonly<Record<string, string | number | undefined>>;
+      body?: unknown;
+    };
+    const path = operation.path.replace(/\{(\w+)\}/g, (_template, name: string) => values?.[name] ?? "");
+    return (await this.request({
+      method: HTTP_METHODS[operation.method],
+      path,
+      query,
+      body,
+      requestSchema: operation.body?.schema,
+      readOnly: operation.readOnly,
+      schema: successSchemaOf(operation),
+      options: call.options,
+    })) as SuccessBodyOf<O>;
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {

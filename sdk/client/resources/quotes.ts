@@ -1,11 +1,9 @@
-import {
-  QuoteRequestSchema,
-  QuoteResponseSchema,
-  type QuoteOption,
-  type QuoteRequest,
-} from "../../contract/index.ts";
+import { SERVICE_OPERATIONS_BY_ID, type RequestBodyOf, type SuccessBodyOf } from "../../contract/index.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
+
+const { quotePortfolioWallet } = SERVICE_OPERATIONS_BY_ID;
+type Create = typeof quotePortfolioWallet;
 
 /** Allocation quotes (spec 4.1). */
 export class Quotes extends ApiResource {
@@ -14,15 +12,7 @@ export class Quotes extends ApiResource {
    * always 200, check `constraintsSatisfied` on each option. It changes nothing, so it is
    * retried like a GET.
    */
-  async create(body: QuoteRequest = {}, options?: RequestOptions): Promise<QuoteOption[]> {
-    return this.requester.request({
-      method: "POST",
-      path: "/v2/portfolio-wallets/quote",
-      body,
-      requestSchema: QuoteRequestSchema,
-      readOnly: true,
-      schema: QuoteResponseSchema,
-      options,
-    });
+  async create(body: RequestBodyOf<Create> = {}, options?: RequestOptions): Promise<SuccessBodyOf<Create>> {
+    return this.requester.send(quotePortfolioWallet, { body, options });
   }
 }

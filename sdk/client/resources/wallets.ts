@@ -1,14 +1,9 @@
 import {
-  CreateWalletRequestSchema,
-  PortfolioWalletSchema,
-  StrategyUpdateRequestSchema,
-  StrategyUpdateSchema,
-  WalletListSchema,
-  type CreateWalletRequest,
+  SERVICE_OPERATIONS_BY_ID,
+  type ListItemOf,
   type PageQuery,
-  type PortfolioWallet,
-  type StrategyUpdate,
-  type StrategyUpdateRequest,
+  type RequestBodyOf,
+  type SuccessBodyOf,
 } from "../../contract/index.ts";
 import { PagePromise } from "../core/pagination.ts";
 import type { RequestOptions } from "../core/requester.ts";
@@ -16,7 +11,12 @@ import { ApiResource } from "../core/resource.ts";
 import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
-const WALLETS = "/v2/portfolio-wallets";
+const { createPortfolioWallet, getPortfolioWallet, listPortfolioWallets, updatePortfolioWalletStrategy } =
+  SERVICE_OPERATIONS_BY_ID;
+type Create = typeof createPortfolioWallet;
+type Retrieve = typeof getPortfolioWallet;
+type List = typeof listPortfolioWallets;
+type UpdateStrategy = typeof updatePortfolioWalletStrategy;
 
 /** Portfolio wallets (spec 4.4 to 4.7). */
 export class Wallets extends ApiResource {
@@ -24,36 +24,23 @@ export class Wallets extends ApiResource {
    * Creates a wallet (POST /v2/portfolio-wallets). Retried safely: a repeat with the same
    * requestId and body answers with the wallet already created.
    */
-  async create(body: CreateWalletRequest, options?: RequestOptions): Promise<PortfolioWallet> {
-    return this.requester.request({
-      method: "POST",
-      path: WALLETS,
-      body,
-      requestSchema: CreateWalletRequestSchema,
-      schema: PortfolioWalletSchema,
-      options,
-    });
+  async create(body: RequestBodyOf<Create>, options?: RequestOptions): Promise<SuccessBodyOf<Create>> {
+    return this.requester.send(createPortfolioWallet, { body, options });
   }
 
   /** Reads one wallet with its balances and positions (GET /v2/portfolio-wallets/{id}). */
-  async retrieve(walletId: string, options?: RequestOptions): Promise<PortfolioWallet> {
-    const path = `${WALLETS}/${pathSegment("walletId", walletId)}`;
-    return this.requester.request({ method: "GET", path, schema: PortfolioWalletSchema, options });
+  async retrieve(walletId: string, options?: RequestOptions): Promise<SuccessBodyOf<Retrieve>> {
+    const path = { id: pathSegment("walletId", walletId) };
+    return this.requester.send(getPortfolioWallet, { path, options });
   }
 
   /**
    * Lists wallets, newest first (GET /v2/portfolio-wallets). `await` for the first page,
    * `for await` for every wallet.
    */
-  list(query?: PageQuery, options?: RequestOptions): PagePromise<PortfolioWallet> {
+  list(query?: PageQuery, options?: RequestOptions): PagePromise<ListItemOf<List>> {
     return new PagePromise((cursor) =>
-      this.requester.request({
-        method: "GET",
-        path: WALLETS,
-        query: queryOfPage(query, cursor),
-        schema: WalletListSchema,
-        options,
-      }),
+      this.requester.send(listPortfolioWallets, { query: queryOfPage(query, cursor), options }),
     );
   }
 
@@ -63,17 +50,10 @@ export class Wallets extends ApiResource {
    */
   async updateStrategy(
     walletId: string,
-    body: StrategyUpdateRequest,
+    body: RequestBodyOf<UpdateStrategy>,
     options?: RequestOptions,
-  ): Promise<StrategyUpdate> {
-    const path = `${WALLETS}/${pathSegment("walletId", walletId)}/strategy`;
-    return this.requester.request({
-      method: "PATCH",
-      path,
-      body,
-      requestSchema: StrategyUpdateRequestSchema,
-      schema: StrategyUpdateSchema,
-      options,
-    });
+  ): Promise<SuccessBodyOf<UpdateStrategy>> {
+    const path = { id: pathSegment("walletId", walletId) };
+    return this.requester.send(updatePortfolioWalletStrategy, { path, body, options });
   }
 }

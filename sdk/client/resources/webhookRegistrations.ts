@@ -1,14 +1,9 @@
 import {
-  CreateWebhookRegistrationRequestSchema,
-  CreatedWebhookRegistrationSchema,
-  WebhookRegistrationListSchema,
-  WebhookRegistrationSchema,
-  WebhookStatusUpdateRequestSchema,
-  type CreateWebhookRegistrationRequest,
-  type CreatedWebhookRegistration,
+  SERVICE_OPERATIONS_BY_ID,
+  type ListItemOf,
   type PageQuery,
-  type WebhookRegistration,
-  type WebhookStatusUpdateRequest,
+  type RequestBodyOf,
+  type SuccessBodyOf,
 } from "../../contract/index.ts";
 import { PagePromise } from "../core/pagination.ts";
 import type { RequestOptions } from "../core/requester.ts";
@@ -16,10 +11,21 @@ import { ApiResource } from "../core/resource.ts";
 import { queryOfPage } from "../internal/queryOfPage.ts";
 import { pathSegment } from "../internal/pathSegment.ts";
 
-// Webhook endpoints carry no version prefix (spec 9.1).
-const REGISTRATIONS = "/webhooks/registrations";
-const registration = (registrationId: string) =>
-  `${REGISTRATIONS}/${pathSegment("registrationId", registrationId)}`;
+const {
+  createWebhookRegistration,
+  getWebhookRegistration,
+  listWebhookRegistrations,
+  updateWebhookRegistrationStatus,
+  deleteWebhookRegistration,
+} = SERVICE_OPERATIONS_BY_ID;
+type Create = typeof createWebhookRegistration;
+type Retrieve = typeof getWebhookRegistration;
+type List = typeof listWebhookRegistrations;
+type UpdateStatus = typeof updateWebhookRegistrationStatus;
+
+const registration = (registrationId: string) => ({
+  registrationId: pathSegment("registrationId", registrationId),
+});
 
 /** Webhook registrations (spec 4.13; listing and deletion per docs/spec-gaps.md). */
 export class WebhookRegistrations extends ApiResource {
@@ -27,61 +33,34 @@ export class WebhookRegistrations extends ApiResource {
    * Subscribes a URL to event types (POST /webhooks/registrations). The answer carries the
    * signing `secret`, returned this once only. Retried only when `body.requestId` is set.
    */
-  async create(
-    body: CreateWebhookRegistrationRequest,
-    options?: RequestOptions,
-  ): Promise<CreatedWebhookRegistration> {
-    return this.requester.request({
-      method: "POST",
-      path: REGISTRATIONS,
-      body,
-      requestSchema: CreateWebhookRegistrationRequestSchema,
-      schema: CreatedWebhookRegistrationSchema,
-      options,
-    });
+  async create(body: RequestBodyOf<Create>, options?: RequestOptions): Promise<SuccessBodyOf<Create>> {
+    return this.requester.send(createWebhookRegistration, { body, options });
   }
 
   /** Reads one registration (GET /webhooks/registrations/{id}). */
-  async retrieve(registrationId: string, options?: RequestOptions): Promise<WebhookRegistration> {
-    return this.requester.request({
-      method: "GET",
-      path: registration(registrationId),
-      schema: WebhookRegistrationSchema,
-      options,
-    });
+  async retrieve(registrationId: string, options?: RequestOptions): Promise<SuccessBodyOf<Retrieve>> {
+    return this.requester.send(getWebhookRegistration, { path: registration(registrationId), options });
   }
 
   /** Lists registrations, newest first (GET /webhooks/registrations). */
-  list(query?: PageQuery, options?: RequestOptions): PagePromise<WebhookRegistration> {
+  list(query?: PageQuery, options?: RequestOptions): PagePromise<ListItemOf<List>> {
     return new PagePromise((cursor) =>
-      this.requester.request({
-        method: "GET",
-        path: REGISTRATIONS,
-        query: queryOfPage(query, cursor),
-        schema: WebhookRegistrationListSchema,
-        options,
-      }),
+      this.requester.send(listWebhookRegistrations, { query: queryOfPage(query, cursor), options }),
     );
   }
 
   /** Activates or disables a registration (PATCH /webhooks/registrations/{id}/status). */
   async updateStatus(
     registrationId: string,
-    body: WebhookStatusUpdateRequest,
+    body: RequestBodyOf<UpdateStatus>,
     options?: RequestOptions,
-  ): Promise<WebhookRegistration> {
-    return this.requester.request({
-      method: "PATCH",
-      path: `${registration(registrationId)}/status`,
-      body,
-      requestSchema: WebhookStatusUpdateRequestSchema,
-      schema: WebhookRegistrationSchema,
-      options,
-    });
+  ): Promise<SuccessBodyOf<UpdateStatus>> {
+    const path = registration(registrationId);
+    return this.requester.send(updateWebhookRegistrationStatus, { path, body, options });
   }
 
   /** Deletes a registration (DELETE /webhooks/registrations/{id}, 204). Not retried: no requestId. */
   async delete(registrationId: string, options?: RequestOptions): Promise<void> {
-    return this.requester.request({ method: "DELETE", path: registration(registrationId), options });
+    await this.requester.send(deleteWebhookRegistration, { path: registration(registrationId), options });
   }
 }

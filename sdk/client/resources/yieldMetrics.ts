@@ -1,11 +1,9 @@
-import {
-  YieldMetricsRequestSchema,
-  YieldMetricsSchema,
-  type YieldMetrics,
-  type YieldMetricsRequest,
-} from "../../contract/index.ts";
+import { SERVICE_OPERATIONS_BY_ID, type RequestBodyOf, type SuccessBodyOf } from "../../contract/index.ts";
 import type { RequestOptions } from "../core/requester.ts";
 import { ApiResource } from "../core/resource.ts";
+
+const { getYieldMetrics } = SERVICE_OPERATIONS_BY_ID;
+type Retrieve = typeof getYieldMetrics;
 
 /** Yield metrics (spec 4.12). */
 export class YieldMetricsResource extends ApiResource {
@@ -14,15 +12,10 @@ export class YieldMetricsResource extends ApiResource {
    * Omit the period for lifetime figures; omit `portfolioWalletIds` for global figures only.
    * It changes nothing, so it is retried like a GET.
    */
-  async retrieve(body: YieldMetricsRequest = {}, options?: RequestOptions): Promise<YieldMetrics> {
-    return this.requester.request({
-      method: "POST",
-      path: "/v2/portfolio-wallets/yield",
-      body,
-      requestSchema: YieldMetricsRequestSchema,
-      readOnly: true,
-      schema: YieldMetricsSchema,
-      options,
-    });
+  async retrieve(
+    body: RequestBodyOf<Retrieve> = {},
+    options?: RequestOptions,
+  ): Promise<SuccessBodyOf<Retrieve>> {
+    return this.requester.send(getYieldMetrics, { body, options });
   }
 }

@@ -1,0 +1,123 @@
+import type { Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import {
+  pathParamNames,
+  safeParseInContractWording,
+  type ApiOperation,
+  type FieldProblem,
+  type OperationAnswer,
+  type OperationInput,
+} from "../../sdk/contract/index.ts";
+import type { SandboxEnv } from "./env.ts";
+import { HttpError } from "./errors.ts";
+import { pathParameterProblem, readBody, readQuery } from "./validation.ts";
+
+/**
+ * Routes registered from an operation table (`sdk/contract/operations.ts`): each operation's
+ * method and path come from its entry, and so do the schemas its path parameters, query and body
+ * are parsed with, before the handler runs. A handler only says what the operation does; the types
+ * of what it receives and answers are derived from the same entry, so a handler that answers a
+ * status or a shape the operation does not document does not compile.
+ */
+
+/** The operation's work, on its parsed input, for the caller's organization. */
+export type OperationHandler<O extends ApiOperation> = (
+  input: OperationInput<O>,
+  organizationId: string,
+) => OperationAnswer<O> | Promise<OperationAnswer<O>>;
+
+/**
+ * What the sandbox does for one operation: its handler, or its handler with `bodyChecks`, the
+ * problems of the raw body only the sandbox can see (positionKeys missing from its catalog, an
+ * address not of its chain's form), reported together with the schema's in one answer. Handlers
+ * name the organization id `org`, as every one of them takes it.
+ */
+export type OperationRoute<O extends ApiOperation> =
+  OperationHandler<O> | { handle: OperationHandler<O>; bodyChecks: (raw: unknown) => FieldProblem[] };
+
+/** The answer most operations give: 200 with `body`. */
+export const ok = <T>(body: T) => ({ status: 200 as const, body });
+
+/** A creation's answer: 201 with what it made, or 200 with the same when the requestId replayed it. */
+export const created = <T>(body: T, replayed: boolean) => ({
+  status: replayed ? (200 as const) : (201 as const),
+  body,
+});
+
+/** One route for every operation of a table, keyed as the table is: none can be left out. */
+export type OperationRoutes<T extends Readonly<Record<string, ApiOperation>>> = {
+  [K in keyof T]: OperationRoute<T[K]>;
+};
+
+/** `/v2/portfolio-wallets/{id}` as Hono writes it: `/v2/portfolio-wallets/:id`. */
+const honoPath = (template: string) => template.replace(/\{(\w+)\}/g, ":$1");
+
+/** Path parameters parsed with the operation's schema: a bad one is a 400 naming it (never a 404 or 500). */
+function readPathParams(c: Context<SandboxEnv>, operation: ApiOperation): unknown {
+  if (operation.pathParams === undefined) return undefined;
+  const raw = Object.fromEntries(
+    pathParamNames(operation.path).map((name) => [name, c.req.param(name) ?? ""]),
+  );
+  const result = safeParseInContractWording(operation.pathParams, raw);
+  if (result.success) return result.data;
+  throw HttpError.validation(
+    result.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return pathParameterProblem(name, issue.message, raw[name]);
+    }),
+    "invalid path parameter",
+  );
+}
+
+/**
+ * A body the operation says is optional counts as absent when none is sent (no length, no
+ * chunked transfer); a body that is sent is read and checked like any other.
+ */
+function hasBody(c: Context<SandboxEnv>): boolean {
+  return (c.req.header("content-length") ?? "0") !== "0" || c.req.header("transfer-encoding") !== undefined;
+}
+
+async function readOperationBody(
+  c: Context<SandboxEnv>,
+  operation: ApiOperation,
+  bodyChecks: ((raw: unknown) => FieldProblem[]) | undefined,
+): Promise<unknown> {
+  if (operation.body === undefined) return undefined;
+  if (!operation.body.required && !hasBody(c)) return undefined;
+  return readBody(c, operation.body.schema, bodyChecks);
+}
+
+/**
+ * Path templates with fewer parameters first, so that a literal segment is matched before a
+ * parameter in its place (`/strategies` before `/{id}`), whatever the table's order.
+ */
+const byParameterCount = (a: ApiOperation, b: ApiOperation) =>
+  pathParamNames(a.path).length - pathParamNames(b.path).length;
+
+/** Registers one route per operation of `table` on `app`, each served by its entry of `routes`. */
+export function registerOperations<T extends Readonly<Record<string, ApiOperation>>>(
+  app: Hono<SandboxEnv>,
+  table: T,
+  routes: NoInfer<OperationRoutes<T>>,
+): void {
+  const entries = Object.keys(table).map((id) => {
+    const route: OperationRoute<ApiOperation> = routes[id]!;
+    return typeof route === "function"
+      ? { operation: table[id]!, handle: route, bodyChecks: undefined }
+      : { operation: table[id]!, ...route };
+  });
+  entries.sort((a, b) => byParameterCount(a.operation, b.operation));
+  for (const { operation, handle, bodyChecks } of entries) {
+    app.on(operation.method.toUpperCase(), honoPath(operation.path), async (c) => {
+      const input = {
+        path: readPathParams(c, operation),
+        query: operation.query === undefined ? undefined : readQuery(c, operation.query),
+        body: await readOperationBody(c, operation, bodyChecks),
+      } as OperationInput<typeof operation>;
+      const answer: { status: number; body?: unknown } = await handle(input, c.get("organizationId"));
+      return "body" in answer
+        ? c.json(answer.body, answer.status as ContentfulStatusCode)
+        : c.body(null, answer.status as 204);
+    });
+  }
+}
