@@ -30,7 +30,7 @@ export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
  * Content-Length says so, and as soon as a chunked body passes the limit otherwise.
  */
 export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize: MAX_REQUEST_BODY_BYTES,
     onError: () => {
       throw new HttpError(
@@ -42,7 +42,19 @@ export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
       );
     },
   });
+  return async (c, next) => {
+    await limit(c, next);
+    // A route that answers without reading the body it was sent (a redelivery takes none; an
+    // unknown route or a refused credential reads nothing) leaves the rest of that body on the
+    // connection. The Node adapter drains it for a moment and then cuts the socket, which a
+    // client that kept the connection for its next request meets as "other side closed". Saying
+    // so in the answer lets every client open a fresh connection instead.
+    if (hasRequestBody(c) && !c.req.raw.bodyUsed) c.res.headers.set("Connection", "close");
+  };
 }
+
+const hasRequestBody = (c: Context<SandboxEnv>) =>
+  c.req.header("transfer-encoding") !== undefined || Number(c.req.header("content-length") ?? 0) > 0;
 
 /**
  * Headers on every answer, error or not, set here once: `X-Content-Type-Options: nosniff` and

@@ -96,3 +96,38 @@ describe("headers of every answer", () => {
     expect(api.headers.get("content-security-policy")).toBeNull();
   });
 });
+
+describe("a body the route did not read", () => {
+  // Fetch hides the Connection header, so these read the raw answer from node:http.
+  async function connectionHeaderOf(method: string, path: string, body: string, token: string | null) {
+    const { request } = await import("node:http");
+    return await new Promise<string | undefined>((resolve, reject) => {
+      const req = request(`${t.url}${path}`, {
+        method,
+        headers: {
+          "content-type": "application/json",
+          ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.headers.connection);
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  test("is answered with Connection: close, so no client reuses a socket the server is about to cut", async () => {
+    const large = JSON.stringify({ pad: "p".repeat(200_000) });
+    // A redelivery takes no body, and a refused credential reads none.
+    expect(
+      await connectionHeaderOf("POST", `/_console/api/webhook-deliveries/${SOME_ID}/redeliver`, large, TOKEN),
+    ).toBe("close");
+    expect(await connectionHeaderOf("POST", "/v2/portfolio-wallets", large, null)).toBe("close");
+  });
+
+  test("a body the route read keeps the connection open", async () => {
+    expect(await connectionHeaderOf("POST", "/v2/portfolio-wallets", "{}", TOKEN)).not.toBe("close");
+  });
+});
