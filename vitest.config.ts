@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     globalSetup: ["./test/globalSetup.ts"],
-    // The serialized provider (sdk/resources/resourceProvider.cts) is CommonJS: Node loads it as is,
+    // The serialized provider (sdk/nodejs/resources/resourceProvider.cts) is CommonJS: Node loads it as is,
     // rather than Vite's transform, which only speaks ES modules.
     server: { deps: { external: [/\.cts$/] } },
     reporters: ["default", "./test/reporters/summaryLine.ts"],

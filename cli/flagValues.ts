@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "commander";
-import { readIsoDuration, UuidSchema } from "../sdk/contract/index.ts";
+import { readIsoDuration, UuidSchema } from "../sdk/nodejs/contract/index.ts";
 
 /**
  * Parsers of flag values: each rejects a bad value with a message that says what is expected;

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { PortfolioWalletClient } from "../sdk/client/index.ts";
-import type { SETTINGS } from "../sdk/stackSettings.ts";
+import { PortfolioWalletClient } from "../sdk/nodejs/client/index.ts";
+import type { SETTINGS } from "../sdk/nodejs/stackSettings.ts";
 import {
   CONFIG_NAMESPACE,
   firstOf,
@@ -15,13 +15,13 @@ import {
   type ApproverSettings,
   type ConfigSource,
   type SettingLookup,
-} from "../sdk/stackSettings.ts";
+} from "../sdk/nodejs/stackSettings.ts";
 
 /**
  * Where the command-line tool finds its settings, in order: flags, then the environment
  * (PORTFOLIO_WALLET_*, TURNKEY_*), then the stack config of the Pulumi project in the working
  * directory (`portfolio-wallet:*`, read with `pulumi config` only when something is still missing).
- * The rules of each setting are the provider's (sdk/stackSettings.ts).
+ * The rules of each setting are the provider's (sdk/nodejs/stackSettings.ts).
  */
 
 /** The options every service command takes (declared once, on the root command). */

@@ -4,10 +4,14 @@ import {
   describeFieldProblems,
   fieldProblemsOf,
   type StrategyCatalogEntry,
-} from "../sdk/contract/index.ts";
-import { PortfolioWalletClient } from "../sdk/client/index.ts";
-import { API_TOKEN_ENV, BASE_URL_ENV } from "../sdk/client/core/environment.ts";
-import { deploymentRetryOptions, fromEnvironment, resolveRetryTimeoutMs } from "../sdk/stackSettings.ts";
+} from "../sdk/nodejs/contract/index.ts";
+import { PortfolioWalletClient } from "../sdk/nodejs/client/index.ts";
+import { API_TOKEN_ENV, BASE_URL_ENV } from "../sdk/nodejs/client/core/environment.ts";
+import {
+  deploymentRetryOptions,
+  fromEnvironment,
+  resolveRetryTimeoutMs,
+} from "../sdk/nodejs/stackSettings.ts";
 
 /**
  * The strategy catalog the rules read rates, liquidity limits and strategy types from: once per

@@ -4,7 +4,7 @@ import {
   type ResourceValidationArgs,
   type ResourceValidationPolicy,
 } from "@pulumi/policy";
-import type { StrategyCatalogEntry } from "../sdk/contract/index.ts";
+import type { StrategyCatalogEntry } from "../sdk/nodejs/contract/index.ts";
 import { catalogOnce } from "./catalogSource.ts";
 import {
   allowedYieldSources,

@@ -6,7 +6,7 @@ import {
   withdrawableShareBps,
   type StrategyCatalogEntry,
   type TargetWeights,
-} from "../sdk/contract/index.ts";
+} from "../sdk/nodejs/contract/index.ts";
 
 /**
  * The allocation guardrails as pure functions: an allocation (and the strategy catalog) in, the

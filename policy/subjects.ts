@@ -1,5 +1,5 @@
-import { resourceKindOfType } from "../sdk/resources/resourceTypes.ts";
-import type { TargetWeights } from "../sdk/contract/index.ts";
+import { resourceKindOfType } from "../sdk/nodejs/resources/resourceTypes.ts";
+import type { TargetWeights } from "../sdk/nodejs/contract/index.ts";
 import type { AllocationManager } from "./rules.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
+import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import {
   containsUnknown,
   unknownPositionKeyFailures,

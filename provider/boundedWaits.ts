@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
  * attempt, after which the caller gives up with its own message. The one backoff for waiting on
  * the service to finish work, in the provider (a busy wallet, an approved change to show) and the
  * command-line tool (a withdrawal's legs); HTTP retries are the client's, in
- * sdk/client/core/retry.ts.
+ * sdk/nodejs/client/core/retry.ts.
  */
 export function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>) | undefined> {
   const deadline = Date.now() + timeoutMs;
@@ -18,4 +18,4 @@ export function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>)
 }
 
 /** A timeout for messages (`300 s`), worded once with the settings' own messages. */
-export { secondsText } from "../sdk/stackSettings.ts";
+export { secondsText } from "../sdk/nodejs/stackSettings.ts";

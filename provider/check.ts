@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { type StrategyCatalogEntry, unknownPositionKeyProblems } from "../sdk/contract/catalog.ts";
-import { fieldProblemsOf, safeParseInContractWording } from "../sdk/contract/errors.ts";
+import { type StrategyCatalogEntry, unknownPositionKeyProblems } from "../sdk/nodejs/contract/catalog.ts";
+import { fieldProblemsOf, safeParseInContractWording } from "../sdk/nodejs/contract/errors.ts";
 import { topLevelProperty } from "./propertyPaths.ts";
 
 /** A check failure as the dynamic provider returns it: `property` is a path such as `positions[1].targetWeightBps`. */

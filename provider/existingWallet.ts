@@ -1,5 +1,5 @@
-import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
-import { NotFoundError } from "../sdk/client/index.ts";
+import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
+import { NotFoundError } from "../sdk/nodejs/client/index.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 
 /**

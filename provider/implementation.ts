@@ -1,14 +1,14 @@
-import { withSettingHint, type ConfigSource } from "../sdk/stackSettings.ts";
+import { withSettingHint, type ConfigSource } from "../sdk/nodejs/stackSettings.ts";
 import { timedCall } from "./callTimings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";
-import type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
+import type { ProviderMethod } from "../sdk/nodejs/resources/resourceProvider.cts";
 import {
   RESOURCE_DESCRIPTORS,
   RESOURCE_KINDS,
   resourceKindOfUrn,
   type ResourceKind,
-} from "../sdk/resources/resourceTypes.ts";
+} from "../sdk/nodejs/resources/resourceTypes.ts";
 import type {
   MethodAnswer,
   MethodArgs,
@@ -20,16 +20,16 @@ import { webhookRegistrationProvider } from "./webhookRegistration.ts";
 
 /**
  * The provider implementation, as both adapters reach it: the dynamic-provider process loads this
- * module by package name on every call of the serialized provider (sdk/resources/resourceProvider.cts;
+ * module by package name on every call of the serialized provider (sdk/nodejs/resources/resourceProvider.cts;
  * keeping the implementation here keeps `__provider` small, free of captured values, and unchanged
  * across versions of this package), and the native plugin imports it (provider/native/).
  */
 
-export type { ResourceKind } from "../sdk/resources/resourceTypes.ts";
-export type { ProviderMethod } from "../sdk/resources/resourceProvider.cts";
+export type { ResourceKind } from "../sdk/nodejs/resources/resourceTypes.ts";
+export type { ProviderMethod } from "../sdk/nodejs/resources/resourceProvider.cts";
 export type { ResourceMethod } from "./resourceImplementation.ts";
 
-/** The implementation of each kind, keyed by the kind of its descriptor (sdk/resources/resourceTypes.ts). */
+/** The implementation of each kind, keyed by the kind of its descriptor (sdk/nodejs/resources/resourceTypes.ts). */
 const IMPLEMENTATIONS: { [K in ResourceKind]: ResourceImplementation<K> } = {
   portfolioWallet: portfolioWalletProvider,
   walletStrategy: walletStrategyProvider,

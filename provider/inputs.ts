@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { AllocationSchema, canonicalAllocation } from "../sdk/contract/allocation.ts";
-import { TOTAL_WEIGHT_BPS } from "../sdk/contract/common.ts";
-import type { TargetPosition } from "../sdk/resources/strategyChangeState.ts";
+import { AllocationSchema, canonicalAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import { TOTAL_WEIGHT_BPS } from "../sdk/nodejs/contract/common.ts";
+import type { TargetPosition } from "../sdk/nodejs/resources/strategyChangeState.ts";
 
 /**
  * The allocation inputs in their two forms: the program's `positions` array and the map checked
- * inputs keep (the inputs' schemas are the resources' descriptors, in sdk/resources/).
+ * inputs keep (the inputs' schemas are the resources' descriptors, in sdk/nodejs/resources/).
  */
 
-export type { OnDelete } from "../sdk/resources/resourceTypes.ts";
-export type { TargetPosition } from "../sdk/resources/strategyChangeState.ts";
+export type { OnDelete } from "../sdk/nodejs/resources/resourceTypes.ts";
+export type { TargetPosition } from "../sdk/nodejs/resources/strategyChangeState.ts";
 
 /**
  * The allocation as a map, `{ tbills: 5000, syrupUsdc: 5000 }`: the form checked inputs keep it in.

@@ -1,4 +1,4 @@
-import { NotFoundError } from "../sdk/client/index.ts";
+import { NotFoundError } from "../sdk/nodejs/client/index.ts";
 
 /**
  * The answer of a request, or `undefined` when the service says the thing is not there (404):

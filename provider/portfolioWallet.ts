@@ -1,7 +1,7 @@
-import { sameAllocation } from "../sdk/contract/allocation.ts";
-import { formatUsd } from "../sdk/contract/money.ts";
-import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
-import { IdempotencyConflictError } from "../sdk/client/index.ts";
+import { sameAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import { formatUsd } from "../sdk/nodejs/contract/money.ts";
+import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
+import { IdempotencyConflictError } from "../sdk/nodejs/client/index.ts";
 import {
   allocationChanges,
   allocationOutputs,
@@ -12,7 +12,7 @@ import {
 import { containsUnknown, immutableInputFailure, type CheckFailure } from "./check.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
-import { portfolioWalletDescriptor } from "../sdk/resources/portfolioWalletDescriptor.ts";
+import { portfolioWalletDescriptor } from "../sdk/nodejs/resources/portfolioWalletDescriptor.ts";
 import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import { creationRequestId } from "./requestIds.ts";
@@ -33,7 +33,7 @@ export type PortfolioWalletState = Pick<
   "resourceUrn" | "targetWeightsBps" | "label" | "onDelete" | "adoptWalletId"
 >;
 
-/** What state keeps: the descriptor's outputs (sdk/resources/portfolioWalletDescriptor.ts). */
+/** What state keeps: the descriptor's outputs (sdk/nodejs/resources/portfolioWalletDescriptor.ts). */
 export type PortfolioWalletOutputs = StoredOutputs<"portfolioWallet">;
 
 const PortfolioWalletInputsSchema = portfolioWalletDescriptor.inputs;

@@ -1,4 +1,4 @@
-import type { ConfigSource } from "../sdk/stackSettings.ts";
+import type { ConfigSource } from "../sdk/nodejs/stackSettings.ts";
 import { EngineLog } from "./engineLog.ts";
 import { ServiceConnectionPool, type ServiceConnection } from "./serviceConnection.ts";
 

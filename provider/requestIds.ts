@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { v5 as uuidv5 } from "uuid";
-import { canonicalAllocation } from "../sdk/contract/allocation.ts";
+import { canonicalAllocation } from "../sdk/nodejs/contract/allocation.ts";
 
 /**
  * The namespace of every requestId this provider derives. Fixed forever: changing it would give

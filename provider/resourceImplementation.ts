@@ -1,5 +1,5 @@
-import type { ResourceOutputs } from "../sdk/resources/resourceDescriptor.ts";
-import type { DescriptorOf, ResourceKind } from "../sdk/resources/resourceTypes.ts";
+import type { ResourceOutputs } from "../sdk/nodejs/resources/resourceDescriptor.ts";
+import type { DescriptorOf, ResourceKind } from "../sdk/nodejs/resources/resourceTypes.ts";
 import type { CheckResult } from "./check.ts";
 import type { NO_LONGER_EXISTS } from "./notFound.ts";
 import type { ResourceDiff } from "./resourceDiff.ts";
@@ -7,7 +7,7 @@ import type { ServiceConnection } from "./serviceConnection.ts";
 
 /**
  * What the implementation of a resource kind must offer, typed by the kind's descriptor
- * (sdk/resources/): the dynamic provider's methods, each taking first the way to the service (the
+ * (sdk/nodejs/resources/): the dynamic provider's methods, each taking first the way to the service (the
  * connection, made on first use from the configuration). A kind's implementation writes and reads
  * that kind's outputs, so an implementation whose state does not match its descriptor's outputs
  * fails to compile. Both adapters (the dynamic provider and the native plugin) call through this.

@@ -1,13 +1,17 @@
 import { createHash } from "node:crypto";
-import type { StrategyCatalogEntry } from "../sdk/contract/catalog.ts";
-import { AdaptiveConcurrencyLimiter, PortfolioWalletClient, type RetryNotice } from "../sdk/client/index.ts";
+import type { StrategyCatalogEntry } from "../sdk/nodejs/contract/catalog.ts";
+import {
+  AdaptiveConcurrencyLimiter,
+  PortfolioWalletClient,
+  type RetryNotice,
+} from "../sdk/nodejs/client/index.ts";
 import {
   deploymentRetryOptions,
   retryNoticeText,
   resolveProviderSettings,
   type ConfigSource,
   type ProviderSettings,
-} from "../sdk/stackSettings.ts";
+} from "../sdk/nodejs/stackSettings.ts";
 import type { EngineLog } from "./engineLog.ts";
 
 /**

@@ -1,7 +1,7 @@
-import { canonicalAllocation } from "../sdk/contract/allocation.ts";
-import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
-import type { portfolioWalletDescriptor } from "../sdk/resources/portfolioWalletDescriptor.ts";
-import type { ResourceOutputs } from "../sdk/resources/resourceDescriptor.ts";
+import { canonicalAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
+import type { portfolioWalletDescriptor } from "../sdk/nodejs/resources/portfolioWalletDescriptor.ts";
+import type { ResourceOutputs } from "../sdk/nodejs/resources/resourceDescriptor.ts";
 import type { TargetPosition } from "./inputs.ts";
 
 /**

@@ -1,5 +1,5 @@
-import { UuidSchema } from "../sdk/contract/common.ts";
-import type { PortfolioWallet } from "../sdk/contract/wallet.ts";
+import { UuidSchema } from "../sdk/nodejs/contract/common.ts";
+import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import {
   allocationChanges,
   allocationOutputs,
@@ -8,7 +8,7 @@ import {
 } from "./allocationResource.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
-import { walletStrategyDescriptor } from "../sdk/resources/walletStrategyDescriptor.ts";
+import { walletStrategyDescriptor } from "../sdk/nodejs/resources/walletStrategyDescriptor.ts";
 import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import type {
@@ -27,7 +27,7 @@ export type WalletStrategyState = Pick<
   "resourceUrn" | "walletId" | "targetWeightsBps"
 >;
 
-/** What state keeps: the descriptor's outputs (sdk/resources/walletStrategyDescriptor.ts). */
+/** What state keeps: the descriptor's outputs (sdk/nodejs/resources/walletStrategyDescriptor.ts). */
 export type WalletStrategyOutputs = StoredOutputs<"walletStrategy">;
 
 const WalletStrategyInputsSchema = walletStrategyDescriptor.inputs;

@@ -1,9 +1,9 @@
-import type { EventType } from "../sdk/contract/events.ts";
-import type { WebhookRegistration } from "../sdk/contract/webhook.ts";
-import { NotFoundError } from "../sdk/client/index.ts";
+import type { EventType } from "../sdk/nodejs/contract/events.ts";
+import type { WebhookRegistration } from "../sdk/nodejs/contract/webhook.ts";
+import { NotFoundError } from "../sdk/nodejs/client/index.ts";
 import { validateInputs } from "./check.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
-import { webhookRegistrationDescriptor } from "../sdk/resources/webhookRegistrationDescriptor.ts";
+import { webhookRegistrationDescriptor } from "../sdk/nodejs/resources/webhookRegistrationDescriptor.ts";
 import type {
   ReadAnswer,
   ReadState,
@@ -19,7 +19,7 @@ export type WebhookRegistrationState = Pick<
   "resourceUrn" | "url" | "eventTypes" | "description" | "enabled" | "disabledReason"
 >;
 
-/** What state keeps: the descriptor's outputs (sdk/resources/webhookRegistrationDescriptor.ts). */
+/** What state keeps: the descriptor's outputs (sdk/nodejs/resources/webhookRegistrationDescriptor.ts). */
 export type WebhookRegistrationOutputs = StoredOutputs<"webhookRegistration">;
 
 const WebhookRegistrationInputsSchema = webhookRegistrationDescriptor.inputs;

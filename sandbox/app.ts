@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { SERVICE_OPERATIONS_BY_ID } from "../sdk/contract/index.ts";
+import { SERVICE_OPERATIONS_BY_ID } from "../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "./http/context.ts";
 import type { SandboxEnv } from "./http/env.ts";
 import { HttpError, toErrorResponse } from "./http/errors.ts";

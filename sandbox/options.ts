@@ -1,4 +1,4 @@
-import type { YieldSource } from "../sdk/contract/index.ts";
+import type { YieldSource } from "../sdk/nodejs/contract/index.ts";
 import type { SandboxClock } from "./clock.ts";
 import type { WebhookDeliveryOptions } from "./domain/events/delivery.ts";
 import type { OrgPolicy } from "./store/policyStore.ts";

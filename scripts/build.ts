@@ -76,7 +76,7 @@ async function compile(tsconfig: string): Promise<void> {
  * very ones a sandbox serves: the service's and the sandbox admin API's (docs/openapi.md).
  */
 async function writeOpenApiDocuments(directory: string): Promise<void> {
-  const { publishedOpenApiDocument } = await import("../sdk/contract/serviceDocument.ts");
+  const { publishedOpenApiDocument } = await import("../sdk/nodejs/contract/serviceDocument.ts");
   // The admin API exists only in the sandbox, so its document is the sandbox's.
   const { sandboxOpenApiDocuments } = await import("../sandbox/index.ts");
   const documents = { service: publishedOpenApiDocument(), admin: sandboxOpenApiDocuments().admin };

@@ -10,12 +10,12 @@ import { repoRoot } from "../scripts/pulumiEnv.ts";
 
 /** Layers from the bottom up; a module belongs to the first layer whose prefix matches its path. */
 const LAYERS: { name: string; paths: string[] }[] = [
-  { name: "contract", paths: ["sdk/contract/"] },
-  { name: "client", paths: ["sdk/client/"] },
-  { name: "settings", paths: ["sdk/stackSettings.ts", "sdk/allocationFile.ts"] },
-  { name: "approval and webhook verification", paths: ["sdk/approval/", "sdk/webhooks/"] },
-  { name: "resource classes and functions", paths: ["sdk/resources/", "sdk/functions/"] },
-  { name: "package entry", paths: ["sdk/index.ts"] },
+  { name: "contract", paths: ["sdk/nodejs/contract/"] },
+  { name: "client", paths: ["sdk/nodejs/client/"] },
+  { name: "settings", paths: ["sdk/nodejs/stackSettings.ts", "sdk/nodejs/allocationFile.ts"] },
+  { name: "approval and webhook verification", paths: ["sdk/nodejs/approval/", "sdk/nodejs/webhooks/"] },
+  { name: "resource classes and functions", paths: ["sdk/nodejs/resources/", "sdk/nodejs/functions/"] },
+  { name: "package entry", paths: ["sdk/nodejs/index.ts"] },
   { name: "provider implementation", paths: ["provider/"] },
   { name: "sandbox store", paths: ["sandbox/store/"] },
   { name: "sandbox domain", paths: ["sandbox/clock.ts", "sandbox/domain/"] },
@@ -29,11 +29,11 @@ const LAYERS: { name: string; paths: string[] }[] = [
 ];
 
 /** The sandbox and the provider side share only the contract: what the sandbox may use outside itself. */
-const SANDBOX_MAY_USE = ["sdk/contract/"];
+const SANDBOX_MAY_USE = ["sdk/nodejs/contract/"];
 /** The one part of the provider side that may start a sandbox: the command-line tool's `sandbox` command. */
 const MAY_USE_SANDBOX = ["cli/"];
 
-const SOURCE_DIRS = ["sdk", "provider", "sandbox", "policy", "cli"];
+const SOURCE_DIRS = ["sdk/nodejs", "provider", "sandbox", "policy", "cli"];
 /** The console's browser scripts: JavaScript bundled with what they import (the contract's rules), so in the graph too. */
 const CONSOLE_SCRIPTS = "sandbox/console/web/src/";
 

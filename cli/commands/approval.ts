@@ -3,7 +3,7 @@ import {
   approveSigningActivity,
   rejectSigningActivity,
   type ApprovalOutcome,
-} from "../../sdk/approval/index.ts";
+} from "../../sdk/nodejs/approval/index.ts";
 import { fields, printResult } from "../output.ts";
 import { globalOptionsOf, resolveCliApprover } from "../serviceSettings.ts";
 

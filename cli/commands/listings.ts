@@ -1,6 +1,6 @@
 import { Command } from "commander";
-import { formatUsd, type PortfolioWallet } from "../../sdk/contract/index.ts";
-import type { PagePromise } from "../../sdk/client/index.ts";
+import { formatUsd, type PortfolioWallet } from "../../sdk/nodejs/contract/index.ts";
+import type { PagePromise } from "../../sdk/nodejs/client/index.ts";
 import { collect, isoDateTime, uuid, wholeNumber } from "../flagValues.ts";
 import { fields, printResult, table } from "../output.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { publishedOpenApiDocument } from "../../sdk/contract/serviceDocument.ts";
+import { publishedOpenApiDocument } from "../../sdk/nodejs/contract/serviceDocument.ts";
 
 /**
  * `portfolio-wallet openapi`: prints the OpenAPI 3.1 document of the service (what a sandbox

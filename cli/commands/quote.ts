@@ -1,6 +1,10 @@
 import { Command } from "commander";
-import { writeAllocationFile } from "../../sdk/allocationFile.ts";
-import { isInstantlyWithdrawable, type QuoteOption, type QuoteRequest } from "../../sdk/contract/index.ts";
+import { writeAllocationFile } from "../../sdk/nodejs/allocationFile.ts";
+import {
+  isInstantlyWithdrawable,
+  type QuoteOption,
+  type QuoteRequest,
+} from "../../sdk/nodejs/contract/index.ts";
 import { basisPoints, collect, liquidityConstraint, wholeNumber } from "../flagValues.ts";
 import { printResult, table } from "../output.ts";
 import { globalOptionsOf, withServiceClient } from "../serviceSettings.ts";

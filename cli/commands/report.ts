@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import { StrategiesResponseSchema, type StrategyCatalogEntry } from "../../sdk/contract/index.ts";
-import { describeFieldProblems, fieldProblemsOf } from "../../sdk/contract/index.ts";
+import { StrategiesResponseSchema, type StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
+import { describeFieldProblems, fieldProblemsOf } from "../../sdk/nodejs/contract/index.ts";
 import { buildAllocationReport, type ReportContext } from "../report/allocationReport.ts";
 import { planPreviewMismatches, readPlan, type SavedPlan } from "../report/planFile.ts";
 import { readPreview, type PreviewFacts } from "../report/previewSteps.ts";
 import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
 import { wholeNumber } from "../flagValues.ts";
-import { NotFoundError } from "../../sdk/client/index.ts";
-import { SETTINGS } from "../../sdk/stackSettings.ts";
+import { NotFoundError } from "../../sdk/nodejs/client/index.ts";
+import { SETTINGS } from "../../sdk/nodejs/stackSettings.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
 
 interface ReportFlags {

@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import type { Withdrawal } from "../../sdk/contract/index.ts";
-import { formatUsd } from "../../sdk/contract/index.ts";
-import type { PortfolioWalletClient } from "../../sdk/client/index.ts";
+import type { Withdrawal } from "../../sdk/nodejs/contract/index.ts";
+import { formatUsd } from "../../sdk/nodejs/contract/index.ts";
+import type { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { withdrawalRequestId } from "../../provider/requestIds.ts";
 import { secondsText, waitsWithin } from "../../provider/boundedWaits.ts";
 import { positiveAmount, uuid, wholeNumber } from "../flagValues.ts";

@@ -1,4 +1,4 @@
-import { sameAllocation } from "../../sdk/contract/allocation.ts";
+import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import type { Weights } from "../report/previewSteps.ts";
 import type {
   RecordedStrategyChange,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { resourceKindOfType, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
+import { resourceKindOfType, type ResourceKind } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { PreviewSchema, UNKNOWN, urnParts, weightsOf, type Weights } from "../report/previewSteps.ts";
 
 /**

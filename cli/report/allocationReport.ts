@@ -3,8 +3,8 @@ import {
   keysMissingFromCatalog,
   withdrawableShareBps,
   type StrategyCatalogEntry,
-} from "../../sdk/contract/index.ts";
-import { formatUsd as formatUsdAmount } from "../../sdk/contract/money.ts";
+} from "../../sdk/nodejs/contract/index.ts";
+import { formatUsd as formatUsdAmount } from "../../sdk/nodejs/contract/money.ts";
 import type { PreviewFacts, PreviewStep, Weights } from "./previewSteps.ts";
 
 /**

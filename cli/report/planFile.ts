@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { resourceKindOfType } from "../../sdk/resources/resourceTypes.ts";
+import { resourceKindOfType } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { urnParts, weightsOf, type PreviewFacts, type PreviewStep } from "./previewSteps.ts";
 
 /**

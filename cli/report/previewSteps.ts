@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { configKeyOf } from "../../sdk/stackSettings.ts";
-import { resourceKindOfType, type ResourceKind } from "../../sdk/resources/resourceTypes.ts";
-import { urnParts } from "../../sdk/resources/urn.ts";
+import { configKeyOf } from "../../sdk/nodejs/stackSettings.ts";
+import { resourceKindOfType, type ResourceKind } from "../../sdk/nodejs/resources/resourceTypes.ts";
+import { urnParts } from "../../sdk/nodejs/resources/urn.ts";
 
 /**
  * What the report reads of `pulumi preview --json`, by allowlist: for each step its operation, its

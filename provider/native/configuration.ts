@@ -9,7 +9,7 @@ import {
   SETTINGS,
   type ConfigSource,
   type SettingName,
-} from "../../sdk/stackSettings.ts";
+} from "../../sdk/nodejs/stackSettings.ts";
 import type { CheckFailure } from "../check.ts";
 import { plainProperties } from "./propertyValues.ts";
 
@@ -17,7 +17,7 @@ import { plainProperties } from "./propertyValues.ts";
  * The provider configuration as the engine hands it to a native provider: the stack's
  * `portfolio-wallet:*` config (or an explicit provider's arguments) as properties named without the
  * namespace, secrets wrapped, and the same again as `variables` keyed `portfolio-wallet:<name>`.
- * Read through the settings' one table and rules (sdk/stackSettings.ts), with the same
+ * Read through the settings' one table and rules (sdk/nodejs/stackSettings.ts), with the same
  * environment fallbacks as the dynamic provider.
  */
 

@@ -5,7 +5,7 @@ import pluginProto from "@pulumi/pulumi/proto/plugin_pb.js";
 import providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import providerProto from "@pulumi/pulumi/proto/provider_pb.js";
 import type { CheckFailure } from "../check.ts";
-import { urnParts } from "../../sdk/resources/urn.ts";
+import { urnParts } from "../../sdk/nodejs/resources/urn.ts";
 import { topLevelProperty } from "../propertyPaths.ts";
 import type { PropertyChange } from "../resourceDiff.ts";
 import { configFromEngine, configProblems, plaintextSecretWarnings, sameConfig } from "./configuration.ts";

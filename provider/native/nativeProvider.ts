@@ -1,6 +1,6 @@
-import { fieldProblemsOf } from "../../sdk/contract/errors.ts";
-import { READ_FUNCTIONS, type ReadFunctionName } from "../../sdk/functions/readFunctions.ts";
-import { withSettingHint, type ConfigSource } from "../../sdk/stackSettings.ts";
+import { fieldProblemsOf } from "../../sdk/nodejs/contract/errors.ts";
+import { READ_FUNCTIONS, type ReadFunctionName } from "../../sdk/nodejs/functions/readFunctions.ts";
+import { withSettingHint, type ConfigSource } from "../../sdk/nodejs/stackSettings.ts";
 import {
   nativeTypeTokenOf,
   PACKAGE_NAME,
@@ -8,7 +8,7 @@ import {
   RESOURCE_KINDS,
   resourceKindOfType,
   type ResourceKind,
-} from "../../sdk/resources/resourceTypes.ts";
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { CheckFailure } from "../check.ts";
 import { callResource, configure } from "../implementation.ts";
 import { providerProcess } from "../providerProcess.ts";
@@ -25,7 +25,7 @@ import { plainProperties, withSecrets } from "./propertyValues.ts";
  * - names the resource kind from the type token and passes the URN the engine gives on every call
  *   (the dynamic resources carry it as the `resourceUrn` input; here it never enters state);
  * - unwraps secrets for the implementation and wraps again every output that came from a secret,
- *   plus the outputs that are always secret (both as the kind's descriptor says, sdk/resources/);
+ *   plus the outputs that are always secret (both as the kind's descriptor says, sdk/nodejs/resources/);
  * - hands the implementation's property-by-property diff on as the engine's detailed diff.
  */
 

@@ -1,6 +1,6 @@
-import { sameAllocation } from "../../sdk/contract/allocation.ts";
-import type { PortfolioWallet } from "../../sdk/contract/wallet.ts";
-import { ConflictError, IdempotencyConflictError } from "../../sdk/client/index.ts";
+import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
+import type { PortfolioWallet } from "../../sdk/nodejs/contract/wallet.ts";
+import { ConflictError, IdempotencyConflictError } from "../../sdk/nodejs/client/index.ts";
 import type { TargetPosition } from "../inputs.ts";
 import type { ServiceConnection } from "../serviceConnection.ts";
 import { approvePendingChange } from "./approval.ts";

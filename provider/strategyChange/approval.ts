@@ -1,4 +1,4 @@
-import { approveSigningActivity } from "../../sdk/approval/index.ts";
+import { approveSigningActivity } from "../../sdk/nodejs/approval/index.ts";
 import type { ServiceConnection } from "../serviceConnection.ts";
 import type { StrategyChangeState } from "./state.ts";
 

@@ -1,5 +1,5 @@
-import { sameAllocation } from "../../sdk/contract/allocation.ts";
-import type { StrategyUpdate } from "../../sdk/contract/strategy.ts";
+import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
+import type { StrategyUpdate } from "../../sdk/nodejs/contract/strategy.ts";
 import type { TargetPosition } from "../inputs.ts";
 import { strategyUpdateRequestId } from "../requestIds.ts";
 import { isStillOpen, type StrategyChangeState } from "./state.ts";

@@ -1,6 +1,6 @@
-import { sameAllocation } from "../../sdk/contract/allocation.ts";
-import type { StrategyUpdate } from "../../sdk/contract/strategy.ts";
-import type { StrategyChangeState } from "../../sdk/resources/strategyChangeState.ts";
+import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
+import type { StrategyUpdate } from "../../sdk/nodejs/contract/strategy.ts";
+import type { StrategyChangeState } from "../../sdk/nodejs/resources/strategyChangeState.ts";
 import type { TargetPosition } from "../inputs.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { EVENT_TYPES } from "../../sdk/contract/index.ts";
+import { EVENT_TYPES } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { settleDueWorkMiddleware } from "../http/middleware.ts";

@@ -3,7 +3,7 @@ import { consoleDir } from "./consoleDir.cts";
 
 /**
  * The console's browser code is `web/src/main.js` and everything it imports, the contract's rules
- * among them (sdk/contract/duration.ts, the basis-point total of common.ts), bundled by esbuild
+ * among them (sdk/nodejs/contract/duration.ts, the basis-point total of common.ts), bundled by esbuild
  * into one script, `web/assets/console.js`.
  *
  * Two ways to get it, one set of options:

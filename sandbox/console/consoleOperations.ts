@@ -6,8 +6,8 @@ import {
   UuidSchema,
   type ApiOperation,
   type OperationResponse,
-} from "../../sdk/contract/index.ts";
-import { BEARER_AUTH } from "../../sdk/contract/operations.ts";
+} from "../../sdk/nodejs/contract/index.ts";
+import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import {
   ApprovalQuerySchema,
   CONSOLE_API_PREFIX,

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { microsToUsd } from "../../sdk/contract/index.ts";
+import { microsToUsd } from "../../sdk/nodejs/contract/index.ts";
 import { listSigningActivities, type SigningActivityRecord } from "../store/signingActivityStore.ts";
 import { listVotes } from "../store/signingProviderStore.ts";
 import { findStrategyUpdate } from "../store/strategyUpdateStore.ts";

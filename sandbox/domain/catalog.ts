@@ -8,7 +8,7 @@ import {
   describeFieldProblems,
   type FieldProblem,
   type YieldSource,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 
 /**
  * The default catalog: the three sources the spec names, with realistic liquidity limits and rates

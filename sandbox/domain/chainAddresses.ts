@@ -1,5 +1,5 @@
 import bs58 from "bs58";
-import { KNOWN_CHAINS, quoteValue, type KnownChain } from "../../sdk/contract/index.ts";
+import { KNOWN_CHAINS, quoteValue, type KnownChain } from "../../sdk/nodejs/contract/index.ts";
 
 /**
  * Chains and their address formats, in one place: which chains the sandbox serves, what an address

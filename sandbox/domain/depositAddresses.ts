@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { KNOWN_CHAINS } from "../../sdk/contract/index.ts";
+import { KNOWN_CHAINS } from "../../sdk/nodejs/contract/index.ts";
 import { base58 } from "./chainAddresses.ts";
 
 function digest(walletId: string, chain: string): Buffer {

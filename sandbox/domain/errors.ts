@@ -1,4 +1,4 @@
-import { describeFieldProblems, type FieldProblem } from "../../sdk/contract/index.ts";
+import { describeFieldProblems, type FieldProblem } from "../../sdk/nodejs/contract/index.ts";
 
 /**
  * The sandbox's domain errors: what went wrong in terms of the service (a missing wallet, a body

@@ -1,4 +1,4 @@
-import { DateTimeSchema, UuidSchema, type Page } from "../../sdk/contract/index.ts";
+import { DateTimeSchema, UuidSchema, type Page } from "../../sdk/nodejs/contract/index.ts";
 import type { Cursor } from "../store/pagination.ts";
 
 export type { Cursor } from "../store/pagination.ts";

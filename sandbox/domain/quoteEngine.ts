@@ -5,20 +5,20 @@
 // t"), so once each source is reduced to (processing time, rate), only the sources on the
 // speed/rate frontier matter and the optimal allocations have closed greedy forms. See the proof
 // sketches in the JSDoc of `frontierOf` and `maxApyHonouringLiquidity`.
-import type { StrategyCatalogEntry } from "../../sdk/contract/catalog.ts";
-import { TOTAL_WEIGHT_BPS } from "../../sdk/contract/common.ts";
-import { isWithdrawableWithin, liquidityDelayMs } from "../../sdk/contract/duration.ts";
+import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts";
+import { TOTAL_WEIGHT_BPS } from "../../sdk/nodejs/contract/common.ts";
+import { isWithdrawableWithin, liquidityDelayMs } from "../../sdk/nodejs/contract/duration.ts";
 import type {
   LiquidityConstraint,
   QuoteOption,
   QuotePosition,
   QuoteRequest,
-} from "../../sdk/contract/quote.ts";
+} from "../../sdk/nodejs/contract/quote.ts";
 
 /** A catalog entry reduced to what the engine ranks by. */
 type Source = {
   entry: StrategyCatalogEntry;
-  /** `maxProcessingTime` in ms; `Infinity` when it does not parse (never liquid: sdk/contract/duration.ts). */
+  /** `maxProcessingTime` in ms; `Infinity` when it does not parse (never liquid: sdk/nodejs/contract/duration.ts). */
   delayMs: number;
 };
 

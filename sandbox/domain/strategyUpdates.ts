@@ -6,7 +6,7 @@ import {
   type StrategyUpdate,
   type StrategyUpdateRequest,
   type YieldSource,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import { isoAfter, type SandboxClock } from "../clock.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
 import { inTransaction } from "../store/connection.ts";

@@ -9,7 +9,7 @@ import {
   type PortfolioWallet,
   type WalletPosition,
   type YieldSource,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import {
   listDepositAddresses,
   listTargets,
@@ -78,7 +78,7 @@ function positionFigures(
 
 /**
  * Share of the wallet per liquidity limit, fastest first (a limit that does not parse is never
- * liquid, so last; sdk/contract/duration.ts). Once the wallet holds money the shares are those of
+ * liquid, so last; sdk/nodejs/contract/duration.ts). Once the wallet holds money the shares are those of
  * the money; an empty wallet is described by its target weights (see docs/spec-gaps.md).
  */
 function liquidityProfile(figures: readonly PositionFigures[], totalMicros: bigint): LiquidityProfileEntry[] {

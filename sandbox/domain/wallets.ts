@@ -7,7 +7,7 @@ import {
   type Page,
   type PortfolioWallet,
   type YieldSource,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxClock } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { NotFoundError, ValidationError } from "./errors.ts";

@@ -6,7 +6,7 @@ import type {
   Page,
   WebhookRegistration,
   WebhookStatusUpdateRequest,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxClock } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";

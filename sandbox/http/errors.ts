@@ -2,7 +2,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { SandboxEnv } from "./env.ts";
-import { describeFieldProblems, type ErrorCode, type FieldProblem } from "../../sdk/contract/index.ts";
+import { describeFieldProblems, type ErrorCode, type FieldProblem } from "../../sdk/nodejs/contract/index.ts";
 import { DomainError, type DomainErrorKind } from "../domain/errors.ts";
 
 /**

@@ -7,7 +7,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "./context.ts";
 import type { SandboxEnv } from "./env.ts";
-import { quoteValue } from "../../sdk/contract/index.ts";
+import { quoteValue } from "../../sdk/nodejs/contract/index.ts";
 import { HttpError } from "./errors.ts";
 
 /** Admin calls are not counted and never faulted: tests use them to set faults up. So are the console's. */

@@ -7,13 +7,13 @@ import {
   type FieldProblem,
   type OperationAnswer,
   type OperationInput,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";
 import { pathParameterProblem, readBody, readQuery } from "./validation.ts";
 
 /**
- * Routes registered from an operation table (`sdk/contract/operations.ts`): each operation's
+ * Routes registered from an operation table (`sdk/nodejs/contract/operations.ts`): each operation's
  * method and path come from its entry, and so do the schemas its path parameters, query and body
  * are parsed with, before the handler runs. A handler only says what the operation does; the types
  * of what it receives and answers are derived from the same entry, so a handler that answers a

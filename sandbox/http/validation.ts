@@ -10,7 +10,7 @@ import {
   safeParseInContractWording,
   type FieldProblem,
   type PageQuery,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxEnv } from "./env.ts";
 import { HttpError } from "./errors.ts";
 import { decodeCursor, type PageRequest } from "../domain/pagination.ts";

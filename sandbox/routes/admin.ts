@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { UuidSchema } from "../../sdk/contract/index.ts";
+import { UuidSchema } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";

@@ -8,8 +8,8 @@ import {
   YieldSourceSchema,
   type ApiOperation,
   type OperationResponse,
-} from "../../sdk/contract/index.ts";
-import { BEARER_AUTH } from "../../sdk/contract/operations.ts";
+} from "../../sdk/nodejs/contract/index.ts";
+import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import { SimulateDepositSchema } from "../domain/money/deposits.ts";
 import { RegisterKeySchema } from "../signing/adminRoutes.ts";

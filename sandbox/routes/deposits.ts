@@ -4,7 +4,7 @@ import { pageRequestOf } from "../http/validation.ts";
 import { ok } from "../http/operationRoutes.ts";
 import type { ServiceRoutes } from "./serviceRoutes.ts";
 
-/** A wallet's deposits and one deposit (spec 4.11; shapes in sdk/contract/deposit.ts). */
+/** A wallet's deposits and one deposit (spec 4.11; shapes in sdk/nodejs/contract/deposit.ts). */
 export function depositRoutes(ctx: SandboxContext) {
   return {
     listDeposits: ({ path, query }, org) =>

@@ -8,7 +8,7 @@ import {
 } from "../domain/money/deposits.ts";
 import { listDeliveryHistory } from "../domain/events/deliveryHistory.ts";
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
-import { microsToUsd, UuidSchema } from "../../sdk/contract/index.ts";
+import { microsToUsd, UuidSchema } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { readBody, readQuery } from "../http/validation.ts";

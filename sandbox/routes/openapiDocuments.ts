@@ -1,12 +1,12 @@
-import type { ApiOperation } from "../../sdk/contract/index.ts";
-import { generateOpenApiDocument, type OpenApiDocument } from "../../sdk/contract/openapi.ts";
+import type { ApiOperation } from "../../sdk/nodejs/contract/index.ts";
+import { generateOpenApiDocument, type OpenApiDocument } from "../../sdk/nodejs/contract/openapi.ts";
 import {
   BEARER_SCHEME,
   OPENAPI_DOCUMENT_VERSION,
   PUBLISHED_OPERATIONS,
   publishedOpenApiDocument,
-} from "../../sdk/contract/serviceDocument.ts";
-import { BEARER_AUTH } from "../../sdk/contract/operations.ts";
+} from "../../sdk/nodejs/contract/serviceDocument.ts";
+import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import { CONSOLE_OPERATIONS, CONSOLE_TAG } from "../console/consoleOperations.ts";
 import { ADMIN_TOKEN_HEADER } from "../http/middleware.ts";
 import {
@@ -19,7 +19,7 @@ import {
 
 /**
  * The sandbox's two OpenAPI 3.1 documents: the service's, which is the published one
- * (`sdk/contract/serviceDocument.ts`), served at `GET /openapi.json`; and the admin API's, served
+ * (`sdk/nodejs/contract/serviceDocument.ts`), served at `GET /openapi.json`; and the admin API's, served
  * at `GET /openapi/sandbox-admin.json`. The admin document is generated here, not in the contract:
  * the admin API and the console's read API exist only in the sandbox, and their tables name the
  * sandbox's own schemas and headers.

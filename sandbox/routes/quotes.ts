@@ -3,7 +3,7 @@ import {
   type FieldProblem,
   type QuoteRequest,
   type YieldSource,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { buildQuoteOptions } from "../domain/quoteEngine.ts";
 import { HttpError } from "../http/errors.ts";

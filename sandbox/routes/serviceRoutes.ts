@@ -1,4 +1,4 @@
-import type { SERVICE_OPERATIONS_BY_ID } from "../../sdk/contract/index.ts";
+import type { SERVICE_OPERATIONS_BY_ID } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import type { OperationRoutes } from "../http/operationRoutes.ts";
 import { catalogRoutes } from "./catalog.ts";

@@ -5,7 +5,7 @@ import {
   describeFieldProblems,
   fieldProblemsOf,
   safeParseInContractWording,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { castVote } from "../domain/signingVotes.ts";
@@ -27,7 +27,7 @@ import {
   OrganizationSchema,
   RejectActivityBodySchema,
   MAX_SIGNING_BODY_BYTES,
-} from "../../sdk/contract/signingProvider.ts";
+} from "../../sdk/nodejs/contract/signingProvider.ts";
 import {
   activityTimestampProblem,
   parseStamp,

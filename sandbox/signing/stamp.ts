@@ -1,5 +1,5 @@
 import { createPublicKey, ECDH, verify, type KeyObject } from "node:crypto";
-import { STAMP_TIMESTAMP_WINDOW_MS } from "../../sdk/contract/signingProvider.ts";
+import { STAMP_TIMESTAMP_WINDOW_MS } from "../../sdk/nodejs/contract/signingProvider.ts";
 
 /** Header carrying the request's API-key stamp, as sent by `@turnkey/api-key-stamper`. */
 export const STAMP_HEADER = "x-stamp";

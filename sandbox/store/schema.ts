@@ -3,7 +3,7 @@
  * are idempotent (`IF NOT EXISTS`) and run at every open, so a new table or index reaches existing
  * data files with no migration step; what changes data or drops an object is a numbered step in
  * migrations.ts. Money is stored as whole micro-units in INTEGER columns (`*_micros`), like every
- * money table (moneySchema.ts); the API's USD numbers are computed from them (sdk/contract/money.ts).
+ * money table (moneySchema.ts); the API's USD numbers are computed from them (sdk/nodejs/contract/money.ts).
  */
 export const SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS catalog_entries (

@@ -6,7 +6,7 @@ import ts from "typescript";
  * The TypeScript docs of the resources and functions, read from their JSDoc comments: the one
  * source of every description in the native provider's package schema, so a Python, Go or YAML
  * user reads what a TypeScript user reads on hover. A resource's outputs are documented on the
- * keys of its descriptor's outputs schema (sdk/resources/*Descriptor.ts); the class shows them
+ * keys of its descriptor's outputs schema (sdk/nodejs/resources/*Descriptor.ts); the class shows them
  * through its merged interface, so they are read through the type checker, as an editor does.
  */
 
@@ -73,7 +73,10 @@ function programOf(repoRoot: string): ts.Program {
       ts.sys,
       repoRoot,
     );
-    program = ts.createProgram([path.join(repoRoot, "sdk", "index.ts")], { ...config.options, noEmit: true });
+    program = ts.createProgram([path.join(repoRoot, "sdk", "nodejs", "index.ts")], {
+      ...config.options,
+      noEmit: true,
+    });
     programs.set(repoRoot, program);
   }
   return program;
@@ -89,7 +92,7 @@ function outputDocs(repoRoot: string, relative: string, className: string): Reco
   const resourceClass = file?.statements.find(
     (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className,
   );
-  if (resourceClass === undefined) throw new Error(`${relative} is not reached from sdk/index.ts`);
+  if (resourceClass === undefined) throw new Error(`${relative} is not reached from sdk/nodejs/index.ts`);
   const checker = program.getTypeChecker();
   const outputs: Record<string, string> = {};
   for (const property of checker.getTypeAtLocation(resourceClass).getProperties()) {

@@ -10,16 +10,16 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import * as contract from "../../sdk/contract/index.ts";
-import { READ_FUNCTIONS } from "../../sdk/functions/readFunctions.ts";
-import { nativeTypeToken, PACKAGE_NAME } from "../../sdk/resources/resourceDescriptor.ts";
-import { RESOURCE_DESCRIPTORS } from "../../sdk/resources/resourceTypes.ts";
+import * as contract from "../../sdk/nodejs/contract/index.ts";
+import { READ_FUNCTIONS } from "../../sdk/nodejs/functions/readFunctions.ts";
+import { nativeTypeToken, PACKAGE_NAME } from "../../sdk/nodejs/resources/resourceDescriptor.ts";
+import { RESOURCE_DESCRIPTORS } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import {
   StrategyChangeStateSchema,
   SupersededFailureSchema,
   TargetPositionSchema,
-} from "../../sdk/resources/strategyChangeState.ts";
-import { SETTINGS, type SettingName } from "../../sdk/stackSettings.ts";
+} from "../../sdk/nodejs/resources/strategyChangeState.ts";
+import { SETTINGS, type SettingName } from "../../sdk/nodejs/stackSettings.ts";
 import { functionDocs, resourceDocs } from "./docComments.ts";
 import { PulumiTypeCollector, type PulumiPropertySpec } from "./pulumiTypes.ts";
 
@@ -78,7 +78,7 @@ export function generatePackageSchema(): Record<string, unknown> {
     ]),
   );
 
-  // Each resource from its descriptor (sdk/resources/*Descriptor.ts).
+  // Each resource from its descriptor (sdk/nodejs/resources/*Descriptor.ts).
   const resources = Object.fromEntries(
     Object.values(RESOURCE_DESCRIPTORS).map((descriptor) => {
       const className = descriptor.type;
@@ -113,7 +113,7 @@ export function generatePackageSchema(): Record<string, unknown> {
     }),
   );
 
-  const functionDescriptions = functionDocs(repoRoot, "sdk/functions/index.ts");
+  const functionDescriptions = functionDocs(repoRoot, "sdk/nodejs/functions/index.ts");
   const functions = Object.fromEntries(
     Object.entries(READ_FUNCTIONS).map(([name, fn]) => {
       const owner = `${name[0]!.toUpperCase()}${name.slice(1)}`;

@@ -10,7 +10,7 @@
 // runs, fails when a page is stale). Why a script and not Pulumi's own docs generator
 // (pkg/codegen/docs): that package is no longer in github.com/pulumi/pulumi/pkg/v3 (it moved to the
 // Registry's own tooling, which the module proxy here does not serve), so it cannot run here.
-import { SETTINGS, configKeyOf, type SettingName } from "../../sdk/stackSettings.ts";
+import { SETTINGS, configKeyOf, type SettingName } from "../../sdk/nodejs/stackSettings.ts";
 
 /** The parts of a package schema the reference reads. */
 interface SchemaProperty {

@@ -7,7 +7,7 @@ import {
   SigningActivityNotFoundError,
   SigningCredentialsError,
   type SigningActivityApi,
-} from "../../sdk/approval/index.ts";
+} from "../../sdk/nodejs/approval/index.ts";
 import type { TestSandbox } from "../sandbox/helpers.ts";
 import {
   expectCompleted,

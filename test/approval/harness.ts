@@ -1,6 +1,6 @@
 import { ApiKeyStamper, TurnkeyApiClient, type TStamper } from "@turnkey/sdk-server";
 import { expect } from "vitest";
-import type { ApproverSettings } from "../../sdk/stackSettings.ts";
+import type { ApproverSettings } from "../../sdk/nodejs/stackSettings.ts";
 import {
   startTestSandbox,
   ORG,

@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { startSandbox } from "../../sandbox/index.ts";
-import { PortfolioWalletClient } from "../../sdk/client/index.ts";
+import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { ensureBuilt } from "../../scripts/build.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { loadAllocation } from "../../sdk/allocationFile.ts";
+import { loadAllocation } from "../../sdk/nodejs/allocationFile.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { ORG, TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";

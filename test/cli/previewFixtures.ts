@@ -1,4 +1,4 @@
-import type { StrategyCatalogEntry } from "../../sdk/contract/index.ts";
+import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
 
 /**
  * `pulumi preview --json` documents shaped like the engine's (see a real one in

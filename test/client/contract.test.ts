@@ -9,7 +9,7 @@ import {
   PortfolioWalletClient,
   InternalServerError,
   ValidationError,
-} from "../../sdk/client/index.ts";
+} from "../../sdk/nodejs/client/index.ts";
 
 // The client against the in-process sandbox over real HTTP: every endpoint the sandbox serves,
 // parsed by the same contract schemas, plus the retry behaviour under the sandbox's faults.

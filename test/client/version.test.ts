@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { CLIENT_VERSION } from "../../sdk/client/internal/version.ts";
+import { CLIENT_VERSION } from "../../sdk/nodejs/client/internal/version.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 
 describe("CLIENT_VERSION (the User-Agent's version)", () => {

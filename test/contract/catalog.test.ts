@@ -1,6 +1,10 @@
-// Tests of the contract's unknown-positionKey rule and quoteValue (sdk/contract/catalog.ts, errors.ts).
+// Tests of the contract's unknown-positionKey rule and quoteValue (sdk/nodejs/contract/catalog.ts, errors.ts).
 import { describe, expect, test } from "vitest";
-import { MAX_QUOTED_VALUE_LENGTH, quoteValue, unknownPositionKeyProblems } from "../../sdk/contract/index.ts";
+import {
+  MAX_QUOTED_VALUE_LENGTH,
+  quoteValue,
+  unknownPositionKeyProblems,
+} from "../../sdk/nodejs/contract/index.ts";
 
 const CATALOG = [{ positionKey: "tbills" }, { positionKey: "resolvRlp" }, { positionKey: "syrupUsdc" }];
 

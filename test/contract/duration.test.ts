@@ -1,4 +1,4 @@
-// Tests of sdk/contract/duration.ts, kept with the sandbox's tests (quotes, liquidity views and
+// Tests of sdk/nodejs/contract/duration.ts, kept with the sandbox's tests (quotes, liquidity views and
 // payout routing all use it).
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -13,7 +13,7 @@ import {
   parseIsoDurationMs,
   readIsoDuration,
   shareWithdrawableWithin,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,4 +1,4 @@
-// Tests of sdk/contract/money.ts, kept with the sandbox's tests (the sandbox is its main user).
+// Tests of sdk/nodejs/contract/money.ts, kept with the sandbox's tests (the sandbox is its main user).
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
@@ -8,7 +8,7 @@ import {
   microsToDecimalString,
   microsToUsd,
   usdToMicros,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 
 const EXACT_LIMIT_MICROS = BigInt(EXACT_USD_ROUND_TRIP_LIMIT) * 1_000_000n;
 /** Amounts from a micro to the exact round-trip limit (about 8.59e9 USD). */

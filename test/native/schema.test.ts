@@ -5,14 +5,14 @@ import type { z } from "zod";
 import { resourceDocs } from "../../scripts/packageSchema/docComments.ts";
 import { generatedDifferences } from "../../scripts/generateSdks.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { READ_FUNCTIONS } from "../../sdk/functions/readFunctions.ts";
+import { READ_FUNCTIONS } from "../../sdk/nodejs/functions/readFunctions.ts";
 import {
   nativeTypeTokenOf,
   RESOURCE_DESCRIPTORS,
   RESOURCE_KINDS,
   type ResourceKind,
-} from "../../sdk/resources/resourceTypes.ts";
-import { SETTINGS } from "../../sdk/stackSettings.ts";
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
+import { SETTINGS } from "../../sdk/nodejs/stackSettings.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
 
 /**
@@ -86,7 +86,7 @@ describe("the package schema (provider/native/schema.json)", () => {
       const className = RESOURCE_DESCRIPTORS[kind].type;
       const docs = resourceDocs(
         repoRoot,
-        `sdk/resources/${className[0]!.toLowerCase()}${className.slice(1)}.ts`,
+        `sdk/nodejs/resources/${className[0]!.toLowerCase()}${className.slice(1)}.ts`,
         className,
       );
       const resource = schema.resources[nativeTypeTokenOf(kind)]!;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { SERVICE_OPERATIONS, type ApiOperation } from "../../sdk/contract/index.ts";
-import { PortfolioWalletClient } from "../../sdk/client/index.ts";
-import { Requester } from "../../sdk/client/core/requester.ts";
+import { SERVICE_OPERATIONS, type ApiOperation } from "../../sdk/nodejs/contract/index.ts";
+import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
+import { Requester } from "../../sdk/nodejs/client/core/requester.ts";
 import { startTestSandbox, TOKEN, uuid, walletBody, type TestSandbox } from "../sandbox/helpers.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DURATION_JSON_PATTERN, SERVICE_OPERATIONS } from "../../sdk/contract/index.ts";
+import { DURATION_JSON_PATTERN, SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
 import { SANDBOX_DOCUMENT_OPERATIONS } from "../../sandbox/index.ts";
 import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 

@@ -11,7 +11,7 @@ import {
   webhookUsesHttps,
 } from "../../policy/rules.ts";
 import { managerOf, targetWeightsOf } from "../../policy/subjects.ts";
-import { nativeTypeTokenOf, typeTokenOf } from "../../sdk/resources/resourceTypes.ts";
+import { nativeTypeTokenOf, typeTokenOf } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { CATALOG } from "../cli/previewFixtures.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { resolveProviderSettings, SettingsError } from "../../sdk/stackSettings.ts";
+import { resolveProviderSettings, SettingsError } from "../../sdk/nodejs/stackSettings.ts";
 import {
   POSITIONS_A,
   approverConfig,

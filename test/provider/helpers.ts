@@ -14,9 +14,9 @@ import {
   type ResourceKind,
   type ResourceMethod,
 } from "../../provider/implementation.ts";
-import { PortfolioWalletClient } from "../../sdk/client/index.ts";
+import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import type { SandboxOptions } from "../../sandbox/index.ts";
-import type { StrategyUpdate } from "../../sdk/contract/strategy.ts";
+import type { StrategyUpdate } from "../../sdk/nodejs/contract/strategy.ts";
 import { startTestSandbox, ORG, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 

@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { ServiceConnectionPool } from "../../provider/serviceConnection.ts";
-import { PortfolioWalletClient } from "../../sdk/client/index.ts";
-import { deploymentRetryOptions } from "../../sdk/stackSettings.ts";
+import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
+import { deploymentRetryOptions } from "../../sdk/nodejs/stackSettings.ts";
 import {
   OTHER_TOKEN,
   POSITIONS_A,

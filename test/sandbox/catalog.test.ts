@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { StrategiesResponseSchema, YieldSourcesResponseSchema } from "../../sdk/contract/index.ts";
+import { StrategiesResponseSchema, YieldSourcesResponseSchema } from "../../sdk/nodejs/contract/index.ts";
 import { startTestSandbox, type TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { approveSigningActivity } from "../../sdk/approval/index.ts";
-import { UnprocessableEntityError } from "../../sdk/client/index.ts";
+import { approveSigningActivity } from "../../sdk/nodejs/approval/index.ts";
+import { UnprocessableEntityError } from "../../sdk/nodejs/client/index.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { ORG } from "./helpers.ts";
 import { DAY_MS, fundedWallet, startMoneySandbox, withdrawBody, type MoneySandbox } from "./moneyHelpers.ts";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { DepositSchema, PortfolioWalletSchema } from "../../sdk/contract/index.ts";
-import { NotFoundError } from "../../sdk/client/index.ts";
+import { DepositSchema, PortfolioWalletSchema } from "../../sdk/nodejs/contract/index.ts";
+import { NotFoundError } from "../../sdk/nodejs/client/index.ts";
 import { OTHER_TOKEN, uuid } from "./helpers.ts";
 import { DEPOSIT_DELAY_MS, deposit, startMoneySandbox, type MoneySandbox } from "./moneyHelpers.ts";
 

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { createManualClock, type SandboxClock, type SandboxOptions } from "../../sandbox/index.ts";
-import { PortfolioWalletClient } from "../../sdk/client/index.ts";
+import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { fundedWallet as fundedWalletOf } from "../support/sandboxAccess.ts";
 import { startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { WithdrawalListSchema, WithdrawalSchema } from "../../sdk/contract/index.ts";
+import { WithdrawalListSchema, WithdrawalSchema } from "../../sdk/nodejs/contract/index.ts";
 import {
   IdempotencyConflictError,
   NotFoundError,
   PortfolioWalletClient,
   UnprocessableEntityError,
-} from "../../sdk/client/index.ts";
+} from "../../sdk/nodejs/client/index.ts";
 import { TOKEN, uuid } from "./helpers.ts";
 import {
   DAY_MS,
@@ -218,7 +218,7 @@ describe("withdrawals", () => {
         ["withdrawalAmount", "destinationToken", "destinationChain"],
       ],
     ];
-    // Sent as raw HTTP: the client refuses most of these bodies itself before sending (sdk/client
+    // Sent as raw HTTP: the client refuses most of these bodies itself before sending (sdk/nodejs/client
     // checks request bodies), and the point here is the sandbox's own answer.
     for (const [body, fields] of cases) {
       const res = await m.t.api("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, { body });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { YieldMetricsSchema } from "../../sdk/contract/index.ts";
-import { NotFoundError, ValidationError } from "../../sdk/client/index.ts";
+import { YieldMetricsSchema } from "../../sdk/nodejs/contract/index.ts";
+import { NotFoundError, ValidationError } from "../../sdk/nodejs/client/index.ts";
 import { uuid } from "./helpers.ts";
 import {
   DAY_MS,

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { SERVICE_OPERATIONS, UuidSchema, operationTable } from "../../sdk/contract/index.ts";
+import { SERVICE_OPERATIONS, UuidSchema, operationTable } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxEnv } from "../../sandbox/http/env.ts";
 import { toErrorResponse } from "../../sandbox/http/errors.ts";
 import { registerOperations } from "../../sandbox/http/operationRoutes.ts";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { StrategyCatalogEntry } from "../../sdk/contract/catalog.ts";
-import { QuoteResponseSchema } from "../../sdk/contract/quote.ts";
-import type { QuoteOption, QuoteRequest } from "../../sdk/contract/quote.ts";
+import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts";
+import { QuoteResponseSchema } from "../../sdk/nodejs/contract/quote.ts";
+import type { QuoteOption, QuoteRequest } from "../../sdk/nodejs/contract/quote.ts";
 import { buildQuoteOptions } from "../../sandbox/domain/quoteEngine.ts";
 
 // The checks below are written independently of the engine (their own duration table, their own

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { QuoteResponseSchema } from "../../sdk/contract/index.ts";
+import { QuoteResponseSchema } from "../../sdk/nodejs/contract/index.ts";
 import { startTestSandbox, type TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

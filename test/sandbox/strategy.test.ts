@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { StrategyUpdateSchema } from "../../sdk/contract/index.ts";
+import { StrategyUpdateSchema } from "../../sdk/nodejs/contract/index.ts";
 import { eventually, OTHER_TOKEN, startTestSandbox, uuid, walletBody, type TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ErrorBodySchema } from "../../sdk/contract/index.ts";
+import { ErrorBodySchema } from "../../sdk/nodejs/contract/index.ts";
 import { startTestSandbox, uuid, walletBody, type ApiResponse, type TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PortfolioWalletSchema, WalletListSchema, KNOWN_CHAINS } from "../../sdk/contract/index.ts";
+import { PortfolioWalletSchema, WalletListSchema, KNOWN_CHAINS } from "../../sdk/nodejs/contract/index.ts";
 import { startTestSandbox, walletBody, type TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

@@ -3,7 +3,7 @@ import {
   CreatedWebhookRegistrationSchema,
   WebhookRegistrationListSchema,
   WebhookRegistrationSchema,
-} from "../../sdk/contract/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
 import { startTestSandbox, uuid, type TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

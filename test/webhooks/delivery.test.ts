@@ -5,8 +5,8 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
   type EventType,
-} from "../../sdk/contract/index.ts";
-import { parseWebhookEvent, verifyWebhookSignature } from "../../sdk/webhooks/index.ts";
+} from "../../sdk/nodejs/contract/index.ts";
+import { parseWebhookEvent, verifyWebhookSignature } from "../../sdk/nodejs/webhooks/index.ts";
 import { eventually, ORG, uuid } from "../sandbox/helpers.ts";
 import {
   DAY_MS,

@@ -4,7 +4,7 @@ import {
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
-} from "../../../sdk/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 import {
   findDelivery,
   findRegistrationForDelivery,

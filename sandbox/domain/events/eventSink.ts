@@ -9,7 +9,7 @@ import type {
   PositionUpdatedDataSchema,
   StrategyStatusChangedDataSchema,
   WithdrawalStatusChangedDataSchema,
-} from "../../../sdk/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 import {
   hasPendingBacklog,
   insertDelivery,
@@ -17,7 +17,7 @@ import {
   listActiveRegistrations,
 } from "../../store/webhookDeliveryStore.ts";
 
-/** The `data` of each event type, as the contract (sdk/contract/events.ts) defines it. */
+/** The `data` of each event type, as the contract (sdk/nodejs/contract/events.ts) defines it. */
 export interface EventDataByType {
   "portfolio_wallet.balance.updated": z.input<typeof BalanceUpdatedDataSchema>;
   "portfolio_wallet.deposit.status_changed": z.input<typeof DepositStatusChangedDataSchema>;

@@ -8,7 +8,7 @@ import {
   type Deposit,
   type FieldProblem,
   type Page,
-} from "../../../sdk/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { IdempotencyConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { isoAfter } from "../../clock.ts";

@@ -1,5 +1,5 @@
-import type { FieldProblem } from "../../../sdk/contract/index.ts";
-import { WITHDRAWAL_TOKENS, quoteValue } from "../../../sdk/contract/index.ts";
+import type { FieldProblem } from "../../../sdk/nodejs/contract/index.ts";
+import { WITHDRAWAL_TOKENS, quoteValue } from "../../../sdk/nodejs/contract/index.ts";
 import { chainAddressProblem, isKnownChain, unknownChainReason } from "../chainAddresses.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { pendingAccrualsOfOrganization, type PendingAccrual } from "./accrual.ts";
 import { ledgerSums, type LedgerKind } from "../../store/ledgerStore.ts";
-import { microsToUsd } from "../../../sdk/contract/index.ts";
+import { microsToUsd } from "../../../sdk/nodejs/contract/index.ts";
 import { sumMicros } from "./micros.ts";
 
 const livePositions = (pending: PendingAccrual) =>

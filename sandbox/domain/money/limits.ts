@@ -1,4 +1,4 @@
-import type { Micros } from "../../../sdk/contract/index.ts";
+import type { Micros } from "../../../sdk/nodejs/contract/index.ts";
 
 /**
  * The sandbox's money limits (docs/sandbox.md "Limits"). Arithmetic is exact bigint at any size;

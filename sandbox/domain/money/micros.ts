@@ -1,8 +1,8 @@
-import type { Micros } from "../../../sdk/contract/index.ts";
+import type { Micros } from "../../../sdk/nodejs/contract/index.ts";
 
 /**
  * The sandbox's own arithmetic on micro-units (`Micros`, a bigint; conversion, rounding and
- * formatting live in sdk/contract/money.ts). Every balance, deposit, payout and accrual is a whole
+ * formatting live in sdk/nodejs/contract/money.ts). Every balance, deposit, payout and accrual is a whole
  * number of micros, so sums are exact and the conservation invariant (balances + paid out + in
  * flight = deposits + yield generated) holds with no epsilon, at any size.
  */

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { YieldSource } from "../../../sdk/contract/index.ts";
+import type { YieldSource } from "../../../sdk/nodejs/contract/index.ts";
 import type { SandboxClock } from "../../clock.ts";
 import { findWallet } from "../../store/walletStore.ts";
 import type { ApprovalDeps } from "../approvals.ts";

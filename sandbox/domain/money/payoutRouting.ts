@@ -1,4 +1,4 @@
-import { liquidityDelayMs } from "../../../sdk/contract/index.ts";
+import { liquidityDelayMs } from "../../../sdk/nodejs/contract/index.ts";
 import type { LegSource } from "../../store/withdrawalStore.ts";
 import { minMicros, splitByWeights, sumMicros } from "./micros.ts";
 
@@ -21,7 +21,7 @@ export interface LegPlan {
 
 /**
  * How long a leg drawn from positions whose maxProcessingTime does not parse takes: such money is
- * never counted as liquid (sdk/contract/duration.ts), so it is paid last, after 30 days.
+ * never counted as liquid (sdk/nodejs/contract/duration.ts), so it is paid last, after 30 days.
  */
 export const UNKNOWN_LIQUIDITY_PAYOUT_DELAY_MS = 30 * 24 * 60 * 60 * 1000;
 

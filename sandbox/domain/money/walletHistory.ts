@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { microsToUsd } from "../../../sdk/contract/index.ts";
+import { microsToUsd } from "../../../sdk/nodejs/contract/index.ts";
 import { listWalletLedgerEntries, type StoredLedgerEntry } from "../../store/ledgerStore.ts";
 import { findWallet } from "../../store/walletStore.ts";
 import { NotFoundError } from "../errors.ts";

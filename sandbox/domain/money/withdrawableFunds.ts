@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { YieldSource } from "../../../sdk/contract/index.ts";
+import type { YieldSource } from "../../../sdk/nodejs/contract/index.ts";
 import { readPositionMicros } from "../../store/holdingsStore.ts";
 import { listTargets } from "../../store/walletStore.ts";
 import { heldForApprovalMicros } from "../../store/withdrawalStore.ts";

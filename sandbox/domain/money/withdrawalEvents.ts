@@ -1,4 +1,4 @@
-import { microsToUsd } from "../../../sdk/contract/index.ts";
+import { microsToUsd } from "../../../sdk/nodejs/contract/index.ts";
 import {
   updateLegStatus,
   updateWithdrawal,

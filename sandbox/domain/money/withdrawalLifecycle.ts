@@ -1,4 +1,4 @@
-import { formatExactUsd } from "../../../sdk/contract/index.ts";
+import { formatExactUsd } from "../../../sdk/nodejs/contract/index.ts";
 import { readAccrualState, readPendingMicros, readPositionMicros } from "../../store/holdingsStore.ts";
 import { touchWallet } from "../../store/walletStore.ts";
 import {

@@ -1,4 +1,4 @@
-import { microsToUsd, type Page, type Withdrawal } from "../../../sdk/contract/index.ts";
+import { microsToUsd, type Page, type Withdrawal } from "../../../sdk/nodejs/contract/index.ts";
 import { NotFoundError } from "../errors.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { findWallet } from "../../store/walletStore.ts";

@@ -7,7 +7,7 @@ import {
   type Withdrawal,
   type WithdrawalListItem,
   type WithdrawRequest,
-} from "../../../sdk/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { InsufficientFundsError, NotFoundError, ValidationError } from "../errors.ts";
 import { inTransaction } from "../../store/connection.ts";

@@ -4,7 +4,7 @@ import {
   type YieldFigures,
   type YieldMetrics,
   type YieldMetricsRequest,
-} from "../../../sdk/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import {
   listLedgerEntriesOfKind,

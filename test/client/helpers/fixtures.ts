@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterEach } from "vitest";
-import { PortfolioWalletClient, type PortfolioWalletClientOptions } from "../../../sdk/client/index.ts";
+import {
+  PortfolioWalletClient,
+  type PortfolioWalletClientOptions,
+} from "../../../sdk/nodejs/client/index.ts";
 import { startMockServer, type Handler, type MockServer } from "./mockServer.ts";
 
 /** Token used by the tests; asserted never to appear in an error message. */

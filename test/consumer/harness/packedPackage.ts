@@ -89,19 +89,22 @@ export function rebuiltWithChangedInternals(tarball: string, version: string): s
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   const marker = `internals of ${version}`;
   for (const file of [
-    "dist/sdk/resources/portfolioWallet.js",
+    "dist/sdk/nodejs/resources/portfolioWallet.js",
     "dist/provider/portfolioWallet.js",
     "dist/provider/implementation.js",
   ]) {
     appendFileSync(path.join(root, file), `\nexport const BUILD_MARKER = ${JSON.stringify(marker)};\n`);
   }
-  for (const file of ["dist/cjs/sdk/resources/portfolioWallet.js", "dist/cjs/provider/portfolioWallet.js"]) {
+  for (const file of [
+    "dist/cjs/sdk/nodejs/resources/portfolioWallet.js",
+    "dist/cjs/provider/portfolioWallet.js",
+  ]) {
     appendFileSync(path.join(root, file), `\nexports.BUILD_MARKER = ${JSON.stringify(marker)};\n`);
   }
   // The serialized provider object itself changes too: a __provider that copied its code would differ.
   for (const file of [
-    "dist/sdk/resources/resourceProvider.cjs",
-    "dist/cjs/sdk/resources/resourceProvider.cjs",
+    "dist/sdk/nodejs/resources/resourceProvider.cjs",
+    "dist/cjs/sdk/nodejs/resources/resourceProvider.cjs",
   ]) {
     appendFileSync(path.join(root, file), `\nmodule.exports.buildMarker = ${JSON.stringify(marker)};\n`);
   }

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
-import { canonicalAllocation } from "../../../sdk/contract/allocation.ts";
-import type { PortfolioWallet } from "../../../sdk/contract/wallet.ts";
-import { PortfolioWalletClient } from "../../../sdk/client/index.ts";
+import { canonicalAllocation } from "../../../sdk/nodejs/contract/allocation.ts";
+import type { PortfolioWallet } from "../../../sdk/nodejs/contract/wallet.ts";
+import { PortfolioWalletClient } from "../../../sdk/nodejs/client/index.ts";
 import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
 import { requestCounts, resetRequestCounts } from "../../support/sandboxAccess.ts";
 

@@ -62,7 +62,7 @@ monitor.registerResource = (req: any, callback: (err: unknown, res: any) => void
   });
 };
 
-const { PortfolioWallet, WalletStrategy, WebhookRegistration } = await import("../../../sdk/index.ts");
+const { PortfolioWallet, WalletStrategy, WebhookRegistration } = await import("../../../sdk/nodejs/index.ts");
 
 const positions = [
   { positionKey: "tbills", targetWeightBps: 6000 },

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, test, vi } from "vitest";
-import type { ApprovalOutcome } from "../../../sdk/approval/index.ts";
+import type { ApprovalOutcome } from "../../../sdk/nodejs/approval/index.ts";
 import { changeStateOf } from "../../../provider/strategyChange/state.ts";
 
 /** The approver's answer for the next call; each test sets it. */
 let nextOutcome: ApprovalOutcome;
-vi.mock("../../../sdk/approval/index.ts", () => ({
+vi.mock("../../../sdk/nodejs/approval/index.ts", () => ({
   approveSigningActivity: vi.fn(async () => nextOutcome),
 }));
 const { approvePendingChange } = await import("../../../provider/strategyChange/approval.ts");

@@ -3,8 +3,8 @@
 // page's content security policy allows). Each chart is one image for assistive technology, with
 // a sentence as its label, and a table of the same figures beside it.
 import { h, table } from "./dom.js";
-import { compareLiquidity, isInstantlyWithdrawable } from "../../../../sdk/contract/duration.ts";
-import { TOTAL_WEIGHT_BPS } from "../../../../sdk/contract/basisPoints.ts";
+import { compareLiquidity, isInstantlyWithdrawable } from "../../../../sdk/nodejs/contract/duration.ts";
+import { TOTAL_WEIGHT_BPS } from "../../../../sdk/nodejs/contract/basisPoints.ts";
 import { drift, durationLabel, percent, usd } from "./format.js";
 
 /**

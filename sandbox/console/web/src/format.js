@@ -1,7 +1,7 @@
 // @ts-check
 // How the console writes amounts, weights, rates, durations and times. Amounts are USD as the API
 // gives them (micro-unit precision), never rounded to fewer digits than they carry.
-import { parseIsoDurationMs } from "../../../../sdk/contract/duration.ts";
+import { parseIsoDurationMs } from "../../../../sdk/nodejs/contract/duration.ts";
 
 const usdFormat = new Intl.NumberFormat("en-US", {
   style: "currency",

@@ -6,13 +6,13 @@
 // - The console API's answers (sandbox/console/consoleApi.ts) and the admin API's fault list: the
 //   domain's own views, which their routes answer as they are.
 
-/** @typedef {import("../../../../sdk/contract/index.ts").PortfolioWallet} PortfolioWallet */
-/** @typedef {import("../../../../sdk/contract/index.ts").WalletList} WalletList */
-/** @typedef {import("../../../../sdk/contract/index.ts").StrategyCatalogEntry} StrategyCatalogEntry */
-/** @typedef {import("../../../../sdk/contract/index.ts").StrategiesResponse} StrategiesResponse */
-/** @typedef {import("../../../../sdk/contract/index.ts").WebhookRegistration} WebhookRegistration */
-/** @typedef {import("../../../../sdk/contract/index.ts").Deposit} Deposit */
-/** @typedef {import("../../../../sdk/contract/index.ts").StrategyUpdate} StrategyUpdate */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").PortfolioWallet} PortfolioWallet */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").WalletList} WalletList */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").StrategyCatalogEntry} StrategyCatalogEntry */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").StrategiesResponse} StrategiesResponse */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").WebhookRegistration} WebhookRegistration */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").Deposit} Deposit */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").StrategyUpdate} StrategyUpdate */
 
 /** @typedef {import("../../../domain/money/walletHistory.ts").WalletHistoryPoint} WalletHistoryPoint */
 /** @typedef {import("../../../domain/approvalRequests.ts").ApprovalRequest} ApprovalRequest */

@@ -2,7 +2,7 @@
 // A target allocation editor: one weight per yield source of the catalog, in basis points, with the
 // running total. Sources left at 0 are left out of the request. The sandbox checks the rest (the
 // total must be exactly the contract's TOTAL_WEIGHT_BPS) and its refusal names what is wrong.
-import { TOTAL_WEIGHT_BPS } from "../../../../sdk/contract/basisPoints.ts";
+import { TOTAL_WEIGHT_BPS } from "../../../../sdk/nodejs/contract/basisPoints.ts";
 import { h } from "./dom.js";
 import { durationLabel, percent } from "./format.js";
 

@@ -2,7 +2,7 @@
 // A wallet over sandbox time: balance, generated yield and the weight of each source (with its
 // drift against the current target), from the ledger (GET /_console/api/wallets/{id}/history)
 // and, as the last point, the wallet's own read now. Charts, and a table of the same figures.
-import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/contract/basisPoints.ts";
+import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/nodejs/contract/basisPoints.ts";
 import { request } from "../api.js";
 import { fillIfChanged, h, table, timeOf } from "../dom.js";
 import { drift, percent, usd } from "../format.js";

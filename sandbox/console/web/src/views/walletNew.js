@@ -1,6 +1,6 @@
 // @ts-check
 // Creating a wallet: a label and a target allocation over the catalog's yield sources.
-import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/contract/basisPoints.ts";
+import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/nodejs/contract/basisPoints.ts";
 import { newRequestId, request } from "../api.js";
 import { announce, fieldValue, fill, h } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";

@@ -22,7 +22,7 @@ export const portfolioWalletDescriptor = describeResource({
   kind: "portfolioWallet",
   type: "PortfolioWallet",
   module: "portfoliowallet",
-  classFile: "sdk/resources/portfolioWallet.ts",
+  classFile: "sdk/nodejs/resources/portfolioWallet.ts",
   // They reuse the contract's request schemas, so a value the service would reject is rejected
   // by check() first, before any network call.
   inputs: z.object({

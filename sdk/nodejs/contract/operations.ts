@@ -24,7 +24,7 @@ export * from "./operation.ts";
  * The service's operations as one table: method, path, parameters, request body and every answer
  * by status, each with its contract schema. Written once and read by everything that speaks HTTP:
  * the sandbox registers and validates its routes from it (`sandbox/http/operationRoutes.ts`), the
- * client types and sends its calls from it (`sdk/client/core/requester.ts`), and the OpenAPI
+ * client types and sends its calls from it (`sdk/nodejs/client/core/requester.ts`), and the OpenAPI
  * document is generated from it (`serviceDocument.ts`).
  */
 

@@ -7,7 +7,7 @@ export const webhookRegistrationDescriptor = describeResource({
   kind: "webhookRegistration",
   type: "WebhookRegistration",
   module: "webhookregistration",
-  classFile: "sdk/resources/webhookRegistration.ts",
+  classFile: "sdk/nodejs/resources/webhookRegistration.ts",
   inputs: CreateWebhookRegistrationRequestSchema.pick({ url: true, eventTypes: true }).extend({
     // A Pulumi input is left out rather than null, so the resource takes a string or nothing (the
     // service's body also takes null; spec 2.10).

@@ -3,7 +3,7 @@ import { PortfolioWalletError } from "../client/core/errors.ts";
 /**
  * Base of every error the approver throws. It extends the client's base, so
  * `PortfolioWalletError.isInstance(e)` catches approval errors too, and `isInstance` works across
- * two copies of the package (the brand is a `Symbol.for` symbol, see sdk/client/core/errors.ts).
+ * two copies of the package (the brand is a `Symbol.for` symbol, see sdk/nodejs/client/core/errors.ts).
  *
  * No message or field of these errors ever holds the API private key: messages from the signing
  * provider's SDK are redacted before they are used (see `redactorFor` in turnkeyApprover.ts).

@@ -13,7 +13,7 @@ export const walletStrategyDescriptor = describeResource({
   kind: "walletStrategy",
   type: "WalletStrategy",
   module: "walletstrategy",
-  classFile: "sdk/resources/walletStrategy.ts",
+  classFile: "sdk/nodejs/resources/walletStrategy.ts",
   inputs: z.object({
     resourceUrn: ResourceUrnSchema,
     walletId: UuidSchema,

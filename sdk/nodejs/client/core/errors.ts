@@ -62,7 +62,7 @@ export class InvalidRequestError extends PortfolioWalletError {
 
 /**
  * A 2xx answer whose body does not match the contract (not JSON, or a required field missing or
- * of the wrong type). Unknown extra fields never cause this; see sdk/contract.
+ * of the wrong type). Unknown extra fields never cause this; see sdk/nodejs/contract.
  */
 export class InvalidResponseError extends PortfolioWalletError {
   static override readonly brandName: string = "InvalidResponseError";
