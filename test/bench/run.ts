@@ -84,6 +84,12 @@ interface Measurement {
   loadBefore: number;
   loadAfter: number;
   seconds: Record<Operation, number>;
+  /**
+   * CPU seconds (user + system) of the command and every process it started: the engine, the
+   * language host, the program, the plugins. Less moved by a busy machine than wall time, which
+   * also counts waiting for a core.
+   */
+  cpuSeconds: Record<Operation, number>;
   requests: Record<Operation, Record<string, number>>;
   /** Per operation: the provider's calls (wallets only; the no-op provider is not instrumented). */
   providerCalls: Record<Operation, CallTiming[]>;
@@ -173,6 +179,24 @@ function readTimings(file: string): CallTiming[] {
   }
 }
 
+/**
+ * CPU seconds (user + system) of this process's children that have ended, and of theirs that they
+ * waited for: read before and after a `pulumi` command, the command's whole process tree (the bench
+ * runs one command at a time; the sandbox runs in this process, not a child). Linux's /proc, in
+ * its fixed 100 ticks per second; NaN elsewhere.
+ */
+function childrenCpuSeconds(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // Fields after the command name, which ends at the last ")": state (3rd) first, so cutime
+    // (16th) and cstime (17th) are at 13 and 14.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** CPU profiles of the profiled `up`: the dynamic-provider process and the program's process. */
 let cpuProfiles: Record<string, CpuProfileSummary & { file: string }> = {};
 
@@ -193,6 +217,7 @@ async function measure(
   await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
   await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
   const seconds = {} as Measurement["seconds"];
+  const cpuSeconds = {} as Measurement["cpuSeconds"];
   const requests = {} as Measurement["requests"];
   const providerCalls = {} as Measurement["providerCalls"];
   const commands: Record<Operation, string[]> = {
@@ -211,9 +236,11 @@ async function measure(
     };
     if (profile && operation === "up") env["NODE_OPTIONS"] = `--cpu-prof --cpu-prof-dir=${profileDir}`;
     await resetRequestCounts(benchAccess);
+    const cpuBefore = childrenCpuSeconds();
     const started = performance.now();
     await project.pulumi(commands[operation], env);
     seconds[operation] = (performance.now() - started) / 1000;
+    cpuSeconds[operation] = childrenCpuSeconds() - cpuBefore;
     requests[operation] = await requestCounts(benchAccess);
     providerCalls[operation] = readTimings(timingsFile);
     if (profile && operation === "up") cpuProfiles = profilesOf(profileDir);
@@ -242,6 +269,7 @@ async function measure(
     loadBefore,
     loadAfter: os.loadavg()[0] ?? 0,
     seconds,
+    cpuSeconds,
     requests,
     providerCalls,
     stateBytesPerResource,
@@ -329,7 +357,8 @@ try {
           console.log(
             `bench: ${kind} x ${n}, checkpoints ${checkpoints} (run ${run}/${RUNS}, load ${measurement.loadBefore.toFixed(1)}): ` +
               OPERATIONS.map(
-                (operation) => `${operation} ${measurement.seconds[operation].toFixed(1)} s`,
+                (operation) =>
+                  `${operation} ${measurement.seconds[operation].toFixed(1)} s (CPU ${measurement.cpuSeconds[operation].toFixed(1)} s)`,
               ).join(", "),
           );
         }
@@ -351,6 +380,8 @@ const of = (kind: Kind, n: number, mode: CheckpointMode = PRIMARY) =>
   measurements.filter((m) => m.kind === kind && m.n === n && m.checkpoints === mode);
 const medianSeconds = (kind: Kind, n: number, operation: Operation, mode: CheckpointMode = PRIMARY) =>
   median(of(kind, n, mode).map((m) => m.seconds[operation]));
+const medianCpuSeconds = (kind: Kind, n: number, operation: Operation, mode: CheckpointMode) =>
+  median(of(kind, n, mode).map((m) => m.cpuSeconds[operation]));
 
 function requestSummary(counts: Record<string, number>): string {
   const reads = Object.entries(counts).filter(([route]) => route.startsWith("GET "));
@@ -468,6 +499,9 @@ const languageRows = !KINDS.some((kind) => (LANGUAGE_KINDS as readonly string[])
           seconds: Object.fromEntries(
             LANGUAGES.map(([kind]) => [kind, medianSeconds(kind, n, operation, checkpoints)]),
           ) as Record<(typeof LANGUAGES)[number][0], number>,
+          cpuSeconds: Object.fromEntries(
+            LANGUAGES.map(([kind]) => [kind, medianCpuSeconds(kind, n, operation, checkpoints)]),
+          ) as Record<(typeof LANGUAGES)[number][0], number>,
         })),
       ),
     );
@@ -539,6 +573,20 @@ const s = (seconds: number) => (Number.isNaN(seconds) ? "-" : seconds.toFixed(2)
 const x = (ratio: number) => (Number.isNaN(ratio) ? "-" : `${ratio.toFixed(2)}×`);
 const bytes = (value: number | undefined) => (value === undefined ? "-" : String(value));
 const load = summary.meta.loadAverageBeforeMeasurements;
+/** One table of `languageRows`: each language's figure and its difference from TypeScript's. */
+function languageTable(figure: "seconds" | "cpuSeconds"): string[] {
+  const others = LANGUAGES.slice(1);
+  return [
+    `| n | checkpoints | operation | ${LANGUAGES.map(([, name]) => name).join(" | ")} | ` +
+      `${others.map(([, name]) => `${name} − TypeScript`).join(" | ")} |`,
+    `|---|---|---|${"---|".repeat(LANGUAGES.length + others.length)}`,
+    ...languageRows.map(
+      (r) =>
+        `| ${r.n} | ${r.checkpoints} | ${r.operation} | ${LANGUAGES.map(([kind]) => s(r[figure][kind])).join(" | ")} | ` +
+        `${others.map(([kind]) => s(r[figure][kind] - r[figure].native)).join(" | ")} |`,
+    ),
+  ];
+}
 const lines = [
   `# Benchmark results (${summary.meta.date})`,
   "",
@@ -582,23 +630,15 @@ const lines = [
         "",
         "## Languages: the same wallets through the native plugin from each language's program",
         "",
-        "Seconds, and each language's difference from TypeScript (its language host's own cost).",
+        "Each language's figure, and its difference from TypeScript's: that language host's own cost.",
         "",
-        `| n | checkpoints | operation | ${LANGUAGES.map(([, name]) => name).join(" | ")} | ${LANGUAGES.slice(
-          1,
-        )
-          .map(([, name]) => `${name} − TypeScript`)
-          .join(" | ")} |`,
-        `|---|---|---|${LANGUAGES.map(() => "---|").join("")}${LANGUAGES.slice(1)
-          .map(() => "---|")
-          .join("")}`,
-        ...languageRows.map(
-          (r) =>
-            `| ${r.n} | ${r.checkpoints} | ${r.operation} | ${LANGUAGES.map(([kind]) => s(r.seconds[kind])).join(" | ")} | ` +
-            `${LANGUAGES.slice(1)
-              .map(([kind]) => s(r.seconds[kind] - r.seconds.native))
-              .join(" | ")} |`,
-        ),
+        "Wall time, seconds:",
+        "",
+        ...languageTable("seconds"),
+        "",
+        "CPU, seconds (user + system, of the command and every process it started; less moved by a busy machine):",
+        "",
+        ...languageTable("cpuSeconds"),
       ]),
   "",
   "## How cost grows (least squares over the medians)",
