@@ -9,7 +9,9 @@
 // read), and state bytes per resource and of `__provider`. Medians, ratios to the floor, and the
 // fixed cost and per-resource slope of each are written to bench-results/ as markdown and JSON.
 // BENCH_CPU_PROFILE=1 also records a CPU profile of the dynamic-provider process (largest n, up).
-// BENCH_KINDS picks kinds (default all); BENCH_CHECKPOINTS=per-step,skipped measures each cell
+// BENCH_KINDS picks kinds (default the five TypeScript ones; `python`, `java` and `java-jar` run the
+// native plugin's wallets from a program in that language, test/bench/programs/fleet-*, when
+// named); BENCH_CHECKPOINTS=per-step,skipped measures each cell
 // both with the engine's checkpoint after every step and with PULUMI_SKIP_CHECKPOINTS=true. The
 // 1-minute load average is recorded before each measurement (the machine is shared).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +24,8 @@ import { ensureBuilt } from "../../scripts/build.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
+import { LanguageProject } from "../native/harness/languageProject.ts";
+import { installJavaSdk, installPythonSdk } from "../native/harness/sdks.ts";
 import { requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
 import type { CallTiming } from "../../provider/callTimings.ts";
 import { summarizeCpuProfile, type CpuProfileSummary } from "./cpuProfile.ts";
@@ -39,8 +43,17 @@ const TOKEN = "bench-token";
  * native plugin (`native`, registered by type token, the plugin found on PATH in the project's
  * node_modules/.bin, as for a program in any language).
  */
-const ALL_KINDS = ["noop", "padded", "serviced", "wallet", "native"] as const;
-const KINDS = (process.env["BENCH_KINDS"] ?? ALL_KINDS.join(",")).split(",").map((kind) => {
+const TYPESCRIPT_KINDS = ["noop", "padded", "serviced", "wallet", "native"] as const;
+/**
+ * The same wallets through the same native plugin from a Python program (`python`) and a Java one
+ * run by Maven (`java`, what `runtime: java` does) or from a prebuilt jar (`java-jar`,
+ * `runtime.options.binary`), each with its generated SDK and the plugin installed from its release
+ * archive, as that language's user has them: against `native`, what each language host costs.
+ * Only when named in BENCH_KINDS: setting them up takes minutes (a virtual environment, Maven).
+ */
+const LANGUAGE_KINDS = ["python", "java", "java-jar"] as const;
+const ALL_KINDS = [...TYPESCRIPT_KINDS, ...LANGUAGE_KINDS] as const;
+const KINDS = (process.env["BENCH_KINDS"] ?? TYPESCRIPT_KINDS.join(",")).split(",").map((kind) => {
   if (!(ALL_KINDS as readonly string[]).includes(kind))
     throw new Error(`BENCH_KINDS: unknown kind ${kind}; use some of ${ALL_KINDS.join(", ")}`);
   return kind as Kind;
@@ -71,6 +84,12 @@ interface Measurement {
   loadBefore: number;
   loadAfter: number;
   seconds: Record<Operation, number>;
+  /**
+   * CPU seconds (user + system) of the command and every process it started: the engine, the
+   * language host, the program, the plugins. Less moved by a busy machine than wall time, which
+   * also counts waiting for a core.
+   */
+  cpuSeconds: Record<Operation, number>;
   requests: Record<Operation, Record<string, number>>;
   /** Per operation: the provider's calls (wallets only; the no-op provider is not instrumented). */
   providerCalls: Record<Operation, CallTiming[]>;
@@ -78,15 +97,73 @@ interface Measurement {
   providerBytes: number;
 }
 
+/** A project outside the repo the bench runs `pulumi` in, `env` added for one command. */
+interface BenchProject {
+  pulumi(args: string[], env?: Record<string, string>): Promise<{ stdout: string }>;
+  cleanUp(): void;
+}
+
+const programs = path.join(repoRoot, "test", "bench", "programs");
+
+/** The TypeScript fleet with the packed package installed (every kind but the other languages'). */
+async function typescriptFleet(): Promise<BenchProject> {
+  const tarball = await packedPackage();
+  console.log(`bench: installing ${path.basename(tarball)} into a project outside the repo`);
+  const project = await ConsumerProject.fromTemplate(path.join(programs, "fleet"), "bench-fleet", tarball);
+  // The engine finds the native plugin on PATH: the package's bin, where `npm install` put it.
+  const pathWithPlugin = {
+    PATH: [path.join(project.dir, "node_modules", ".bin"), project.env()["PATH"] ?? ""].join(path.delimiter),
+  };
+  return {
+    pulumi: (args, env = {}) => project.pulumi(args, { ...pathWithPlugin, ...env }),
+    cleanUp: () => project.cleanUp(),
+  };
+}
+
+/** The Python fleet in a virtual environment with the generated SDK, as test/native/python.test.ts has it. */
+async function pythonFleet(): Promise<BenchProject> {
+  console.log("bench: a Python project with the generated SDK in a virtual environment");
+  const project = await LanguageProject.create(path.join(programs, "fleet-python"), "bench-python");
+  await installPythonSdk(project);
+  return project;
+}
+
+/**
+ * The Java fleet with the generated SDK installed into ~/.m2, compiled once. `jar`: also packaged
+ * into one jar with its dependencies, which Pulumi.yaml then names as the program's binary, so the
+ * Java host runs `java -jar` instead of Maven.
+ */
+async function javaFleet(jar: boolean): Promise<BenchProject> {
+  console.log(`bench: a Java project with the generated SDK${jar ? ", run from its jar" : ", run by Maven"}`);
+  const project = await LanguageProject.create(
+    path.join(programs, "fleet-java"),
+    jar ? "bench-java-jar" : "bench-java",
+  );
+  await installJavaSdk(project);
+  if (jar) {
+    await project.run("mvn", ["--batch-mode", "--quiet", "package"]);
+    const settings = project.readFile("Pulumi.yaml");
+    const withBinary = settings.replace(
+      /^runtime: java$/m,
+      "runtime:\n  name: java\n  options:\n    binary: target/fleet.jar",
+    );
+    if (withBinary === settings)
+      throw new Error("fleet-java/Pulumi.yaml: no `runtime: java` line to replace");
+    project.writeFile("Pulumi.yaml", withBinary);
+  }
+  return project;
+}
+
 const work = mkdtempSync(path.join(os.tmpdir(), "pw-bench-"));
 await ensureBuilt();
-const tarball = await packedPackage();
-console.log(`bench: installing ${path.basename(tarball)} into a project outside the repo`);
-const project = await ConsumerProject.fromTemplate(
-  path.join(repoRoot, "test", "bench", "programs", "fleet"),
-  "bench-fleet",
-  tarball,
-);
+const projects = new Map<Kind, BenchProject>();
+const typescript = KINDS.some((kind) => (TYPESCRIPT_KINDS as readonly string[]).includes(kind))
+  ? await typescriptFleet()
+  : undefined;
+for (const kind of TYPESCRIPT_KINDS) if (typescript) projects.set(kind, typescript);
+if (KINDS.includes("python")) projects.set("python", await pythonFleet());
+if (KINDS.includes("java")) projects.set("java", await javaFleet(false));
+if (KINDS.includes("java-jar")) projects.set("java-jar", await javaFleet(true));
 const sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [TOKEN]: "bench-org" } });
 
 const benchAccess = { url: sandbox.url, token: TOKEN };
@@ -102,13 +179,26 @@ function readTimings(file: string): CallTiming[] {
   }
 }
 
+/**
+ * CPU seconds (user + system) of this process's children that have ended, and of theirs that they
+ * waited for: read before and after a `pulumi` command, the command's whole process tree (the bench
+ * runs one command at a time; the sandbox runs in this process, not a child). Linux's /proc, in
+ * its fixed 100 ticks per second; NaN elsewhere.
+ */
+function childrenCpuSeconds(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // Fields after the command name, which ends at the last ")": state (3rd) first, so cutime
+    // (16th) and cstime (17th) are at 13 and 14.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** CPU profiles of the profiled `up`: the dynamic-provider process and the program's process. */
 let cpuProfiles: Record<string, CpuProfileSummary & { file: string }> = {};
-
-/** The engine finds the native plugin on PATH: the package's bin, where `npm install` put it. */
-const pathWithPlugin = () => ({
-  PATH: [path.join(project.dir, "node_modules", ".bin"), project.env()["PATH"] ?? ""].join(path.delimiter),
-});
 
 async function measure(
   kind: Kind,
@@ -117,6 +207,7 @@ async function measure(
   checkpoints: CheckpointMode,
   profile: boolean,
 ): Promise<Measurement> {
+  const project = projects.get(kind)!;
   const loadBefore = os.loadavg()[0] ?? 0;
   const stack = `${kind}-${n}-${run}-${checkpoints}`;
   await project.pulumi(["stack", "init", stack]);
@@ -126,6 +217,7 @@ async function measure(
   await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
   await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
   const seconds = {} as Measurement["seconds"];
+  const cpuSeconds = {} as Measurement["cpuSeconds"];
   const requests = {} as Measurement["requests"];
   const providerCalls = {} as Measurement["providerCalls"];
   const commands: Record<Operation, string[]> = {
@@ -137,9 +229,6 @@ async function measure(
     const timingsFile = path.join(work, `${stack}-${operation.replaceAll(" ", "-")}.jsonl`);
     const profileDir = path.join(work, `${stack}-cpu-profile`);
     const env: Record<string, string> = {
-      PATH: [path.join(project.dir, "node_modules", ".bin"), project.env()["PATH"] ?? ""].join(
-        path.delimiter,
-      ),
       PORTFOLIO_WALLET_PROVIDER_TIMINGS: timingsFile,
       BENCH_SERVICE_URL: sandbox.url,
       BENCH_SERVICE_TOKEN: TOKEN,
@@ -147,9 +236,11 @@ async function measure(
     };
     if (profile && operation === "up") env["NODE_OPTIONS"] = `--cpu-prof --cpu-prof-dir=${profileDir}`;
     await resetRequestCounts(benchAccess);
+    const cpuBefore = childrenCpuSeconds();
     const started = performance.now();
     await project.pulumi(commands[operation], env);
     seconds[operation] = (performance.now() - started) / 1000;
+    cpuSeconds[operation] = childrenCpuSeconds() - cpuBefore;
     requests[operation] = await requestCounts(benchAccess);
     providerCalls[operation] = readTimings(timingsFile);
     if (profile && operation === "up") cpuProfiles = profilesOf(profileDir);
@@ -168,11 +259,8 @@ async function measure(
   );
   const providerBytes = Buffer.byteLength(resources[0]?.inputs?.__provider ?? "", "utf8");
   // Not measured: destroyed without per-step checkpoints, which at 1,000 saves minutes per cell.
-  await project.pulumi(["destroy", "--yes", "--skip-preview"], {
-    ...pathWithPlugin(),
-    PULUMI_SKIP_CHECKPOINTS: "true",
-  });
-  await project.pulumi(["stack", "rm", "--yes", stack], pathWithPlugin());
+  await project.pulumi(["destroy", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
+  await project.pulumi(["stack", "rm", "--yes", stack]);
   return {
     kind,
     n,
@@ -181,6 +269,7 @@ async function measure(
     loadBefore,
     loadAfter: os.loadavg()[0] ?? 0,
     seconds,
+    cpuSeconds,
     requests,
     providerCalls,
     stateBytesPerResource,
@@ -268,7 +357,8 @@ try {
           console.log(
             `bench: ${kind} x ${n}, checkpoints ${checkpoints} (run ${run}/${RUNS}, load ${measurement.loadBefore.toFixed(1)}): ` +
               OPERATIONS.map(
-                (operation) => `${operation} ${measurement.seconds[operation].toFixed(1)} s`,
+                (operation) =>
+                  `${operation} ${measurement.seconds[operation].toFixed(1)} s (CPU ${measurement.cpuSeconds[operation].toFixed(1)} s)`,
               ).join(", "),
           );
         }
@@ -278,7 +368,7 @@ try {
   serviceCreates = await measureServiceCreates(Math.max(...SIZES));
 } finally {
   await sandbox.close();
-  project.cleanUp();
+  for (const project of new Set(projects.values())) project.cleanUp();
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -290,6 +380,8 @@ const of = (kind: Kind, n: number, mode: CheckpointMode = PRIMARY) =>
   measurements.filter((m) => m.kind === kind && m.n === n && m.checkpoints === mode);
 const medianSeconds = (kind: Kind, n: number, operation: Operation, mode: CheckpointMode = PRIMARY) =>
   median(of(kind, n, mode).map((m) => m.seconds[operation]));
+const medianCpuSeconds = (kind: Kind, n: number, operation: Operation, mode: CheckpointMode) =>
+  median(of(kind, n, mode).map((m) => m.cpuSeconds[operation]));
 
 function requestSummary(counts: Record<string, number>): string {
   const reads = Object.entries(counts).filter(([route]) => route.startsWith("GET "));
@@ -386,6 +478,33 @@ const checkpointRows =
           }),
         ),
       );
+/**
+ * The native plugin's wallets from each language, per checkpoint mode: the plugin is the same
+ * process doing the same work, so a difference from TypeScript's `native` is that language host's.
+ */
+const LANGUAGES = [
+  ["native", "TypeScript"],
+  ["python", "Python"],
+  ["java", "Java (Maven)"],
+  ["java-jar", "Java (jar)"],
+] as const satisfies readonly (readonly [Kind, string])[];
+const languageRows = !KINDS.some((kind) => (LANGUAGE_KINDS as readonly string[]).includes(kind))
+  ? []
+  : MODES.flatMap((checkpoints) =>
+      SIZES.flatMap((n) =>
+        OPERATIONS.map((operation) => ({
+          n,
+          checkpoints,
+          operation,
+          seconds: Object.fromEntries(
+            LANGUAGES.map(([kind]) => [kind, medianSeconds(kind, n, operation, checkpoints)]),
+          ) as Record<(typeof LANGUAGES)[number][0], number>,
+          cpuSeconds: Object.fromEntries(
+            LANGUAGES.map(([kind]) => [kind, medianCpuSeconds(kind, n, operation, checkpoints)]),
+          ) as Record<(typeof LANGUAGES)[number][0], number>,
+        })),
+      ),
+    );
 const loads = measurements.map((m) => m.loadBefore);
 const growth = (SIZES.length < 2 ? [] : KINDS).flatMap((kind) =>
   OPERATIONS.map((operation) => {
@@ -420,6 +539,7 @@ const summary = {
   },
   times: timeRows,
   checkpoints: checkpointRows,
+  languages: languageRows,
   growth,
   requests: SIZES.map((n) => ({
     n,
@@ -453,6 +573,20 @@ const s = (seconds: number) => (Number.isNaN(seconds) ? "-" : seconds.toFixed(2)
 const x = (ratio: number) => (Number.isNaN(ratio) ? "-" : `${ratio.toFixed(2)}×`);
 const bytes = (value: number | undefined) => (value === undefined ? "-" : String(value));
 const load = summary.meta.loadAverageBeforeMeasurements;
+/** One table of `languageRows`: each language's figure and its difference from TypeScript's. */
+function languageTable(figure: "seconds" | "cpuSeconds"): string[] {
+  const others = LANGUAGES.slice(1);
+  return [
+    `| n | checkpoints | operation | ${LANGUAGES.map(([, name]) => name).join(" | ")} | ` +
+      `${others.map(([, name]) => `${name} − TypeScript`).join(" | ")} |`,
+    `|---|---|---|${"---|".repeat(LANGUAGES.length + others.length)}`,
+    ...languageRows.map(
+      (r) =>
+        `| ${r.n} | ${r.checkpoints} | ${r.operation} | ${LANGUAGES.map(([kind]) => s(r[figure][kind])).join(" | ")} | ` +
+        `${others.map(([kind]) => s(r[figure][kind] - r[figure].native)).join(" | ")} |`,
+    ),
+  ];
+}
 const lines = [
   `# Benchmark results (${summary.meta.date})`,
   "",
@@ -489,6 +623,22 @@ const lines = [
           (r) =>
             `| ${r.n} | ${r.kind} | ${r.operation} | ${s(r.perStepSeconds)} | ${s(r.skippedSeconds)} | ${x(r.ratio)} |`,
         ),
+      ]),
+  ...(languageRows.length === 0
+    ? []
+    : [
+        "",
+        "## Languages: the same wallets through the native plugin from each language's program",
+        "",
+        "Each language's figure, and its difference from TypeScript's: that language host's own cost.",
+        "",
+        "Wall time, seconds:",
+        "",
+        ...languageTable("seconds"),
+        "",
+        "CPU, seconds (user + system, of the command and every process it started; less moved by a busy machine):",
+        "",
+        ...languageTable("cpuSeconds"),
       ]),
   "",
   "## How cost grows (least squares over the medians)",

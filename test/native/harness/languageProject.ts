@@ -134,17 +134,25 @@ export class LanguageProject {
     };
   }
 
-  /** Runs the Pulumi CLI in the project; a failure throws with everything it printed. */
-  async pulumi(args: string[]): Promise<CommandResult> {
-    return this.run("pulumi", [...args, "--non-interactive"]);
+  /**
+   * Runs the Pulumi CLI in the project, with `extraEnv` added for this command only (the bench's
+   * checkpoint mode); a failure throws with everything it printed.
+   */
+  async pulumi(args: string[], extraEnv: Record<string, string> = {}): Promise<CommandResult> {
+    return this.run("pulumi", [...args, "--non-interactive"], this.dir, extraEnv);
   }
 
   /** Runs a command in the project with its environment; a failure throws with everything it printed. */
-  async run(command: string, args: string[], cwd = this.dir): Promise<CommandResult> {
+  async run(
+    command: string,
+    args: string[],
+    cwd = this.dir,
+    extraEnv: Record<string, string> = {},
+  ): Promise<CommandResult> {
     try {
       const { stdout, stderr } = await execFileAsync(command, args, {
         cwd,
-        env: this.env(),
+        env: { ...this.env(), ...extraEnv },
         maxBuffer: 64 * 1024 * 1024,
       });
       return { stdout, stderr };
