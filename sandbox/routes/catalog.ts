@@ -1,6 +1,6 @@
 import type { SandboxContext } from "../http/context.ts";
 import { ok } from "../http/operationRoutes.ts";
-import type { ServiceRoutes } from "./serviceRoutes.ts";
+import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** GET /strategies (spec 4.3) and GET /yield-sources (spec 4.2, shape in docs/spec-gaps.md). */
 export function catalogRoutes(ctx: SandboxContext) {

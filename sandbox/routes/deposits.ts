@@ -2,7 +2,7 @@ import type { SandboxContext } from "../http/context.ts";
 import { getDeposit, listDepositPage } from "../domain/money/deposits.ts";
 import { pageRequestOf } from "../http/validation.ts";
 import { ok } from "../http/operationRoutes.ts";
-import type { ServiceRoutes } from "./serviceRoutes.ts";
+import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** A wallet's deposits and one deposit (spec 4.11; shapes in sdk/nodejs/contract/deposit.ts). */
 export function depositRoutes(ctx: SandboxContext) {

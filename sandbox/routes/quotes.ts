@@ -8,7 +8,7 @@ import type { SandboxContext } from "../http/context.ts";
 import { buildQuoteOptions } from "../domain/quoteEngine.ts";
 import { HttpError } from "../http/errors.ts";
 import { ok } from "../http/operationRoutes.ts";
-import type { ServiceRoutes } from "./serviceRoutes.ts";
+import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /**
  * Exclusions must name something in the catalog: a typo would otherwise silently exclude nothing

@@ -1,7 +1,7 @@
 import type { SandboxContext } from "../http/context.ts";
 import { unknownPositionKeysInRawBody } from "../domain/catalog.ts";
 import { ok } from "../http/operationRoutes.ts";
-import type { ServiceRoutes } from "./serviceRoutes.ts";
+import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** PATCH /:id/strategy (spec 4.7): answers the strategy update (200, replay included). */
 export function strategyRoutes(ctx: SandboxContext) {

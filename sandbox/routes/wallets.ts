@@ -3,7 +3,7 @@ import { unknownPositionKeysInRawBody } from "../domain/catalog.ts";
 import { createWallet, getWallet, listWalletPage } from "../domain/wallets.ts";
 import { pageRequestOf } from "../http/validation.ts";
 import { created, ok } from "../http/operationRoutes.ts";
-import type { ServiceRoutes } from "./serviceRoutes.ts";
+import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** Create (spec 4.4; a replay answers 200), list (4.5) and read (4.6) wallets. */
 export function walletRoutes(ctx: SandboxContext) {

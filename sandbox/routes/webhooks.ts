@@ -8,7 +8,7 @@ import {
 } from "../domain/webhooks.ts";
 import { pageRequestOf } from "../http/validation.ts";
 import { created, ok } from "../http/operationRoutes.ts";
-import type { ServiceRoutes } from "./serviceRoutes.ts";
+import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** Webhook registrations (spec 4.13; listing and deletion per docs/spec-gaps.md). No /v2 prefix (spec 9.1). */
 export function webhookRoutes(ctx: SandboxContext) {

@@ -3,7 +3,7 @@ import { destinationProblems } from "../domain/money/destinationAddress.ts";
 import { getWithdrawal, listWithdrawalPage, requestWithdrawal } from "../domain/money/withdrawals.ts";
 import { pageRequestOf } from "../http/validation.ts";
 import { created, ok } from "../http/operationRoutes.ts";
-import type { ServiceRoutes } from "./serviceRoutes.ts";
+import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** Withdraw (spec 4.8; 201, a replay 200), list a wallet's withdrawals (4.9), read one (4.10). */
 export function withdrawalRoutes(ctx: SandboxContext) {
