@@ -5,6 +5,7 @@ import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { shortId, usd } from "../format.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
+import { consolePaths } from "../paths.js";
 
 /**
  * @param {import("./common.js").ViewContext} ctx
@@ -23,7 +24,7 @@ export function walletDeposits(ctx, walletId) {
     async refresh(wallet) {
       depositControl.update(wallet);
       // The console API's list: the public deposits plus each leg's amount from the ledger.
-      const { body } = await request("GET", `/_console/api/wallets/${walletId}/deposits?pageSize=50`);
+      const { body } = await request("GET", consolePaths.walletDeposits(walletId, { pageSize: 50 }));
       /** @type {import("../payloads.js").DepositWithLegs[]} */
       const deposits = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(deposits), () =>
