@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SERVICE_OPERATIONS } from "../../sdk/contract/index.ts";
 import { SANDBOX_DOCUMENT_OPERATIONS } from "../../sandbox/index.ts";
 import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
+import { CONSOLE_PAGE_ROUTES } from "../../sandbox/console/consolePages.ts";
 
 let t: TestSandbox;
 beforeAll(async () => {
@@ -16,7 +17,6 @@ const fetchDocument = async (path: string): Promise<{ status: number; body: Json
   const res = await fetch(`${t.url}${path}`);
   return { status: res.status, type: res.headers.get("content-type"), body: await res.json() };
 };
-const CONSOLE_PAGE_ROUTES = ["/_console", "/_console/*"];
 const HTTP_METHODS = ["get", "put", "post", "patch", "delete"] as const;
 const operationsOf = (document: Json): string[] =>
   Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
