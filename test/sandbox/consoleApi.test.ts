@@ -70,6 +70,7 @@ describe("console API: authentication and isolation", () => {
       "/_console/api/signing-activities",
       `/_console/api/wallets/${uuid()}/strategy-updates`,
       `/_console/api/wallets/${uuid()}/withdrawals`,
+      `/_console/api/wallets/${uuid()}/deposits`,
       "/_console/api/webhook-deliveries",
     ]) {
       expect((await m.t.api("GET", path, { token: null })).status, path).toBe(401);
@@ -132,6 +133,9 @@ describe("console API: authentication and isolation", () => {
       [`/_console/api/wallets/${uuid()}/strategy-updates?limit=abc`, "limit"],
       [`/_console/api/wallets/${uuid()}/withdrawals?cursor=nope`, "cursor"],
       ["/_console/api/wallets/not-a-uuid/withdrawals", "id"],
+      [`/_console/api/wallets/${uuid()}/deposits?pageSize=0`, "pageSize"],
+      [`/_console/api/wallets/${uuid()}/deposits?cursor=nope`, "cursor"],
+      ["/_console/api/wallets/not-a-uuid/deposits", "id"],
     ];
     for (const [path, field] of cases) {
       const res = await m.t.api("GET", path);
