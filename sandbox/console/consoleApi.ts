@@ -7,6 +7,7 @@ import { settleDueWorkMiddleware } from "../http/middleware.ts";
 import { parsePageQuery, readQuery, uuidParam } from "../http/validation.ts";
 import { listApprovalRequests } from "../domain/approvalRequests.ts";
 import { deliveryDetail, listDeliveryHistory, redeliver } from "../domain/events/deliveryHistory.ts";
+import { listDepositsWithLegs } from "../domain/money/depositLegs.ts";
 import { walletHistory } from "../domain/money/walletHistory.ts";
 import { listWithdrawalTimelines } from "../domain/money/withdrawalTimeline.ts";
 
@@ -75,6 +76,10 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
 
   routes.get("/wallets/:id/history", (c) =>
     c.json(walletHistory(ctx.db, c.get("organizationId"), uuidParam(c, "id"))),
+  );
+
+  routes.get("/wallets/:id/deposits", (c) =>
+    c.json(listDepositsWithLegs(ctx.money, c.get("organizationId"), uuidParam(c, "id"), parsePageQuery(c))),
   );
 
   routes.get("/wallets/:id/withdrawals", (c) =>

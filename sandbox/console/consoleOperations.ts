@@ -92,6 +92,24 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     },
   }),
   op({
+    operationId: "consoleWalletDeposits",
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/wallets/{id}/deposits`,
+    summary:
+      "A wallet's deposits, newest first, each with the amount its ledger routed to each leg's position",
+    pathParams: WalletPath,
+    query: PageQuerySchema,
+    responses: {
+      "200": {
+        description:
+          "A page of deposits as the public list answers them, each plus `legs: [{ legKey, status, amount }]` (`amount` null until the deposit completes; 0 for a skipped leg)",
+        schema: DataList.extend({ pageSize: z.number().int(), nextCursor: z.string().nullable() }),
+      },
+      ...ERRORS,
+      ...NOT_FOUND,
+    },
+  }),
+  op({
     operationId: "consoleWalletWithdrawals",
     method: "get",
     path: `${CONSOLE_API_PREFIX}/wallets/{id}/withdrawals`,

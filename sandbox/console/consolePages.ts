@@ -77,6 +77,17 @@ function bundleFromSources(): () => Promise<string> {
  * then calls the API with the token the user signs in with, and `/_console/api/*` (consoleApi.ts)
  * is authenticated like the rest of the API.
  */
+/**
+ * The routes mountConsolePages adds: what a browser loads (the page, its script and files), not
+ * API operations, so the OpenAPI documents leave them out (test/openapi/document.test.ts).
+ */
+export const CONSOLE_PAGE_ROUTES: readonly string[] = [
+  CONSOLE_PREFIX,
+  `${CONSOLE_PREFIX}/*`,
+  `${ASSETS_PREFIX}${CONSOLE_BUNDLE_NAME}`,
+  `${ASSETS_PREFIX}*`,
+];
+
 export function mountConsolePages(app: Hono<SandboxEnv>): void {
   const webDir = path.join(consoleDir, "web");
   const assetsDir = path.join(webDir, "assets");

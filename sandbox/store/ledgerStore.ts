@@ -299,3 +299,22 @@ export function listWalletLedgerEntries(
   ).all(walletId, limit);
   return (rows as unknown as Row[]).map(toEntry);
 }
+
+/**
+ * What one completed deposit allocated to each position: its `deposit_allocated` entries, all
+ * written at its completion time, read from that one instant's range of ledger_by_wallet_kind
+ * (never a scan of the wallet's growing ledger).
+ */
+export function listDepositAllocations(
+  db: DatabaseSync,
+  walletId: string,
+  depositId: string,
+  completedAt: string,
+): { positionKey: string; amountMicros: bigint }[] {
+  const rows = prepareReadingBigInts(
+    db,
+    `SELECT position_key, amount_micros FROM ledger_entries
+     WHERE wallet_id = ? AND kind = 'deposit_allocated' AND at = ? AND ref_id = ? ORDER BY seq`,
+  ).all(walletId, completedAt, depositId) as unknown as { position_key: string; amount_micros: bigint }[];
+  return rows.map((row) => ({ positionKey: row.position_key, amountMicros: row.amount_micros }));
+}

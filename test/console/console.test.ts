@@ -1048,6 +1048,60 @@ describe("sandbox console in Chromium: controls where they are used", () => {
   );
 
   test(
+    "a deposit's legs show the money routed to each position, as the console API gives it; a skipped leg shows $0.00",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, "Deposit legs", 100);
+      for (const amount of [33.333333, 0.000001]) {
+        const made = await apiA(
+          "POST",
+          "/_sandbox/deposits",
+          {
+            chain: "ethereum",
+            address: wallet.depositAddresses.ethereum!.address,
+            amount,
+            txHash: `0x${randomBytes(32).toString("hex")}`,
+          },
+          true,
+        );
+        expect(made.status).toBe(201);
+      }
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 2 }, true)).status).toBe(200);
+      const fromApi = (await apiA("GET", `/_console/api/wallets/${wallet.id}/deposits`)).body.data as {
+        id: string;
+        amountUsd: number;
+        legs: { legKey: string; status: string; amount: number }[];
+      }[];
+      expect(fromApi).toHaveLength(3);
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}/deposits`);
+      const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+      for (const deposit of fromApi) {
+        const row = page.locator(`tr[data-deposit-id="${deposit.id}"]`);
+        await row.waitFor();
+        const micros = deposit.legs.reduce((sum, leg) => sum + Math.round(leg.amount * 1e6), 0);
+        expect(micros, deposit.id).toBe(Math.round(deposit.amountUsd * 1e6));
+        for (const leg of deposit.legs) {
+          const item = row.locator(`li[data-leg="${leg.legKey}"]`);
+          const shownAmount = item.locator("[data-leg-amount]");
+          expect(Number(await shownAmount.getAttribute("data-leg-amount"))).toBe(leg.amount);
+          const text = (await shownAmount.textContent()) ?? "";
+          // Money: dollars and cents, or micro-units for an amount below a cent.
+          expect(text).toMatch(/^\$\d[\d,]*\.\d{2,6}$/);
+          if (leg.amount >= 0.005 || leg.amount === 0) expect(text).toBe(money.format(leg.amount));
+          expect(await item.locator(".pill").getAttribute("data-status")).toBe(leg.status);
+        }
+      }
+      // 1 micro-dollar split 60/40: one leg gets it, the other's share rounds to nothing.
+      const tiny = fromApi.find((deposit) => deposit.amountUsd === 0.000001)!;
+      const skipped = page.locator(`tr[data-deposit-id="${tiny.id}"] li[data-leg="syrupUsdc"]`);
+      expect(await skipped.locator("[data-leg-amount]").textContent()).toBe("$0.00");
+      expect(await skipped.locator(".pill").textContent()).toBe("skipped");
+      await screenshot(page, "wallet-deposit-legs");
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
     "armed faults are listed with their fields, planned failures included, and each is disarmed from the page",
     async () => {
       const wallet = await walletOf(TOKEN_A, "Armed faults", 100);

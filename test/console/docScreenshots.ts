@@ -112,7 +112,8 @@ await call("PATCH", `/v2/portfolio-wallets/${treasury.id}/strategy`, {
   ],
 });
 
-const browser = await launchBrowser(await ensureChromium());
+// Away from UTC, so the pictures show times read in the browser's own zone, as a user sees them.
+const browser = await launchBrowser(await ensureChromium(), { timezoneId: "Europe/Paris" });
 const page = await browser.context.newPage();
 await page.setViewportSize({ width: 1280, height: 800 });
 async function shoot(name: string, fullPage = true) {
@@ -137,6 +138,8 @@ await page.setViewportSize({ width: 420, height: 900 });
 await page.locator("[data-yield=generated]").waitFor();
 await shoot("wallet-narrow", false);
 await page.setViewportSize({ width: 1280, height: 800 });
+await open(page, `wallets/${treasury.id}/deposits`, "[data-leg-amount]");
+await shoot("deposits", false);
 await open(page, `wallets/${treasury.id}/withdrawals`, "article[data-withdrawal-id]");
 await shoot("withdrawals");
 await open(page, "approvals", "article.approval");

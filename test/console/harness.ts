@@ -43,15 +43,20 @@ export async function ensureChromium(env: NodeJS.ProcessEnv = process.env): Prom
   }
 }
 
-/** A fresh Chromium profile, headless, without any background network (the machine has none). */
+/**
+ * A fresh Chromium profile, headless, without any background network (the machine has none).
+ * `timezoneId` sets the browser's time zone (the machine's when absent), in which the console reads times.
+ */
 export async function launchBrowser(
   executablePath: string,
+  options: { timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), "console-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
     viewport: { width: 1280, height: 860 },
+    ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
     args: [
       "--headless",
       "--no-sandbox",

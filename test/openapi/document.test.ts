@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DURATION_JSON_PATTERN, SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
 import { SANDBOX_DOCUMENT_OPERATIONS } from "../../sandbox/index.ts";
 import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
+import { CONSOLE_PAGE_ROUTES } from "../../sandbox/console/consolePages.ts";
 
 let t: TestSandbox;
 beforeAll(async () => {
@@ -16,9 +17,6 @@ const fetchDocument = async (path: string): Promise<{ status: number; body: Json
   const res = await fetch(`${t.url}${path}`);
   return { status: res.status, type: res.headers.get("content-type"), body: await res.json() };
 };
-/** The console's page and its files: everything it serves under /_console but its read API. */
-const isConsolePageRoute = (path: string) =>
-  (path === "/_console" || path.startsWith("/_console/")) && !path.startsWith("/_console/api");
 const HTTP_METHODS = ["get", "put", "post", "patch", "delete"] as const;
 const operationsOf = (document: Json): string[] =>
   Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
@@ -96,7 +94,7 @@ describe("GET /openapi.json", () => {
         .filter((route) => route.method !== "ALL")
         // The console's page and its files (sandbox/console/consolePages.ts) are what a browser
         // loads, not API operations; the console's read API is documented.
-        .filter((route) => !isConsolePageRoute(route.path))
+        .filter((route) => !CONSOLE_PAGE_ROUTES.includes(route.path))
         .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`),
     );
     const service = operationsOf((await fetchDocument("/openapi.json")).body);

@@ -105,6 +105,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/_console/api/signing-activities", query: ["status", "limit"] },
   { method: "GET", path: "/_console/api/wallets/{wallet}/strategy-updates", query: ["limit"] },
   { method: "GET", path: "/_console/api/wallets/{wallet}/history" },
+  { method: "GET", path: "/_console/api/wallets/{wallet}/deposits", query: ["pageSize", "cursor"] },
   { method: "GET", path: "/_console/api/wallets/{wallet}/withdrawals", query: ["pageSize", "cursor"] },
   {
     method: "GET",

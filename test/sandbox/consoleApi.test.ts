@@ -70,6 +70,7 @@ describe("console API: authentication and isolation", () => {
       "/_console/api/signing-activities",
       `/_console/api/wallets/${uuid()}/strategy-updates`,
       `/_console/api/wallets/${uuid()}/withdrawals`,
+      `/_console/api/wallets/${uuid()}/deposits`,
       "/_console/api/webhook-deliveries",
     ]) {
       expect((await m.t.api("GET", path, { token: null })).status, path).toBe(401);
@@ -132,6 +133,9 @@ describe("console API: authentication and isolation", () => {
       [`/_console/api/wallets/${uuid()}/strategy-updates?limit=abc`, "limit"],
       [`/_console/api/wallets/${uuid()}/withdrawals?cursor=nope`, "cursor"],
       ["/_console/api/wallets/not-a-uuid/withdrawals", "id"],
+      [`/_console/api/wallets/${uuid()}/deposits?pageSize=0`, "pageSize"],
+      [`/_console/api/wallets/${uuid()}/deposits?cursor=nope`, "cursor"],
+      ["/_console/api/wallets/not-a-uuid/deposits", "id"],
     ];
     for (const [path, field] of cases) {
       const res = await m.t.api("GET", path);
@@ -452,6 +456,69 @@ test("a deposit shows up in the console's reads as the public API shows it", asy
     headers: { "X-Sandbox-Console": "1" },
   });
   expect(wallet.body.totalBalanceUsd).toBe(150);
+});
+
+describe("console API: a wallet's deposits with each leg's amount", () => {
+  type Leg = { legKey: string; status: string; amount: number | null };
+  const readDeposits = async (walletId: string, query = "") =>
+    (await m.t.api("GET", `/_console/api/wallets/${walletId}/deposits${query}`)).body as {
+      data: {
+        id: string;
+        amountUsd: number;
+        status: string;
+        legStatuses: Record<string, string>;
+        legs: Leg[];
+      }[];
+      nextCursor: string | null;
+    };
+
+  test("a completed deposit's legs carry what the ledger routed to each position, summing to its amount", async () => {
+    const walletId = await fundedWallet(m, 100, POSITIONS);
+    const pending = await deposit(m, walletId, 33.333333);
+    // While processing, the split is not made yet: statuses, no amounts.
+    const before = await readDeposits(walletId);
+    expect(before.data[0]!.id).toBe(pending.id);
+    expect(before.data[0]!.legs.map((leg) => leg.amount)).toEqual([null, null]);
+    await m.advance(DEPOSIT_DELAY_MS);
+    const { data } = await readDeposits(walletId);
+    const publicList = await m.t.api("GET", `/v2/portfolio-wallets/${walletId}/deposits`);
+    expect(data.map(({ legs: _legs, ...rest }) => rest)).toEqual(publicList.body.data);
+    for (const d of data) {
+      expect(d.status).toBe("completed");
+      const micros = d.legs.reduce((sum, leg) => sum + Math.round((leg.amount ?? NaN) * 1e6), 0);
+      expect(micros, d.id).toBe(Math.round(d.amountUsd * 1e6));
+      for (const leg of d.legs) expect(leg.status).toBe(d.legStatuses[leg.legKey]);
+    }
+    // 60/40 of 33.333333 in micros, the odd micro to the larger remainder.
+    expect(data[0]!.legs).toEqual([
+      { legKey: "tbills", status: "completed", amount: 20 },
+      { legKey: "syrupUsdc", status: "completed", amount: 13.333333 },
+    ]);
+    expect(data[1]!.legs).toEqual([
+      { legKey: "tbills", status: "completed", amount: 60 },
+      { legKey: "syrupUsdc", status: "completed", amount: 40 },
+    ]);
+  });
+
+  test("a leg whose share rounds to nothing is skipped with 0; pages follow the public cursors; other organizations see 404", async () => {
+    const walletId = await fundedWallet(m, 100, POSITIONS);
+    await deposit(m, walletId, 0.000001);
+    await m.advance(DEPOSIT_DELAY_MS);
+    const first = await readDeposits(walletId, "?pageSize=1");
+    expect(first.data[0]!.amountUsd).toBe(0.000001);
+    expect(first.data[0]!.legs).toEqual([
+      { legKey: "tbills", status: "completed", amount: 0.000001 },
+      { legKey: "syrupUsdc", status: "skipped", amount: 0 },
+    ]);
+    const second = await readDeposits(
+      walletId,
+      `?pageSize=1&cursor=${encodeURIComponent(first.nextCursor!)}`,
+    );
+    expect(second.data[0]!.amountUsd).toBe(100);
+    expect(
+      (await m.t.api("GET", `/_console/api/wallets/${walletId}/deposits`, { token: OTHER_TOKEN })).status,
+    ).toBe(404);
+  });
 });
 
 describe("console API: a webhook delivery in detail, and redelivered", () => {

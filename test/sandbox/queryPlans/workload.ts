@@ -206,6 +206,10 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
     await consoleRead(`/wallets/${a.id}/strategy-updates?limit=5`);
     await consoleRead(`/wallets/${a.id}/history`);
     await consoleRead(`/wallets/${c.id}/history`);
+    // Each completed deposit's legs read from its own instant of the ledger.
+    const depositPage = await consoleRead(`/wallets/${a.id}/deposits?pageSize=1`);
+    if (depositPage.body.data[0]?.legs?.[0]?.amount == null)
+      throw new Error("the console's deposits read no leg amount: its ledger query went unexercised");
     const timelines = await consoleRead(`/wallets/${c.id}/withdrawals?pageSize=1`);
     await consoleRead(
       `/wallets/${c.id}/withdrawals?pageSize=1&cursor=${encodeURIComponent(timelines.body.nextCursor)}`,

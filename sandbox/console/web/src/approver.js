@@ -5,6 +5,7 @@ import { ApiError, request } from "./api.js";
 import { deleteKey, listKeys, saveKey } from "./keyStore.js";
 import { session } from "./session.js";
 import { createApproverKey, stampBody } from "./stamp.js";
+import { sandboxPaths } from "./paths.js";
 
 /** @typedef {import("./api.js").Answer} Answer */
 
@@ -42,7 +43,7 @@ export function useKey(stored) {
 export async function loadKeys() {
   const organizationId = session()?.organizationId ?? "";
   const kept = await listKeys(organizationId);
-  const { body } = await request("GET", "/_sandbox/signing/api-keys", { admin: true });
+  const { body } = await request("GET", sandboxPaths.signingApiKeys, { admin: true });
   const registered = Array.isArray(body?.data) ? body.data : [];
   const known = new Set(registered.map((/** @type {any} */ key) => key.publicKey));
   if (current !== null && !known.has(current.key.publicKey)) current = null;
@@ -58,7 +59,7 @@ export async function loadKeys() {
  */
 export async function removeApprover(publicKey, call) {
   try {
-    await call(request("DELETE", `/_sandbox/signing/api-keys/${publicKey}`, { admin: true }));
+    await call(request("DELETE", sandboxPaths.signingApiKey(publicKey), { admin: true }));
   } catch (error) {
     // Not registered (any more): forgetting it here is still what was asked.
     if (!(error instanceof ApiError && error.status === 404)) throw error;
@@ -77,7 +78,7 @@ export async function registerNewApprover(call) {
   const key = await createApproverKey();
   const userName = `console approver ${key.publicKey.slice(2, 10)}`;
   await call(
-    request("POST", "/_sandbox/signing/api-keys", {
+    request("POST", sandboxPaths.signingApiKeys, {
       admin: true,
       body: { publicKey: key.publicKey, userName },
     }),

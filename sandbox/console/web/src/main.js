@@ -15,6 +15,7 @@ import { newWalletView } from "./views/walletNew.js";
 import { walletsView } from "./views/wallets.js";
 import { headerClock } from "./views/controls/clock.js";
 import { webhooksView } from "./views/webhooks.js";
+import { consolePaths } from "./paths.js";
 
 /** @typedef {import("./views/common.js").View} View */
 /** @typedef {import("./views/common.js").ViewFactory} ViewFactory */
@@ -186,8 +187,8 @@ function showBanner(message) {
 async function refreshRound() {
   if (session() === null || view === null) return;
   const [{ body: about }, { body: waiting }] = await Promise.all([
-    request("GET", "/_console/api/session"),
-    request("GET", "/_console/api/signing-activities?status=pending&limit=100"),
+    request("GET", consolePaths.session),
+    request("GET", consolePaths.signingActivities({ status: "pending", limit: 100 })),
   ]);
   sandboxNow = typeof about?.now === "string" ? about.now : null;
   if (about?.adminApi === "open" || about?.adminApi === "off" || about?.adminApi === "token")

@@ -19,6 +19,7 @@
 /** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryView} DeliveryView */
 /** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryDetail} DeliveryDetail */
 /** @typedef {import("../../../domain/money/withdrawalTimeline.ts").WithdrawalTimeline} WithdrawalTimeline */
+/** @typedef {import("../../../domain/money/depositLegs.ts").DepositWithLegs} DepositWithLegs */
 
 /**
  * What GET /_sandbox/faults lists (admin API): HTTP faults and planned failures.

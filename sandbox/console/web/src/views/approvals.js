@@ -10,6 +10,7 @@ import { confirmAction } from "../confirm.js";
 import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { link, loading, pageHeader } from "./common.js";
+import { consolePaths, sandboxPaths } from "../paths.js";
 
 /** @typedef {import("../payloads.js").ApprovalRequest} ApprovalRequest */
 /** @typedef {Extract<ApprovalRequest["operation"], { kind: "strategy_update" }>} StrategyUpdateOperation */
@@ -241,7 +242,7 @@ export function approvalsView(main, ctx) {
         ? h(
             "p",
             { class: "muted" },
-            "Listed once an admin token is given (GET /_sandbox/signing/api-keys is an admin call).",
+            `Listed once an admin token is given (GET ${sandboxPaths.signingApiKeys} is an admin call).`,
           )
         : registered.length === 0
           ? h("p", { class: "muted" }, "None.")
@@ -333,7 +334,7 @@ export function approvalsView(main, ctx) {
   );
 
   async function refresh() {
-    const { body } = await request("GET", "/_console/api/signing-activities?status=all&limit=50");
+    const { body } = await request("GET", consolePaths.signingActivities({ status: "all", limit: 50 }));
     /** @type {ApprovalRequest[]} */
     const all = Array.isArray(body?.data) ? body.data : [];
     const waiting = all.filter((item) => item.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED");

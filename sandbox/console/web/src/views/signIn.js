@@ -5,6 +5,7 @@ import { request } from "../api.js";
 import { fieldValue, h } from "../dom.js";
 import { signIn, signOut } from "../session.js";
 import { pageHeader } from "./common.js";
+import { consolePaths, sandboxPaths } from "../paths.js";
 
 /** @type {import("./common.js").ViewFactory} */
 export function signInView(main, ctx, _params, query) {
@@ -70,7 +71,7 @@ export function signInView(main, ctx, _params, query) {
     }
     submit.disabled = true;
     try {
-      const { body } = await request("GET", "/_console/api/session", { token: apiToken });
+      const { body } = await request("GET", consolePaths.session, { token: apiToken });
       signIn({
         apiToken,
         adminToken: adminToken === "" ? null : adminToken,
@@ -79,7 +80,7 @@ export function signInView(main, ctx, _params, query) {
       });
       if (adminToken !== "" && body.adminApi === "token") {
         try {
-          await request("GET", "/_sandbox/clock", { admin: true });
+          await request("GET", sandboxPaths.clock, { admin: true });
         } catch (adminError) {
           signOut();
           throw new Error(

@@ -1,10 +1,11 @@
 // @ts-check
-// A wallet's deposits, newest first, with the status of each leg (one per target position).
+// A wallet's deposits, newest first, with each leg's status and the money it routed to its position.
 import { request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { shortId, usd } from "../format.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
+import { consolePaths } from "../paths.js";
 
 /**
  * @param {import("./common.js").ViewContext} ctx
@@ -22,8 +23,9 @@ export function walletDeposits(ctx, walletId) {
     element,
     async refresh(wallet) {
       depositControl.update(wallet);
-      const { body } = await request("GET", `/v2/portfolio-wallets/${walletId}/deposits?pageSize=50`);
-      /** @type {import("../payloads.js").Deposit[]} */
+      // The console API's list: the public deposits plus each leg's amount from the ledger.
+      const { body } = await request("GET", consolePaths.walletDeposits(walletId, { pageSize: 50 }));
+      /** @type {import("../payloads.js").DepositWithLegs[]} */
       const deposits = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(deposits), () =>
         deposits.length === 0
@@ -49,13 +51,18 @@ export function walletDeposits(ctx, walletId) {
                 h(
                   "ul",
                   { class: "legs" },
-                  Object.entries(deposit.legStatuses ?? {}).map(([leg, status]) =>
+                  deposit.legs.map((leg) =>
                     h(
                       "li",
-                      { "data-leg": leg },
-                      h("span", { class: "leg-key" }, leg),
+                      { "data-leg": leg.legKey },
+                      h("span", { class: "leg-key" }, leg.legKey),
                       " ",
-                      statusPill(String(status)),
+                      // Known once the deposit completes: what the ledger routed to the position.
+                      leg.amount === null
+                        ? null
+                        : h("span", { class: "num", "data-leg-amount": String(leg.amount) }, usd(leg.amount)),
+                      leg.amount === null ? null : " ",
+                      statusPill(leg.status),
                     ),
                   ),
                 ),

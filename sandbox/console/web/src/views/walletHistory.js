@@ -7,6 +7,7 @@ import { request } from "../api.js";
 import { fillIfChanged, h, table, timeOf } from "../dom.js";
 import { drift, percent, usd } from "../format.js";
 import { timeChart } from "../timeCharts.js";
+import { consolePaths } from "../paths.js";
 
 /** How many moments the table lists, newest first (the charts draw every one). */
 const TABLE_ROWS = 12;
@@ -42,7 +43,7 @@ export function walletHistory(walletId) {
      * @param {string | null} now the sandbox clock
      */
     async refresh(wallet, generatedNow, now) {
-      const { body } = await request("GET", `/_console/api/wallets/${walletId}/history`);
+      const { body } = await request("GET", consolePaths.walletHistory(walletId));
       /** @type {Point[]} */
       const points = Array.isArray(body?.points) ? [...body.points] : [];
       if (now !== null && typeof generatedNow === "number")

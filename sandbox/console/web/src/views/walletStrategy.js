@@ -7,6 +7,7 @@ import { moneyInText, percent, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
 import { failure, link, loading } from "./common.js";
+import { consolePaths } from "../paths.js";
 
 /** @param {{ positionKey: string, targetWeightBps: number }[]} positions */
 const allocationText = (positions) =>
@@ -91,7 +92,7 @@ export function walletStrategy(ctx, walletId) {
     element,
     async refresh(wallet) {
       if (!formBuilt) await buildForm(wallet);
-      const { body } = await request("GET", `/_console/api/wallets/${walletId}/strategy-updates?limit=25`);
+      const { body } = await request("GET", consolePaths.walletStrategyUpdates(walletId, { limit: 25 }));
       /** @type {import("../payloads.js").StrategyUpdate[]} */
       const updates = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(updates), () =>

@@ -7,6 +7,7 @@ import { confirmAction } from "../confirm.js";
 import { durationLabel, moneyInText, relative, shortId, usd, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { link, loading } from "./common.js";
+import { consolePaths } from "../paths.js";
 
 const TOKENS = ["usdc", "usdt"];
 
@@ -267,7 +268,7 @@ export function walletWithdrawals(ctx, walletId) {
           ...chains.map((chain) => h("option", { value: chain, selected: chain === selected }, chain)),
         );
       }
-      const { body } = await request("GET", `/_console/api/wallets/${walletId}/withdrawals?pageSize=20`);
+      const { body } = await request("GET", consolePaths.walletWithdrawals(walletId, { pageSize: 20 }));
       /** @type {import("../payloads.js").WithdrawalTimeline[]} */
       const withdrawals = Array.isArray(body?.data) ? body.data : [];
       const now = ctx.now();

@@ -5,6 +5,7 @@
 import { request } from "../api.js";
 import { card, facts, fill, h, statusPill, timeOf } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";
+import { consolePaths } from "../paths.js";
 
 const VERIFY_EXAMPLE = `import { parseWebhookEvent, verifyWebhookSignature } from "@portfolio-wallet/pulumi";
 
@@ -36,7 +37,7 @@ export function deliveryInspector(after) {
     /** @type {import("../payloads.js").DeliveryDetail} */
     let detail;
     try {
-      ({ body: detail } = await request("GET", `/_console/api/webhook-deliveries/${encodeURIComponent(id)}`));
+      ({ body: detail } = await request("GET", consolePaths.webhookDelivery(id)));
     } catch (error) {
       fill(
         body,
@@ -52,9 +53,7 @@ export function deliveryInspector(after) {
     redeliver.addEventListener("click", async () => {
       redeliver.disabled = true;
       await runLogged(log, async (call) => {
-        const { body: created } = await call(
-          request("POST", `/_console/api/webhook-deliveries/${encodeURIComponent(id)}/redeliver`),
-        );
+        const { body: created } = await call(request("POST", consolePaths.redeliver(id)));
         return `Sent again as a new delivery (${String(created?.id ?? "").slice(0, 8)}…): the same event id and body, attempted now.`;
       });
       redeliver.disabled = false;

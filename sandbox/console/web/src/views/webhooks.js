@@ -9,6 +9,7 @@ import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
 import { webhookCreateForm } from "./webhookCreate.js";
 import { deliveryInspector } from "./webhookDelivery.js";
+import { consolePaths } from "../paths.js";
 
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
 
@@ -55,7 +56,7 @@ export function webhooksView(main, ctx) {
   let typesOffered = false;
   async function offerEventTypes() {
     if (typesOffered) return;
-    const { body } = await request("GET", "/_console/api/session");
+    const { body } = await request("GET", consolePaths.session);
     const types = Array.isArray(body?.eventTypes) ? body.eventTypes.map(String) : [];
     typesOffered = true;
     create.offer(types);
@@ -133,12 +134,15 @@ export function webhooksView(main, ctx) {
 
   async function refresh() {
     await offerEventTypes();
-    const query = new URLSearchParams({ limit: "25" });
-    if (statusFilter.value !== "") query.set("status", statusFilter.value);
-    if (typeFilter.value !== "") query.set("eventType", typeFilter.value);
+    /** @type {Record<string, string | number | undefined>} */
+    const query = {
+      limit: 25,
+      status: statusFilter.value === "" ? undefined : statusFilter.value,
+      eventType: typeFilter.value === "" ? undefined : typeFilter.value,
+    };
     const [{ body: registrationPage }, { body: deliveryPage }] = await Promise.all([
       request("GET", "/webhooks/registrations?pageSize=100"),
-      request("GET", `/_console/api/webhook-deliveries?${query}`),
+      request("GET", consolePaths.webhookDeliveries(query)),
     ]);
     /** @type {import("../payloads.js").WebhookRegistration[]} */
     const items = Array.isArray(registrationPage?.data) ? registrationPage.data : [];
@@ -211,7 +215,7 @@ export function webhooksView(main, ctx) {
     /** @type {import("../payloads.js").DeliveryView[]} */
     const list = Array.isArray(deliveryPage?.data) ? deliveryPage.data : [];
     const now = new Date().toISOString();
-    fillIfChanged(deliveries, JSON.stringify([list, now.slice(0, 18), query.toString()]), () =>
+    fillIfChanged(deliveries, JSON.stringify([list, now.slice(0, 18), query.status, query.eventType]), () =>
       list.length === 0
         ? h(
             "div",
@@ -219,7 +223,7 @@ export function webhooksView(main, ctx) {
             h(
               "p",
               {},
-              query.has("status") || query.has("eventType")
+              query.status !== undefined || query.eventType !== undefined
                 ? "No deliveries match these filters."
                 : "No deliveries yet: events are delivered to active registrations that subscribe to them.",
             ),

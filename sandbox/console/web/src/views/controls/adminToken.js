@@ -7,6 +7,7 @@ import { fieldValue, fill, h } from "../../dom.js";
 import { requestLog, runLogged } from "../../requestLog.js";
 import { session, setAdminToken } from "../../session.js";
 import { field } from "./forms.js";
+import { sandboxPaths } from "../../paths.js";
 
 /** The admin token control, redrawn when the token is given or forgotten. */
 export function adminTokenControl() {
@@ -84,7 +85,7 @@ export function adminTokenControl() {
       setAdminToken(token);
       input.value = "";
       const ok = await runLogged(log, async (call) => {
-        await call(request("GET", "/_sandbox/clock", { admin: true }));
+        await call(request("GET", sandboxPaths.clock, { admin: true }));
         return "The sandbox accepted the admin token.";
       });
       if (!ok) setAdminToken(previous);

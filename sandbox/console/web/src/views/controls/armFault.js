@@ -7,6 +7,7 @@ import { request } from "../../api.js";
 import { fieldValue, fill, h } from "../../dom.js";
 import { walletName } from "../../format.js";
 import { actionForm, field } from "./forms.js";
+import { sandboxPaths } from "../../paths.js";
 
 /** @typedef {"leg" | "strategy" | "http"} FaultKind */
 
@@ -101,7 +102,7 @@ export function armFaultControl(wallets, selected, after) {
         const chosen = fieldValue(current, "kind");
         if (chosen === "http") {
           await call(
-            request("POST", "/_sandbox/faults", {
+            request("POST", sandboxPaths.faults, {
               admin: true,
               body: {
                 method: fieldValue(current, "method"),
@@ -117,7 +118,7 @@ export function armFaultControl(wallets, selected, after) {
         const walletId = fieldValue(current, "wallet");
         if (chosen === "strategy") {
           await call(
-            request("POST", "/_sandbox/faults/strategy-update", {
+            request("POST", sandboxPaths.strategyUpdateFault, {
               admin: true,
               body: { walletId, reason: fieldValue(current, "reason") },
             }),
@@ -125,7 +126,7 @@ export function armFaultControl(wallets, selected, after) {
           return "Fault armed: the wallet's next strategy update fails after its rebalance delay.";
         }
         await call(
-          request("POST", "/_sandbox/faults/withdrawal-leg", {
+          request("POST", sandboxPaths.withdrawalLegFault, {
             admin: true,
             body: {
               walletId,

@@ -5,6 +5,7 @@
 import { request } from "../../api.js";
 import { fill, h } from "../../dom.js";
 import { requestLog, runLogged } from "../../requestLog.js";
+import { sandboxPaths } from "../../paths.js";
 
 /** Fields every fault has, shown in its title rather than among its details. */
 const SHOWN_ELSEWHERE = new Set(["id", "organizationId", "kind", "method", "path"]);
@@ -26,7 +27,7 @@ export function armedFaults(after, walletNames) {
   const clearButton = h("button", { type: "button", class: "button" }, "Clear all faults");
   clearButton.addEventListener("click", async () => {
     await runLogged(log, async (call) => {
-      await call(request("DELETE", "/_sandbox/faults", { admin: true }));
+      await call(request("DELETE", sandboxPaths.faults, { admin: true }));
       return "Every fault of your organization is cleared, planned leg and strategy failures included.";
     });
     await refresh();
@@ -36,7 +37,7 @@ export function armedFaults(after, walletNames) {
   /** @param {import("../../payloads.js").ArmedFault} fault */
   async function disarm(fault) {
     await runLogged(log, async (call) => {
-      await call(request("DELETE", `/_sandbox/faults/${encodeURIComponent(fault.id)}`, { admin: true }));
+      await call(request("DELETE", sandboxPaths.fault(fault.id), { admin: true }));
       return `Disarmed: ${describe(fault)}.`;
     });
     await refresh();
@@ -45,7 +46,7 @@ export function armedFaults(after, walletNames) {
   async function refresh() {
     let body;
     try {
-      ({ body } = await request("GET", "/_sandbox/faults", { admin: true }));
+      ({ body } = await request("GET", sandboxPaths.faults, { admin: true }));
     } catch {
       fill(
         list,

@@ -7,6 +7,7 @@ import { announce, h } from "../../dom.js";
 import { when } from "../../format.js";
 import { requestLog, runLogged } from "../../requestLog.js";
 import { field } from "./forms.js";
+import { sandboxPaths } from "../../paths.js";
 
 export const ADVANCES = [
   { label: "1 second", seconds: 1 },
@@ -30,7 +31,7 @@ const UNITS = [
 async function advance(log, seconds, after) {
   const ok = await runLogged(log, async (call) => {
     const { body } = await call(
-      request("POST", "/_sandbox/clock/advance", { admin: true, body: { seconds } }),
+      request("POST", sandboxPaths.clockAdvance, { admin: true, body: { seconds } }),
     );
     return `The sandbox clock is now ${when(body?.now)}. Work that fell due has settled.`;
   });

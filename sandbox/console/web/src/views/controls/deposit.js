@@ -5,6 +5,7 @@ import { request } from "../../api.js";
 import { fieldValue, h } from "../../dom.js";
 import { usd, walletName, words } from "../../format.js";
 import { actionForm, field } from "./forms.js";
+import { sandboxPaths } from "../../paths.js";
 
 /** A transaction hash unlikely to repeat: the sandbox credits each (chain, txHash) once. */
 const freshTxHash = () =>
@@ -75,7 +76,7 @@ export function depositForm(wallets, options) {
     ],
     async (current, call) => {
       const { body } = await call(
-        request("POST", "/_sandbox/deposits", {
+        request("POST", sandboxPaths.deposits, {
           admin: true,
           body: {
             chain: fieldValue(current, "chain"),

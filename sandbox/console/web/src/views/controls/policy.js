@@ -4,6 +4,7 @@
 import { request } from "../../api.js";
 import { fieldValue, h } from "../../dom.js";
 import { actionForm, field } from "./forms.js";
+import { sandboxPaths } from "../../paths.js";
 
 /** @param {string} name */
 const approvalsInput = (name) => h("input", { name, type: "number", min: 0, max: 10, step: 1, value: 0 });
@@ -23,7 +24,7 @@ export function policyControl(after) {
     ],
     async (current, call) => {
       const { body } = await call(
-        request("PUT", "/_sandbox/policy", {
+        request("PUT", sandboxPaths.policy, {
           admin: true,
           body: {
             strategyUpdateApprovals: Number(fieldValue(current, "strategyUpdateApprovals")),
@@ -35,7 +36,7 @@ export function policyControl(after) {
     },
     after,
   );
-  request("GET", "/_sandbox/policy", { admin: true })
+  request("GET", sandboxPaths.policy, { admin: true })
     .then(({ body }) => {
       strategy.value = String(body?.strategyUpdateApprovals ?? 0);
       withdrawal.value = String(body?.withdrawalApprovals ?? 0);

@@ -4,6 +4,7 @@ import { request } from "../../api.js";
 import { fieldValue, h } from "../../dom.js";
 import { durationLabel, percent, when } from "../../format.js";
 import { actionForm, field } from "./forms.js";
+import { sandboxPaths } from "../../paths.js";
 
 /**
  * The rate form over the catalog; an answer updates the entry, so the next choice shows it.
@@ -49,7 +50,7 @@ export function rateControl(catalog, after) {
       async (current, call) => {
         const key = fieldValue(current, "positionKey");
         const { body } = await call(
-          request("PUT", `/_sandbox/catalog/${encodeURIComponent(key)}/rate`, {
+          request("PUT", sandboxPaths.catalogRate(key), {
             admin: true,
             body: { currentRateBps: Number(fieldValue(current, "rate")) },
           }),

@@ -1,0 +1,58 @@
+// @ts-check
+// Every path of the sandbox's own APIs the console calls, written once: the admin API
+// (docs/sandbox.md "Admin API") and the console's read API (docs/sandbox.md "Console API").
+// The views ask for a path here, never write one; test/console/paths.test.ts holds them to it.
+
+/** @param {string} segment */
+const seg = (segment) => encodeURIComponent(segment);
+
+/** @param {Record<string, string | number | undefined>} query */
+const withQuery = (query) => {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text === "" ? "" : `?${text}`;
+};
+
+/** The admin API: sandbox controls, called with the admin token. */
+export const sandboxPaths = {
+  clock: "/_sandbox/clock",
+  clockAdvance: "/_sandbox/clock/advance",
+  deposits: "/_sandbox/deposits",
+  policy: "/_sandbox/policy",
+  faults: "/_sandbox/faults",
+  strategyUpdateFault: "/_sandbox/faults/strategy-update",
+  withdrawalLegFault: "/_sandbox/faults/withdrawal-leg",
+  /** @param {string} faultId */
+  fault: (faultId) => `/_sandbox/faults/${seg(faultId)}`,
+  /** @param {string} positionKey */
+  catalogRate: (positionKey) => `/_sandbox/catalog/${seg(positionKey)}/rate`,
+  signingApiKeys: "/_sandbox/signing/api-keys",
+  /** @param {string} publicKey */
+  signingApiKey: (publicKey) => `/_sandbox/signing/api-keys/${seg(publicKey)}`,
+};
+
+const CONSOLE_API = "/_console/api";
+
+/** The console's read API, called with the API token. */
+export const consolePaths = {
+  session: `${CONSOLE_API}/session`,
+  /** @param {{ status?: "pending" | "all", limit?: number }} query */
+  signingActivities: (query) => `${CONSOLE_API}/signing-activities${withQuery(query)}`,
+  /** @param {string} walletId @param {{ limit?: number }} query */
+  walletStrategyUpdates: (walletId, query) =>
+    `${CONSOLE_API}/wallets/${seg(walletId)}/strategy-updates${withQuery(query)}`,
+  /** @param {string} walletId */
+  walletHistory: (walletId) => `${CONSOLE_API}/wallets/${seg(walletId)}/history`,
+  /** @param {string} walletId @param {{ pageSize?: number, cursor?: string }} query */
+  walletDeposits: (walletId, query) => `${CONSOLE_API}/wallets/${seg(walletId)}/deposits${withQuery(query)}`,
+  /** @param {string} walletId @param {{ pageSize?: number, cursor?: string }} query */
+  walletWithdrawals: (walletId, query) =>
+    `${CONSOLE_API}/wallets/${seg(walletId)}/withdrawals${withQuery(query)}`,
+  /** @param {Record<string, string | number | undefined>} query status, registrationId, eventType, limit */
+  webhookDeliveries: (query) => `${CONSOLE_API}/webhook-deliveries${withQuery(query)}`,
+  /** @param {string} deliveryId */
+  webhookDelivery: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}`,
+  /** @param {string} deliveryId */
+  redeliver: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}/redeliver`,
+};
