@@ -12,9 +12,8 @@
 // the same pipelines run alone: the quiet figures. For each N it records throughput, each
 // organization's p50/p95/p99, the engine's wall times, and what the sandbox spent: CPU, event
 // loop utilization and delay, time inside SQLite and its commits; and the machine's load.
-import { fork, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -24,6 +23,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import type { SandboxProcessStats } from "./load/sandboxProcess.ts";
+import { startSandboxProcess, type SandboxHandle } from "./load/sandboxHandle.ts";
 import { sendToSandbox } from "../support/sandboxAccess.ts";
 import { median } from "./statistics.ts";
 
@@ -51,56 +51,6 @@ const POSITIONS = [
 ];
 
 // ---- The sandbox process, the slow receiver, the machine ----------------------------------
-
-interface SandboxHandle {
-  url: string;
-  pid: number;
-  /** SQLite's synchronous setting on the sandbox's connection (1 NORMAL, 2 FULL). */
-  synchronous: number;
-  child: ChildProcess;
-  dataDir: string;
-  ask(type: "reset"): Promise<void>;
-  ask(type: "stats"): Promise<SandboxProcessStats>;
-  close(): Promise<void>;
-}
-
-async function startSandboxProcess(tokens: Record<string, string>): Promise<SandboxHandle> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "pw-load-data-"));
-  const child = fork(path.join(import.meta.dirname, "load", "sandboxProcess.ts"), [], {
-    env: { ...process.env, LOAD_SANDBOX_OPTIONS: JSON.stringify({ dataDir, tokens }) },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const ready = await new Promise<{ url: string; pid: number; synchronous: number }>((resolve, reject) => {
-    child.once("message", (message: { type: string; url: string; pid: number; synchronous: number }) =>
-      resolve(message),
-    );
-    child.once("exit", (code) =>
-      reject(new Error(`the sandbox process exited (${code}) before it was ready`)),
-    );
-  });
-  const ask = (type: string) =>
-    new Promise<unknown>((resolve) => {
-      const onMessage = (message: { type: string; stats?: SandboxProcessStats }) => {
-        if (message.type !== type) return;
-        child.off("message", onMessage);
-        resolve(message.stats);
-      };
-      child.on("message", onMessage);
-      child.send({ type });
-    });
-  return {
-    ...ready,
-    child,
-    dataDir,
-    ask: ask as SandboxHandle["ask"],
-    async close() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.send({ type: "close" });
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A webhook receiver that answers 200 after RECEIVER_DELAY_MS: a slow consumer of events. */
 async function startSlowReceiver(): Promise<{ url: string; received: () => number; server: Server }> {

@@ -1,8 +1,6 @@
-import { fork, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { SandboxProcessStats } from "../bench/load/sandboxProcess.ts";
+import { startSandboxProcess, type SandboxHandle } from "../bench/load/sandboxHandle.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 
 /**
@@ -14,41 +12,14 @@ import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 
 const TOKEN = "cost-token";
 const ORG = "cost-org";
-let child: ChildProcess;
+let sandbox: SandboxHandle;
 let url: string;
 
-async function ask(type: "reset" | "stats"): Promise<SandboxProcessStats | undefined> {
-  return new Promise((resolve) => {
-    const onMessage = (message: { type: string; stats?: SandboxProcessStats }) => {
-      if (message.type !== type) return;
-      child.off("message", onMessage);
-      resolve(message.stats);
-    };
-    child.on("message", onMessage);
-    child.send({ type });
-  });
-}
-
 beforeAll(async () => {
-  child = fork(path.join(import.meta.dirname, "..", "bench", "load", "sandboxProcess.ts"), [], {
-    env: {
-      ...process.env,
-      LOAD_SANDBOX_OPTIONS: JSON.stringify({ dataDir: ":memory:", tokens: { [TOKEN]: ORG } }),
-    },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    child.once("message", (message: { url: string }) => resolve(message.url));
-    child.once("exit", (code) =>
-      reject(new Error(`the sandbox process exited (${code}) before it was ready`)),
-    );
-  });
+  sandbox = await startSandboxProcess({ [TOKEN]: ORG }, { dataDir: ":memory:" });
+  url = sandbox.url;
 }, 60_000);
-afterAll(async () => {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.send({ type: "close" });
-  await exited;
-});
+afterAll(() => sandbox.close());
 
 /** A JSON body of about `bytes` bytes: many small objects, which cost a parser what they weigh. */
 function bodyOf(bytes: number): string {
@@ -62,7 +33,7 @@ async function cpuOfTwenty(
   body: string,
   stamp: string | null,
 ): Promise<{ cpuMs: number; statuses: number[] }> {
-  await ask("reset");
+  await sandbox.ask("reset");
   const statuses = await Promise.all(
     Array.from({ length: 20 }, async () => {
       try {
@@ -81,7 +52,7 @@ async function cpuOfTwenty(
       }
     }),
   );
-  const stats = await ask("stats");
+  const stats = await sandbox.ask("stats");
   return { cpuMs: stats!.cpuMs, statuses };
 }
 
