@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Command } from "commander";
@@ -23,21 +24,37 @@ interface DriftFlags {
 }
 
 /**
- * `pulumi refresh --preview-only --json` of the project in `cwd`: reads every resource from the
- * service and writes nothing, neither to the state nor to the service (the provider's read() only
- * sends GETs).
+ * `pulumi refresh --preview-only` of the project in `cwd`, answered as its event log: reads every
+ * resource from the service and writes nothing, neither to the state nor to the service (the
+ * provider's read() only sends GETs). The event log, not the `--json` digest, is what carries the
+ * read state of every resource, the TypeScript program's dynamic resources included
+ * (cli/drift/refreshSteps.ts). `--json` still keeps the engine's errors in one place to quote.
  */
 async function refreshPreview(cwd: string, stack: string | undefined): Promise<string> {
+  // The event log holds no secret in clear (the engine masks them), but it is this stack's state:
+  // it goes in a directory only this user can read, removed after.
+  const dir = mkdtempSync(path.join(os.tmpdir(), "portfolio-wallet-drift-"));
+  const eventLog = path.join(dir, "refresh-events.jsonl");
   const args = [
     "refresh",
     "--preview-only",
     "--json",
+    "--event-log",
+    eventLog,
     "--non-interactive",
     ...(stack ? ["--stack", stack] : []),
   ];
   try {
-    const { stdout } = await execFileAsync("pulumi", args, { cwd, maxBuffer: 256 * 1024 * 1024 });
-    return stdout;
+    await runPulumi(args, cwd);
+    return readFileSync(eventLog, "utf8");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runPulumi(args: string[], cwd: string): Promise<void> {
+  try {
+    await execFileAsync("pulumi", args, { cwd, maxBuffer: 256 * 1024 * 1024 });
   } catch (error) {
     const { stderr = "", stdout = "", code } = error as { stderr?: string; stdout?: string; code?: unknown };
     if (code === "ENOENT")
@@ -64,7 +81,9 @@ export function driftCommand(): Command {
     .option("--cwd <dir>", "the Pulumi project directory (default: the working directory)")
     .option(
       "--refresh-preview <file>",
-      "read `pulumi refresh --preview-only --json` output from this file instead of running it",
+      "read a refresh preview from this file instead of running one: the event log of " +
+        "`pulumi refresh --preview-only --event-log FILE` (any program), or the output of " +
+        "`pulumi refresh --preview-only --json` (programs on the native plugin only)",
     )
     .option("--markdown", "print the report as markdown (an issue or comment body)")
     .option("--output <file>", "write the report to a file instead of stdout")

@@ -1,14 +1,29 @@
 import { z } from "zod";
-import { resourceKindOfType, type ResourceKind } from "../../sdk/nodejs/resources/resourceTypes.ts";
-import { PreviewSchema, UNKNOWN, urnParts, weightsOf, type Weights } from "../report/previewSteps.ts";
+import {
+  resourceKindOfType,
+  typeTokenOf,
+  type ResourceKind,
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
+import { PreviewSchema, StateSchema, UNKNOWN, urnParts, weightsOf, type Weights } from "../report/previewSteps.ts";
 
 /**
- * What the drift check reads of `pulumi refresh --preview-only --json`, by allowlist, as the
- * pull-request report reads a preview: per resource of this package, the inputs the code last
- * applied (`oldState`) beside the inputs a refresh reads from the service (`newState`), and the
- * latest strategy change the provider recorded. Outputs that move on their own (the blended rate,
- * the status, balances are not even in state) are never read, so market movement cannot show as
- * drift, and nothing else of the stack (config, secrets, other resources) can reach a report.
+ * What the drift check reads of a refresh preview, by allowlist, as the pull-request report reads
+ * a preview: per resource of this package, the inputs the code last applied beside the inputs a
+ * refresh read from the service, and the latest strategy change the provider recorded. Outputs
+ * that move on their own (the blended rate, the status; balances are not even in state) are never
+ * read, so market movement cannot show as drift, and nothing else of the stack (config, secrets,
+ * other resources) can reach a report.
+ *
+ * Two texts carry a refresh preview, and only one of them carries it for every program:
+ * - the engine's event log (`pulumi refresh --preview-only --event-log FILE`): each resource's
+ *   outputs event holds the state the read found. This is what `drift` runs and what a pipeline
+ *   should save.
+ * - the `--json` digest (`pulumi refresh --preview-only --json`): the engine swaps the read state
+ *   into a step only when the provider answered its diff with a detailed diff. The native plugin
+ *   does; Pulumi's dynamic-provider host (the TypeScript resources) never passes one on, so for
+ *   them the digest keeps the state from before the read and hides every change
+ *   (docs/offline-pulumi-engine.md). A digest is therefore read only when it holds no dynamic
+ *   resource of this package, and refused otherwise, never read as "no drift".
  */
 
 /** The webhook fields a refresh can find changed at the service. */
@@ -51,6 +66,8 @@ export interface RefreshFacts {
   resources: RefreshedResource[];
 }
 
+type State = z.infer<typeof StateSchema>;
+
 const ChangeSchema = z.looseObject({
   status: z.string(),
   targetPositions: z.array(z.looseObject({ positionKey: z.string(), targetWeightBps: z.number() })),
@@ -81,45 +98,160 @@ function changeOf(outputs: Record<string, unknown> | undefined): RecordedStrateg
   };
 }
 
-/** Reads a refresh preview; throws with what is wrong when the text is not one. */
-export function readRefreshPreview(text: string): RefreshFacts {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
+/**
+ * One resource of this package: `before` is its state as the code last applied it, `after` the
+ * state the read found (null or without outputs when the service no longer has it).
+ */
+function refreshedResource(
+  urn: string,
+  kind: ResourceKind,
+  before: State,
+  after: State,
+  deleted: boolean,
+): RefreshedResource {
+  const { name } = urnParts(urn);
+  const isWebhook = kind === "webhookRegistration";
+  const idField = isWebhook ? "registrationId" : "walletId";
+  const read = after ?? undefined;
+  const last = before ?? undefined;
+  return {
+    urn,
+    name,
+    kind,
+    id: stringOf(last?.outputs?.[idField]) ?? stringOf(last?.inputs?.[idField]),
+    // A read that finds nothing makes the refresh delete the resource from the state.
+    missing: deleted || read === undefined || read.outputs === undefined,
+    codeWeights: isWebhook ? null : weightsOf(last?.inputs),
+    serviceWeights: isWebhook ? null : weightsOf(read?.inputs),
+    codeWebhook: isWebhook ? webhookOf(last?.inputs) : null,
+    serviceWebhook: isWebhook ? webhookOf(read?.inputs) : null,
+    strategyChange: isWebhook ? null : changeOf(read?.outputs ?? last?.outputs),
+  };
+}
+
+function factsOf(resources: RefreshedResource[]): RefreshFacts {
+  const first = resources[0] ? urnParts(resources[0].urn) : undefined;
+  return { project: first?.project ?? null, stack: first?.stack ?? null, resources };
+}
+
+const HOW_TO_RUN =
+  "run `pulumi refresh --preview-only --event-log refresh-events.jsonl` and pass that file (or let `portfolio-wallet drift` run the refresh)";
+
+/** The fields of the engine's step metadata that the drift check reads (apitype.StepEventMetadata). */
+const StepMetadataSchema = z.looseObject({
+  op: z.string(),
+  urn: z.string(),
+  old: StateSchema,
+  new: StateSchema,
+});
+
+const EngineEventSchema = z.looseObject({
+  resourcePreEvent: z.looseObject({ metadata: StepMetadataSchema }).optional(),
+  resOutputsEvent: z.looseObject({ metadata: StepMetadataSchema }).optional(),
+  summaryEvent: z.looseObject({}).optional(),
+  cancelEvent: z.looseObject({}).optional(),
+});
+
+/**
+ * Reads the engine's event log of `pulumi refresh --preview-only --event-log FILE` (one JSON event
+ * a line). Each resource's refresh has a pre event (the state before) and an outputs event (the
+ * state the read found, or none when the service no longer has it). A refresh that did not run to
+ * its summary, or a resource of this package whose read never reported, is an error: a check that
+ * saw less than the whole stack must not say "no drift".
+ */
+export function readRefreshEvents(text: string): RefreshFacts {
+  const before = new Map<string, { kind: ResourceKind; state: State }>();
+  const read = new Map<string, { op: string; state: State }>();
+  let finished = false;
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  for (const [index, line] of lines.entries()) {
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new Error(
+        `the refresh event log is not JSON at line ${index + 1}: ${HOW_TO_RUN}`,
+      );
+    }
+    const event = EngineEventSchema.safeParse(json);
+    if (!event.success) continue;
+    if (event.data.cancelEvent !== undefined) {
+      throw new Error("the refresh in the event log was cancelled before it read every resource: run it again");
+    }
+    if (event.data.summaryEvent !== undefined) finished = true;
+    const pre = event.data.resourcePreEvent?.metadata;
+    if (pre !== undefined && pre.op === "refresh") {
+      const kind = resourceKindOfType(urnParts(pre.urn).type);
+      if (kind !== undefined) before.set(pre.urn, { kind, state: pre.old });
+    }
+    const outputs = event.data.resOutputsEvent?.metadata;
+    if (outputs !== undefined) read.set(outputs.urn, { op: outputs.op, state: outputs.new });
+  }
+  if (!finished) {
     throw new Error(
-      "the refresh preview is not JSON: pass the output of `pulumi refresh --preview-only --json`",
+      `the refresh event log has no summary: the refresh did not finish (or this is not an event log); ${HOW_TO_RUN}`,
     );
   }
+  const resources: RefreshedResource[] = [];
+  for (const [urn, { kind, state }] of before) {
+    const found = read.get(urn);
+    if (found === undefined) {
+      throw new Error(
+        `the refresh event log has no read result for ${urn}: the refresh did not finish reading it; run it again`,
+      );
+    }
+    resources.push(refreshedResource(urn, kind, state, found.state, found.op === "delete"));
+  }
+  return factsOf(resources);
+}
+
+/**
+ * Reads `pulumi refresh --preview-only --json` output. Refuses one that holds dynamic resources of
+ * this package (TypeScript programs), whose read state the digest does not carry (see above).
+ */
+function readRefreshDigest(json: unknown): RefreshFacts {
   const parsed = PreviewSchema.safeParse(json);
   if (!parsed.success) {
     throw new Error(
-      "the refresh preview does not look like `pulumi refresh --preview-only --json` output (expected an object with a `steps` array)",
+      `the refresh preview does not look like \`pulumi refresh --preview-only --json\` output (expected an object with a \`steps\` array); ${HOW_TO_RUN}`,
     );
   }
   const resources: RefreshedResource[] = [];
   for (const step of parsed.data.steps) {
-    const { type, name } = urnParts(step.urn);
+    const { type } = urnParts(step.urn);
     const kind = resourceKindOfType(type);
     if (kind === undefined) continue;
-    const before = step.oldState ?? undefined;
-    const after = step.newState ?? undefined;
-    const isWebhook = kind === "webhookRegistration";
-    const idField = isWebhook ? "registrationId" : "walletId";
-    resources.push({
-      urn: step.urn,
-      name,
-      kind,
-      id: stringOf(before?.outputs?.[idField]) ?? stringOf(before?.inputs?.[idField]),
-      // A read that finds nothing makes the refresh delete the resource from the state.
-      missing: step.op === "delete" || after === undefined || after.outputs === undefined,
-      codeWeights: isWebhook ? null : weightsOf(before?.inputs),
-      serviceWeights: isWebhook ? null : weightsOf(after?.inputs),
-      codeWebhook: isWebhook ? webhookOf(before?.inputs) : null,
-      serviceWebhook: isWebhook ? webhookOf(after?.inputs) : null,
-      strategyChange: isWebhook ? null : changeOf(after?.outputs ?? before?.outputs),
-    });
+    if (type === typeTokenOf(kind)) {
+      throw new Error(
+        `this refresh preview (\`pulumi refresh --preview-only --json\`) holds ${step.urn}, a resource of a TypeScript program: ` +
+          "for those the engine's --json output keeps the state from before the refresh read the service, so it cannot show drift; " +
+          HOW_TO_RUN,
+      );
+    }
+    resources.push(refreshedResource(step.urn, kind, step.oldState, step.newState, step.op === "delete"));
   }
-  const first = parsed.data.steps[0] ? urnParts(parsed.data.steps[0].urn) : undefined;
-  return { project: first?.project ?? null, stack: first?.stack ?? null, resources };
+  return factsOf(resources);
+}
+
+/**
+ * Reads a refresh preview, either text the engine writes: its event log (any program) or its
+ * `--json` digest (programs on the native plugin only). Throws with what is wrong otherwise.
+ */
+export function readRefreshPreview(text: string): RefreshFacts {
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    // Not one JSON document: an event log has one a line.
+    if (text.trim().includes("\n")) return readRefreshEvents(text);
+    throw new Error(
+      "the refresh preview is not JSON: pass the event log of `pulumi refresh --preview-only --event-log FILE`, " +
+        "or (for programs on the native plugin) the output of `pulumi refresh --preview-only --json`",
+    );
+  }
+  if (whole !== null && typeof whole === "object" && !Array.isArray(whole) && !("sequence" in whole)) {
+    return readRefreshDigest(whole);
+  }
+  // A one-line event log is one JSON document too.
+  return readRefreshEvents(text);
 }

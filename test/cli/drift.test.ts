@@ -9,12 +9,20 @@ import { driftMarker, renderDriftMarkdown } from "../../cli/drift/renderDrift.ts
 import { planPreviewMismatches, readPlan } from "../../cli/report/planFile.ts";
 import { readPreview } from "../../cli/report/previewSteps.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
-import { CATALOG, previewOf, step, urnOf, type FixtureStep } from "./previewFixtures.ts";
+import {
+  asNativeStep,
+  CATALOG,
+  previewOf,
+  refreshEventLogOf,
+  step,
+  urnOf,
+  type FixtureStep,
+} from "./previewFixtures.ts";
 
 /**
- * The drift check's rules on refresh previews shaped like the engine's (the engine itself runs in
- * test/native/drift.test.ts), the one-issue-per-stack decision of the scheduled workflow, and the
- * saved plan the report reads.
+ * The drift check's rules on refresh previews shaped like the engine's event log and `--json`
+ * digest (the engine itself runs in test/drift/driftEveryProgram.test.ts), the one-issue-per-stack
+ * decision of the scheduled workflow, and the saved plan the report reads.
  */
 
 const WALLET = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
@@ -102,8 +110,9 @@ function webhookRefresh(service: Record<string, unknown>): FixtureStep {
   };
 }
 
+const CHECKED_AT = "2026-11-25T06:17:00.000Z";
 const driftOf = (steps: FixtureStep[]) =>
-  buildDriftReport(readRefreshPreview(previewOf([step.sameStack(), ...steps])), "2026-11-25T06:17:00.000Z");
+  buildDriftReport(readRefreshPreview(refreshEventLogOf([step.sameStack(), ...steps])), CHECKED_AT);
 
 describe("drift report", () => {
   test("an allocation changed at the service is drift, per yield source", () => {
@@ -181,8 +190,40 @@ describe("drift report", () => {
   });
 
   test("what is not a refresh preview is refused with what to pass", () => {
-    expect(() => readRefreshPreview("{")).toThrow(/pulumi refresh --preview-only --json/);
+    expect(() => readRefreshPreview("{")).toThrow(/--event-log FILE.*pulumi refresh --preview-only --json/);
     expect(() => readRefreshPreview('{"steps": 3}')).toThrow(/expected an object with a `steps` array/);
+    expect(() => readRefreshPreview("{}\nnot json\n")).toThrow(/not JSON at line 2/);
+  });
+
+  test("an event log of a refresh that did not finish, or that misses a resource's read, is refused, never 'no drift'", () => {
+    const steps = [step.sameStack(), walletRefresh(A, C)];
+    expect(() => readRefreshPreview(refreshEventLogOf(steps, { finished: false }))).toThrow(
+      /has no summary: the refresh did not finish/,
+    );
+    const withoutRead = refreshEventLogOf(steps)
+      .split("\n")
+      .filter((line) => !(line.includes("resOutputsEvent") && line.includes("PortfolioWallet")))
+      .join("\n");
+    expect(() => readRefreshPreview(withoutRead)).toThrow(/no read result for urn:pulumi:prod::treasury::/);
+    const cancelled = refreshEventLogOf(steps).replace(
+      /\n([^\n]*summaryEvent[^\n]*)\n$/,
+      '\n{"sequence":99,"timestamp":1,"cancelEvent":{}}\n$1\n',
+    );
+    expect(() => readRefreshPreview(cancelled)).toThrow(/cancelled/);
+  });
+
+  test("the --json digest: read for the native plugin's resources, refused for the dynamic resources it cannot show", () => {
+    const steps = [step.sameStack(), walletRefresh(B, C), webhookRefresh({ enabled: false })];
+    const native = buildDriftReport(readRefreshPreview(previewOf(steps.map(asNativeStep))), CHECKED_AT);
+    expect(native.headline).toBe(
+      "treasury/prod: drift, 1 allocation changed at the service, 1 webhook disabled",
+    );
+    expect(native).toEqual({ ...driftOf(steps.slice(1)), resources: native.resources });
+    expect(native.resources).toEqual(driftOf(steps.slice(1)).resources);
+    // The digest of a TypeScript program keeps the state from before the read: it is refused, naming the way that works.
+    expect(() => readRefreshPreview(previewOf(steps))).toThrow(
+      /PortfolioWallet::treasury, a resource of a TypeScript program.*--event-log/,
+    );
   });
 });
 
@@ -291,10 +332,10 @@ describe("portfolio-wallet drift and drift-issue", () => {
 
   test("exit 0 without drift, 2 with drift, 1 on an error or a bad flag", async () => {
     const clean = write(
-      "clean.json",
-      previewOf([step.sameStack(), walletRefresh(A, A, { rates: [518, 600] })]),
+      "clean.jsonl",
+      refreshEventLogOf([step.sameStack(), walletRefresh(A, A, { rates: [518, 600] })]),
     );
-    const drifted = write("drifted.json", previewOf([step.sameStack(), walletRefresh(A, C)]));
+    const drifted = write("drifted.jsonl", refreshEventLogOf([step.sameStack(), walletRefresh(A, C)]));
     const none = await portfolioWallet(["drift", "--refresh-preview", clean], { cwd: cwd() });
     expect(none.code, none.stderr).toBe(0);
     expect(none.stdout).toContain("treasury/prod: no drift");
@@ -311,14 +352,14 @@ describe("portfolio-wallet drift and drift-issue", () => {
       cwd: cwd(),
     });
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain("pulumi refresh --preview-only --json");
+    expect(broken.stderr).toContain("pulumi refresh --preview-only --event-log FILE");
     expect((await portfolioWallet(["drift", "--no-such-flag"], { cwd: cwd() })).code).toBe(1);
     // Without a Pulumi project, running the refresh itself is an error too.
     expect((await portfolioWallet(["drift"], { cwd: cwd() })).code).toBe(1);
   });
 
   test("drift-issue prints the action for $GITHUB_OUTPUT and writes the body", async () => {
-    const drifted = write("drifted.json", previewOf([step.sameStack(), walletRefresh(A, C)]));
+    const drifted = write("drifted.jsonl", refreshEventLogOf([step.sameStack(), walletRefresh(A, C)]));
     await portfolioWallet(
       ["--json", "drift", "--refresh-preview", drifted, "--output", path.join(cwd(), "drift.json")],
       {

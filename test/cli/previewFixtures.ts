@@ -156,3 +156,44 @@ export function previewOf(steps: FixtureStep[], config: Record<string, string> =
   for (const s of steps) changeSummary[s["op"] as string] = (changeSummary[s["op"] as string] ?? 0) + 1;
   return JSON.stringify({ config, steps, duration: 1_234_567_890, changeSummary }, null, 4);
 }
+
+/**
+ * The engine's event log of `pulumi refresh --preview-only --event-log FILE` for refresh steps
+ * given as `{ op, urn, oldState, newState }` (the state before, and the state the read found):
+ * per resource a pre event of op `refresh` with the state before, and an outputs event with the
+ * step's result op and the state read (none when the service no longer has it), then the summary.
+ * `finished: false` leaves the summary out, as a refresh that did not finish does.
+ */
+export function refreshEventLogOf(steps: FixtureStep[], options: { finished?: boolean } = {}): string {
+  let sequence = 0;
+  const event = (body: Record<string, unknown>) =>
+    JSON.stringify({ sequence: sequence++, timestamp: 1_764_000_000 + sequence, ...body });
+  const lines = [event({ preludeEvent: { config: {} } })];
+  for (const s of steps) {
+    const old = s["oldState"] ?? null;
+    const type = (old as { type?: string } | null)?.type ?? "";
+    const metadata = { urn: s["urn"], type, provider: "", old };
+    lines.push(event({ resourcePreEvent: { metadata: { ...metadata, op: "refresh", new: old } } }));
+    const deleted = s["op"] === "delete";
+    lines.push(
+      event({
+        resOutputsEvent: { metadata: { ...metadata, op: s["op"], new: deleted ? null : (s["newState"] ?? null) } },
+      }),
+    );
+  }
+  if (options.finished ?? true) {
+    lines.push(event({ summaryEvent: { maybeCorrupt: false, durationSeconds: 1, resourceChanges: {} } }));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The same step as a resource of the native plugin (`portfolio-wallet:index:<Type>`). */
+export function asNativeStep(s: FixtureStep): FixtureStep {
+  const native = (text: string) =>
+    text.replace(/pulumi-nodejs:dynamic\/\w+:(\w+)/, "portfolio-wallet:index:$1");
+  const state = (value: unknown) =>
+    value === undefined || value === null
+      ? value
+      : { ...(value as Record<string, unknown>), type: native(String((value as { type?: string }).type ?? "")) };
+  return { ...s, urn: native(String(s["urn"])), oldState: state(s["oldState"]), newState: state(s["newState"]) };
+}

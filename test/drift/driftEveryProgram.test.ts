@@ -1,0 +1,380 @@
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ConsumerProject, type Layout } from "../consumer/harness/consumerProject.ts";
+import { packedPackage } from "../consumer/harness/packedPackage.ts";
+import { LanguageProject } from "../native/harness/languageProject.ts";
+import { installPythonSdk } from "../native/harness/sdks.ts";
+import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import {
+  callSandbox,
+  requestCounts,
+  resetRequestCounts,
+  type SandboxAccess,
+} from "../support/sandboxAccess.ts";
+
+/**
+ * `portfolio-wallet drift` and the pull-request report through the real engine, for every kind of
+ * program this package supports, each set up outside this repository as its user has it: the
+ * TypeScript programs with the packed package installed by npm (the dynamic resources), the YAML
+ * and Python programs with the plugin installed from its release archive (the native plugin) and
+ * the CLI from the packed package. Each program declares the same treasury (test/drift/programs),
+ * is changed at the sandbox behind its back, and is checked with the command as a pipeline runs
+ * it, counting the sandbox's requests: a drift check only reads.
+ *
+ * A new kind of program is one more entry in PROGRAMS. Go and Java programs run on the same
+ * native plugin process as YAML and Python, so what the plugin answers a refresh is covered here;
+ * their own SDKs are tested in test/native.
+ */
+
+const A = { tbills: 6000, syrupUsdc: 4000 };
+const B = { tbills: 5000, syrupUsdc: 5000 };
+const C = { tbills: 2000, resolvRlp: 8000 };
+type Weights = Record<string, number>;
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A user's project of one kind, with the package's CLI as that user runs it. */
+interface ProgramProject {
+  /** The Pulumi project directory. */
+  dir: string;
+  pulumi(args: string[]): Promise<{ stdout: string; stderr: string }>;
+  /** `portfolio-wallet <args>` from the installed package, in the project's environment. */
+  cli(args: string[], input?: string): Promise<CliRun>;
+  cleanUp(): void;
+}
+
+interface DriftProgram {
+  title: string;
+  /** The dynamic resources (TypeScript) or the native plugin (every other language). */
+  adapter: "dynamic" | "native";
+  create(tarball: string): Promise<ProgramProject>;
+}
+
+const programsDir = path.join(import.meta.dirname, "programs");
+const layoutsDir = path.join(import.meta.dirname, "..", "consumer", "layouts");
+
+/** A TypeScript project of one of the layouts users have, the packed package installed with npm. */
+async function typescriptProject(layout: Layout, tarball: string): Promise<ProgramProject> {
+  const project = await ConsumerProject.fromTemplate(
+    path.join(layoutsDir, layout),
+    `drift-${layout}`,
+    tarball,
+    (dir) => cpSync(path.join(programsDir, "typescript", "index.ts"), path.join(dir, "index.ts")),
+  );
+  return {
+    dir: project.dir,
+    pulumi: (args) => project.pulumi(args),
+    // npx in the project, as a TypeScript user runs the package's CLI.
+    cli: (args, input) => project.runCli(args, input),
+    cleanUp: () => project.cleanUp(),
+  };
+}
+
+/**
+ * A project of another language on the native plugin, the CLI installed from the packed package
+ * into a tools directory beside it (a Python or YAML repository has no package.json of its own).
+ */
+async function nativeProject(
+  language: "yaml" | "python",
+  tarball: string,
+  prepare: (project: LanguageProject) => Promise<void> = async () => undefined,
+): Promise<ProgramProject> {
+  const project = await LanguageProject.create(path.join(programsDir, language), `drift-${language}`);
+  await prepare(project);
+  const tools = path.join(project.root, "tools");
+  mkdirSync(tools);
+  await project.run("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], tools, {
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  });
+  const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
+  return {
+    dir: project.dir,
+    pulumi: (args) => project.pulumi(args),
+    cli: (args, input) => runProcess(bin, args, { cwd: project.dir, env: project.env(), input }),
+    cleanUp: () => project.cleanUp(),
+  };
+}
+
+const PROGRAMS: DriftProgram[] = [
+  {
+    title: "TypeScript, ES module (dynamic resources)",
+    adapter: "dynamic",
+    create: (tarball) => typescriptProject("esm-typescript", tarball),
+  },
+  {
+    title: "TypeScript, CommonJS (dynamic resources)",
+    adapter: "dynamic",
+    create: (tarball) => typescriptProject("commonjs-typescript", tarball),
+  },
+  {
+    title: "YAML (native plugin)",
+    adapter: "native",
+    create: (tarball) => nativeProject("yaml", tarball),
+  },
+  {
+    title: "Python (native plugin)",
+    adapter: "native",
+    create: (tarball) => nativeProject("python", tarball, installPythonSdk),
+  },
+];
+
+function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string | undefined },
+): Promise<CliRun> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.input ?? "");
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const sandboxOptions = {
+  rebalanceDelayMs: 5,
+  // The programs' webhooks point at 127.0.0.1: deliveries stay on the machine.
+  allowPrivateWebhookUrls: true,
+  tokens: { [TOKEN]: ORG },
+};
+
+let tarball: string;
+beforeAll(async () => {
+  tarball = await packedPackage();
+}, 600_000);
+
+describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }) => {
+  let t: TestSandbox;
+  let project: ProgramProject;
+  let walletId: string;
+  let registrationId: string;
+  const access: SandboxAccess = { url: "", token: TOKEN };
+
+  const setWeights = async (weights: Weights) => {
+    await project.pulumi(["config", "set", "tbillsBps", String(weights["tbills"])]);
+    await project.pulumi(["config", "set", "syrupUsdcBps", String(weights["syrupUsdc"])]);
+  };
+
+  const outputs = async (): Promise<Record<string, unknown>> =>
+    JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout);
+
+  /** Runs `portfolio-wallet drift <args>`, and what the sandbox was sent meanwhile. */
+  async function drift(args: string[] = []) {
+    access.url = t.url;
+    await resetRequestCounts(access);
+    const run = await project.cli(["drift", ...args]);
+    const counts = await requestCounts(access);
+    const writes = Object.keys(counts).filter((route) => !route.startsWith("GET "));
+    return { ...run, counts, writes };
+  }
+
+  async function appliedWeights(): Promise<Weights> {
+    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    return Object.fromEntries(
+      wallet.strategyConfig.positions.map((p: { positionKey: string; targetWeightBps: number }) => [
+        p.positionKey,
+        p.targetWeightBps,
+      ]),
+    );
+  }
+
+  /** Waits for the sandbox to apply a strategy update (its rebalance runs on the sandbox clock). */
+  async function waitForWeights(weights: Weights): Promise<void> {
+    const wanted = JSON.stringify(Object.entries(weights).sort());
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (JSON.stringify(Object.entries(await appliedWeights()).sort()) === wanted) return;
+      await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 1_000 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`wallet ${walletId} never applied ${JSON.stringify(weights)}`);
+  }
+
+  beforeAll(async () => {
+    t = await startTestSandbox(sandboxOptions);
+    access.url = t.url;
+    project = await create(tarball);
+    await project.pulumi(["stack", "init", "dev"]);
+    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
+    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+    await setWeights(A);
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    ({ walletId, registrationId } = (await outputs()) as { walletId: string; registrationId: string });
+  }, 600_000);
+
+  afterAll(async () => {
+    project?.cleanUp();
+    await t?.close();
+  });
+
+  test("the report of a reweight's preview shows each yield source's weights before and after", async () => {
+    await setWeights(B);
+    try {
+      const preview = await project.pulumi(["preview", "--json"]);
+      const report = await project.cli(["report"], preview.stdout);
+      expect(report.code, report.stderr).toBe(0);
+      expect(report.stdout).toContain(": 1 wallet reweighted");
+      expect(report.stdout).toContain("| syrupUsdc | 4000 | 5000 | +1000 |");
+      expect(report.stdout).toContain("| tbills | 6000 | 5000 | −1000 |");
+    } finally {
+      await setWeights(A);
+    }
+  });
+
+  test("market movement only (a deposit, a month of accrued yield, a new rate): exit 0, and only reads", async () => {
+    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    await callSandbox(access, "POST", "/_sandbox/deposits", {
+      chain: "ethereum",
+      address: wallet.depositAddresses.ethereum.address,
+      amount: 25_000,
+      txHash: `0x${"d".repeat(64)}`,
+    });
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 30 * 24 * 3600 * 1000 });
+    await callSandbox(access, "PUT", "/_sandbox/catalog/tbills/rate", { currentRateBps: 612 });
+    const moved = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    // The market did move: the check below must be ignoring it, not missing it.
+    expect(moved.totalBalanceUsd).toBeGreaterThan(25_000);
+    expect(moved.blendedRateBps).not.toBe(wallet.blendedRateBps);
+
+    const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
+    // The stack and the project named, as a pipeline with several projects does.
+    const result = await drift(["--stack", "dev", "--cwd", project.dir]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\/dev: no drift/);
+    expect(result.writes).toEqual([]);
+    expect(result.counts["GET /v2/portfolio-wallets/:id"]).toBeGreaterThanOrEqual(1);
+    // Nor is the state written: a refresh preview only reads.
+    expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
+  });
+
+  test("an allocation changed and a webhook disabled at the service: exit 2, per yield source, also from a saved refresh; up puts them back", async () => {
+    await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      requestId: crypto.randomUUID(),
+      positions: Object.entries(C).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps })),
+    });
+    await waitForWeights(C);
+    await callSandbox(access, "PATCH", `/webhooks/registrations/${registrationId}/status`, {
+      status: "disabled",
+      disabledReason: "paused in the portal",
+    });
+
+    const json = await drift(["--json"]);
+    expect(json.code, json.stderr).toBe(2);
+    expect(json.writes).toEqual([]);
+    const report = JSON.parse(json.stdout);
+    expect(report.headline).toMatch(/\/dev: drift, 1 allocation changed at the service, 1 webhook disabled$/);
+    const byKind = Object.fromEntries(
+      report.resources.map((r: { kind: string; id: string; findings: { kind: string }[] }) => [
+        r.kind,
+        { id: r.id, findings: r.findings.map((f) => f.kind) },
+      ]),
+    );
+    expect(byKind).toEqual({
+      PortfolioWallet: { id: walletId, findings: ["allocation"] },
+      WebhookRegistration: { id: registrationId, findings: ["webhook-disabled"] },
+    });
+    expect(report.resources.find((r: { kind: string }) => r.kind === "PortfolioWallet").sources).toEqual([
+      { positionKey: "resolvRlp", codeBps: 0, serviceBps: 8000, deltaBps: 8000 },
+      { positionKey: "syrupUsdc", codeBps: 4000, serviceBps: 0, deltaBps: -4000 },
+      { positionKey: "tbills", codeBps: 6000, serviceBps: 2000, deltaBps: -4000 },
+    ]);
+
+    // The pipeline's way: it ran the refresh preview itself, with an event log, and passes the file.
+    const eventLog = path.join(project.dir, "refresh-events.jsonl");
+    await project.pulumi(["refresh", "--preview-only", "--event-log", eventLog]);
+    const markdown = await drift(["--refresh-preview", eventLog, "--markdown"]);
+    expect(markdown.code, markdown.stderr).toBe(2);
+    expect(markdown.counts).toEqual({});
+    expect(markdown.stdout).toMatch(/### .*\/dev: drift, 1 allocation changed at the service, 1 webhook disabled/);
+    expect(markdown.stdout).toContain("| resolvRlp | 0 | 8000 | +8000 |");
+    expect(markdown.stdout).toContain("| tbills | 6000 | 2000 | −4000 |");
+    expect(markdown.stdout).toContain('disabled at the service ("paused in the portal")');
+
+    // The engine's --json digest carries the read state only for the native plugin's resources:
+    // for the dynamic ones it is refused, never read as "no drift".
+    const digest = path.join(project.dir, "refresh.json");
+    const refreshJson = await project.pulumi(["refresh", "--preview-only", "--json"]);
+    writeFileSync(digest, refreshJson.stdout);
+    const fromDigest = await drift(["--json", "--refresh-preview", digest]);
+    if (adapter === "native") {
+      expect(fromDigest.code, fromDigest.stderr).toBe(2);
+      expect(JSON.parse(fromDigest.stdout).headline).toBe(report.headline);
+    } else {
+      expect(fromDigest.code).toBe(1);
+      expect(fromDigest.stderr).toContain("--event-log");
+    }
+
+    await project.pulumi(["up", "--yes", "--skip-preview", "--refresh"]);
+    await waitForWeights(A);
+    const registration = await callSandbox(access, "GET", `/webhooks/registrations/${registrationId}`);
+    expect(registration.status).toBe("active");
+  });
+
+  test("the code's update waiting for approval is not drift; once the code stops asking for it, it is", async () => {
+    await callSandbox(access, "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 1 });
+    try {
+      await setWeights(B);
+      await project.pulumi(["up", "--yes", "--skip-preview"]);
+      expect((await outputs())["strategyChangeStatus"]).toBe("pending_approval");
+
+      // Also what follows the previous test's `up`: nothing else is drift.
+      const waiting = await drift();
+      expect(waiting.code, waiting.stdout).toBe(0);
+      expect(waiting.stdout).toContain("the code's strategy update is pending_approval");
+      expect(waiting.writes).toEqual([]);
+
+      // The pull request is reverted while the update still waits: the service would still apply it if approved.
+      await project.pulumi(["refresh", "--yes", "--skip-preview"]);
+      await setWeights(A);
+      await project.pulumi(["up", "--yes", "--skip-preview"]);
+      const stray = await drift(["--json"]);
+      expect(stray.code, stray.stdout).toBe(2);
+      expect(stray.writes).toEqual([]);
+      const [resource] = JSON.parse(stray.stdout).resources;
+      expect(resource.id).toBe(walletId);
+      expect(resource.findings.map((f: { kind: string }) => f.kind)).toEqual(["pending-strategy-update"]);
+      expect(resource.findings[0].message).toContain("syrupUsdc 5000, tbills 5000 is pending_approval");
+    } finally {
+      await callSandbox(access, "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 0 });
+    }
+  });
+
+  test("a wallet and a webhook the service no longer has are missing: exit 2; a stack that does not exist: exit 1", async () => {
+    // The service loses everything: a new, empty sandbox where the stack's baseUrl points.
+    const port = Number(new URL(t.url).port);
+    await t.close();
+    t = await startTestSandbox({ ...sandboxOptions, port });
+    // This process's fetch may still hold a kept-alive socket to the old one: the first call drops it.
+    await resetRequestCounts({ url: t.url, token: TOKEN }).catch(() => undefined);
+    const missing = await drift(["--json"]);
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(missing.writes).toEqual([]);
+    const report = JSON.parse(missing.stdout);
+    expect(
+      report.resources
+        .map((r: { kind: string; id: string; findings: { kind: string }[] }) => [
+          r.kind,
+          r.id,
+          r.findings.map((f) => f.kind),
+        ])
+        .sort(),
+    ).toEqual([
+      ["PortfolioWallet", walletId, ["missing"]],
+      ["WebhookRegistration", registrationId, ["missing"]],
+    ]);
+    const noStack = await drift(["--stack", "no-such-stack"]);
+    expect(noStack.code).toBe(1);
+    expect(noStack.stderr).toMatch(/no-such-stack/);
+  });
+});
