@@ -4,7 +4,14 @@ import {
   typeTokenOf,
   type ResourceKind,
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
-import { PreviewSchema, StateSchema, UNKNOWN, urnParts, weightsOf, type Weights } from "../report/previewSteps.ts";
+import {
+  PreviewSchema,
+  StateSchema,
+  UNKNOWN,
+  urnParts,
+  weightsOf,
+  type Weights,
+} from "../report/previewSteps.ts";
 
 /**
  * What the drift check reads of a refresh preview, by allowlist, as the pull-request report reads
@@ -169,14 +176,14 @@ export function readRefreshEvents(text: string): RefreshFacts {
     try {
       json = JSON.parse(line);
     } catch {
-      throw new Error(
-        `the refresh event log is not JSON at line ${index + 1}: ${HOW_TO_RUN}`,
-      );
+      throw new Error(`the refresh event log is not JSON at line ${index + 1}: ${HOW_TO_RUN}`);
     }
     const event = EngineEventSchema.safeParse(json);
     if (!event.success) continue;
     if (event.data.cancelEvent !== undefined) {
-      throw new Error("the refresh in the event log was cancelled before it read every resource: run it again");
+      throw new Error(
+        "the refresh in the event log was cancelled before it read every resource: run it again",
+      );
     }
     if (event.data.summaryEvent !== undefined) finished = true;
     const pre = event.data.resourcePreEvent?.metadata;

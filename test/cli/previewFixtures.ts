@@ -177,7 +177,9 @@ export function refreshEventLogOf(steps: FixtureStep[], options: { finished?: bo
     const deleted = s["op"] === "delete";
     lines.push(
       event({
-        resOutputsEvent: { metadata: { ...metadata, op: s["op"], new: deleted ? null : (s["newState"] ?? null) } },
+        resOutputsEvent: {
+          metadata: { ...metadata, op: s["op"], new: deleted ? null : (s["newState"] ?? null) },
+        },
       }),
     );
   }
@@ -194,6 +196,14 @@ export function asNativeStep(s: FixtureStep): FixtureStep {
   const state = (value: unknown) =>
     value === undefined || value === null
       ? value
-      : { ...(value as Record<string, unknown>), type: native(String((value as { type?: string }).type ?? "")) };
-  return { ...s, urn: native(String(s["urn"])), oldState: state(s["oldState"]), newState: state(s["newState"]) };
+      : {
+          ...(value as Record<string, unknown>),
+          type: native(String((value as { type?: string }).type ?? "")),
+        };
+  return {
+    ...s,
+    urn: native(String(s["urn"])),
+    oldState: state(s["oldState"]),
+    newState: state(s["newState"]),
+  };
 }

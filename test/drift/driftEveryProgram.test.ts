@@ -143,6 +143,9 @@ function runProcess(
   });
 }
 
+/** Each test runs the engine a few times; under a loaded machine each run takes tens of seconds. */
+const ENGINE_STEPS_TIMEOUT_MS = 600_000;
+
 const sandboxOptions = {
   rebalanceDelayMs: 5,
   // The programs' webhooks point at 127.0.0.1: deliveries stay on the machine.
@@ -218,163 +221,190 @@ describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }
     await t?.close();
   });
 
-  test("the report of a reweight's preview shows each yield source's weights before and after", async () => {
-    await setWeights(B);
-    try {
-      const preview = await project.pulumi(["preview", "--json"]);
-      const report = await project.cli(["report"], preview.stdout);
-      expect(report.code, report.stderr).toBe(0);
-      expect(report.stdout).toContain(": 1 wallet reweighted");
-      expect(report.stdout).toContain("| syrupUsdc | 4000 | 5000 | +1000 |");
-      expect(report.stdout).toContain("| tbills | 6000 | 5000 | −1000 |");
-    } finally {
-      await setWeights(A);
-    }
-  });
-
-  test("market movement only (a deposit, a month of accrued yield, a new rate): exit 0, and only reads", async () => {
-    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
-    await callSandbox(access, "POST", "/_sandbox/deposits", {
-      chain: "ethereum",
-      address: wallet.depositAddresses.ethereum.address,
-      amount: 25_000,
-      txHash: `0x${"d".repeat(64)}`,
-    });
-    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 30 * 24 * 3600 * 1000 });
-    await callSandbox(access, "PUT", "/_sandbox/catalog/tbills/rate", { currentRateBps: 612 });
-    const moved = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
-    // The market did move: the check below must be ignoring it, not missing it.
-    expect(moved.totalBalanceUsd).toBeGreaterThan(25_000);
-    expect(moved.blendedRateBps).not.toBe(wallet.blendedRateBps);
-
-    const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
-    // The stack and the project named, as a pipeline with several projects does.
-    const result = await drift(["--stack", "dev", "--cwd", project.dir]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/\/dev: no drift/);
-    expect(result.writes).toEqual([]);
-    expect(result.counts["GET /v2/portfolio-wallets/:id"]).toBeGreaterThanOrEqual(1);
-    // Nor is the state written: a refresh preview only reads.
-    expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
-  });
-
-  test("an allocation changed and a webhook disabled at the service: exit 2, per yield source, also from a saved refresh; up puts them back", async () => {
-    await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
-      requestId: crypto.randomUUID(),
-      positions: Object.entries(C).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps })),
-    });
-    await waitForWeights(C);
-    await callSandbox(access, "PATCH", `/webhooks/registrations/${registrationId}/status`, {
-      status: "disabled",
-      disabledReason: "paused in the portal",
-    });
-
-    const json = await drift(["--json"]);
-    expect(json.code, json.stderr).toBe(2);
-    expect(json.writes).toEqual([]);
-    const report = JSON.parse(json.stdout);
-    expect(report.headline).toMatch(/\/dev: drift, 1 allocation changed at the service, 1 webhook disabled$/);
-    const byKind = Object.fromEntries(
-      report.resources.map((r: { kind: string; id: string; findings: { kind: string }[] }) => [
-        r.kind,
-        { id: r.id, findings: r.findings.map((f) => f.kind) },
-      ]),
-    );
-    expect(byKind).toEqual({
-      PortfolioWallet: { id: walletId, findings: ["allocation"] },
-      WebhookRegistration: { id: registrationId, findings: ["webhook-disabled"] },
-    });
-    expect(report.resources.find((r: { kind: string }) => r.kind === "PortfolioWallet").sources).toEqual([
-      { positionKey: "resolvRlp", codeBps: 0, serviceBps: 8000, deltaBps: 8000 },
-      { positionKey: "syrupUsdc", codeBps: 4000, serviceBps: 0, deltaBps: -4000 },
-      { positionKey: "tbills", codeBps: 6000, serviceBps: 2000, deltaBps: -4000 },
-    ]);
-
-    // The pipeline's way: it ran the refresh preview itself, with an event log, and passes the file.
-    const eventLog = path.join(project.dir, "refresh-events.jsonl");
-    await project.pulumi(["refresh", "--preview-only", "--event-log", eventLog]);
-    const markdown = await drift(["--refresh-preview", eventLog, "--markdown"]);
-    expect(markdown.code, markdown.stderr).toBe(2);
-    expect(markdown.counts).toEqual({});
-    expect(markdown.stdout).toMatch(/### .*\/dev: drift, 1 allocation changed at the service, 1 webhook disabled/);
-    expect(markdown.stdout).toContain("| resolvRlp | 0 | 8000 | +8000 |");
-    expect(markdown.stdout).toContain("| tbills | 6000 | 2000 | −4000 |");
-    expect(markdown.stdout).toContain('disabled at the service ("paused in the portal")');
-
-    // The engine's --json digest carries the read state only for the native plugin's resources:
-    // for the dynamic ones it is refused, never read as "no drift".
-    const digest = path.join(project.dir, "refresh.json");
-    const refreshJson = await project.pulumi(["refresh", "--preview-only", "--json"]);
-    writeFileSync(digest, refreshJson.stdout);
-    const fromDigest = await drift(["--json", "--refresh-preview", digest]);
-    if (adapter === "native") {
-      expect(fromDigest.code, fromDigest.stderr).toBe(2);
-      expect(JSON.parse(fromDigest.stdout).headline).toBe(report.headline);
-    } else {
-      expect(fromDigest.code).toBe(1);
-      expect(fromDigest.stderr).toContain("--event-log");
-    }
-
-    await project.pulumi(["up", "--yes", "--skip-preview", "--refresh"]);
-    await waitForWeights(A);
-    const registration = await callSandbox(access, "GET", `/webhooks/registrations/${registrationId}`);
-    expect(registration.status).toBe("active");
-  });
-
-  test("the code's update waiting for approval is not drift; once the code stops asking for it, it is", async () => {
-    await callSandbox(access, "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 1 });
-    try {
+  test(
+    "the report of a reweight's preview shows each yield source's weights before and after",
+    async () => {
       await setWeights(B);
-      await project.pulumi(["up", "--yes", "--skip-preview"]);
-      expect((await outputs())["strategyChangeStatus"]).toBe("pending_approval");
+      try {
+        const preview = await project.pulumi(["preview", "--json"]);
+        const report = await project.cli(["report"], preview.stdout);
+        expect(report.code, report.stderr).toBe(0);
+        expect(report.stdout).toContain(": 1 wallet reweighted");
+        expect(report.stdout).toContain("| syrupUsdc | 4000 | 5000 | +1000 |");
+        expect(report.stdout).toContain("| tbills | 6000 | 5000 | −1000 |");
+      } finally {
+        await setWeights(A);
+      }
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
 
-      // Also what follows the previous test's `up`: nothing else is drift.
-      const waiting = await drift();
-      expect(waiting.code, waiting.stdout).toBe(0);
-      expect(waiting.stdout).toContain("the code's strategy update is pending_approval");
-      expect(waiting.writes).toEqual([]);
+  test(
+    "market movement only (a deposit, a month of accrued yield, a new rate): exit 0, and only reads",
+    async () => {
+      const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+      await callSandbox(access, "POST", "/_sandbox/deposits", {
+        chain: "ethereum",
+        address: wallet.depositAddresses.ethereum.address,
+        amount: 25_000,
+        txHash: `0x${"d".repeat(64)}`,
+      });
+      await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 30 * 24 * 3600 * 1000 });
+      await callSandbox(access, "PUT", "/_sandbox/catalog/tbills/rate", { currentRateBps: 612 });
+      const moved = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+      // The market did move: the check below must be ignoring it, not missing it.
+      expect(moved.totalBalanceUsd).toBeGreaterThan(25_000);
+      expect(moved.blendedRateBps).not.toBe(wallet.blendedRateBps);
 
-      // The pull request is reverted while the update still waits: the service would still apply it if approved.
-      await project.pulumi(["refresh", "--yes", "--skip-preview"]);
-      await setWeights(A);
-      await project.pulumi(["up", "--yes", "--skip-preview"]);
-      const stray = await drift(["--json"]);
-      expect(stray.code, stray.stdout).toBe(2);
-      expect(stray.writes).toEqual([]);
-      const [resource] = JSON.parse(stray.stdout).resources;
-      expect(resource.id).toBe(walletId);
-      expect(resource.findings.map((f: { kind: string }) => f.kind)).toEqual(["pending-strategy-update"]);
-      expect(resource.findings[0].message).toContain("syrupUsdc 5000, tbills 5000 is pending_approval");
-    } finally {
-      await callSandbox(access, "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 0 });
-    }
-  });
+      const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
+      // The stack and the project named, as a pipeline with several projects does.
+      const result = await drift(["--stack", "dev", "--cwd", project.dir]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/\/dev: no drift/);
+      expect(result.writes).toEqual([]);
+      expect(result.counts["GET /v2/portfolio-wallets/:id"]).toBeGreaterThanOrEqual(1);
+      // Nor is the state written: a refresh preview only reads.
+      expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
 
-  test("a wallet and a webhook the service no longer has are missing: exit 2; a stack that does not exist: exit 1", async () => {
-    // The service loses everything: a new, empty sandbox where the stack's baseUrl points.
-    const port = Number(new URL(t.url).port);
-    await t.close();
-    t = await startTestSandbox({ ...sandboxOptions, port });
-    // This process's fetch may still hold a kept-alive socket to the old one: the first call drops it.
-    await resetRequestCounts({ url: t.url, token: TOKEN }).catch(() => undefined);
-    const missing = await drift(["--json"]);
-    expect(missing.code, missing.stderr).toBe(2);
-    expect(missing.writes).toEqual([]);
-    const report = JSON.parse(missing.stdout);
-    expect(
-      report.resources
-        .map((r: { kind: string; id: string; findings: { kind: string }[] }) => [
+  test(
+    "an allocation changed and a webhook disabled at the service: exit 2, per yield source, also from a saved refresh; up puts them back",
+    async () => {
+      await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+        requestId: crypto.randomUUID(),
+        positions: Object.entries(C).map(([positionKey, targetWeightBps]) => ({
+          positionKey,
+          targetWeightBps,
+        })),
+      });
+      await waitForWeights(C);
+      await callSandbox(access, "PATCH", `/webhooks/registrations/${registrationId}/status`, {
+        status: "disabled",
+        disabledReason: "paused in the portal",
+      });
+
+      const json = await drift(["--json"]);
+      expect(json.code, json.stderr).toBe(2);
+      expect(json.writes).toEqual([]);
+      const report = JSON.parse(json.stdout);
+      expect(report.headline).toMatch(
+        /\/dev: drift, 1 allocation changed at the service, 1 webhook disabled$/,
+      );
+      const byKind = Object.fromEntries(
+        report.resources.map((r: { kind: string; id: string; findings: { kind: string }[] }) => [
           r.kind,
-          r.id,
-          r.findings.map((f) => f.kind),
-        ])
-        .sort(),
-    ).toEqual([
-      ["PortfolioWallet", walletId, ["missing"]],
-      ["WebhookRegistration", registrationId, ["missing"]],
-    ]);
-    const noStack = await drift(["--stack", "no-such-stack"]);
-    expect(noStack.code).toBe(1);
-    expect(noStack.stderr).toMatch(/no-such-stack/);
-  });
+          { id: r.id, findings: r.findings.map((f) => f.kind) },
+        ]),
+      );
+      expect(byKind).toEqual({
+        PortfolioWallet: { id: walletId, findings: ["allocation"] },
+        WebhookRegistration: { id: registrationId, findings: ["webhook-disabled"] },
+      });
+      expect(report.resources.find((r: { kind: string }) => r.kind === "PortfolioWallet").sources).toEqual([
+        { positionKey: "resolvRlp", codeBps: 0, serviceBps: 8000, deltaBps: 8000 },
+        { positionKey: "syrupUsdc", codeBps: 4000, serviceBps: 0, deltaBps: -4000 },
+        { positionKey: "tbills", codeBps: 6000, serviceBps: 2000, deltaBps: -4000 },
+      ]);
+
+      // The pipeline's way: it ran the refresh preview itself, with an event log, and passes the file.
+      const eventLog = path.join(project.dir, "refresh-events.jsonl");
+      await project.pulumi(["refresh", "--preview-only", "--event-log", eventLog]);
+      const markdown = await drift(["--refresh-preview", eventLog, "--markdown"]);
+      expect(markdown.code, markdown.stderr).toBe(2);
+      expect(markdown.counts).toEqual({});
+      expect(markdown.stdout).toMatch(
+        /### .*\/dev: drift, 1 allocation changed at the service, 1 webhook disabled/,
+      );
+      expect(markdown.stdout).toContain("| resolvRlp | 0 | 8000 | +8000 |");
+      expect(markdown.stdout).toContain("| tbills | 6000 | 2000 | −4000 |");
+      expect(markdown.stdout).toContain('disabled at the service ("paused in the portal")');
+
+      // The engine's --json digest carries the read state only for the native plugin's resources:
+      // for the dynamic ones it is refused, never read as "no drift".
+      const digest = path.join(project.dir, "refresh.json");
+      const refreshJson = await project.pulumi(["refresh", "--preview-only", "--json"]);
+      writeFileSync(digest, refreshJson.stdout);
+      const fromDigest = await drift(["--json", "--refresh-preview", digest]);
+      if (adapter === "native") {
+        expect(fromDigest.code, fromDigest.stderr).toBe(2);
+        expect(JSON.parse(fromDigest.stdout).headline).toBe(report.headline);
+      } else {
+        expect(fromDigest.code).toBe(1);
+        expect(fromDigest.stderr).toContain("--event-log");
+      }
+
+      await project.pulumi(["up", "--yes", "--skip-preview", "--refresh"]);
+      await waitForWeights(A);
+      const registration = await callSandbox(access, "GET", `/webhooks/registrations/${registrationId}`);
+      expect(registration.status).toBe("active");
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
+
+  test(
+    "the code's update waiting for approval is not drift; once the code stops asking for it, it is",
+    async () => {
+      await callSandbox(access, "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 1 });
+      try {
+        await setWeights(B);
+        await project.pulumi(["up", "--yes", "--skip-preview"]);
+        expect((await outputs())["strategyChangeStatus"]).toBe("pending_approval");
+
+        // Also what follows the previous test's `up`: nothing else is drift.
+        const waiting = await drift();
+        expect(waiting.code, waiting.stdout).toBe(0);
+        expect(waiting.stdout).toContain("the code's strategy update is pending_approval");
+        expect(waiting.writes).toEqual([]);
+
+        // The pull request is reverted while the update still waits: the service would still apply it if approved.
+        await project.pulumi(["refresh", "--yes", "--skip-preview"]);
+        await setWeights(A);
+        await project.pulumi(["up", "--yes", "--skip-preview"]);
+        const stray = await drift(["--json"]);
+        expect(stray.code, stray.stdout).toBe(2);
+        expect(stray.writes).toEqual([]);
+        const [resource] = JSON.parse(stray.stdout).resources;
+        expect(resource.id).toBe(walletId);
+        expect(resource.findings.map((f: { kind: string }) => f.kind)).toEqual(["pending-strategy-update"]);
+        expect(resource.findings[0].message).toContain("syrupUsdc 5000, tbills 5000 is pending_approval");
+      } finally {
+        await callSandbox(access, "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 0 });
+      }
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
+
+  test(
+    "a wallet and a webhook the service no longer has are missing: exit 2; a stack that does not exist: exit 1",
+    async () => {
+      // The service loses everything: a new, empty sandbox where the stack's baseUrl points.
+      const port = Number(new URL(t.url).port);
+      await t.close();
+      t = await startTestSandbox({ ...sandboxOptions, port });
+      // This process's fetch may still hold a kept-alive socket to the old one: the first call drops it.
+      await resetRequestCounts({ url: t.url, token: TOKEN }).catch(() => undefined);
+      const missing = await drift(["--json"]);
+      expect(missing.code, missing.stderr).toBe(2);
+      expect(missing.writes).toEqual([]);
+      const report = JSON.parse(missing.stdout);
+      expect(
+        report.resources
+          .map((r: { kind: string; id: string; findings: { kind: string }[] }) => [
+            r.kind,
+            r.id,
+            r.findings.map((f) => f.kind),
+          ])
+          .sort(),
+      ).toEqual([
+        ["PortfolioWallet", walletId, ["missing"]],
+        ["WebhookRegistration", registrationId, ["missing"]],
+      ]);
+      const noStack = await drift(["--stack", "no-such-stack"]);
+      expect(noStack.code).toBe(1);
+      expect(noStack.stderr).toMatch(/no-such-stack/);
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
 });
