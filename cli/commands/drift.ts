@@ -54,7 +54,13 @@ async function refreshPreview(cwd: string, stack: string | undefined): Promise<s
 
 async function runPulumi(args: string[], cwd: string): Promise<void> {
   try {
-    await execFileAsync("pulumi", args, { cwd, maxBuffer: 256 * 1024 * 1024 });
+    // The engine offers --event-log only with PULUMI_DEBUG_COMMANDS set, as Pulumi's own
+    // Automation API runs it.
+    await execFileAsync("pulumi", args, {
+      cwd,
+      env: { ...process.env, PULUMI_DEBUG_COMMANDS: "true" },
+      maxBuffer: 256 * 1024 * 1024,
+    });
   } catch (error) {
     const { stderr = "", stdout = "", code } = error as { stderr?: string; stdout?: string; code?: unknown };
     if (code === "ENOENT")
@@ -82,7 +88,7 @@ export function driftCommand(): Command {
     .option(
       "--refresh-preview <file>",
       "read a refresh preview from this file instead of running one: the event log of " +
-        "`pulumi refresh --preview-only --event-log FILE` (any program), or the output of " +
+        "`PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log FILE` (any program), or the output of " +
         "`pulumi refresh --preview-only --json` (programs on the native plugin only)",
     )
     .option("--markdown", "print the report as markdown (an issue or comment body)")

@@ -22,7 +22,8 @@ import {
  * other resources) can reach a report.
  *
  * Two texts carry a refresh preview, and only one of them carries it for every program:
- * - the engine's event log (`pulumi refresh --preview-only --event-log FILE`): each resource's
+ * - the engine's event log (`pulumi refresh --preview-only --event-log FILE`, a flag the engine
+ *   offers with PULUMI_DEBUG_COMMANDS=true, as the Automation API runs it): each resource's
  *   outputs event holds the state the read found. This is what `drift` runs and what a pipeline
  *   should save.
  * - the `--json` digest (`pulumi refresh --preview-only --json`): the engine swaps the read state
@@ -142,7 +143,7 @@ function factsOf(resources: RefreshedResource[]): RefreshFacts {
 }
 
 const HOW_TO_RUN =
-  "run `pulumi refresh --preview-only --event-log refresh-events.jsonl` and pass that file (or let `portfolio-wallet drift` run the refresh)";
+  "run `PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log refresh-events.jsonl` and pass that file (or let `portfolio-wallet drift` run the refresh)";
 
 /** The fields of the engine's step metadata that the drift check reads (apitype.StepEventMetadata). */
 const StepMetadataSchema = z.looseObject({
@@ -252,7 +253,7 @@ export function readRefreshPreview(text: string): RefreshFacts {
     // Not one JSON document: an event log has one a line.
     if (text.trim().includes("\n")) return readRefreshEvents(text);
     throw new Error(
-      "the refresh preview is not JSON: pass the event log of `pulumi refresh --preview-only --event-log FILE`, " +
+      "the refresh preview is not JSON: pass the event log of `PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --event-log FILE`, " +
         "or (for programs on the native plugin) the output of `pulumi refresh --preview-only --json`",
     );
   }

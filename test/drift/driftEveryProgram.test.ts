@@ -43,7 +43,7 @@ interface CliRun {
 interface ProgramProject {
   /** The Pulumi project directory. */
   dir: string;
-  pulumi(args: string[]): Promise<{ stdout: string; stderr: string }>;
+  pulumi(args: string[], extraEnv?: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
   /** `portfolio-wallet <args>` from the installed package, in the project's environment. */
   cli(args: string[], input?: string): Promise<CliRun>;
   cleanUp(): void;
@@ -69,7 +69,7 @@ async function typescriptProject(layout: Layout, tarball: string): Promise<Progr
   );
   return {
     dir: project.dir,
-    pulumi: (args) => project.pulumi(args),
+    pulumi: (args, extraEnv) => project.pulumi(args, extraEnv),
     // npx in the project, as a TypeScript user runs the package's CLI.
     cli: (args, input) => project.runCli(args, input),
     cleanUp: () => project.cleanUp(),
@@ -97,7 +97,7 @@ async function nativeProject(
   const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
   return {
     dir: project.dir,
-    pulumi: (args) => project.pulumi(args),
+    pulumi: (args, extraEnv) => project.pulumi(args, extraEnv),
     cli: (args, input) => runProcess(bin, args, { cwd: project.dir, env: project.env(), input }),
     cleanUp: () => project.cleanUp(),
   };
@@ -310,7 +310,9 @@ describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }
 
       // The pipeline's way: it ran the refresh preview itself, with an event log, and passes the file.
       const eventLog = path.join(project.dir, "refresh-events.jsonl");
-      await project.pulumi(["refresh", "--preview-only", "--event-log", eventLog]);
+      await project.pulumi(["refresh", "--preview-only", "--event-log", eventLog], {
+        PULUMI_DEBUG_COMMANDS: "true",
+      });
       const markdown = await drift(["--refresh-preview", eventLog, "--markdown"]);
       expect(markdown.code, markdown.stderr).toBe(2);
       expect(markdown.counts).toEqual({});
