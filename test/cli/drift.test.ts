@@ -196,6 +196,8 @@ describe("drift report", () => {
   });
 
   test("an event log of a refresh that did not finish, or that misses a resource's read, is refused, never 'no drift'", () => {
+    // Every log ends with a cancel event (it closes the engine's stream): a finished refresh is read.
+    expect(driftOf([walletRefresh(A, C)]).drift).toBe(true);
     const steps = [step.sameStack(), walletRefresh(A, C)];
     expect(() => readRefreshPreview(refreshEventLogOf(steps, { finished: false }))).toThrow(
       /has no summary: the refresh did not finish/,
@@ -205,11 +207,6 @@ describe("drift report", () => {
       .filter((line) => !(line.includes("resOutputsEvent") && line.includes("PortfolioWallet")))
       .join("\n");
     expect(() => readRefreshPreview(withoutRead)).toThrow(/no read result for urn:pulumi:prod::treasury::/);
-    const cancelled = refreshEventLogOf(steps).replace(
-      /\n([^\n]*summaryEvent[^\n]*)\n$/,
-      '\n{"sequence":99,"timestamp":1,"cancelEvent":{}}\n$1\n',
-    );
-    expect(() => readRefreshPreview(cancelled)).toThrow(/cancelled/);
   });
 
   test("the --json digest: read for the native plugin's resources, refused for the dynamic resources it cannot show", () => {

@@ -162,7 +162,8 @@ export function previewOf(steps: FixtureStep[], config: Record<string, string> =
  * given as `{ op, urn, oldState, newState }` (the state before, and the state the read found):
  * per resource a pre event of op `refresh` with the state before, and an outputs event with the
  * step's result op and the state read (none when the service no longer has it), then the summary.
- * `finished: false` leaves the summary out, as a refresh that did not finish does.
+ * `finished: false` leaves the summary out, as a refresh that did not finish does. The engine ends
+ * every log with a cancel event, which closes its event stream.
  */
 export function refreshEventLogOf(steps: FixtureStep[], options: { finished?: boolean } = {}): string {
   let sequence = 0;
@@ -186,6 +187,7 @@ export function refreshEventLogOf(steps: FixtureStep[], options: { finished?: bo
   if (options.finished ?? true) {
     lines.push(event({ summaryEvent: { maybeCorrupt: false, durationSeconds: 1, resourceChanges: {} } }));
   }
+  lines.push(event({ cancelEvent: {} }));
   return `${lines.join("\n")}\n`;
 }
 
