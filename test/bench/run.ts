@@ -129,9 +129,9 @@ async function pythonFleet(): Promise<BenchProject> {
 }
 
 /**
- * The Java fleet with the generated SDK installed into ~/.m2, compiled once. `jar`: also packaged
- * into one jar with its dependencies, which Pulumi.yaml then names as the program's binary, so the
- * Java host runs `java -jar` instead of Maven.
+ * The Java fleet with the generated SDK installed into the local Maven repository, compiled once.
+ * `jar`: also packaged into one jar with its dependencies, which Pulumi.yaml then names as the
+ * program's binary, so the Java host runs `java -jar` instead of Maven.
  */
 async function javaFleet(jar: boolean): Promise<BenchProject> {
   console.log(`bench: a Java project with the generated SDK${jar ? ", run from its jar" : ", run by Maven"}`);

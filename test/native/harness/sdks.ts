@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { JAVA_SDK } from "../../../scripts/generateSdks.ts";
 import { repoRoot } from "../../../scripts/pulumiEnv.ts";
-import type { LanguageProject } from "./languageProject.ts";
+import { type LanguageProject, PACKAGE_VERSION } from "./languageProject.ts";
 
 /**
  * Each generated SDK got into a user's project the way docs/languages.md says to before it is
@@ -38,27 +39,30 @@ export async function useGoSdk(project: LanguageProject): Promise<void> {
  * The Java SDK installed into the local Maven repository (`mvn install` in <checkout>/sdk/java, here
  * in a copy so that no target/ lands in the checkout), then the program compiled once, fetching what
  * `mvn compile exec:java` needs, so that no `pulumi` command pays for it.
- *
- * Test files run in parallel and share ~/.m2, where an install rewrites the jar other programs are
- * compiling or running against. So the install runs under a lock and only when the installed SDK
- * came from other sources (a hash of sdk/java stamped beside it): once per change of the SDK.
  */
 export async function installJavaSdk(project: LanguageProject): Promise<void> {
+  await installJavaSdkIntoLocalRepository(project);
+  await project.run("mvn", ["--batch-mode", "--quiet", "compile"]);
+}
+
+/**
+ * `mvn install` of the Java SDK; returns the directory Maven installed it into.
+ *
+ * Test files run in parallel and share the local Maven repository, where an install rewrites the
+ * jar other programs are compiling or running against. So the install runs under a lock and only
+ * when the installed SDK came from other sources (a hash of sdk/java stamped beside it): once per
+ * change of the SDK.
+ */
+export async function installJavaSdkIntoLocalRepository(project: LanguageProject): Promise<string> {
   const sdk = path.join(project.root, "sdk-java");
   cpSync(path.join(repoRoot, "sdk", "java"), sdk, { recursive: true });
   const hash = createHash("sha256");
   for (const file of filesUnder(sdk)) hash.update(file).update(readFileSync(path.join(sdk, file)));
-  const { version } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
-    version: string;
-  };
-  const stamp = path.join(
-    os.homedir(),
-    ".m2",
-    "repository",
+  const installed = path.join(
+    await mavenLocalRepository(project),
     ...JAVA_SDK.groupId.split("."),
     JAVA_SDK.artifactId,
-    version,
-    "installed-from.sha256",
+    PACKAGE_VERSION,
   );
   const script =
     `if [ "$(cat "$1" 2>/dev/null)" != "$2" ]; then ` +
@@ -69,11 +73,48 @@ export async function installJavaSdk(project: LanguageProject): Promise<void> {
     "-c",
     script,
     "install-java-sdk",
-    stamp,
+    path.join(installed, "installed-from.sha256"),
     hash.digest("hex"),
     sdk,
   ]);
-  await project.run("mvn", ["--batch-mode", "--quiet", "compile"]);
+  return installed;
+}
+
+/** maven-help-plugin pinned, so the question below is answered the same way on every machine. */
+const MAVEN_HELP_PLUGIN = "org.apache.maven.plugins:maven-help-plugin:3.5.1";
+
+let localRepository: Promise<string> | undefined;
+
+/**
+ * Where Maven keeps its local repository, as Maven itself answers: by default `.m2/repository` under
+ * Java's `user.home`, which comes from the account database, not from $HOME (they differ in CI
+ * containers), unless settings.xml or MAVEN_OPTS say otherwise. Asked once per process (a Maven
+ * start costs seconds); every project here runs Maven with the environment of this process.
+ */
+export function mavenLocalRepository(project: LanguageProject): Promise<string> {
+  localRepository ??= (async () => {
+    // Run outside the project: its pom names the SDK, which may not be installed yet.
+    const { stdout } = await project.run(
+      "mvn",
+      [
+        "--batch-mode",
+        "--quiet",
+        `${MAVEN_HELP_PLUGIN}:evaluate`,
+        "-Dexpression=settings.localRepository",
+        "-DforceStdout",
+      ],
+      project.root,
+    );
+    // Maven 3.8 colours its output even when it is not a terminal.
+    const answer = stripVTControlCharacters(stdout).trim();
+    if (!path.isAbsolute(answer))
+      throw new Error(
+        `mvn help:evaluate -Dexpression=settings.localRepository printed ${JSON.stringify(answer)}, ` +
+          "not an absolute path: check localRepository in Maven's settings.xml and -Dmaven.repo.local in MAVEN_OPTS",
+      );
+    return answer;
+  })();
+  return localRepository;
 }
 
 /** Every file under a directory, relative to it, sorted. */
