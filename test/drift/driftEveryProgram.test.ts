@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ConsumerProject, type Layout } from "../consumer/harness/consumerProject.ts";
@@ -307,6 +307,27 @@ describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }
         { positionKey: "syrupUsdc", codeBps: 4000, serviceBps: 0, deltaBps: -4000 },
         { positionKey: "tbills", codeBps: 6000, serviceBps: 2000, deltaBps: -4000 },
       ]);
+
+      // The scheduled workflow's next step: the stack's drift issue is opened with that report.
+      const driftFile = path.join(project.dir, "drift.json");
+      writeFileSync(driftFile, json.stdout);
+      const issuesFile = path.join(project.dir, "issues.json");
+      writeFileSync(issuesFile, "[]");
+      const issueBody = path.join(project.dir, "issue.md");
+      const issue = await project.cli([
+        "drift-issue",
+        "--stack",
+        "treasury/dev",
+        "--drift",
+        driftFile,
+        "--issues",
+        issuesFile,
+        "--body-file",
+        issueBody,
+      ]);
+      expect(issue.code, issue.stderr).toBe(0);
+      expect(issue.stdout).toBe("action=open\ntitle=Drift: treasury/dev\n");
+      expect(readFileSync(issueBody, "utf8")).toContain("| tbills | 6000 | 2000 | −4000 |");
 
       // The pipeline's way: it ran the refresh preview itself, with an event log, and passes the file.
       const eventLog = path.join(project.dir, "refresh-events.jsonl");
