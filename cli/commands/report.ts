@@ -1,8 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import { StrategiesResponseSchema, type StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
+import {
+  StrategiesResponseSchema,
+  blendedRateBps,
+  keysMissingFromCatalog,
+  liquidityBounds,
+  withdrawableShareBps,
+  type StrategyCatalogEntry,
+} from "../../sdk/nodejs/contract/index.ts";
+import type { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { describeFieldProblems, fieldProblemsOf } from "../../sdk/nodejs/contract/index.ts";
-import { buildAllocationReport, type ReportContext } from "../report/allocationReport.ts";
+import { buildAllocationReport, targetKey, type ReportContext } from "../report/allocationReport.ts";
 import { planPreviewMismatches, readPlan, type SavedPlan } from "../report/planFile.ts";
 import { readPreview, type PreviewFacts } from "../report/previewSteps.ts";
 import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
@@ -56,7 +64,10 @@ async function serviceFacts(
   options: GlobalOptions,
   flags: ReportFlags,
   walletIds: ReadonlySet<string>,
-): Promise<Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances" | "wallets">> {
+  targets: readonly Readonly<Record<string, number>>[],
+): Promise<
+  Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances" | "wallets" | "quotes">
+> {
   const readAt = new Date().toISOString();
   if (flags.catalog !== undefined) {
     return {
@@ -86,6 +97,7 @@ async function serviceFacts(
       catalogReadAt: readAt,
       balances,
       wallets: { available: true, byId },
+      quotes: await quotesFor(client, targets, catalog),
     };
   });
 }
@@ -112,6 +124,47 @@ async function previewFacts(
     }
   }
   return { ...preview, plan };
+}
+
+/** The most distinct targets the report asks the quote endpoint about: advice must not cost a request per wallet. */
+const MAX_QUOTED_TARGETS = 20;
+
+/**
+ * The quote endpoint's options for each distinct new target, asked for at least the target's
+ * blended rate and liquidity within each processing time of the catalog: an option it returns
+ * may beat the target (the report checks that itself). Advice only: a failed quote is left out.
+ */
+async function quotesFor(
+  client: PortfolioWalletClient,
+  targets: readonly Readonly<Record<string, number>>[],
+  catalog: readonly StrategyCatalogEntry[],
+): Promise<Map<string, Record<string, number>[]>> {
+  const distinct = new Map(targets.map((weights) => [targetKey(weights), weights]));
+  const quotes = new Map<string, Record<string, number>[]>();
+  for (const [key, weights] of [...distinct].slice(0, MAX_QUOTED_TARGETS)) {
+    if (keysMissingFromCatalog(weights, catalog).length > 0) continue;
+    const liquidityConstraints = liquidityBounds(catalog)
+      .map((within) => ({
+        maxProcessingTime: within,
+        minWeightBps: withdrawableShareBps(weights, catalog, within),
+      }))
+      .filter((constraint) => constraint.minWeightBps > 0);
+    try {
+      const options = await client.quotes.create({
+        minApyTargetBps: Math.floor(blendedRateBps(weights, catalog)),
+        liquidityConstraints,
+      });
+      quotes.set(
+        key,
+        options.map((option) =>
+          Object.fromEntries(option.strategyConfig.positions.map((p) => [p.positionKey, p.targetWeightBps])),
+        ),
+      );
+    } catch {
+      // Advice is never worth failing the report for: without a quote there is simply none.
+    }
+  }
+  return quotes;
 }
 
 /** `portfolio-wallet report`: a pull-request report of a `pulumi preview --json`. */
@@ -148,7 +201,10 @@ export function reportCommand(): Command {
       const walletIds = new Set(
         preview.steps.flatMap((step) => (step.walletId === null ? [] : [step.walletId])),
       );
-      const facts = await serviceFacts(options, flags, walletIds);
+      const targets = preview.steps.flatMap((step) =>
+        step.op === "delete" || step.after === null || step.after === "unknown" ? [] : [step.after],
+      );
+      const facts = await serviceFacts(options, flags, walletIds, targets);
       const report = buildAllocationReport(preview, {
         ...facts,
         commit: flags.commit ?? (process.env["GITHUB_SHA"] || null),

@@ -1,9 +1,11 @@
 import {
   blendedRateBps,
+  dominatingAllocation,
   keysMissingFromCatalog,
   moneyImpact,
   stackMoneyImpact,
   withdrawableShareBps,
+  type DominatingAllocation,
   type MoneyImpact,
   type StackMoneyImpact,
   type StrategyCatalogEntry,
@@ -51,6 +53,11 @@ export interface WalletChange {
   strategyUpdate: boolean;
   /** What the change does to the wallet's money, or why the report cannot say. */
   money: WalletMoney;
+  /**
+   * Advice, never a failure: a quote option that earns more at the same or better liquidity than
+   * the new target (or as much, and more liquid). Null when none does or quotes were not asked.
+   */
+  betterQuote: DominatingAllocation | null;
 }
 
 /** The dollars of one wallet's change: computed from the service's wallet, or the reason not. */
@@ -112,6 +119,8 @@ export interface ReportContext {
   balances: ReadonlyMap<string, number>;
   /** The wallets' current positions from the service (list endpoint), or why they are unknown. */
   wallets?: ServiceWallets;
+  /** The quote endpoint's options for each new target, by `targetKey`; absent offline. */
+  quotes?: ReadonlyMap<string, readonly Record<string, number>[]>;
   /** Whether an approver is configured for `up` (stack config or environment; values never read). */
   approverConfigured: boolean;
   /** SHA-256 of the plan saved with the preview, when there is one. */
@@ -225,7 +234,19 @@ function walletChangeOf(step: PreviewStep, context: ReportContext): WalletChange
     unknownKeys: after === null ? [] : keysMissingFromCatalog(after, context.catalog),
     strategyUpdate: sendsUpdate,
     money: moneyOf(step, after, afterUnknown, context),
+    betterQuote:
+      after === null || afterUnknown || step.op === "delete"
+        ? null
+        : dominatingAllocation(after, context.quotes?.get(targetKey(after)) ?? [], context.catalog),
   };
+}
+
+/** One key per target allocation (sorted positionKey=weight), to ask the quote endpoint once per target. */
+export function targetKey(weights: Readonly<Record<string, number>>): string {
+  return Object.entries(weights)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, weight]) => `${key}=${weight}`)
+    .join(",");
 }
 
 function warningsOf(steps: PreviewStep[], wallets: WalletChange[], context: ReportContext): ReportWarning[] {

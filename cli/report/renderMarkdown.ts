@@ -104,6 +104,25 @@ function walletFigures(wallet: WalletChange): string {
   );
 }
 
+/** The quote endpoint's better option beside the wallet: advice, never a failure. */
+function betterQuoteLines(wallet: WalletChange): string[] {
+  const option = wallet.betterQuote;
+  if (option === null) return [];
+  const weights = Object.entries(option.weights)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, weight]) => `${key} ${weight}`)
+    .join(", ");
+  const liquidity = option.withdrawable
+    .map((row) => `${row.within} ${row.optionBps} bps (target ${row.targetBps})`)
+    .join(", ");
+  return [
+    "",
+    `💡 Advice: the quote endpoint offers **${weights}** at ${option.blendedRateBps.toFixed(1)} bps, ` +
+      `withdrawable ${liquidity}: it earns at least as much as the new target at the same or better liquidity. ` +
+      "Not a failure; nothing changes unless the code does.",
+  ];
+}
+
 /** A resource that leaves the stack changes nothing at the service: the wallet keeps its allocation. */
 function leavesTheStack(wallet: WalletChange): boolean {
   return wallet.op === "delete";
@@ -127,6 +146,7 @@ function detailedWallets(report: AllocationReport): string[] {
           walletFigures(wallet),
           "",
           moneyLine(wallet),
+          ...betterQuoteLines(wallet),
         ],
   );
 }

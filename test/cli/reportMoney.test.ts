@@ -2,10 +2,15 @@ import { randomUUID } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildAllocationReport, type ReportContext } from "../../cli/report/allocationReport.ts";
+import { buildAllocationReport, targetKey, type ReportContext } from "../../cli/report/allocationReport.ts";
 import { readPreview } from "../../cli/report/previewSteps.ts";
 import { renderMarkdown } from "../../cli/report/renderMarkdown.ts";
-import { usdToMicros, type PortfolioWallet, type WalletHoldings } from "../../sdk/nodejs/contract/index.ts";
+import {
+  dominatingAllocation,
+  usdToMicros,
+  type PortfolioWallet,
+  type WalletHoldings,
+} from "../../sdk/nodejs/contract/index.ts";
 import { createManualClock } from "../../sandbox/index.ts";
 import { TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
@@ -146,6 +151,38 @@ describe("the report in dollars", () => {
       /\| w0 \| reweighted \| syrupUsdc 4000→5000, tbills 6000→5000 \| \$100,000\.00 \|/,
     );
     expect(markdown).toMatch(/… and \d+ more wallets, left out to fit the comment/);
+  });
+});
+
+describe("dominated allocations", () => {
+  test("a quote option that earns more at the same or better liquidity is advised beside the wallet, never a failure", () => {
+    const half = { tbills: 5000, syrupUsdc: 5000 };
+    // Fixture catalog: syrupUsdc 650 bps at once, tbills 430 within PT24H, resolvRlp 1050 within PT168H.
+    expect(dominatingAllocation(half, [{ resolvRlp: 10_000 }], CATALOG)).toBeNull(); // earns more, less liquid
+    expect(dominatingAllocation(half, [{ tbills: 6000, syrupUsdc: 4000 }], CATALOG)).toBeNull(); // worse
+    expect(dominatingAllocation(half, [{ ethenaUsde: 10_000 }], CATALOG)).toBeNull(); // not in the catalog
+    expect(dominatingAllocation(half, [{ ...half }], CATALOG)).toBeNull(); // the same is not better
+    const better = dominatingAllocation(half, [{ resolvRlp: 10_000 }, { syrupUsdc: 10_000 }], CATALOG);
+    expect(better).toEqual({
+      weights: { syrupUsdc: 10_000 },
+      blendedRateBps: 650,
+      withdrawable: [
+        { within: "PT0H", optionBps: 10_000, targetBps: 5000 },
+        { within: "PT24H", optionBps: 10_000, targetBps: 10_000 },
+        { within: "PT168H", optionBps: 10_000, targetBps: 10_000 },
+      ],
+    });
+    const report = buildAllocationReport(
+      readPreview(previewOf([step.walletUpdate("treasury", { tbills: 10_000 }, half, TREASURY)])),
+      context(new Map([[TREASURY, holdings({ tbills: 100 })]]), {
+        quotes: new Map([[targetKey(half), [{ syrupUsdc: 10_000 }]]]),
+      }),
+    );
+    expect(report.wallets[0]?.betterQuote?.weights).toEqual({ syrupUsdc: 10_000 });
+    expect(report.warnings).toEqual([]);
+    expect(renderMarkdown(report)).toContain(
+      "💡 Advice: the quote endpoint offers **syrupUsdc 10000** at 650.0 bps, withdrawable PT0H 10000 bps (target 5000)",
+    );
   });
 });
 

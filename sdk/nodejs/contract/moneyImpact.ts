@@ -1,7 +1,7 @@
-import type { TargetWeights } from "./allocationMetrics.ts";
+import { liquidityBounds, type TargetWeights } from "./allocationMetrics.ts";
 import type { StrategyCatalogEntry } from "./catalog.ts";
 import { TOTAL_WEIGHT_BPS } from "./basisPoints.ts";
-import { compareLiquidity, isWithdrawableWithin, parseIsoDurationMs } from "./duration.ts";
+import { compareLiquidity, isWithdrawableWithin } from "./duration.ts";
 import { splitByWeights, sumMicros, usdToMicros, type Micros } from "./money.ts";
 
 /**
@@ -71,15 +71,6 @@ export interface MoneyImpact {
    */
   longestExit: string | null;
   keysMissingFromCatalog: string[];
-}
-
-/** The processing times a report shows liquidity within: at once, then each of the catalog's. */
-export function liquidityBounds(catalog: readonly StrategyCatalogEntry[]): string[] {
-  const times = [...new Set(catalog.map((entry) => entry.maxProcessingTime))]
-    // A time that does not parse is never liquid within anything: no bound to show.
-    .filter((time) => (parseIsoDurationMs(time) ?? 0) > 0)
-    .sort(compareLiquidity);
-  return ["PT0H", ...times];
 }
 
 /** round(a × b / c), halves away from zero; c > 0. */
