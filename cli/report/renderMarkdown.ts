@@ -74,6 +74,11 @@ function walletTable(wallet: WalletChange): string[] {
 export function moneyLine(wallet: WalletChange): string {
   const impact: MoneyImpact | null = wallet.money.impact;
   if (impact === null) return `Dollars: not shown, ${wallet.money.reason}.`;
+  return impactLine(impact);
+}
+
+/** A change's money impact in one paragraph: the report's per-wallet line, and what `approve` shows. */
+export function impactLine(impact: MoneyImpact): string {
   const pending =
     impact.pendingMicros > 0n
       ? ` ${dollars(impact.pendingMicros)} received and not yet allocated goes to the new target when allocated (not counted as moved).`
