@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { listWalletsById } from "../sdk/nodejs/client/walletsById.ts";
 import {
   StrategiesResponseSchema,
   describeFieldProblems,
   fieldProblemsOf,
+  type PortfolioWallet,
   type StrategyCatalogEntry,
 } from "../sdk/nodejs/contract/index.ts";
 import { PortfolioWalletClient } from "../sdk/nodejs/client/index.ts";
@@ -40,21 +43,89 @@ async function readCatalog(env: NodeJS.ProcessEnv): Promise<StrategyCatalogEntry
     }
     return parsed.data.strategies;
   }
-  if (!env[BASE_URL_ENV] || !env[API_TOKEN_ENV]) {
-    throw new Error(
-      `the strategy catalog is needed and no source is set: set ${BASE_URL_ENV} and ${API_TOKEN_ENV} for the ` +
-        `preview, or ${CATALOG_FILE_ENV} to a file of the catalog (see docs/policy.md)`,
-    );
-  }
+  return withServiceClient(
+    env,
+    `the strategy catalog is needed and no source is set: set ${BASE_URL_ENV} and ${API_TOKEN_ENV} for the ` +
+      `preview, or ${CATALOG_FILE_ENV} to a file of the catalog (see docs/policy.md)`,
+    async (client) => (await client.catalog.listStrategies()).strategies,
+  );
+}
+
+/** A client of the service named in the environment, for one piece of work; `missing` says what to set. */
+async function withServiceClient<T>(
+  env: NodeJS.ProcessEnv,
+  missing: string,
+  work: (client: PortfolioWalletClient) => Promise<T>,
+): Promise<T> {
+  if (!env[BASE_URL_ENV] || !env[API_TOKEN_ENV]) throw new Error(missing);
   // The deployment's retry policy (docs/provider.md, "Retries"): the pack runs inside a pipeline's preview and up.
   const retryTimeoutMs = resolveRetryTimeoutMs(fromEnvironment(env));
   const client = new PortfolioWalletClient({ env, ...deploymentRetryOptions({ retryTimeoutMs }) });
   try {
-    return (await client.catalog.listStrategies()).strategies;
+    return await work(client);
   } finally {
     await client.close();
   }
 }
+
+/**
+ * The wallets of the token's organization, by id, for the money rules: read once per run of the
+ * pack with the list endpoint's pages (a hundred a request), as the pull-request report reads them.
+ * There is no offline source: money lives at the service.
+ */
+export function walletsOnce(
+  env: NodeJS.ProcessEnv = process.env,
+): () => Promise<Map<string, PortfolioWallet>> {
+  let read: Promise<Map<string, PortfolioWallet>> | undefined;
+  return () =>
+    (read ??= withServiceClient(
+      env,
+      `the money rules read the wallets from the service, and it is not named: set ${BASE_URL_ENV} and ` +
+        `${API_TOKEN_ENV} for the preview (see docs/policy.md)`,
+      listWalletsById,
+    ));
+}
+
+/**
+ * The file of `pulumi stack export` the money rules take wallet ids from: a PortfolioWallet's id is
+ * an output, which the engine does not show a policy during a preview.
+ */
+export const STACK_STATE_FILE_ENV = "PORTFOLIO_WALLET_STACK_STATE_FILE";
+
+/**
+ * The wallet id of each resource in the stack's last state, by URN; null when the file is not set
+ * (then a PortfolioWallet's wallet is unknown to the money rules, and they say so).
+ */
+export function stackStateWalletIds(env: NodeJS.ProcessEnv = process.env): Map<string, string> | null {
+  const file = env[STACK_STATE_FILE_ENV];
+  if (!file) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`${STACK_STATE_FILE_ENV}=${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = StackExportSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(
+      `${STACK_STATE_FILE_ENV}=${file} is not the output of \`pulumi stack export\` (expected deployment.resources)`,
+    );
+  }
+  const ids = new Map<string, string>();
+  for (const resource of parsed.data.deployment.resources ?? []) {
+    const walletId = resource.outputs?.["walletId"];
+    if (typeof walletId === "string" && walletId !== "") ids.set(resource.urn, walletId);
+  }
+  return ids;
+}
+
+const StackExportSchema = z.looseObject({
+  deployment: z.looseObject({
+    resources: z
+      .array(z.looseObject({ urn: z.string(), outputs: z.record(z.string(), z.unknown()).optional() }))
+      .nullish(),
+  }),
+});
 
 /** The catalog of this run, read on first use; a failure is kept and reported by each rule that needs it. */
 export function catalogOnce(env: NodeJS.ProcessEnv = process.env): () => Promise<StrategyCatalogEntry[]> {

@@ -1,20 +1,32 @@
 import {
   PolicyPack,
+  type PolicyResource,
   type ReportViolation,
   type ResourceValidationArgs,
   type ResourceValidationPolicy,
+  type StackValidationPolicy,
 } from "@pulumi/policy";
-import type { StrategyCatalogEntry } from "../sdk/nodejs/contract/index.ts";
-import { catalogOnce } from "./catalogSource.ts";
+import {
+  moneyImpact,
+  sameAllocation,
+  stackMoneyImpact,
+  type StrategyCatalogEntry,
+} from "../sdk/nodejs/contract/index.ts";
+import { STACK_STATE_FILE_ENV, catalogOnce, stackStateWalletIds, walletsOnce } from "./catalogSource.ts";
 import {
   allowedYieldSources,
+  maxUsdMovedPerStack,
+  maxUsdMovedPerWallet,
   maxWeightPerSource,
+  minUsdWithdrawablePerStack,
+  minUsdWithdrawablePerWallet,
   maxWeightPerStrategyType,
   minWithdrawableShare,
   oneManagerPerWallet,
   retainNeedsAllowList,
   webhookUsesHttps,
   type AllocationSubject,
+  type MoneySubject,
   type YieldSourceLists,
 } from "./rules.ts";
 import { isAllocationResource, kindOf, managerOf, targetWeightsOf } from "./subjects.ts";
@@ -27,6 +39,87 @@ import { isAllocationResource, kindOf, managerOf, targetWeightsOf } from "./subj
  */
 
 const catalog = catalogOnce();
+const wallets = walletsOnce();
+
+/**
+ * The money impact of each allocation the stack changes, read against the service's wallets and
+ * catalog; `problems` are the resources whose money could not be read, each saying why, so that
+ * a money rule reports them instead of passing. A new wallet (not in the stack's state) and a
+ * target equal to the wallet's current one move no money and are left out.
+ */
+async function moneySubjects(
+  resources: readonly PolicyResource[],
+): Promise<{ subjects: MoneySubject[]; problems: string[] }> {
+  const allocations = resources.flatMap((resource) => {
+    if (!isAllocationResource(resource.type)) return [];
+    const weights = targetWeightsOf(resource.props);
+    return weights === undefined ? [] : [{ resource, weights }];
+  });
+  if (allocations.length === 0) return { subjects: [], problems: [] };
+  const stateIds = stackStateWalletIds();
+  const [entries, byId] = await Promise.all([catalog(), wallets()]);
+  const subjects: MoneySubject[] = [];
+  const problems: string[] = [];
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  for (const { resource, weights } of allocations) {
+    const walletId =
+      text(resource.props["walletId"]) ??
+      text(resource.props["adoptWalletId"]) ??
+      stateIds?.get(resource.urn);
+    if (walletId === undefined) {
+      // A wallet strategy's id computed from a wallet made in the same `up`, or a wallet not yet in the
+      // state: a new wallet, which holds nothing to move.
+      if (kindOf(resource.type) === "walletStrategy" || stateIds !== null) continue;
+      problems.push(
+        `${resource.name}: its wallet is unknown at preview (a PortfolioWallet's id is an output, which the engine ` +
+          `does not show a policy); set ${STACK_STATE_FILE_ENV} to a file of \`pulumi stack export\` (docs/policy.md)`,
+      );
+      continue;
+    }
+    const wallet = byId.get(walletId);
+    if (wallet === undefined) {
+      problems.push(`${resource.name}: the service lists no wallet ${walletId} for this API token`);
+      continue;
+    }
+    const target = Object.entries(weights).map(([positionKey, targetWeightBps]) => ({
+      positionKey,
+      targetWeightBps,
+    }));
+    if (sameAllocation(wallet.strategyConfig.positions, target)) continue;
+    subjects.push({ resource: resource.name, impact: moneyImpact(wallet, weights, entries) });
+  }
+  return { subjects, problems };
+}
+
+/** A stack policy over the money the stack's changes move; a failure to read says so, never passes. */
+function moneyPolicy<Config extends object>(
+  policy: Omit<StackValidationPolicy, "validateStack">,
+  check: (subjects: MoneySubject[], config: Config) => string[],
+): StackValidationPolicy {
+  return {
+    ...policy,
+    validateStack: async (args, reportViolation) => {
+      const config = args.getConfig<Config>();
+      // A rule with no limit set reads nothing.
+      const limits = Object.entries(config).filter(([key]) => key !== "enforcementLevel");
+      if (limits.every(([, value]) => value === undefined || (Array.isArray(value) && value.length === 0)))
+        return;
+      let findings: string[];
+      try {
+        const { subjects, problems } = await moneySubjects(args.resources);
+        findings = [
+          ...problems.map((problem) => `cannot check ${policy.name}: ${problem}`),
+          ...check(subjects, config),
+        ];
+      } catch (error) {
+        findings = [`cannot check ${policy.name}: ${(error as Error).message}`];
+      }
+      for (const finding of findings) reportViolation(finding);
+    },
+  };
+}
+
+const usd = (description: string) => ({ type: "number" as const, minimum: 0, description });
 
 /** The allocation a resource sets, when this package's resource has known weights. */
 function subjectOf(args: ResourceValidationArgs): AllocationSubject | undefined {
@@ -176,6 +269,92 @@ export const allocationPolicies = new PolicyPack("portfolio-wallet-allocation", 
       },
       async (subject, config, readCatalog) =>
         allowedYieldSources(subject, await readCatalog(), config, "allowed-yield-sources"),
+    ),
+    moneyPolicy<{ maxUsdPerWallet?: number; maxUsdPerStack?: number }>(
+      {
+        name: "max-usd-moved",
+        description:
+          "A change moves at most maxUsdPerWallet out of one wallet's sources into others, and at most maxUsdPerStack over the stack.",
+        enforcementLevel: "advisory",
+        configSchema: {
+          properties: {
+            maxUsdPerWallet: usd("the most USD one wallet's change may move (unset: no limit)"),
+            maxUsdPerStack: usd("the most USD the stack's changes may move together (unset: no limit)"),
+          },
+        },
+      },
+      (subjects, config) => [
+        ...(config.maxUsdPerWallet === undefined
+          ? []
+          : subjects.flatMap((subject) =>
+              maxUsdMovedPerWallet(subject, config.maxUsdPerWallet!, "max-usd-moved.maxUsdPerWallet"),
+            )),
+        ...(config.maxUsdPerStack === undefined || subjects.length === 0
+          ? []
+          : maxUsdMovedPerStack(
+              stackMoneyImpact(subjects.map((subject) => subject.impact)),
+              config.maxUsdPerStack,
+              "max-usd-moved.maxUsdPerStack",
+            )),
+      ],
+    ),
+    moneyPolicy<{
+      minInstantUsdPerWallet?: number;
+      minInstantUsdPerStack?: number;
+      minWithin?: { within: string; minUsdPerWallet?: number; minUsdPerStack?: number }[];
+    }>(
+      {
+        name: "min-usd-withdrawable",
+        description:
+          "After a change that moves money, at least the given USD stays withdrawable at once (PT0H), and within each minWithin time, per wallet and over the stack's changed wallets.",
+        enforcementLevel: "advisory",
+        configSchema: {
+          properties: {
+            minInstantUsdPerWallet: usd("the least USD withdrawable at once in a wallet after its change"),
+            minInstantUsdPerStack: usd("the least USD withdrawable at once over the changed wallets"),
+            minWithin: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: {
+                  within: { type: "string" },
+                  minUsdPerWallet: { type: "number", minimum: 0 },
+                  minUsdPerStack: { type: "number", minimum: 0 },
+                },
+                required: ["within"],
+              },
+              description: 'more limits, such as [{ "within": "PT24H", "minUsdPerWallet": 1000000 }]',
+            },
+          },
+        },
+      },
+      (subjects, config) => {
+        const limits = [
+          {
+            within: "PT0H",
+            perWallet: config.minInstantUsdPerWallet,
+            perStack: config.minInstantUsdPerStack,
+            key: "min-usd-withdrawable.minInstantUsdPer",
+          },
+          ...(config.minWithin ?? []).map((limit, index) => ({
+            within: limit.within,
+            perWallet: limit.minUsdPerWallet,
+            perStack: limit.minUsdPerStack,
+            key: `min-usd-withdrawable.minWithin[${index}].minUsdPer`,
+          })),
+        ];
+        const stack = stackMoneyImpact(subjects.map((subject) => subject.impact));
+        return limits.flatMap((limit) => [
+          ...(limit.perWallet === undefined
+            ? []
+            : subjects.flatMap((subject) =>
+                minUsdWithdrawablePerWallet(subject, limit.within, limit.perWallet!, `${limit.key}Wallet`),
+              )),
+          ...(limit.perStack === undefined || subjects.length === 0
+            ? []
+            : minUsdWithdrawablePerStack(stack, limit.within, limit.perStack, `${limit.key}Stack`)),
+        ]);
+      },
     ),
     {
       name: "retain-needs-allow-list",

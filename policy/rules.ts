@@ -1,6 +1,12 @@
 import {
   DURATION_EXAMPLES,
+  formatExactUsd,
+  parseIsoDurationMs,
   readIsoDuration,
+  usdToMicros,
+  type MoneyImpact,
+  type StackMoneyImpact,
+  type WithdrawableWithin,
   keysMissingFromCatalog,
   weightByStrategyType,
   withdrawableShareBps,
@@ -179,4 +185,95 @@ export function oneManagerPerWallet(managers: readonly AllocationManager[]): str
         `wallet ${walletId} is managed by ${list.map((m) => `${m.kind} "${m.resource}"`).join(" and ")}; ` +
         "keep its allocation in one resource",
     );
+}
+
+/**
+ * The money rules (issue 37) judge a change's money impact (sdk/nodejs/contract/moneyImpact.ts),
+ * limits in USD. A change that moves no money (an unfunded wallet, the same target) is not judged:
+ * the rules are about what a change does to money that exists.
+ */
+
+/** What one wallet's change does, for the money rules: the resource and its impact. */
+export interface MoneySubject {
+  resource: string;
+  impact: MoneyImpact;
+}
+
+const usdLimitMicros = (usd: number) => usdToMicros(usd);
+
+/** At most `maxUsd` moved by one wallet's change. */
+export function maxUsdMovedPerWallet(subject: MoneySubject, maxUsd: number, configKey: string): string[] {
+  if (subject.impact.movedMicros <= usdLimitMicros(maxUsd)) return [];
+  return [
+    `${subject.resource}: the change moves ${formatExactUsd(subject.impact.movedMicros)}, above the maximum ` +
+      `${formatExactUsd(usdLimitMicros(maxUsd))} per wallet (${configKey})`,
+  ];
+}
+
+/** At most `maxUsd` moved by the stack's changes together. */
+export function maxUsdMovedPerStack(stack: StackMoneyImpact, maxUsd: number, configKey: string): string[] {
+  if (stack.movedMicros <= usdLimitMicros(maxUsd)) return [];
+  return [
+    `the stack's changes move ${formatExactUsd(stack.movedMicros)} across ${stack.wallets} wallets, above the ` +
+      `maximum ${formatExactUsd(usdLimitMicros(maxUsd))} per stack (${configKey})`,
+  ];
+}
+
+function withdrawableAfter(rows: readonly WithdrawableWithin[], within: string): bigint {
+  const boundMs = parseIsoDurationMs(within);
+  // The largest bound the figures have that is no longer than the one asked: the money liquid
+  // within it is liquid within the one asked (bounds are the catalog's processing times).
+  let best = 0n;
+  let bestMs = -1;
+  for (const row of rows) {
+    const rowMs = parseIsoDurationMs(row.within);
+    if (rowMs !== null && boundMs !== null && rowMs <= boundMs && rowMs > bestMs) {
+      best = row.afterMicros;
+      bestMs = rowMs;
+    }
+  }
+  return best;
+}
+
+function durationProblem(within: string, configKey: string, who: string): string[] {
+  const { problem } = readIsoDuration(within);
+  return problem === undefined
+    ? []
+    : [`${who}: ${configKey} names "${within}"; it must be ${DURATION_EXAMPLES}, and this one ${problem}`];
+}
+
+/** At least `minUsd` withdrawable within `within` after one wallet's change (when it moves money). */
+export function minUsdWithdrawablePerWallet(
+  subject: MoneySubject,
+  within: string,
+  minUsd: number,
+  configKey: string,
+): string[] {
+  const problems = durationProblem(within, configKey, subject.resource);
+  if (problems.length > 0) return problems;
+  if (subject.impact.movedMicros === 0n) return [];
+  const after = withdrawableAfter(subject.impact.withdrawable, within);
+  if (after >= usdLimitMicros(minUsd)) return [];
+  return [
+    `${subject.resource}: after the change ${formatExactUsd(after)} is withdrawable within ${within}, below the ` +
+      `minimum ${formatExactUsd(usdLimitMicros(minUsd))} per wallet (${configKey})`,
+  ];
+}
+
+/** At least `minUsd` withdrawable within `within` over the stack's changed wallets, after the change. */
+export function minUsdWithdrawablePerStack(
+  stack: StackMoneyImpact,
+  within: string,
+  minUsd: number,
+  configKey: string,
+): string[] {
+  const problems = durationProblem(within, configKey, "the stack");
+  if (problems.length > 0) return problems;
+  if (stack.movedMicros === 0n) return [];
+  const after = withdrawableAfter(stack.withdrawable, within);
+  if (after >= usdLimitMicros(minUsd)) return [];
+  return [
+    `after the stack's changes ${formatExactUsd(after)} of its changed wallets is withdrawable within ${within}, ` +
+      `below the minimum ${formatExactUsd(usdLimitMicros(minUsd))} per stack (${configKey})`,
+  ];
 }

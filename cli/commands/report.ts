@@ -1,13 +1,21 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import { StrategiesResponseSchema, type StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
+import {
+  StrategiesResponseSchema,
+  blendedRateBps,
+  keysMissingFromCatalog,
+  liquidityBounds,
+  withdrawableShareBps,
+  type StrategyCatalogEntry,
+} from "../../sdk/nodejs/contract/index.ts";
+import type { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { describeFieldProblems, fieldProblemsOf } from "../../sdk/nodejs/contract/index.ts";
-import { buildAllocationReport, type ReportContext } from "../report/allocationReport.ts";
+import { buildAllocationReport, targetKey, type ReportContext } from "../report/allocationReport.ts";
 import { planPreviewMismatches, readPlan, type SavedPlan } from "../report/planFile.ts";
 import { readPreview, type PreviewFacts } from "../report/previewSteps.ts";
 import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
 import { wholeNumber } from "../flagValues.ts";
-import { NotFoundError } from "../../sdk/nodejs/client/index.ts";
+import { listWalletsById } from "../../sdk/nodejs/client/walletsById.ts";
 import { SETTINGS } from "../../sdk/nodejs/stackSettings.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
 
@@ -20,6 +28,9 @@ interface ReportFlags {
   maxChars: number;
   output?: string;
 }
+
+/** Amounts are exact micros (bigint) in the report; JSON carries them as decimal strings. */
+const jsonMicros = (_key: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value);
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let text = "";
@@ -45,14 +56,18 @@ function catalogFromFile(file: string): StrategyCatalogEntry[] {
 }
 
 /**
- * The catalog, and the balances of wallets the preview deletes: from the service (read-only), or the
- * catalog from a file when working offline (balances then stay unknown, and the report says so).
+ * The catalog, the wallets' positions (for the dollars) and the balances of wallets the preview
+ * deletes: from the service (read-only), or the catalog from a file when working offline (then the
+ * report shows basis points only and balances stay unknown, and it says so).
  */
 async function serviceFacts(
   options: GlobalOptions,
   flags: ReportFlags,
-  deletedWalletIds: string[],
-): Promise<Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances">> {
+  walletIds: ReadonlySet<string>,
+  targets: readonly Readonly<Record<string, number>>[],
+): Promise<
+  Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances" | "wallets" | "quotes">
+> {
   const readAt = new Date().toISOString();
   if (flags.catalog !== undefined) {
     return {
@@ -60,20 +75,30 @@ async function serviceFacts(
       catalogSource: `file ${flags.catalog}`,
       catalogReadAt: readAt,
       balances: new Map(),
+      wallets: {
+        available: false,
+        reason: `the report ran offline (--catalog ${flags.catalog}), so the service's wallets were not read`,
+      },
     };
   }
   return withServiceClient(options, async (client) => {
     const catalog = (await client.catalog.listStrategies()).strategies;
+    // Every wallet of the token's organization, a hundred a request: a 1,000-wallet change costs ten
+    // reads, not a thousand. Skipped when no step names a wallet.
+    const byId = walletIds.size === 0 ? new Map() : await listWalletsById(client);
     const balances = new Map<string, number>();
-    for (const walletId of deletedWalletIds) {
-      // A wallet the service no longer knows has no balance to warn about; any other error (auth,
-      // network) must be said, not read as "empty".
-      const wallet = await client.wallets
-        .retrieve(walletId)
-        .catch((error: unknown) => (NotFoundError.isInstance(error) ? undefined : Promise.reject(error)));
+    for (const walletId of walletIds) {
+      const wallet = byId.get(walletId);
       if (wallet !== undefined) balances.set(walletId, wallet.totalBalanceUsd + wallet.pendingAllocationsUsd);
     }
-    return { catalog, catalogSource: `the service at ${client.baseUrl}`, catalogReadAt: readAt, balances };
+    return {
+      catalog,
+      catalogSource: `the service at ${client.baseUrl}`,
+      catalogReadAt: readAt,
+      balances,
+      wallets: { available: true, byId },
+      quotes: await quotesFor(client, targets, catalog),
+    };
   });
 }
 
@@ -99,6 +124,47 @@ async function previewFacts(
     }
   }
   return { ...preview, plan };
+}
+
+/** The most distinct targets the report asks the quote endpoint about: advice must not cost a request per wallet. */
+const MAX_QUOTED_TARGETS = 20;
+
+/**
+ * The quote endpoint's options for each distinct new target, asked for at least the target's
+ * blended rate and liquidity within each processing time of the catalog: an option it returns
+ * may beat the target (the report checks that itself). Advice only: a failed quote is left out.
+ */
+async function quotesFor(
+  client: PortfolioWalletClient,
+  targets: readonly Readonly<Record<string, number>>[],
+  catalog: readonly StrategyCatalogEntry[],
+): Promise<Map<string, Record<string, number>[]>> {
+  const distinct = new Map(targets.map((weights) => [targetKey(weights), weights]));
+  const quotes = new Map<string, Record<string, number>[]>();
+  for (const [key, weights] of [...distinct].slice(0, MAX_QUOTED_TARGETS)) {
+    if (keysMissingFromCatalog(weights, catalog).length > 0) continue;
+    const liquidityConstraints = liquidityBounds(catalog)
+      .map((within) => ({
+        maxProcessingTime: within,
+        minWeightBps: withdrawableShareBps(weights, catalog, within),
+      }))
+      .filter((constraint) => constraint.minWeightBps > 0);
+    try {
+      const options = await client.quotes.create({
+        minApyTargetBps: Math.floor(blendedRateBps(weights, catalog)),
+        liquidityConstraints,
+      });
+      quotes.set(
+        key,
+        options.map((option) =>
+          Object.fromEntries(option.strategyConfig.positions.map((p) => [p.positionKey, p.targetWeightBps])),
+        ),
+      );
+    } catch {
+      // Advice is never worth failing the report for: without a quote there is simply none.
+    }
+  }
+  return quotes;
 }
 
 /** `portfolio-wallet report`: a pull-request report of a `pulumi preview --json`. */
@@ -132,10 +198,13 @@ export function reportCommand(): Command {
     .action(async (flags: ReportFlags, command: Command) => {
       const options = globalOptionsOf(command);
       const preview = await previewFacts(flags, command.getOptionValueSource("preview") !== "default");
-      const deleted = preview.steps
-        .filter((step) => step.op === "delete" && step.kind === "portfolioWallet" && step.walletId !== null)
-        .map((step) => step.walletId!);
-      const facts = await serviceFacts(options, flags, deleted);
+      const walletIds = new Set(
+        preview.steps.flatMap((step) => (step.walletId === null ? [] : [step.walletId])),
+      );
+      const targets = preview.steps.flatMap((step) =>
+        step.op === "delete" || step.after === null || step.after === "unknown" ? [] : [step.after],
+      );
+      const facts = await serviceFacts(options, flags, walletIds, targets);
       const report = buildAllocationReport(preview, {
         ...facts,
         commit: flags.commit ?? (process.env["GITHUB_SHA"] || null),
@@ -146,7 +215,7 @@ export function reportCommand(): Command {
       });
       const rendered =
         flags.format === "json"
-          ? `${JSON.stringify(report, null, 2)}\n`
+          ? `${JSON.stringify(report, jsonMicros, 2)}\n`
           : renderMarkdown(report, flags.maxChars);
       if (flags.output !== undefined) writeFileSync(flags.output, rendered);
       else process.stdout.write(rendered);

@@ -1,9 +1,17 @@
 import {
   blendedRateBps,
+  dominatingAllocation,
   keysMissingFromCatalog,
+  moneyImpact,
+  stackMoneyImpact,
   withdrawableShareBps,
+  type DominatingAllocation,
+  type MoneyImpact,
+  type StackMoneyImpact,
   type StrategyCatalogEntry,
+  type WalletHoldings,
 } from "../../sdk/nodejs/contract/index.ts";
+import { dollars, signedDollars } from "./format.ts";
 import { formatUsd as formatUsdAmount } from "../../sdk/nodejs/contract/money.ts";
 import type { PreviewFacts, PreviewStep, Weights } from "./previewSteps.ts";
 
@@ -43,6 +51,32 @@ export interface WalletChange {
   unknownKeys: string[];
   /** Whether `up` sends a strategy update for it (which the service may hold for approval). */
   strategyUpdate: boolean;
+  /** What the change does to the wallet's money, or why the report cannot say. */
+  money: WalletMoney;
+  /**
+   * Advice, never a failure: a quote option that earns more at the same or better liquidity than
+   * the new target (or as much, and more liquid). Null when none does or quotes were not asked.
+   */
+  betterQuote: DominatingAllocation | null;
+}
+
+/** The dollars of one wallet's change: computed from the service's wallet, or the reason not. */
+export type WalletMoney = { impact: MoneyImpact; reason?: undefined } | { impact: null; reason: string };
+
+/**
+ * The wallets the report reads its dollars from: the service's answers by wallet id, or why the
+ * service could not be asked (then the report shows basis points only, and says so).
+ */
+export type ServiceWallets =
+  { available: true; byId: ReadonlyMap<string, WalletHoldings> } | { available: false; reason: string };
+
+export interface StackMoney {
+  /** The stack's totals over the wallets whose dollars are known; null when none are. */
+  totals: StackMoneyImpact | null;
+  /** The dollar headline, never folded; or why there are no dollars. */
+  headline: string;
+  /** Wallets that change allocation but whose dollars are unknown. */
+  walletsWithoutDollars: number;
 }
 
 export interface ReportWarning {
@@ -62,6 +96,8 @@ export interface AllocationReport {
   stack: string | null;
   commit: string | null;
   headline: string;
+  /** The change in dollars, for the stack (amounts in the JSON form are micros as decimal strings). */
+  money: StackMoney;
   warnings: ReportWarning[];
   wallets: WalletChange[];
   /** Webhook registrations and any other resource that changes. */
@@ -81,6 +117,10 @@ export interface ReportContext {
   commit: string | null;
   /** USD balance of wallets being deleted, by wallet id, when the service could be asked. */
   balances: ReadonlyMap<string, number>;
+  /** The wallets' current positions from the service (list endpoint), or why they are unknown. */
+  wallets?: ServiceWallets;
+  /** The quote endpoint's options for each new target, by `targetKey`; absent offline. */
+  quotes?: ReadonlyMap<string, readonly Record<string, number>[]>;
   /** Whether an approver is configured for `up` (stack config or environment; values never read). */
   approverConfigured: boolean;
   /** SHA-256 of the plan saved with the preview, when there is one. */
@@ -137,6 +177,38 @@ function actionOf(step: PreviewStep, before: Weights, after: Weights): string {
   }
 }
 
+const NOT_ASKED: ServiceWallets = {
+  available: false,
+  reason: "the service's wallets were not read for this report",
+};
+
+/**
+ * The dollars of a step: a strategy change read against the wallet's positions at the service.
+ * A new wallet holds nothing yet; a resource that leaves the stack changes no allocation.
+ */
+function moneyOf(
+  step: PreviewStep,
+  after: Record<string, number> | null,
+  afterUnknown: boolean,
+  context: ReportContext,
+): WalletMoney {
+  const wallets = context.wallets ?? NOT_ASKED;
+  if (step.op === "delete")
+    return { impact: null, reason: "no allocation changes: the wallet keeps its own" };
+  if (afterUnknown || after === null)
+    return { impact: null, reason: "the new allocation is known only at `up`" };
+  if (step.op === "create" && step.kind === "portfolioWallet")
+    return { impact: moneyImpact({ positions: [] }, after, context.catalog) };
+  if (step.op === "replace")
+    return { impact: null, reason: "the resource is replaced: its allocation moves to another wallet" };
+  if (!wallets.available) return { impact: null, reason: wallets.reason };
+  if (step.walletId === null) return { impact: null, reason: "the wallet id is not known before `up`" };
+  const wallet = wallets.byId.get(step.walletId);
+  if (wallet === undefined)
+    return { impact: null, reason: `the service lists no wallet ${step.walletId} for this token` };
+  return { impact: moneyImpact(wallet, after, context.catalog) };
+}
+
 function walletChangeOf(step: PreviewStep, context: ReportContext): WalletChange {
   const before = step.op === "create" ? null : known(step.before);
   const after = step.op === "delete" ? null : known(step.after);
@@ -146,6 +218,7 @@ function walletChangeOf(step: PreviewStep, context: ReportContext): WalletChange
     (step.op === "update" && step.after !== "unknown" && JSON.stringify(before) !== JSON.stringify(after)) ||
     (step.op === "update" && step.after === "unknown") ||
     (step.op === "create" && step.kind === "walletStrategy");
+  const afterUnknown = step.op !== "delete" && step.after === "unknown";
   return {
     name: step.name,
     kind: WALLET_KINDS[step.kind as keyof typeof WALLET_KINDS],
@@ -155,12 +228,25 @@ function walletChangeOf(step: PreviewStep, context: ReportContext): WalletChange
     rows: rowsOf(before, after),
     sumBeforeBps: sum(before),
     sumAfterBps: sum(after),
-    afterUnknown: step.op !== "delete" && step.after === "unknown",
+    afterUnknown,
     blendedRateBps: measured((weights) => blendedRateBps(weights, context.catalog)),
     instantShareBps: measured((weights) => withdrawableShareBps(weights, context.catalog, "PT0H")),
     unknownKeys: after === null ? [] : keysMissingFromCatalog(after, context.catalog),
     strategyUpdate: sendsUpdate,
+    money: moneyOf(step, after, afterUnknown, context),
+    betterQuote:
+      after === null || afterUnknown || step.op === "delete"
+        ? null
+        : dominatingAllocation(after, context.quotes?.get(targetKey(after)) ?? [], context.catalog),
   };
+}
+
+/** One key per target allocation (sorted positionKey=weight), to ask the quote endpoint once per target. */
+export function targetKey(weights: Readonly<Record<string, number>>): string {
+  return Object.entries(weights)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, weight]) => `${key}=${weight}`)
+    .join(",");
 }
 
 function warningsOf(steps: PreviewStep[], wallets: WalletChange[], context: ReportContext): ReportWarning[] {
@@ -265,6 +351,47 @@ function headlineOf(facts: PreviewFacts, wallets: WalletChange[], others: OtherC
   return `${where}: ${phrases.length === 0 ? "no changes" : phrases.join(", ")}`;
 }
 
+/** `tbills −$6,200,000.00, syrupUsdc +$6,200,000.00`: where the money goes, per source. */
+function flowsText(totals: StackMoneyImpact): string {
+  return totals.flows
+    .flatMap((flow) => [
+      ...(flow.outMicros > 0n ? [`${flow.positionKey} ${signedDollars(-flow.outMicros)}`] : []),
+      ...(flow.inMicros > 0n ? [`${flow.positionKey} ${signedDollars(flow.inMicros)}`] : []),
+    ])
+    .join(", ");
+}
+
+function stackMoneyOf(wallets: WalletChange[], context: ReportContext): StackMoney {
+  // Only changes of allocation count; a resource leaving the stack moves nothing.
+  const changing = wallets.filter((wallet) => wallet.op !== "delete");
+  const impacts = changing.flatMap((wallet) => (wallet.money.impact === null ? [] : [wallet.money.impact]));
+  const without = changing.length - impacts.length;
+  const service = context.wallets ?? NOT_ASKED;
+  if (impacts.length === 0) {
+    return {
+      totals: null,
+      walletsWithoutDollars: without,
+      headline:
+        changing.length === 0
+          ? "No allocation changes: no money moves."
+          : `Dollars not shown, basis points only: ${service.available ? "no changed wallet's dollars are known (see each wallet)" : service.reason}.`,
+    };
+  }
+  const totals = stackMoneyImpact(impacts);
+  const instant = totals.withdrawable.find((row) => row.within === "PT0H");
+  const parts = [
+    totals.movedMicros === 0n
+      ? `Moves $0.00 across ${count(totals.wallets, "wallet")}` +
+        (totals.fundedWallets === 0 ? " (none holds money yet)" : "")
+      : `Moves ${dollars(totals.movedMicros)} across ${count(totals.wallets, "wallet")}: ${flowsText(totals)}`,
+    `yield ${signedDollars(totals.yearlyYield.deltaMicros)} a year at today's rates`,
+    ...(instant === undefined ? [] : [`withdrawable at once ${signedDollars(instant.deltaMicros)}`]),
+    ...(totals.longestExit !== null ? [`money leaving can take up to ${totals.longestExit}`] : []),
+  ];
+  const missing = without > 0 ? ` (${count(without, "more wallet")} without dollars: see below)` : "";
+  return { totals, walletsWithoutDollars: without, headline: `${parts.join("; ")}.${missing}` };
+}
+
 /** The report's facts for a preview, read against the catalog. */
 export function buildAllocationReport(facts: PreviewFacts, context: ReportContext): AllocationReport {
   const changed = facts.steps.filter((step) => !QUIET_OPS.has(step.op));
@@ -286,6 +413,7 @@ export function buildAllocationReport(facts: PreviewFacts, context: ReportContex
     stack: facts.stack,
     commit: context.commit,
     headline: headlineOf(facts, wallets, otherChanges),
+    money: stackMoneyOf(wallets, context),
     warnings: warningsOf(changed, wallets, context),
     wallets,
     otherChanges,

@@ -1,5 +1,6 @@
 import type { AllocationReport, WalletChange } from "./allocationReport.ts";
-import { beforeAfter, bps, signedBps } from "./format.ts";
+import type { MoneyImpact } from "../../sdk/nodejs/contract/index.ts";
+import { beforeAfter, bps, dollars, dollarsBeforeAfter, signedBps, signedDollars } from "./format.ts";
 
 /**
  * The report as a pull-request comment: the headline first, warnings next, then one table per
@@ -34,16 +35,71 @@ function walletTable(wallet: WalletChange): string[] {
   if (wallet.afterUnknown) {
     return [`The target allocation is computed from other resources and is known only at \`up\`.`];
   }
-  const lines = [
-    "| source | before bps | after bps | Δ bps |",
-    "|---|--:|--:|--:|",
-    ...wallet.rows.map(
-      (row) =>
-        `| ${cell(row.positionKey)} | ${bps(row.beforeBps)} | ${bps(row.afterBps)} | ${signedBps(row.deltaBps)} |`,
-    ),
-    `| **sum** | **${bps(wallet.sumBeforeBps)}** | **${bps(wallet.sumAfterBps)}** | |`,
+  const impact = wallet.money.impact;
+  // An unfunded wallet's dollars are all $0.00: the line under the table says so once.
+  if (impact === null || !impact.funded) {
+    return [
+      "| source | before bps | after bps | Δ bps |",
+      "|---|--:|--:|--:|",
+      ...wallet.rows.map(
+        (row) =>
+          `| ${cell(row.positionKey)} | ${bps(row.beforeBps)} | ${bps(row.afterBps)} | ${signedBps(row.deltaBps)} |`,
+      ),
+      `| **sum** | **${bps(wallet.sumBeforeBps)}** | **${bps(wallet.sumAfterBps)}** | |`,
+    ];
+  }
+  // The dollars beside the basis points; a source the wallet holds outside its targets shows "—" bps.
+  const rows = new Map(wallet.rows.map((row) => [row.positionKey, row]));
+  const sources = new Map(impact.sources.map((source) => [source.positionKey, source]));
+  const keys = [...new Set([...rows.keys(), ...sources.keys()])].sort();
+  return [
+    "| source | before bps | after bps | Δ bps | USD now | USD after | Δ USD |",
+    "|---|--:|--:|--:|--:|--:|--:|",
+    ...keys.map((key) => {
+      const row = rows.get(key);
+      const source = sources.get(key);
+      const usd = (micros: bigint | undefined) => (micros === undefined ? "—" : dollars(micros));
+      return (
+        `| ${cell(key)} | ${bps(row?.beforeBps ?? null)} | ${bps(row?.afterBps ?? null)} | ` +
+        `${row === undefined ? "" : signedBps(row.deltaBps)} | ${usd(source?.nowMicros)} | ${usd(source?.afterMicros)} | ` +
+        `${source === undefined ? "" : signedDollars(source.deltaMicros)} |`
+      );
+    }),
+    `| **sum** | **${bps(wallet.sumBeforeBps)}** | **${bps(wallet.sumAfterBps)}** | | ` +
+      `**${dollars(impact.balanceMicros)}** | **${dollars(impact.balanceMicros)}** | |`,
   ];
-  return lines;
+}
+
+/** What the wallet's change does in dollars, in one paragraph; or why the report cannot say. */
+export function moneyLine(wallet: WalletChange): string {
+  const impact: MoneyImpact | null = wallet.money.impact;
+  if (impact === null) return `Dollars: not shown, ${wallet.money.reason}.`;
+  return impactLine(impact);
+}
+
+/** A change's money impact in one paragraph: the report's per-wallet line, and what `approve` shows. */
+export function impactLine(impact: MoneyImpact): string {
+  const pending =
+    impact.pendingMicros > 0n
+      ? ` ${dollars(impact.pendingMicros)} received and not yet allocated goes to the new target when allocated (not counted as moved).`
+      : "";
+  const missing =
+    impact.keysMissingFromCatalog.length > 0
+      ? ` Not in the catalog, so without rate or liquidity: ${impact.keysMissingFromCatalog.join(", ")}.`
+      : "";
+  if (!impact.funded) return `The wallet holds no money: this change moves $0.00.${pending}${missing}`;
+  const within = impact.withdrawable.map(
+    (row) =>
+      `${row.within === "PT0H" ? "withdrawable at once (PT0H)" : `within ${row.within}`} ${dollarsBeforeAfter(row.nowMicros, row.afterMicros)}`,
+  );
+  return (
+    [
+      `Moves ${dollars(impact.movedMicros)} of ${dollars(impact.balanceMicros)}`,
+      `yearly yield ${dollarsBeforeAfter(impact.yearlyYield.nowMicros, impact.yearlyYield.afterMicros)} at today's rates`,
+      ...within,
+      ...(impact.longestExit === null ? [] : [`money leaving can take up to ${impact.longestExit}`]),
+    ].join(" · ") + `.${pending}${missing}`
+  );
 }
 
 function walletFigures(wallet: WalletChange): string {
@@ -51,6 +107,25 @@ function walletFigures(wallet: WalletChange): string {
     `Blended rate ${beforeAfter(wallet.blendedRateBps.before, wallet.blendedRateBps.after, 1)} · ` +
     `withdrawable at once (PT0H) ${beforeAfter(wallet.instantShareBps.before, wallet.instantShareBps.after)}`
   );
+}
+
+/** The quote endpoint's better option beside the wallet: advice, never a failure. */
+function betterQuoteLines(wallet: WalletChange): string[] {
+  const option = wallet.betterQuote;
+  if (option === null) return [];
+  const weights = Object.entries(option.weights)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, weight]) => `${key} ${weight}`)
+    .join(", ");
+  const liquidity = option.withdrawable
+    .map((row) => `${row.within} ${row.optionBps} bps (target ${row.targetBps})`)
+    .join(", ");
+  return [
+    "",
+    `💡 Advice: the quote endpoint offers **${weights}** at ${option.blendedRateBps.toFixed(1)} bps, ` +
+      `withdrawable ${liquidity}: it earns at least as much as the new target at the same or better liquidity. ` +
+      "Not a failure; nothing changes unless the code does.",
+  ];
 }
 
 /** A resource that leaves the stack changes nothing at the service: the wallet keeps its allocation. */
@@ -67,12 +142,24 @@ function detailedWallets(report: AllocationReport): string[] {
           "",
           "No request changes its allocation: the wallet keeps it at the service.",
         ]
-      : ["", `#### ${walletTitle(wallet)}`, "", ...walletTable(wallet), "", walletFigures(wallet)],
+      : [
+          "",
+          `#### ${walletTitle(wallet)}`,
+          "",
+          ...walletTable(wallet),
+          "",
+          walletFigures(wallet),
+          "",
+          moneyLine(wallet),
+          ...betterQuoteLines(wallet),
+        ],
   );
 }
 
 function compactRow(wallet: WalletChange): string {
-  if (leavesTheStack(wallet)) return `| ${cell(wallet.name)} | ${wallet.action} | keeps its allocation | | |`;
+  if (leavesTheStack(wallet))
+    return `| ${cell(wallet.name)} | ${wallet.action} | keeps its allocation | | | |`;
+  const moved = wallet.money.impact === null ? "—" : dollars(wallet.money.impact.movedMicros);
   const changes = wallet.afterUnknown
     ? "known at `up`"
     : wallet.rows
@@ -80,7 +167,7 @@ function compactRow(wallet: WalletChange): string {
         .map((row) => `${row.positionKey} ${bps(row.beforeBps)}→${bps(row.afterBps)}`)
         .join(", ");
   return (
-    `| ${cell(wallet.name)} | ${wallet.action} | ${cell(changes) || "—"} | ` +
+    `| ${cell(wallet.name)} | ${wallet.action} | ${cell(changes) || "—"} | ${moved} | ` +
     `${beforeAfter(wallet.blendedRateBps.before, wallet.blendedRateBps.after, 1)} | ` +
     `${beforeAfter(wallet.instantShareBps.before, wallet.instantShareBps.after)} |`
   );
@@ -91,8 +178,8 @@ function compactWallets(report: AllocationReport, rows: number): string[] {
   const left = report.wallets.length - shown.length;
   return [
     "",
-    "| wallet | change | weights (bps, before→after) | blended rate | withdrawable at once (PT0H) |",
-    "|---|---|---|---|---|",
+    "| wallet | change | weights (bps, before→after) | moves | blended rate | withdrawable at once (PT0H) |",
+    "|---|---|---|--:|---|---|",
     ...shown.map(compactRow),
     ...(left > 0
       ? [
@@ -106,6 +193,8 @@ function compactWallets(report: AllocationReport, rows: number): string[] {
 
 function head(report: AllocationReport): string[] {
   const lines = [reportMarker(report), `### ${report.headline}`];
+  if (report.money.totals !== null || report.money.walletsWithoutDollars > 0)
+    lines.push("", `**Dollars:** ${report.money.headline}`);
   if (report.plan !== null) {
     lines.push(
       "",
@@ -136,6 +225,9 @@ function details(report: AllocationReport): string[] {
       `${report.catalog.positionKeys} yield sources.`,
     "- Blended rate: Σ weight × current rate / 10000. Withdrawable at once: the weights of sources whose " +
       "processing time is PT0H.",
+    "- Dollars: USD now is each position's valueUsd at the service; USD after is the invested balance × target weight " +
+      "/ 10000, split to the micro by largest remainder. Yearly yield is a projection at today's catalog rates, " +
+      "not a forecast: rates change. Money received but not yet allocated is not counted as moved.",
     "",
     "</details>",
   ];

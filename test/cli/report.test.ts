@@ -252,6 +252,10 @@ describe("portfolio-wallet report", () => {
       "<!-- portfolio-wallet-report project=treasury stack=prod commit=abc1234 -->",
     );
     expect(markdown.stdout).toContain("| tbills | 6000 | 5000 | −1000 |");
+    // Offline: basis points only, saying why.
+    expect(markdown.stdout).toContain(
+      `**Dollars:** Dollars not shown, basis points only: the report ran offline (--catalog ${catalogFile}), so the service's wallets were not read.`,
+    );
     // The key's presence says an approver is configured; its value never appears.
     expect(markdown.stdout).toContain("This stack configures an approver");
     const json = await portfolioWallet(["report", "--catalog", catalogFile, "--format", "json"], {

@@ -5,6 +5,7 @@ export * from "./duration.ts";
 export * from "./errors.ts";
 export * from "./allocation.ts";
 export * from "./allocationMetrics.ts";
+export * from "./moneyImpact.ts";
 export * from "./catalog.ts";
 export * from "./quote.ts";
 export * from "./wallet.ts";

@@ -69,3 +69,39 @@ export function formatUsd(usd: number): string {
 export function formatExactUsd(micros: Micros): string {
   return `${microsToDecimalString(micros)} USD`;
 }
+
+/** The sum of some amounts. */
+export function sumMicros(amounts: Iterable<Micros>): Micros {
+  let total = 0n;
+  for (const amount of amounts) total += amount;
+  return total;
+}
+
+/**
+ * Splits `total` micros in proportion to integer `weights` (bps or micros) by largest remainder:
+ * the parts are integers summing to exactly `total`, none more than a micro above its exact
+ * share. Ties in the remainder go to the earlier weight. All-zero weights give all-zero parts;
+ * negative weights count as zero. The one rule by which money is put on target weights: the
+ * sandbox rebalances and allocates deposits with it, and a change's money impact (moneyImpact.ts)
+ * predicts the amounts at a new target with it.
+ */
+export function splitByWeights(total: Micros, weights: readonly (number | bigint)[]): Micros[] {
+  const scaled = weights.map((w) => {
+    const whole = typeof w === "bigint" ? w : BigInt(Math.round(w));
+    return whole > 0n ? whole : 0n;
+  });
+  const weightSum = sumMicros(scaled);
+  if (weightSum === 0n || total === 0n) return weights.map(() => 0n);
+  const parts = scaled.map((w) => (total * w) / weightSum);
+  const remainders = scaled.map((w, index) => ({ index, remainder: (total * w) % weightSum }));
+  let left = total - sumMicros(parts);
+  remainders.sort((a, b) =>
+    a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1,
+  );
+  for (const { index } of remainders) {
+    if (left <= 0n) break;
+    parts[index] = (parts[index] ?? 0n) + 1n;
+    left -= 1n;
+  }
+  return parts;
+}

@@ -1,0 +1,311 @@
+import { randomUUID } from "node:crypto";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildAllocationReport, targetKey, type ReportContext } from "../../cli/report/allocationReport.ts";
+import { readPreview } from "../../cli/report/previewSteps.ts";
+import { renderMarkdown } from "../../cli/report/renderMarkdown.ts";
+import {
+  dominatingAllocation,
+  usdToMicros,
+  type PortfolioWallet,
+  type WalletHoldings,
+} from "../../sdk/nodejs/contract/index.ts";
+import { createManualClock } from "../../sandbox/index.ts";
+import { TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
+import { portfolioWallet, useCliDirectory } from "./harness.ts";
+import { CATALOG, previewOf, step } from "./previewFixtures.ts";
+
+/**
+ * The report's dollars (issue 37): the markdown a reviewer reads for a funded treasury, an unfunded
+ * wallet, a report that must fold, and, against the sandbox over HTTP, that the dollars are the
+ * service's own to the micro and that the wallets are read a hundred a request.
+ */
+
+const TREASURY = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
+const PAYROLL = "1c4a6d2f-2e3b-4d8f-8a21-6b7c8d9e0f12";
+
+function holdings(positions: Record<string, number>, pendingAllocationsUsd = 0): WalletHoldings {
+  return {
+    positions: Object.entries(positions).map(([positionKey, valueUsd]) => ({ positionKey, valueUsd })),
+    pendingAllocationsUsd,
+  };
+}
+
+function context(byId: Map<string, WalletHoldings>, overrides: Partial<ReportContext> = {}): ReportContext {
+  return {
+    catalog: CATALOG,
+    catalogSource: "the service at https://api.example.com",
+    catalogReadAt: "2026-11-23T10:00:00.000Z",
+    commit: "4f2c9e1",
+    balances: new Map(),
+    approverConfigured: false,
+    wallets: { available: true, byId },
+    ...overrides,
+  };
+}
+
+describe("the report in dollars", () => {
+  test("a funded treasury reweighted: the headline and each wallet in dollars beside the bps", async () => {
+    const report = buildAllocationReport(
+      readPreview(
+        previewOf([
+          step.sameStack(),
+          step.walletUpdate(
+            "treasury",
+            { tbills: 6000, syrupUsdc: 4000 },
+            { tbills: 5000, syrupUsdc: 5000 },
+            TREASURY,
+          ),
+          step.walletUpdate("payroll", { tbills: 10_000 }, { tbills: 7000, resolvRlp: 3000 }, PAYROLL),
+        ]),
+      ),
+      context(
+        new Map([
+          [TREASURY, holdings({ tbills: 6_000_000, syrupUsdc: 4_000_000 }, 2_500)],
+          [PAYROLL, holdings({ tbills: 1_250_000.5 })],
+        ]),
+      ),
+    );
+    const markdown = renderMarkdown(report);
+    // treasury: $1M tbills → syrupUsdc. payroll: 30% of $1,250,000.50 = $375,000.15 tbills → resolvRlp.
+    // Yield: treasury 6M×4.3% + 4M×6.5% = 518,000 → 5M×4.3% + 5M×6.5% = 540,000 (+22,000);
+    // payroll 1,250,000.50×4.3% = 53,750.0215 → 875,000.35×4.3% + 375,000.15×10.5% = 77,000.0308 (+23,250.0093).
+    expect(report.money.headline).toBe(
+      "Moves $1,375,000.15 across 2 wallets: resolvRlp +$375,000.15, syrupUsdc +$1,000,000.00, " +
+        "tbills −$1,375,000.15; yield +$45,250.01 a year at today's rates; withdrawable at once +$1,000,000.00; " +
+        "money leaving can take up to PT24H.",
+    );
+    expect(markdown.split("\n")[3]).toBe(`**Dollars:** ${report.money.headline}`);
+    expect(markdown).toContain(
+      "| tbills | 6000 | 5000 | −1000 | $6,000,000.00 | $5,000,000.00 | −$1,000,000.00 |",
+    );
+    expect(markdown).toContain(
+      "| **sum** | **10000** | **10000** | | **$10,000,000.00** | **$10,000,000.00** | |",
+    );
+    expect(markdown).toContain(
+      "Moves $1,000,000.00 of $10,000,000.00 · yearly yield $518,000.00 → $540,000.00 (+$22,000.00) at today's rates · " +
+        "withdrawable at once (PT0H) $4,000,000.00 → $5,000,000.00 (+$1,000,000.00)",
+    );
+    expect(markdown).toContain("$2,500.00 received and not yet allocated goes to the new target");
+    await expect(markdown).toMatchFileSnapshot("__snapshots__/report-funded-treasury.md");
+  });
+
+  test("an unfunded wallet moves $0 and says so; a wallet the service does not list has no dollars, said why", () => {
+    const report = buildAllocationReport(
+      readPreview(
+        previewOf([
+          step.walletUpdate("empty", { tbills: 10_000 }, { syrupUsdc: 10_000 }, TREASURY),
+          step.walletUpdate("elsewhere", { tbills: 10_000 }, { syrupUsdc: 10_000 }, PAYROLL),
+          step.walletCreate("fresh", { tbills: 10_000 }),
+        ]),
+      ),
+      context(new Map([[TREASURY, holdings({ tbills: 0 })]])),
+    );
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain("The wallet holds no money: this change moves $0.00.");
+    expect(markdown).toContain(`Dollars: not shown, the service lists no wallet ${PAYROLL} for this token.`);
+    expect(report.money.headline).toBe(
+      "Moves $0.00 across 2 wallets (none holds money yet); yield $0.00 a year at today's rates; " +
+        "withdrawable at once $0.00. (1 more wallet without dollars: see below)",
+    );
+  });
+
+  test("when the service cannot be asked, basis points only, and the reason", () => {
+    const report = buildAllocationReport(
+      readPreview(
+        previewOf([step.walletUpdate("treasury", { tbills: 10_000 }, { syrupUsdc: 10_000 }, TREASURY)]),
+      ),
+      context(new Map(), { wallets: { available: false, reason: "no token was given" } }),
+    );
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain("**Dollars:** Dollars not shown, basis points only: no token was given.");
+    expect(markdown).toContain("| source | before bps | after bps | Δ bps |\n");
+    expect(markdown).not.toContain("| USD now |");
+  });
+
+  test("1,000 wallets fold to one row each within the budget; the dollar headline is never cut", () => {
+    const steps = [step.sameStack()];
+    const byId = new Map<string, WalletHoldings>();
+    for (let index = 0; index < 1000; index++) {
+      const id = randomUUID();
+      byId.set(id, holdings({ tbills: 600_000 + index, syrupUsdc: 400_000 }));
+      steps.push(
+        step.walletUpdate(
+          `w${index}`,
+          { tbills: 6000, syrupUsdc: 4000 },
+          { tbills: 5000, syrupUsdc: 5000 },
+          id,
+        ),
+      );
+    }
+    const report = buildAllocationReport(readPreview(previewOf(steps)), context(byId));
+    const markdown = renderMarkdown(report, 20_000);
+    expect(markdown.length).toBeLessThanOrEqual(20_000);
+    // Each wallet moves tbills 600,000 + index → half of 1,000,000 + index: 100,000 + index / 2.
+    const moved = 1000n * 100_000_000_000n + (BigInt((999 * 1000) / 2) * 1_000_000n) / 2n;
+    expect(report.money.totals?.movedMicros).toBe(moved);
+    expect(markdown).toContain(`**Dollars:** ${report.money.headline}`);
+    expect(markdown).toContain("Moves $100,249,750.00 across 1000 wallets");
+    expect(markdown).toMatch(
+      /\| w0 \| reweighted \| syrupUsdc 4000→5000, tbills 6000→5000 \| \$100,000\.00 \|/,
+    );
+    expect(markdown).toMatch(/… and \d+ more wallets, left out to fit the comment/);
+  });
+});
+
+describe("dominated allocations", () => {
+  test("a quote option that earns more at the same or better liquidity is advised beside the wallet, never a failure", () => {
+    const half = { tbills: 5000, syrupUsdc: 5000 };
+    // Fixture catalog: syrupUsdc 650 bps at once, tbills 430 within PT24H, resolvRlp 1050 within PT168H.
+    expect(dominatingAllocation(half, [{ resolvRlp: 10_000 }], CATALOG)).toBeNull(); // earns more, less liquid
+    expect(dominatingAllocation(half, [{ tbills: 6000, syrupUsdc: 4000 }], CATALOG)).toBeNull(); // worse
+    expect(dominatingAllocation(half, [{ ethenaUsde: 10_000 }], CATALOG)).toBeNull(); // not in the catalog
+    expect(dominatingAllocation(half, [{ ...half }], CATALOG)).toBeNull(); // the same is not better
+    const better = dominatingAllocation(half, [{ resolvRlp: 10_000 }, { syrupUsdc: 10_000 }], CATALOG);
+    expect(better).toEqual({
+      weights: { syrupUsdc: 10_000 },
+      blendedRateBps: 650,
+      withdrawable: [
+        { within: "PT0H", optionBps: 10_000, targetBps: 5000 },
+        { within: "PT24H", optionBps: 10_000, targetBps: 10_000 },
+        { within: "PT168H", optionBps: 10_000, targetBps: 10_000 },
+      ],
+    });
+    const report = buildAllocationReport(
+      readPreview(previewOf([step.walletUpdate("treasury", { tbills: 10_000 }, half, TREASURY)])),
+      context(new Map([[TREASURY, holdings({ tbills: 100 })]]), {
+        quotes: new Map([[targetKey(half), [{ syrupUsdc: 10_000 }]]]),
+      }),
+    );
+    expect(report.wallets[0]?.betterQuote?.weights).toEqual({ syrupUsdc: 10_000 });
+    expect(report.warnings).toEqual([]);
+    expect(renderMarkdown(report)).toContain(
+      "💡 Advice: the quote endpoint offers **syrupUsdc 10000** at 650.0 bps, withdrawable PT0H 10000 bps (target 5000)",
+    );
+  });
+});
+
+describe("portfolio-wallet report against the sandbox", () => {
+  let t: TestSandbox;
+  let proxy: Server;
+  let proxyUrl: string;
+  const requests: string[] = [];
+  const cwd = useCliDirectory();
+
+  beforeAll(async () => {
+    // A manual clock: the wallets accrue nothing between the report and the answers it is checked against.
+    t = await startTestSandbox({ clock: createManualClock(new Date("2026-03-01T00:00:00.000Z")) });
+    await t.api("PUT", "/_sandbox/policy", { body: { strategyUpdateApprovals: 0, withdrawalApprovals: 0 } });
+    // A counting proxy in front of the sandbox: what the report asks the service, request by request.
+    proxy = createServer((incoming, outgoing) => {
+      requests.push(`${incoming.method} ${incoming.url}`);
+      const target = new URL(incoming.url ?? "/", t.url);
+      const forward = request(target, { method: incoming.method, headers: incoming.headers }, (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      });
+      incoming.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.close(resolve));
+    await t.close();
+  });
+
+  test("dollars equal the sandbox's wallet answers to the micro; wallets are read a hundred a request", async () => {
+    const created: PortfolioWallet[] = [];
+    // 130 wallets: two pages of the list. Three are funded with known deposits.
+    for (let index = 0; index < 130; index++) {
+      const res = await t.api("POST", "/v2/portfolio-wallets", {
+        body: {
+          requestId: randomUUID(),
+          positions: [
+            { positionKey: "tbills", targetWeightBps: 6000 },
+            { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+          ],
+        },
+      });
+      expect(res.status).toBe(201);
+      created.push(res.body as PortfolioWallet);
+    }
+    const deposits = [1_000_000, 250_000.25, 42];
+    for (const [index, amount] of deposits.entries()) {
+      const res = await t.api("POST", "/_sandbox/deposits", {
+        body: {
+          chain: "ethereum",
+          address: created[index]!.depositAddresses["ethereum"]!.address,
+          amount,
+          txHash: `0x${randomUUID().replaceAll("-", "")}`,
+        },
+      });
+      expect(res.status).toBe(201);
+    }
+    await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 7200 } });
+    const reweighted = [...created.slice(0, 3), created[129]!];
+    const preview = previewOf(
+      reweighted.map((wallet, index) =>
+        step.walletUpdate(
+          `w${index}`,
+          { tbills: 6000, syrupUsdc: 4000 },
+          { tbills: 5000, syrupUsdc: 5000 },
+          wallet.id,
+        ),
+      ),
+    );
+    requests.length = 0;
+    const result = await portfolioWallet(["report", "--format", "json"], {
+      cwd: cwd(),
+      env: { PORTFOLIO_WALLET_BASE_URL: proxyUrl, PORTFOLIO_WALLET_API_TOKEN: TOKEN },
+      input: preview,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    // The catalog once, and the wallets in two pages of a hundred: no request per wallet.
+    expect(requests.filter((line) => line.startsWith("GET /v2/portfolio-wallets/"))).toEqual([
+      "GET /v2/portfolio-wallets/strategies",
+    ]);
+    expect(requests.filter((line) => /^GET \/v2\/portfolio-wallets\?/.test(line))).toHaveLength(2);
+    expect(requests.every((line) => line.includes("pageSize=100") || !line.includes("?"))).toBe(true);
+
+    const report = JSON.parse(result.stdout) as {
+      money: { totals: { movedMicros: string; fundedWallets: number } };
+      wallets: {
+        walletId: string;
+        money: {
+          impact: {
+            balanceMicros: string;
+            movedMicros: string;
+            sources: { positionKey: string; nowMicros: string; afterMicros: string }[];
+          };
+        };
+      }[];
+    };
+    let moved = 0n;
+    for (const wallet of report.wallets) {
+      // The sandbox's own answer for the wallet, read after the report (the clock does not move).
+      const answer = (await t.api("GET", `/v2/portfolio-wallets/${wallet.walletId}`)).body as PortfolioWallet;
+      const impact = wallet.money.impact;
+      let balance = 0n;
+      for (const position of answer.positions) {
+        const source = impact.sources.find((s) => s.positionKey === position.positionKey);
+        expect(BigInt(source!.nowMicros)).toBe(usdToMicros(position.valueUsd));
+        balance += usdToMicros(position.valueUsd);
+      }
+      expect(BigInt(impact.balanceMicros)).toBe(balance);
+      expect(impact.sources.reduce((sum, s) => sum + BigInt(s.afterMicros), 0n)).toBe(balance);
+      // To 5000/5000: what moves is how far tbills is from half the balance, to within the split's micro.
+      const tbills = usdToMicros(answer.positions.find((p) => p.positionKey === "tbills")!.valueUsd);
+      const expected = tbills * 2n > balance ? tbills - balance / 2n : balance / 2n - tbills;
+      const off = BigInt(impact.movedMicros) - expected;
+      expect(off >= -1n && off <= 1n, `${impact.movedMicros} vs ${expected}`).toBe(true);
+      moved += BigInt(impact.movedMicros);
+    }
+    expect(BigInt(report.money.totals.movedMicros)).toBe(moved);
+    expect(report.money.totals.fundedWallets).toBe(3);
+    // About a tenth of the $1,250,042.25 deposited: the deposits were allocated before the report.
+    expect(moved > 120_000_000_000n && moved < 130_000_000_000n, String(moved)).toBe(true);
+  });
+});

@@ -1,0 +1,254 @@
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createManualClock } from "../../sandbox/index.ts";
+import { usdToMicros } from "../../sdk/nodejs/contract/index.ts";
+import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
+import { packedPackage } from "../consumer/harness/packedPackage.ts";
+import { LanguageProject } from "../native/harness/languageProject.ts";
+import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
+
+/**
+ * The change in dollars through the real engine (issue 37), for both adapters: a TypeScript program
+ * of the packed package (the dynamic resources) and a YAML program on the plugin from its release
+ * archive (the native plugin). The treasury of test/drift/programs is created, funded with a known
+ * deposit, and reweighted in a preview; the report's dollars must be the sandbox's own wallet
+ * answers to the micro, and the policy pack's money rules must refuse above their thresholds and
+ * pass below, at preview. The sandbox runs on a manual clock, so nothing accrues between the
+ * report and the answers it is checked against. Three engine runs per adapter: up, and two previews
+ * with the pack (the report's preview is the first of them).
+ */
+
+const A = { tbills: 6000, syrupUsdc: 4000 };
+const B = { tbills: 5000, syrupUsdc: 5000 };
+const DEPOSIT_USD = 1_000_000;
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface ProgramProject {
+  dir: string;
+  pulumi(args: string[], env?: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
+  cli(args: string[], input?: string): Promise<CliRun>;
+  /** The policy pack of the installed package, for this project's offline engine. */
+  pack: string;
+  cleanUp(): void;
+}
+
+const programsDir = path.join(import.meta.dirname, "..", "drift", "programs");
+const layoutsDir = path.join(import.meta.dirname, "..", "consumer", "layouts");
+
+function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string | undefined },
+): Promise<CliRun> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(options.input ?? "");
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const PROGRAMS = [
+  {
+    title: "TypeScript program (dynamic resources)",
+    async create(tarball: string): Promise<ProgramProject> {
+      const project = await ConsumerProject.fromTemplate(
+        path.join(layoutsDir, "esm-typescript"),
+        "money-esm-typescript",
+        tarball,
+        (dir) => cpSync(path.join(programsDir, "typescript", "index.ts"), path.join(dir, "index.ts")),
+      );
+      return {
+        dir: project.dir,
+        pulumi: (args, env) => project.pulumi(args, env),
+        cli: (args, input) => project.runCli(args, input),
+        pack: "node_modules/@portfolio-wallet/pulumi/policy/offline",
+        cleanUp: () => project.cleanUp(),
+      };
+    },
+  },
+  {
+    title: "YAML program (native plugin)",
+    async create(tarball: string): Promise<ProgramProject> {
+      const project = await LanguageProject.create(path.join(programsDir, "yaml"), "money-yaml");
+      const tools = path.join(project.root, "tools");
+      mkdirSync(tools);
+      await project.run("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], tools, {
+        npm_config_audit: "false",
+        npm_config_fund: "false",
+        npm_config_update_notifier: "false",
+      });
+      const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
+      return {
+        dir: project.dir,
+        pulumi: (args, env) => project.pulumi(args, env),
+        cli: (args, input) => runProcess(bin, args, { cwd: project.dir, env: project.env(), input }),
+        pack: path.join(tools, "node_modules", "@portfolio-wallet", "pulumi", "policy", "offline"),
+        cleanUp: () => project.cleanUp(),
+      };
+    },
+  },
+];
+
+const ENGINE_STEPS_TIMEOUT_MS = 900_000;
+
+let tarball: string;
+beforeAll(async () => {
+  tarball = await packedPackage();
+}, 600_000);
+
+interface ReportJson {
+  money: { headline: string; totals: { movedMicros: string } };
+  wallets: {
+    walletId: string;
+    money: {
+      impact: {
+        balanceMicros: string;
+        movedMicros: string;
+        sources: { positionKey: string; nowMicros: string; afterMicros: string }[];
+        withdrawable: { within: string; afterMicros: string }[];
+      };
+    };
+  }[];
+}
+
+const usd = (micros: bigint) => Number(micros) / 1_000_000;
+
+describe.each(PROGRAMS)("the change in dollars, $title", ({ create }) => {
+  let t: TestSandbox;
+  let project: ProgramProject;
+  let walletId: string;
+  const access: SandboxAccess = { url: "", token: TOKEN };
+
+  const setWeights = async (weights: Record<string, number>) => {
+    await project.pulumi(["config", "set", "tbillsBps", String(weights["tbills"])]);
+    await project.pulumi(["config", "set", "syrupUsdcBps", String(weights["syrupUsdc"])]);
+  };
+
+  beforeAll(async () => {
+    t = await startTestSandbox({
+      clock: createManualClock(new Date("2026-06-01T00:00:00.000Z")),
+      allowPrivateWebhookUrls: true,
+      tokens: { [TOKEN]: ORG },
+    });
+    access.url = t.url;
+    project = await create(tarball);
+    await project.pulumi(["stack", "init", "dev"]);
+    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
+    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+    await setWeights(A);
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    walletId = (
+      JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as { walletId: string }
+    ).walletId;
+    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    await callSandbox(access, "POST", "/_sandbox/deposits", {
+      chain: "ethereum",
+      address: wallet.depositAddresses.ethereum.address,
+      amount: DEPOSIT_USD,
+      txHash: `0x${"e".repeat(64)}`,
+    });
+    // Past the deposit's processing time, then a month of yield so the positions are not round.
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 30 * 24 * 3600 * 1000 });
+    const funded = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    expect(funded.pendingAllocationsUsd).toBe(0);
+    expect(funded.totalBalanceUsd).toBeGreaterThan(DEPOSIT_USD);
+  }, 600_000);
+
+  afterAll(async () => {
+    project?.cleanUp();
+    await t?.close();
+  });
+
+  test(
+    "the report's dollars are the sandbox's; the money rules refuse above their thresholds and pass below, at preview",
+    async () => {
+      await setWeights(B);
+      const stateFile = path.join(project.dir, "stack-state.json");
+      writeFileSync(stateFile, (await project.pulumi(["stack", "export"])).stdout);
+      const packEnv = {
+        PORTFOLIO_WALLET_BASE_URL: t.url,
+        PORTFOLIO_WALLET_API_TOKEN: TOKEN,
+        PORTFOLIO_WALLET_STACK_STATE_FILE: stateFile,
+      };
+
+      // The report of the reweight, from the preview as the pipeline saves it.
+      const preview = await project.pulumi(["preview", "--json"]);
+      const run = await project.cli(["report", "--format", "json"], preview.stdout);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as ReportJson;
+      expect(report.wallets).toHaveLength(1);
+      const impact = report.wallets[0]!.money.impact;
+      expect(report.wallets[0]!.walletId).toBe(walletId);
+      const answer = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+      let balance = 0n;
+      for (const position of answer.positions as { positionKey: string; valueUsd: number }[]) {
+        const source = impact.sources.find((s) => s.positionKey === position.positionKey);
+        expect(BigInt(source!.nowMicros), position.positionKey).toBe(usdToMicros(position.valueUsd));
+        balance += usdToMicros(position.valueUsd);
+      }
+      expect(BigInt(impact.balanceMicros)).toBe(balance);
+      // 5000/5000: what moves is how far tbills is from half the balance (to the split's micro).
+      const tbills = usdToMicros(
+        answer.positions.find((p: { positionKey: string }) => p.positionKey === "tbills").valueUsd,
+      );
+      const expected = tbills * 2n > balance ? tbills - balance / 2n : balance / 2n - tbills;
+      const moved = BigInt(impact.movedMicros);
+      expect(moved - expected >= -1n && moved - expected <= 1n, `${moved} vs ${expected}`).toBe(true);
+      expect(moved > 90_000_000_000n).toBe(true);
+      expect(BigInt(report.money.totals.movedMicros)).toBe(moved);
+      const markdown = await project.cli(["report"], preview.stdout);
+      expect(markdown.stdout).toContain(`**Dollars:** ${report.money.headline}`);
+
+      const instantAfter = BigInt(impact.withdrawable.find((w) => w.within === "PT0H")!.afterMicros);
+      const config = (limits: Record<string, unknown>) => {
+        const file = path.join(project.dir, `money-policy-${Object.keys(limits).length}-${Date.now()}.json`);
+        writeFileSync(file, JSON.stringify(limits));
+        return file;
+      };
+      const previewWithPack = (limits: Record<string, unknown>) =>
+        project
+          .pulumi(["preview", "--policy-pack", project.pack, "--policy-pack-config", config(limits)], packEnv)
+          .then(
+            (result) => ({ failed: false, output: result.stdout }),
+            (error: Error) => ({ failed: true, output: error.message }),
+          );
+
+      // Moved a cent too much for the cap; withdrawable at once exactly at its floor.
+      const capped = await previewWithPack({
+        "max-usd-moved": { enforcementLevel: "mandatory", maxUsdPerWallet: usd(moved) - 0.01 },
+        "min-usd-withdrawable": { enforcementLevel: "mandatory", minInstantUsdPerWallet: usd(instantAfter) },
+      });
+      expect(capped.failed, capped.output).toBe(true);
+      expect(capped.output).toMatch(/\[mandatory\]\s+max-usd-moved/);
+      expect(capped.output).toContain("treasury: the change moves");
+      expect(capped.output).not.toMatch(/min-usd-withdrawable/);
+
+      // The cap exactly at what moves; the floor a cent above what stays withdrawable at once.
+      const floored = await previewWithPack({
+        "max-usd-moved": { enforcementLevel: "mandatory", maxUsdPerWallet: usd(moved) },
+        "min-usd-withdrawable": {
+          enforcementLevel: "mandatory",
+          minInstantUsdPerWallet: usd(instantAfter) + 0.01,
+        },
+      });
+      expect(floored.failed, floored.output).toBe(true);
+      expect(floored.output).toMatch(/\[mandatory\]\s+min-usd-withdrawable/);
+      expect(floored.output).toContain("is withdrawable within PT0H, below the minimum");
+      expect(floored.output).not.toMatch(/\[mandatory\]\s+max-usd-moved/);
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
+});
