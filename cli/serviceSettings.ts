@@ -80,10 +80,10 @@ function fromFlags(options: GlobalOptions): SettingLookup {
 }
 
 /** The stack config, read at most once and only when flags and environment leave a setting unset. */
-function lazily(stack: string | undefined): SettingLookup {
+function lazily(stack: string | undefined, projectDir: string | undefined): SettingLookup {
   let source: ConfigSource | undefined | null = null;
   return (name) => {
-    if (source === null) source = stackConfig(stack);
+    if (source === null) source = stackConfig(stack, projectDir);
     return fromStackConfig(source)(name);
   };
 }
@@ -95,14 +95,18 @@ function withCliSources(error: unknown, whereTheToolLooks: string): unknown {
   return new Error(`${problems}. ${whereTheToolLooks}`, { cause: error });
 }
 
-/** The service's URL and token (checked), from flags, environment and stack config. */
+/**
+ * The service's URL and token (checked), from flags, environment and the stack config of the
+ * project in `projectDir` (default: the working directory).
+ */
 export function resolveCliSettings(
   options: GlobalOptions,
   env: NodeJS.ProcessEnv = process.env,
+  projectDir?: string,
 ): { baseUrl: string; apiToken: string } {
   try {
     return resolveConnectionSettings(
-      firstOf(fromFlags(options), fromEnvironment(env), lazily(options.stack)),
+      firstOf(fromFlags(options), fromEnvironment(env), lazily(options.stack, projectDir)),
     );
   } catch (error) {
     throw withCliSources(
@@ -118,7 +122,7 @@ export function resolveCliApprover(
   env: NodeJS.ProcessEnv = process.env,
 ): ApproverSettings {
   try {
-    return resolveApproverSettings(firstOf(fromEnvironment(env), lazily(options.stack)));
+    return resolveApproverSettings(firstOf(fromEnvironment(env), lazily(options.stack, undefined)));
   } catch (error) {
     throw withCliSources(
       error,
@@ -131,8 +135,9 @@ export function resolveCliApprover(
 export async function withServiceClient<T>(
   options: GlobalOptions,
   work: (client: PortfolioWalletClient) => Promise<T>,
+  projectDir?: string,
 ): Promise<T> {
-  const settings = resolveCliSettings(options);
+  const settings = resolveCliSettings(options, process.env, projectDir);
   const client = new PortfolioWalletClient({ baseUrl: settings.baseUrl, apiToken: settings.apiToken });
   try {
     return await work(client);

@@ -5,11 +5,13 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Command } from "commander";
 import { z } from "zod";
-import { buildDriftReport, type DriftReport } from "../drift/driftReport.ts";
+import { listWalletsById } from "../../sdk/nodejs/client/walletsById.ts";
+import { buildDriftReport, needsDollars, withDriftDollars, type DriftReport } from "../drift/driftReport.ts";
+import type { RefreshFacts } from "../drift/refreshSteps.ts";
 import { driftIssueAction, type ExistingIssue } from "../drift/driftIssue.ts";
 import { readRefreshPreview } from "../drift/refreshSteps.ts";
 import { renderDriftMarkdown, renderDriftText } from "../drift/renderDrift.ts";
-import { globalOptionsOf } from "../serviceSettings.ts";
+import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -77,6 +79,34 @@ async function runPulumi(args: string[], cwd: string): Promise<void> {
   }
 }
 
+/**
+ * The report with the dollars of each allocation drift: the service's wallets (the list endpoint's
+ * pages, GETs only) and catalog, with the settings of the project's stack. The drift stands
+ * whatever happens here: when the service cannot be asked, each finding says why instead.
+ */
+async function withDollarsFromService(
+  report: DriftReport,
+  facts: RefreshFacts,
+  options: GlobalOptions,
+  projectDir: string,
+): Promise<DriftReport> {
+  if (!needsDollars(report)) return report;
+  try {
+    return await withServiceClient(
+      options,
+      async (client) => {
+        const catalog = (await client.catalog.listStrategies()).strategies;
+        const byId = await listWalletsById(client);
+        return withDriftDollars(report, facts, { available: true, byId }, catalog);
+      },
+      projectDir,
+    );
+  } catch (error) {
+    const reason = `the service could not be asked for the wallets' positions (${(error as Error).message})`;
+    return withDriftDollars(report, facts, { available: false, reason }, []);
+  }
+}
+
 /** `portfolio-wallet drift`: config drift of a stack, from a refresh preview. */
 export function driftCommand(): Command {
   return new Command("drift")
@@ -96,11 +126,18 @@ export function driftCommand(): Command {
     .action(async (flags: DriftFlags, command: Command) => {
       const options = globalOptionsOf(command);
       const checkedAt = new Date().toISOString();
+      const projectDir = path.resolve(flags.cwd ?? ".");
       const text =
         flags.refreshPreview !== undefined
           ? readFileSync(flags.refreshPreview, "utf8")
-          : await refreshPreview(path.resolve(flags.cwd ?? "."), options.stack);
-      const report = buildDriftReport(readRefreshPreview(text), checkedAt);
+          : await refreshPreview(projectDir, options.stack);
+      const facts = readRefreshPreview(text);
+      const report = await withDollarsFromService(
+        buildDriftReport(facts, checkedAt),
+        facts,
+        options,
+        projectDir,
+      );
       const rendered = options.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : flags.markdown

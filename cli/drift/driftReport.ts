@@ -1,4 +1,7 @@
 import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
+import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts";
+import { moneyImpact } from "../../sdk/nodejs/contract/moneyImpact.ts";
+import type { ServiceWallets } from "../report/allocationReport.ts";
 import type { Weights } from "../report/previewSteps.ts";
 import type {
   RecordedStrategyChange,
@@ -32,6 +35,33 @@ export interface DriftFinding {
   message: string;
 }
 
+/** One yield source of a drifted allocation in dollars: exact micros as decimal strings (JSON-safe). */
+export interface SourceDollars {
+  positionKey: string;
+  /** The position's valueUsd at the service now. */
+  serviceMicros: string;
+  /** What the wallet's invested balance would hold there at the code's weights. */
+  codeMicros: string;
+  /** service − code: money sitting there beyond (+) or short of (−) what the code puts there. */
+  deltaMicros: string;
+}
+
+/**
+ * The dollars of an allocation drift, from the service's own wallet answer (spec 2.4) read against
+ * the code's weights with the pull-request report's computation (contract/moneyImpact.ts); or why
+ * they are not shown.
+ */
+export type DriftDollars =
+  | {
+      available: true;
+      /** The money that sits where the code does not put it: what `up` would move back. */
+      misplacedMicros: string;
+      /** The wallet's invested balance (Σ valueUsd). */
+      balanceMicros: string;
+      sources: SourceDollars[];
+    }
+  | { available: false; reason: string };
+
 export interface ResourceDrift {
   name: string;
   kind: "PortfolioWallet" | "WalletStrategy" | "WebhookRegistration";
@@ -39,6 +69,8 @@ export interface ResourceDrift {
   findings: DriftFinding[];
   /** Per yield source, for an allocation finding (every source of either side). */
   sources: SourceDrift[];
+  /** The same in dollars, for an allocation finding; null for other findings. */
+  dollars: DriftDollars | null;
 }
 
 export interface DriftReport {
@@ -56,6 +88,8 @@ export interface DriftReport {
   awaitingApproval: { name: string; id: string | null; status: string; signingActivityId: string | null }[];
   /** Resources of this package checked without drift. */
   inSync: number;
+  /** Σ of the allocation findings' misplaced dollars (micros, decimal string), over those with dollars. */
+  misplacedMicros: string | null;
 }
 
 const KIND_NAMES = {
@@ -207,6 +241,7 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
     resources: [],
     awaitingApproval: [],
     inSync: 0,
+    misplacedMicros: null,
   };
   for (const resource of facts.resources) {
     let findings: DriftFinding[];
@@ -236,6 +271,7 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
       id: resource.id,
       findings,
       sources,
+      dollars: null,
     });
   }
   // One order whatever order the engine refreshed in (it runs steps in parallel): wallets, then
@@ -248,4 +284,60 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
   report.drift = report.resources.length > 0;
   report.headline = headlineOf(report);
   return report;
+}
+
+const hasAllocationDrift = (resource: ResourceDrift) =>
+  resource.findings.some((finding) => finding.kind === "allocation");
+
+/** Whether a report has an allocation finding, whose dollars the service can tell. */
+export const needsDollars = (report: DriftReport): boolean => report.resources.some(hasAllocationDrift);
+
+/**
+ * The report with each allocation finding's dollars: the wallet's positions at the service (the
+ * list endpoint's answer, as the pull-request report reads them) against the code's weights, per
+ * yield source. Where the service could not be asked, or does not list the wallet, the finding
+ * says why instead. Pure: the command reads the service.
+ */
+export function withDriftDollars(
+  report: DriftReport,
+  facts: RefreshFacts,
+  wallets: ServiceWallets,
+  catalog: readonly StrategyCatalogEntry[],
+): DriftReport {
+  let total = 0n;
+  let counted = 0;
+  const resources = report.resources.map((resource): ResourceDrift => {
+    if (!hasAllocationDrift(resource)) return resource;
+    const code = known(
+      facts.resources.find((fact) => fact.id === resource.id && KIND_NAMES[fact.kind] === resource.kind)
+        ?.codeWeights ?? null,
+    );
+    let dollars: DriftDollars;
+    if (!wallets.available) dollars = { available: false, reason: wallets.reason };
+    else if (resource.id === null || code === null)
+      dollars = { available: false, reason: "the wallet or the code's allocation is not known" };
+    else {
+      const wallet = wallets.byId.get(resource.id);
+      if (wallet === undefined) {
+        dollars = { available: false, reason: `the service lists no wallet ${resource.id} for this token` };
+      } else {
+        const impact = moneyImpact(wallet, code, catalog);
+        total += impact.movedMicros;
+        counted += 1;
+        dollars = {
+          available: true,
+          misplacedMicros: impact.movedMicros.toString(),
+          balanceMicros: impact.balanceMicros.toString(),
+          sources: impact.sources.map((source) => ({
+            positionKey: source.positionKey,
+            serviceMicros: source.nowMicros.toString(),
+            codeMicros: source.afterMicros.toString(),
+            deltaMicros: (source.nowMicros - source.afterMicros).toString(),
+          })),
+        };
+      }
+    }
+    return { ...resource, dollars };
+  });
+  return { ...report, resources, misplacedMicros: counted === 0 ? null : total.toString() };
 }

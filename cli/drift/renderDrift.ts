@@ -1,5 +1,5 @@
 import { table } from "../output.ts";
-import { bps, signedBps } from "../report/format.ts";
+import { bps, dollars, signedBps, signedDollars } from "../report/format.ts";
 import { cell } from "../report/renderMarkdown.ts";
 import type { DriftReport, ResourceDrift } from "./driftReport.ts";
 
@@ -25,19 +25,58 @@ function title(resource: ResourceDrift): string {
   return `${resource.kind} \`${cell(resource.name)}\`${id}`;
 }
 
+/** A source's dollars beside its basis points: at the code's weights, at the service, and the gap. */
+function dollarCells(resource: ResourceDrift, positionKey: string): string[] {
+  if (resource.dollars?.available !== true) return [];
+  const row = resource.dollars.sources.find((source) => source.positionKey === positionKey);
+  if (row === undefined) return ["$0.00", "$0.00", "$0.00"];
+  return [
+    dollars(BigInt(row.codeMicros)),
+    dollars(BigInt(row.serviceMicros)),
+    signedDollars(BigInt(row.deltaMicros)),
+  ];
+}
+
+/**
+ * In words: how much money sits where the code does not put it, or why the dollars are not shown.
+ * Null when the resource has no allocation finding.
+ */
+function dollarLine(resource: ResourceDrift): string | null {
+  // A report from before dollars were added (drift-issue reads saved JSON) has none.
+  const money = resource.dollars ?? null;
+  if (money === null) return null;
+  if (!money.available) return `Dollars not shown: ${money.reason}.`;
+  return (
+    `${dollars(BigInt(money.misplacedMicros))} of the wallet's ${dollars(BigInt(money.balanceMicros))} sits where the code ` +
+    "does not put it (the service's valueUsd per source against the balance at the code's weights): what `pulumi up` moves back."
+  );
+}
+
 function sourceTable(resource: ResourceDrift): string[] {
   if (resource.sources.length === 0) return [];
   const sum = (pick: (row: ResourceDrift["sources"][number]) => number | null) =>
     resource.sources.reduce((total, row) => total + (pick(row) ?? 0), 0);
+  const money = resource.dollars?.available === true ? resource.dollars : null;
+  const withDollars = money !== null;
+  const balance = money === null ? "" : dollars(BigInt(money.balanceMicros));
   return [
     "",
-    "| source | code bps | service bps | Δ bps |",
-    "|---|--:|--:|--:|",
-    ...resource.sources.map(
-      (row) =>
-        `| ${cell(row.positionKey)} | ${bps(row.codeBps)} | ${bps(row.serviceBps)} | ${signedBps(row.deltaBps)} |`,
+    `| source | code bps | service bps | Δ bps |${withDollars ? " code USD | service USD | Δ USD |" : ""}`,
+    `|---|--:|--:|--:|${withDollars ? "--:|--:|--:|" : ""}`,
+    ...resource.sources.map((row) =>
+      [
+        "",
+        cell(row.positionKey),
+        bps(row.codeBps),
+        bps(row.serviceBps),
+        signedBps(row.deltaBps),
+        ...dollarCells(resource, row.positionKey),
+        "",
+      ]
+        .join(" | ")
+        .trim(),
     ),
-    `| **sum** | **${sum((row) => row.codeBps)}** | **${sum((row) => row.serviceBps)}** | |`,
+    `| **sum** | **${sum((row) => row.codeBps)}** | **${sum((row) => row.serviceBps)}** | |${withDollars ? ` **${balance}** | **${balance}** | |` : ""}`,
   ];
 }
 
@@ -52,9 +91,13 @@ function approvalLines(report: DriftReport): string[] {
 
 export function renderDriftMarkdown(report: DriftReport): string {
   const lines = [driftMarker(report.stack ?? "-"), `### ${report.headline}`];
+  if ((report.misplacedMicros ?? null) !== null)
+    lines.push("", `**Dollars:** ${misplacedSummary(report.misplacedMicros!)}`);
   for (const resource of report.resources) {
     lines.push("", `#### ${title(resource)}`, "");
     lines.push(...resource.findings.map((finding) => `- ⚠️ ${finding.message}`));
+    const money = dollarLine(resource);
+    if (money !== null) lines.push(`- 💵 ${money}`);
     lines.push(...sourceTable(resource));
   }
   if (report.awaitingApproval.length > 0)
@@ -72,8 +115,13 @@ export function renderDriftMarkdown(report: DriftReport): string {
   return `${lines.join("\n")}\n`;
 }
 
+function misplacedSummary(micros: string): string {
+  return `${dollars(BigInt(micros))} sits where the code does not put it, at the service's own figures.`;
+}
+
 export function renderDriftText(report: DriftReport): string {
   const lines = [report.headline];
+  if ((report.misplacedMicros ?? null) !== null) lines.push(misplacedSummary(report.misplacedMicros!));
   if (report.resources.length > 0) {
     lines.push(
       "",
@@ -88,7 +136,11 @@ export function renderDriftText(report: DriftReport): string {
     );
     for (const resource of report.resources) {
       lines.push("", `${resource.kind} ${resource.name}:`, ...resource.findings.map((f) => `  ${f.message}`));
+      const money = dollarLine(resource);
+      if (money !== null) lines.push(`  ${money}`);
       if (resource.sources.length > 0) {
+        const usd = (index: number) => (row: ResourceDrift["sources"][number]) =>
+          dollarCells(resource, row.positionKey)[index] ?? "";
         lines.push(
           "",
           table(resource.sources, [
@@ -96,6 +148,13 @@ export function renderDriftText(report: DriftReport): string {
             { title: "code bps", value: (row) => bps(row.codeBps), right: true },
             { title: "service bps", value: (row) => bps(row.serviceBps), right: true },
             { title: "Δ bps", value: (row) => signedBps(row.deltaBps), right: true },
+            ...(resource.dollars?.available === true
+              ? [
+                  { title: "code USD", value: usd(0), right: true },
+                  { title: "service USD", value: usd(1), right: true },
+                  { title: "Δ USD", value: usd(2), right: true },
+                ]
+              : []),
           ]),
         );
       }

@@ -3,9 +3,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { driftIssueAction, issueTitle, type ExistingIssue } from "../../cli/drift/driftIssue.ts";
-import { buildDriftReport } from "../../cli/drift/driftReport.ts";
+import { buildDriftReport, withDriftDollars } from "../../cli/drift/driftReport.ts";
 import { readRefreshPreview } from "../../cli/drift/refreshSteps.ts";
-import { driftMarker, renderDriftMarkdown } from "../../cli/drift/renderDrift.ts";
+import { driftMarker, renderDriftMarkdown, renderDriftText } from "../../cli/drift/renderDrift.ts";
 import { planPreviewMismatches, readPlan } from "../../cli/report/planFile.ts";
 import { readPreview } from "../../cli/report/previewSteps.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
@@ -187,6 +187,90 @@ describe("drift report", () => {
       ["WebhookRegistration", "missing"],
     ]);
     expect(report.headline).toBe("treasury/prod: drift, 2 resources missing at the service");
+  });
+
+  test("an allocation drift in dollars: per source, the service's valueUsd against the balance at the code's weights", () => {
+    const steps = [step.sameStack(), walletRefresh(A, C), webhookRefresh({ enabled: false })];
+    const facts = readRefreshPreview(refreshEventLogOf(steps));
+    const wallet = {
+      positions: [
+        { positionKey: "tbills", valueUsd: 2_000_000.01 },
+        { positionKey: "resolvRlp", valueUsd: 8_000_000.02 },
+      ],
+    };
+    const report = withDriftDollars(
+      buildDriftReport(facts, CHECKED_AT),
+      facts,
+      { available: true, byId: new Map([[WALLET, wallet]]) },
+      CATALOG,
+    );
+    const drifted = report.resources.find((r) => r.kind === "PortfolioWallet")!;
+    // The code puts 6000 / 4000 bps of $10,000,000.03: $6,000,000.018 and $4,000,000.012, exact to the micro.
+    expect(drifted.dollars).toEqual({
+      available: true,
+      misplacedMicros: "8000000020000",
+      balanceMicros: "10000000030000",
+      sources: [
+        {
+          positionKey: "resolvRlp",
+          serviceMicros: "8000000020000",
+          codeMicros: "0",
+          deltaMicros: "8000000020000",
+        },
+        {
+          positionKey: "syrupUsdc",
+          serviceMicros: "0",
+          codeMicros: "4000000012000",
+          deltaMicros: "-4000000012000",
+        },
+        {
+          positionKey: "tbills",
+          serviceMicros: "2000000010000",
+          codeMicros: "6000000018000",
+          deltaMicros: "-4000000008000",
+        },
+      ],
+    });
+    // Only an allocation finding has dollars.
+    expect(report.resources.find((r) => r.kind === "WebhookRegistration")!.dollars).toBeNull();
+    expect(report.misplacedMicros).toBe("8000000020000");
+    const markdown = renderDriftMarkdown(report);
+    expect(markdown).toContain("**Dollars:** $8,000,000.02 sits where the code does not put it");
+    expect(markdown).toContain(
+      "| tbills | 6000 | 2000 | −4000 | $6,000,000.02 | $2,000,000.01 | −$4,000,000.01 |",
+    );
+    expect(markdown).toContain(
+      "| **sum** | **10000** | **10000** | | **$10,000,000.03** | **$10,000,000.03** | |",
+    );
+    expect(renderDriftText(report)).toMatch(
+      /tbills\s+6000\s+2000\s+−4000\s+\$6,000,000\.02\s+\$2,000,000\.01\s+−\$4,000,000\.01/,
+    );
+
+    // An unfunded wallet: nothing sits anywhere. A service that cannot be asked: the finding says why.
+    const empty = withDriftDollars(
+      buildDriftReport(facts, CHECKED_AT),
+      facts,
+      {
+        available: true,
+        byId: new Map([[WALLET, { positions: [] }]]),
+      },
+      CATALOG,
+    );
+    expect(empty.misplacedMicros).toBe("0");
+    const offline = withDriftDollars(
+      buildDriftReport(facts, CHECKED_AT),
+      facts,
+      { available: false, reason: "no API token" },
+      [],
+    );
+    expect(offline.misplacedMicros).toBeNull();
+    expect(renderDriftMarkdown(offline)).toContain("- 💵 Dollars not shown: no API token.");
+    expect(renderDriftMarkdown(offline)).toContain("| tbills | 6000 | 2000 | −4000 |\n");
+    // A saved report from before dollars (drift-issue reads old JSON) still renders.
+    const { misplacedMicros: _dropped, ...old } = buildDriftReport(facts, CHECKED_AT);
+    expect(
+      renderDriftMarkdown({ ...old, resources: old.resources.map(({ dollars: _d, ...r }) => r) } as never),
+    ).toContain("| tbills | 6000 | 2000 | −4000 |");
   });
 
   test("what is not a refresh preview is refused with what to pass", () => {

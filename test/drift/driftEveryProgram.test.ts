@@ -6,6 +6,7 @@ import { ConsumerProject, type Layout } from "../consumer/harness/consumerProjec
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
 import { installPythonSdk } from "../native/harness/sdks.ts";
+import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
   callSandbox,
@@ -308,6 +309,33 @@ describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }
         { positionKey: "tbills", codeBps: 6000, serviceBps: 2000, deltaBps: -4000 },
       ]);
 
+      // The dollars, from the service's own answer for the wallet: each source's valueUsd against
+      // the invested balance at the code's weights (6000 tbills / 4000 syrupUsdc), to the micro.
+      const atService = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+      const serviceMicros = new Map<string, bigint>(
+        atService.positions.map((p: { positionKey: string; valueUsd: number }) => [
+          p.positionKey,
+          usdToMicros(p.valueUsd),
+        ]),
+      );
+      const balance = [...serviceMicros.values()].reduce((a, b) => a + b, 0n);
+      expect(balance).toBeGreaterThan(25_000_000_000n);
+      const dollars = report.resources.find((r: { kind: string }) => r.kind === "PortfolioWallet").dollars;
+      expect(dollars.available).toBe(true);
+      expect(BigInt(dollars.balanceMicros)).toBe(balance);
+      const code = { tbills: 6000n, syrupUsdc: 4000n } as Record<string, bigint>;
+      let shortfall = 0n;
+      for (const row of dollars.sources) {
+        expect(BigInt(row.serviceMicros), row.positionKey).toBe(serviceMicros.get(row.positionKey) ?? 0n);
+        const exact = (balance * (code[row.positionKey] ?? 0n)) / 10_000n;
+        expect(BigInt(row.codeMicros) - exact, row.positionKey).toBeGreaterThanOrEqual(0n);
+        expect(BigInt(row.codeMicros) - exact, row.positionKey).toBeLessThanOrEqual(1n);
+        if (BigInt(row.codeMicros) > BigInt(row.serviceMicros))
+          shortfall += BigInt(row.codeMicros) - BigInt(row.serviceMicros);
+      }
+      expect(BigInt(dollars.misplacedMicros)).toBe(shortfall);
+      expect(report.misplacedMicros).toBe(dollars.misplacedMicros);
+
       // The scheduled workflow's next step: the stack's drift issue is opened with that report.
       const driftFile = path.join(project.dir, "drift.json");
       writeFileSync(driftFile, json.stdout);
@@ -336,7 +364,10 @@ describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }
       });
       const markdown = await drift(["--refresh-preview", eventLog, "--markdown"]);
       expect(markdown.code, markdown.stderr).toBe(2);
-      expect(markdown.counts).toEqual({});
+      // No refresh ran: the only requests are the dollars' reads of the wallets and the catalog.
+      expect(markdown.writes).toEqual([]);
+      expect(markdown.counts["GET /v2/portfolio-wallets/:id"]).toBeUndefined();
+      expect(markdown.stdout).toContain("sits where the code does not put it");
       expect(markdown.stdout).toMatch(
         /### .*\/dev: drift, 1 allocation changed at the service, 1 webhook disabled/,
       );
