@@ -57,10 +57,29 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/**
+ * The organizations' admin tokens, refused at startup when one is empty, names no organization, or
+ * is the sandbox's own admin token (which would then mean two things).
+ */
+function checkedOrganizationAdminTokens(options: SandboxOptions): ReadonlyMap<string, string> {
+  const given = options.organizationAdminTokens ?? {};
+  const tokens = given instanceof Map ? given : new Map(Object.entries(given));
+  for (const [token, organizationId] of tokens) {
+    if (token === "" || organizationId === "")
+      throw new Error("organizationAdminTokens: every entry needs a non-empty token and organization id");
+    if (token === options.adminToken)
+      throw new Error(
+        `organizationAdminTokens: the admin token of organization ${JSON.stringify(organizationId)} is the sandbox's own admin token; give each its own`,
+      );
+  }
+  return tokens;
+}
+
 /** Opens the store, seeds catalog and policies, wires the domain and starts listening on 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   if (options.adminToken === "")
     throw new Error("adminToken must not be empty; leave it out or pass null to switch the admin API off");
+  const organizationAdminTokens = checkedOrganizationAdminTokens(options);
   const db = openDatabase(options.dataDir ?? DEFAULT_DATA_DIR);
   // The sandbox's own clock keeps its offset in the database, so advanced time survives a restart
   // (a clock passed in belongs to the caller).
@@ -120,7 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db,
     clock,
     tokens: tokens instanceof Map ? tokens : new Map(Object.entries(tokens)),
-    adminToken: options.adminToken,
+    adminAccess: { adminToken: options.adminToken, organizationAdminTokens },
     catalog,
     approvals,
     strategyUpdates,

@@ -32,6 +32,14 @@ function allowedHosts(value: string): string[] {
   }
 }
 
+function organizationAdminTokens(value: string): Map<string, string> {
+  try {
+    return parseTokens(value, "--org-admin-tokens");
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`);
+  }
+}
+
 function nonEmpty(value: string): string {
   if (value === "") throw new InvalidArgumentError("must not be empty.");
   return value;
@@ -85,6 +93,7 @@ interface SandboxFlags {
   catalog?: string;
   rebalanceDelayMs: number;
   adminToken?: string;
+  orgAdminTokens?: Map<string, string>;
   /** False with --no-admin-api. */
   adminApi: boolean;
   allowPrivateWebhookUrls?: boolean;
@@ -112,6 +121,14 @@ export function sandboxCommand(): Command {
       )
         .env("SANDBOX_ADMIN_TOKEN")
         .argParser(nonEmpty),
+    )
+    .addOption(
+      new Option(
+        "--org-admin-tokens <token=org,...>",
+        "admin tokens scoped to one organization each: such a token opens that organization's admin calls and nothing sandbox-wide. Prefer env SANDBOX_ORG_ADMIN_TOKENS (a flag shows in ps)",
+      )
+        .env("SANDBOX_ORG_ADMIN_TOKENS")
+        .argParser(organizationAdminTokens),
     )
     .option(
       "--no-admin-api",
@@ -158,6 +175,10 @@ Admin API (/_sandbox/*: simulated deposits, the clock, rates, faults, approver k
 controls use it):
   SANDBOX_ADMIN_TOKEN / --admin-token   it takes that token, in X-Sandbox-Admin-Token (prefer the
                                         variable: a flag shows in ps to every user of the machine)
+  SANDBOX_ORG_ADMIN_TOKENS / --org-admin-tokens
+                                        "token=org,...": each token opens its organization's admin
+                                        calls only (403 for another organization's API token, and
+                                        for calls that act on every organization)
   neither, in a terminal                a token made for this run is printed there, once
   neither, output not a terminal        it is off (a shared or CI sandbox: no token in its logs)
   --no-admin-api                        it is off`,
@@ -182,6 +203,7 @@ controls use it):
           : { catalog: loadCatalogFile(flags.catalog, new Date().toISOString()) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
         adminToken: adminToken.token,
+        ...(flags.orgAdminTokens === undefined ? {} : { organizationAdminTokens: flags.orgAdminTokens }),
         ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),
         allowPrivateWebhookUrls:
           flags.allowPrivateWebhookUrls === true ||
@@ -196,6 +218,10 @@ controls use it):
       if (adminToken.made)
         console.log(
           `admin token for this run: ${adminToken.token} (the console's sandbox controls ask for it; choose your own with --admin-token or SANDBOX_ADMIN_TOKEN)`,
+        );
+      else if (adminToken.token === null && flags.orgAdminTokens !== undefined)
+        console.log(
+          "console: its sandbox controls take an organization's admin token (SANDBOX_ORG_ADMIN_TOKENS); calls that act on every organization need --admin-token (or SANDBOX_ADMIN_TOKEN), which was not given",
         );
       else if (adminToken.token === null)
         console.log(

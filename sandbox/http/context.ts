@@ -9,6 +9,7 @@ import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
 import type { RequestCounter } from "../domain/requestCounter.ts";
 import type { StrategyUpdates } from "../domain/strategyUpdates.ts";
 import type { WebhookUrlPolicy } from "../domain/webhookUrlPolicy.ts";
+import type { AdminAccess } from "./middleware.ts";
 
 /** Everything a route needs, built once per sandbox instance (no module-level state). */
 export interface SandboxContext {
@@ -16,8 +17,8 @@ export interface SandboxContext {
   clock: SandboxClock;
   /** Bearer token → organization id. */
   tokens: ReadonlyMap<string, string>;
-  /** The admin API's token; null: the admin API is off; undefined: open to API tokens (options.ts). */
-  adminToken: string | null | undefined;
+  /** The admin API's tokens: the sandbox's, and those scoped to one organization (options.ts). */
+  adminAccess: AdminAccess;
   /** The current catalog (rates may change between calls). */
   catalog(): YieldSource[];
   approvals: ApprovalDeps;

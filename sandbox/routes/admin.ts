@@ -7,6 +7,7 @@ import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { clockAdvanceProblem, MAX_CLOCK_ADVANCE_MS } from "../clock.ts";
 import { NotFoundError, ValidationError } from "../domain/errors.ts";
+import { requireSandboxWideAdmin } from "../http/middleware.ts";
 import { readBody, uuidParam } from "../http/validation.ts";
 import { listCatalog, updateCatalogRate } from "../store/catalogStore.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
@@ -54,6 +55,11 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
   const now = () => ctx.clock.now().toISOString();
 
+  routes.get("/admin-scope", (c) => {
+    const scope = c.get("adminScope") ?? { kind: "sandbox" };
+    return c.json({ organizationId: c.get("organizationId"), scope: scope.kind });
+  });
+
   routes.get("/policy", (c) => c.json(getPolicy(ctx.db, c.get("organizationId"))));
   routes.put("/policy", async (c) => {
     const organizationId = c.get("organizationId");
@@ -64,6 +70,7 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   });
 
   routes.put("/catalog/:positionKey/rate", async (c) => {
+    requireSandboxWideAdmin(c, "a rate change of the shared catalog");
     const positionKey = c.req.param("positionKey");
     const { currentRateBps } = await readBody(c, RateSchema);
     if (!updateCatalogRate(ctx.db, positionKey, currentRateBps, now())) {
@@ -74,6 +81,7 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
 
   routes.get("/clock", (c) => c.json({ now: now(), offsetMs: ctx.clock.offsetMs() }));
   routes.post("/clock/advance", async (c) => {
+    requireSandboxWideAdmin(c, "moving the shared clock");
     const body = await readBody(c, AdvanceSchema);
     const ms = (body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000);
     const problem = clockAdvanceProblem(ctx.clock.now().getTime(), ms);

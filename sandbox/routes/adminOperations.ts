@@ -32,7 +32,9 @@ export const DOCUMENTS_TAG = "Documents";
 const error = (description: string): OperationResponse => ({ description, schema: ErrorBodySchema });
 const ADMIN_ERRORS = {
   "401": error("`unauthorized`: missing or invalid API token"),
-  "403": error("`forbidden`: the admin API is off, or the admin token is missing or wrong"),
+  "403": error(
+    "`forbidden`: the admin API is off, the admin token is missing or wrong, or it is scoped to another organization than the API token's",
+  ),
 } as const;
 const WITH_BODY = {
   ...ADMIN_ERRORS,
@@ -70,6 +72,20 @@ const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => 
 });
 
 export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
+  op({
+    operationId: "sandboxGetAdminScope",
+    method: "get",
+    path: "/_sandbox/admin-scope",
+    summary: "What the admin token sent may act on: the whole sandbox, or the caller's organization only",
+    responses: {
+      "200": {
+        description:
+          "`scope`: `sandbox` (the sandbox's admin token, or an admin API open to API tokens) or `organization` (an admin token scoped to `organizationId`, which refuses calls that act on every organization)",
+        schema: z.looseObject({ organizationId: z.string(), scope: z.enum(["sandbox", "organization"]) }),
+      },
+      ...ADMIN_ERRORS,
+    },
+  }),
   op({
     operationId: "sandboxGetPolicy",
     method: "get",

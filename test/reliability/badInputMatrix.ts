@@ -53,6 +53,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/webhooks/registrations/{webhook}" },
   { method: "PATCH", path: "/webhooks/registrations/{webhook}/status", fields: ["status", "disabledReason"] },
   { method: "DELETE", path: "/webhooks/registrations/{webhook}" },
+  { method: "GET", path: "/_sandbox/admin-scope", admin: true },
   { method: "GET", path: "/_sandbox/policy", admin: true },
   {
     method: "PUT",
