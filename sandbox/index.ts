@@ -3,7 +3,7 @@ import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
 import { CONSOLE_PREFIX } from "./console/consolePages.ts";
-import { createWallClock, type SandboxClock } from "./clock.ts";
+import { createOrganizationClocks, createWallClock, type SandboxClock } from "./clock.ts";
 import type { SandboxContext } from "./http/context.ts";
 import { createApprovalDeps } from "./domain/approvals.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
@@ -31,7 +31,12 @@ import {
 import { countCatalog, listCatalog, replaceCatalog } from "./store/catalogStore.ts";
 import { openDatabase } from "./store/db.ts";
 import { DEFAULT_POLICY, getPolicy, setPolicy } from "./store/policyStore.ts";
-import { readClockOffsetMs, writeClockOffsetMs } from "./store/settingsStore.ts";
+import {
+  readClockOffsetMs,
+  readOrganizationClockLeads,
+  writeClockOffsetMs,
+  writeOrganizationClockLead,
+} from "./store/settingsStore.ts";
 
 export type { SandboxOptions } from "./options.ts";
 export type { SandboxClock } from "./clock.ts";
@@ -49,7 +54,11 @@ export interface Sandbox {
   /** The console's address, for example `http://127.0.0.1:54321/_console/` (docs/console.md). */
   consoleUrl: string;
   port: number;
-  /** The sandbox clock (tests can advance it directly instead of through the admin API). */
+  /**
+   * The shared clock every organization's time counts from: advancing it directly (as tests do)
+   * moves every organization's clock at once, as `POST /_sandbox/clock/advance` with
+   * `scope: "sandbox"` does.
+   */
   clock: SandboxClock;
   /** The Hono app, for in-process `app.request(...)` calls without a socket. */
   app: Hono<SandboxEnv>;
@@ -85,6 +94,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // (a clock passed in belongs to the caller).
   const clock =
     options.clock ?? createWallClock(readClockOffsetMs(db), (offsetMs) => writeClockOffsetMs(db, offsetMs));
+  // Each organization's clock runs ahead of the shared one by its own lead, kept in the database too.
+  const clocks = createOrganizationClocks(clock, readOrganizationClockLeads(db), (organizationId, leadMs) =>
+    writeOrganizationClockLead(db, organizationId, leadMs),
+  );
   const nowIso = clock.now().toISOString();
   if (options.catalog !== undefined) replaceCatalog(db, completeCatalog(options.catalog, nowIso));
   else if (countCatalog(db) === 0) replaceCatalog(db, completeCatalog(DEFAULT_CATALOG, nowIso));
@@ -92,7 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setPolicy(db, organizationId, { ...DEFAULT_POLICY, ...getPolicy(db, organizationId), ...policy }, nowIso);
   }
 
-  const approvals = createApprovalDeps(db, clock);
+  const approvals = createApprovalDeps(db, clocks);
   const faults = createFaultRegistry();
   const catalog = () => listCatalog(db);
   const webhookDelivery = { ...DEFAULT_WEBHOOK_DELIVERY, ...options.webhookDelivery };
@@ -107,7 +120,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const wake = () => dueWork?.wake();
   const money: MoneyDeps = {
     db,
-    clock,
+    clocks,
     catalog,
     events,
     approvals,
@@ -117,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const strategyUpdates = createStrategyUpdates({
     db,
-    clock,
+    clocks,
     catalog,
     approvals,
     faults,
@@ -130,14 +143,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   approvals.continuations.set("strategy_update", strategyUpdates.continuation);
   approvals.continuations.set("withdrawal", withdrawalContinuation(money));
   // Strategy updates settle before money work, as on every API request.
-  dueWork = createDueWorkScheduler(clock, [strategyUpdates.dueWork, dueMoneyWork(money)]);
+  dueWork = createDueWorkScheduler(clocks, [strategyUpdates.dueWork, dueMoneyWork(money)]);
   // A restart picks up what fell due while the sandbox was down.
   dueWork.settleDue();
 
   const tokens = options.tokens ?? DEFAULT_TOKENS;
   const ctx: SandboxContext = {
     db,
-    clock,
+    clocks,
     tokens: tokens instanceof Map ? tokens : new Map(Object.entries(tokens)),
     adminAccess: { adminToken: options.adminToken, organizationAdminTokens },
     catalog,

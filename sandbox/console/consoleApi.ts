@@ -51,7 +51,7 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     c.json({
       organizationId: c.get("organizationId"),
       adminApi: adminApiMode(ctx.adminAccess),
-      now: ctx.clock.now().toISOString(),
+      now: ctx.clocks.now(c.get("organizationId")).toISOString(),
       // The contract's event types, so the console's webhook form offers them without a copy.
       eventTypes: EVENT_TYPES,
     }),

@@ -8,7 +8,7 @@ import {
   type PortfolioWallet,
   type YieldSource,
 } from "../../sdk/nodejs/contract/index.ts";
-import type { SandboxClock } from "../clock.ts";
+import type { OrganizationClocks } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { NotFoundError, ValidationError } from "./errors.ts";
 import { findWallet, insertWallet, listWallets } from "../store/walletStore.ts";
@@ -21,7 +21,7 @@ export const CREATE_WALLET_ENDPOINT = "POST /v2/portfolio-wallets";
 
 export interface WalletDeps {
   db: DatabaseSync;
-  clock: SandboxClock;
+  clocks: OrganizationClocks;
   catalog: () => YieldSource[];
 }
 
@@ -38,7 +38,7 @@ export function createWallet(
   const catalog = deps.catalog();
   const unknown = unknownPositionKeyProblems(body.positions, catalog);
   if (unknown.length > 0) throw new ValidationError(unknown);
-  const at = deps.clock.now().toISOString();
+  const at = deps.clocks.now(organizationId).toISOString();
   const positions = canonicalAllocation(body.positions);
   const outcome = runIdempotent(
     deps.db,
@@ -93,7 +93,7 @@ export function getWallet(deps: WalletDeps, organizationId: string, walletId: st
   if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
   return walletView(deps.db, wallet, deps.catalog(), {
     includeRequestId: false,
-    at: deps.clock.now().toISOString(),
+    at: deps.clocks.now(organizationId).toISOString(),
   });
 }
 
@@ -105,7 +105,11 @@ export function listWalletPage(
   const catalog = deps.catalog();
   const rows = listWallets(deps.db, organizationId, page.cursor, page.pageSize + 1);
   const { data, nextCursor } = pageFrom(rows, page.pageSize);
-  const view = { includeRequestId: false, at: deps.clock.now().toISOString(), rates: new Map() };
+  const view = {
+    includeRequestId: false,
+    at: deps.clocks.now(organizationId).toISOString(),
+    rates: new Map(),
+  };
   return {
     data: data.map((wallet) => walletView(deps.db, wallet, catalog, view)),
     pageSize: page.pageSize,

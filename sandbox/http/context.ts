@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../../sdk/nodejs/contract/index.ts";
-import type { SandboxClock } from "../clock.ts";
+import type { OrganizationClocks } from "../clock.ts";
 import type { ApprovalDeps } from "../domain/approvals.ts";
 import type { WebhookDispatcher } from "../domain/events/delivery.ts";
 import type { FaultRegistry } from "../domain/faults.ts";
@@ -14,7 +14,8 @@ import type { AdminAccess } from "./middleware.ts";
 /** Everything a route needs, built once per sandbox instance (no module-level state). */
 export interface SandboxContext {
   db: DatabaseSync;
-  clock: SandboxClock;
+  /** The shared clock and each organization's own (sandbox/clock.ts). */
+  clocks: OrganizationClocks;
   /** Bearer token → organization id. */
   tokens: ReadonlyMap<string, string>;
   /** The admin API's tokens: the sandbox's, and those scoped to one organization (options.ts). */

@@ -25,8 +25,15 @@ export const PolicySchema = z.object({
 export const RateSchema = z.object({
   currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
 });
+/** What an admin change acts on: the caller's organization (the default), or every organization. */
+export const ChangeScopeSchema = z
+  .enum(["organization", "sandbox"], {
+    error: "must be organization (the caller's organization only) or sandbox (every organization)",
+  })
+  .default("organization");
 export const AdvanceSchema = z
   .object({
+    scope: ChangeScopeSchema,
     ms: z
       .number()
       .int()
@@ -53,7 +60,18 @@ export const RejectSchema = z.object({ reason: z.string().min(1).max(500).option
  */
 export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   const routes = new Hono<SandboxEnv>();
-  const now = () => ctx.clock.now().toISOString();
+  const clockView = (organizationId: string, scope?: "organization" | "sandbox") => {
+    const sharedOffsetMs = ctx.clocks.shared.offsetMs();
+    const leadMs = ctx.clocks.leadMs(organizationId);
+    return {
+      now: ctx.clocks.now(organizationId).toISOString(),
+      offsetMs: sharedOffsetMs + leadMs,
+      organizationLeadMs: leadMs,
+      sharedNow: ctx.clocks.shared.now().toISOString(),
+      ...(scope === undefined ? {} : { scope }),
+    };
+  };
+  const now = (organizationId: string) => ctx.clocks.now(organizationId).toISOString();
 
   routes.get("/admin-scope", (c) => {
     const scope = c.get("adminScope") ?? { kind: "sandbox" };
@@ -65,7 +83,7 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     const organizationId = c.get("organizationId");
     const change = await readBody(c, PolicySchema);
     const policy = { ...getPolicy(ctx.db, organizationId), ...change };
-    setPolicy(ctx.db, organizationId, policy, now());
+    setPolicy(ctx.db, organizationId, policy, now(organizationId));
     return c.json(policy);
   });
 
@@ -73,24 +91,34 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     requireSandboxWideAdmin(c, "a rate change of the shared catalog");
     const positionKey = c.req.param("positionKey");
     const { currentRateBps } = await readBody(c, RateSchema);
-    if (!updateCatalogRate(ctx.db, positionKey, currentRateBps, now())) {
+    if (!updateCatalogRate(ctx.db, positionKey, currentRateBps, ctx.clocks.shared.now().toISOString())) {
       throw new NotFoundError(`yield source ${positionKey}`);
     }
     return c.json(listCatalog(ctx.db).find((e) => e.positionKey === positionKey));
   });
 
-  routes.get("/clock", (c) => c.json({ now: now(), offsetMs: ctx.clock.offsetMs() }));
+  routes.get("/clock", (c) => c.json(clockView(c.get("organizationId"))));
+  // The caller's organization's clock by default; `scope: "sandbox"` moves the shared clock, and
+  // so every organization's (docs/sandbox.md "Time").
   routes.post("/clock/advance", async (c) => {
-    requireSandboxWideAdmin(c, "moving the shared clock");
+    const organizationId = c.get("organizationId");
     const body = await readBody(c, AdvanceSchema);
+    if (body.scope === "sandbox") requireSandboxWideAdmin(c, "moving every organization's clock");
     const ms = (body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000);
-    const problem = clockAdvanceProblem(ctx.clock.now().getTime(), ms);
+    // Moving every clock must not take the organization furthest ahead past the last instant.
+    const furthestLeadMs = Math.max(0, ...ctx.clocks.leads().values());
+    const fromMs =
+      body.scope === "sandbox"
+        ? ctx.clocks.shared.now().getTime() + furthestLeadMs
+        : ctx.clocks.now(organizationId).getTime();
+    const problem = clockAdvanceProblem(fromMs, ms);
     if (problem !== null) {
       throw new ValidationError([{ field: body.ms === undefined ? "seconds" : "ms", reason: problem }]);
     }
-    ctx.clock.advance(ms);
+    if (body.scope === "sandbox") ctx.clocks.shared.advance(ms);
+    else ctx.clocks.advance(organizationId, ms);
     ctx.dueWork.settleDue();
-    return c.json({ now: now(), offsetMs: ctx.clock.offsetMs() });
+    return c.json(clockView(organizationId, body.scope));
   });
 
   routes.get("/faults", (c) =>

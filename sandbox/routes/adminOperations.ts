@@ -46,7 +46,23 @@ const INVALID = { "400": error("`validation_failed` naming the bad parameter") }
 
 /** A JSON object whose fields are the sandbox's own bookkeeping. */
 const JsonObject = z.looseObject({});
-const ClockSchema = z.looseObject({ now: DateTimeSchema, offsetMs: z.number() });
+const ClockSchema = z.looseObject({
+  now: DateTimeSchema.meta({ description: "The caller's organization's time" }),
+  offsetMs: z.number().meta({
+    description:
+      "How far the organization's time is ahead of the wall clock (of a manual clock's start), in ms",
+  }),
+  organizationLeadMs: z
+    .number()
+    .meta({ description: "How far the organization's clock is ahead of the shared one, in ms" }),
+  sharedNow: DateTimeSchema.meta({
+    description: "The shared clock every organization's time counts from",
+  }),
+  scope: z
+    .enum(["organization", "sandbox"])
+    .optional()
+    .meta({ description: "On an advance: whose clock moved, the caller's organization's or every one's" }),
+});
 const PolicyAnswerSchema = z.looseObject({
   strategyUpdateApprovals: z.number().int(),
   withdrawalApprovals: z.number().int(),
@@ -118,16 +134,17 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     operationId: "sandboxGetClock",
     method: "get",
     path: "/_sandbox/clock",
-    summary: "The sandbox clock",
-    responses: { "200": { description: "Now and the offset", schema: ClockSchema }, ...ADMIN_ERRORS },
+    summary: "The caller's organization's clock",
+    responses: { "200": { description: "Now and the offsets", schema: ClockSchema }, ...ADMIN_ERRORS },
   }),
   op({
     operationId: "sandboxAdvanceClock",
     method: "post",
     path: "/_sandbox/clock/advance",
-    summary: "Move the sandbox clock forward (shared by every organization)",
+    summary:
+      "Move the caller's organization's clock forward; with scope sandbox, every organization's (the sandbox's admin token only)",
     body: { schema: AdvanceSchema, required: true },
-    responses: { "200": { description: "Now and the offset", schema: ClockSchema }, ...WITH_BODY },
+    responses: { "200": { description: "Now and the offsets", schema: ClockSchema }, ...WITH_BODY },
   }),
   op({
     operationId: "sandboxListFaults",

@@ -7,7 +7,7 @@ import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** Create (spec 4.4; a replay answers 200), list (4.5) and read (4.6) wallets. */
 export function walletRoutes(ctx: SandboxContext) {
-  const deps = { db: ctx.db, clock: ctx.clock, catalog: ctx.catalog };
+  const deps = { db: ctx.db, clocks: ctx.clocks, catalog: ctx.catalog };
   return {
     createPortfolioWallet: {
       bodyChecks: (raw) => unknownPositionKeysInRawBody(raw, ctx.catalog()),

@@ -120,6 +120,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS deposits_by_wallet_created ON deposits (wallet_id, created_at DESC, id DESC)`,
   // Due deposit steps in the order they are taken (dueWorkScheduler), with no sort.
   `CREATE INDEX IF NOT EXISTS deposits_by_next_step_id ON deposits (next_step_at, id)`,
+  // One organization's due deposit steps, when its clock runs ahead of the shared one.
+  `CREATE INDEX IF NOT EXISTS deposits_by_org_next_step ON deposits (organization_id, next_step_at, id)`,
   `CREATE TABLE IF NOT EXISTS withdrawals (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -139,6 +141,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS withdrawals_by_wallet_created ON withdrawals (wallet_id, created_at DESC, id DESC)`,
   // A wallet's withdrawals awaiting approval (held from what it may withdraw), not all it ever made.
   `CREATE INDEX IF NOT EXISTS withdrawals_by_wallet_status ON withdrawals (wallet_id, status)`,
+  // One organization's withdrawals still paying out, whose processing legs are its due payout work.
+  `CREATE INDEX IF NOT EXISTS withdrawals_by_org_status ON withdrawals (organization_id, status)`,
   // One row per payout leg. sources_json: [{ positionKey, micros }] drawn from the positions.
   `CREATE TABLE IF NOT EXISTS withdrawal_legs (
      withdrawal_id TEXT NOT NULL REFERENCES withdrawals(id),

@@ -154,9 +154,17 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      disabled_reason TEXT
    )`,
   `CREATE INDEX IF NOT EXISTS webhooks_by_org_created ON webhook_registrations (organization_id, created_at DESC, id DESC)`,
-  // Sandbox-wide settings that must survive a restart, such as the clock offset.
+  // Sandbox-wide settings that must survive a restart, such as the shared clock's offset.
   `CREATE TABLE IF NOT EXISTS sandbox_settings (
      key TEXT PRIMARY KEY,
      value TEXT NOT NULL
    )`,
+  // How far an organization's clock is ahead of the shared one (sandbox/clock.ts
+  // OrganizationClocks); an organization that never moved its clock alone has no row.
+  `CREATE TABLE IF NOT EXISTS organization_clocks (
+     organization_id TEXT PRIMARY KEY,
+     lead_ms INTEGER NOT NULL
+   )`,
+  // An organization's due work, found without reading another's (dueWorkScheduler.ts).
+  `CREATE INDEX IF NOT EXISTS strategy_updates_by_org_due ON strategy_updates (organization_id, status, due_at)`,
 ];

@@ -81,10 +81,31 @@ describe("an admin token scoped to one organization", () => {
         refusedAsSandboxWide.push(name);
       } else expect(res.status, name).toBeLessThan(500);
     }
-    expect(refusedAsSandboxWide).toEqual([
-      "PUT /_sandbox/catalog/{positionKey}/rate",
-      "POST /_sandbox/clock/advance",
-    ]);
+    expect(refusedAsSandboxWide).toEqual(["PUT /_sandbox/catalog/{positionKey}/rate"]);
+  });
+
+  test("moves its organization's clock, and is refused moving every organization's", async () => {
+    const own = await t.api("POST", "/_sandbox/clock/advance", {
+      headers: admin(ORG_A_ADMIN),
+      body: { ms: 1000 },
+    });
+    expect(own.status).toBe(200);
+    expect(own.body.scope).toBe("organization");
+    const all = await t.api("POST", "/_sandbox/clock/advance", {
+      headers: admin(ORG_A_ADMIN),
+      body: { ms: 1000, scope: "sandbox" },
+    });
+    expect(all.status).toBe(403);
+    expect(all.body.error.message).toMatch(
+      /moving every organization's clock acts on every organization of this sandbox, so it needs the sandbox's admin token; the admin token sent is scoped to organization "org-a"/,
+    );
+    const other = await t.api("GET", "/_sandbox/clock", { token: OTHER_TOKEN, headers: admin(ORG_B_ADMIN) });
+    expect(other.body.organizationLeadMs).toBe(0);
+    const whole = await t.api("POST", "/_sandbox/clock/advance", {
+      headers: admin(SANDBOX_ADMIN),
+      body: { ms: 1000, scope: "sandbox" },
+    });
+    expect(whole.status).toBe(200);
   });
 
   test("says what it acts on, and the sandbox's admin token still acts for every organization", async () => {

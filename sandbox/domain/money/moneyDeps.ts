@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../../../sdk/nodejs/contract/index.ts";
-import type { SandboxClock } from "../../clock.ts";
+import type { OrganizationClocks } from "../../clock.ts";
 import { findWallet } from "../../store/walletStore.ts";
 import type { ApprovalDeps } from "../approvals.ts";
 import type { EventSink } from "../events/eventSink.ts";
@@ -10,7 +10,7 @@ import { walletView } from "../walletView.ts";
 /** What the money-flow functions need, built once per sandbox. */
 export interface MoneyDeps {
   db: DatabaseSync;
-  clock: SandboxClock;
+  clocks: OrganizationClocks;
   catalog: () => YieldSource[];
   events: EventSink;
   approvals: ApprovalDeps;

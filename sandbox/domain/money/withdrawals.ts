@@ -110,7 +110,7 @@ export function requestWithdrawal(
       },
     ]);
   }
-  const at = deps.clock.now().toISOString();
+  const at = deps.clocks.now(organizationId).toISOString();
   const outcome = runIdempotent(
     deps.db,
     {

@@ -87,7 +87,7 @@ export function yieldMetrics(
   organizationId: string,
   request: YieldMetricsRequest,
 ): YieldMetrics {
-  const now = deps.clock.now().toISOString();
+  const now = deps.clocks.now(organizationId).toISOString();
   const nowMs = Date.parse(now);
   const endIso = request.periodEndIso ?? now;
   // Without a start, the period is the organization's lifetime: it starts at its first wallet, or
