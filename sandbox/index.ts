@@ -3,7 +3,12 @@ import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
 import { CONSOLE_PREFIX } from "./console/consolePages.ts";
-import { createOrganizationClocks, createWallClock, type SandboxClock } from "./clock.ts";
+import {
+  createOrganizationClocks,
+  createWallClock,
+  type OrganizationClocks,
+  type SandboxClock,
+} from "./clock.ts";
 import type { SandboxContext } from "./http/context.ts";
 import { createApprovalDeps } from "./domain/approvals.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
@@ -29,6 +34,8 @@ import {
   type SandboxOptions,
 } from "./options.ts";
 import { countCatalog, listCatalog, replaceCatalog } from "./store/catalogStore.ts";
+import { insertOrganizationRate, listForkedOrganizations } from "./store/rateHistoryStore.ts";
+import { rebuildOrganizationSourceAccrualsBehindRate } from "./store/sourceAccrualStore.ts";
 import { openDatabase } from "./store/db.ts";
 import { DEFAULT_POLICY, getPolicy, setPolicy } from "./store/policyStore.ts";
 import {
@@ -39,7 +46,7 @@ import {
 } from "./store/settingsStore.ts";
 
 export type { SandboxOptions } from "./options.ts";
-export type { SandboxClock } from "./clock.ts";
+export type { OrganizationClocks, SandboxClock } from "./clock.ts";
 export { createManualClock, createWallClock } from "./clock.ts";
 export { DEFAULT_CATALOG } from "./domain/catalog.ts";
 export { SANDBOX_DOCUMENT_OPERATIONS, sandboxOpenApiDocuments } from "./routes/openapiDocuments.ts";
@@ -60,6 +67,8 @@ export interface Sandbox {
    * `scope: "sandbox"` does.
    */
   clock: SandboxClock;
+  /** Each organization's clock over the shared one (sandbox/clock.ts; tests can move one directly). */
+  clocks: OrganizationClocks;
   /** The Hono app, for in-process `app.request(...)` calls without a socket. */
   app: Hono<SandboxEnv>;
   /** Stops listening, cuts open connections, stops timers and closes the database. */
@@ -95,19 +104,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock =
     options.clock ?? createWallClock(readClockOffsetMs(db), (offsetMs) => writeClockOffsetMs(db, offsetMs));
   // Each organization's clock runs ahead of the shared one by its own lead, kept in the database too.
+  // An organization that moves its clock for the first time forks from the shared time it had.
   const clocks = createOrganizationClocks(clock, readOrganizationClockLeads(db), (organizationId, leadMs) =>
-    writeOrganizationClockLead(db, organizationId, leadMs),
+    writeOrganizationClockLead(db, organizationId, leadMs, clock.now().toISOString()),
   );
   const nowIso = clock.now().toISOString();
-  if (options.catalog !== undefined) replaceCatalog(db, completeCatalog(options.catalog, nowIso));
-  else if (countCatalog(db) === 0) replaceCatalog(db, completeCatalog(DEFAULT_CATALOG, nowIso));
+  if (options.catalog !== undefined) {
+    const catalogFile = completeCatalog(options.catalog, nowIso);
+    replaceCatalog(db, catalogFile);
+    // Organizations with rates or a clock of their own take the file's rates too, each reading the
+    // file's rateUpdatedAt on its own clock (docs/sandbox.md "Rates per organization").
+    for (const organizationId of listForkedOrganizations(db))
+      for (const entry of catalogFile) {
+        const from = insertOrganizationRate(
+          db,
+          organizationId,
+          entry.positionKey,
+          entry.currentRateBps,
+          entry.rateUpdatedAt,
+        );
+        rebuildOrganizationSourceAccrualsBehindRate(db, organizationId, entry.positionKey, from);
+      }
+  } else if (countCatalog(db) === 0) replaceCatalog(db, completeCatalog(DEFAULT_CATALOG, nowIso));
   for (const [organizationId, policy] of Object.entries(options.policies ?? {})) {
     setPolicy(db, organizationId, { ...DEFAULT_POLICY, ...getPolicy(db, organizationId), ...policy }, nowIso);
   }
 
   const approvals = createApprovalDeps(db, clocks);
   const faults = createFaultRegistry();
-  const catalog = () => listCatalog(db);
+  const catalog = (organizationId: string) => listCatalog(db, organizationId);
   const webhookDelivery = { ...DEFAULT_WEBHOOK_DELIVERY, ...options.webhookDelivery };
   const webhookUrlPolicy: WebhookUrlPolicy = {
     allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false,
@@ -182,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     consoleUrl: `http://${BIND_ADDRESS}:${port}${CONSOLE_PREFIX}/`,
     port,
     clock,
+    clocks,
     app,
     close() {
       closed ??= (async () => {

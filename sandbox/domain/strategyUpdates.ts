@@ -39,7 +39,8 @@ export const STRATEGY_UPDATE_ENDPOINT = "PATCH /v2/portfolio-wallets/:id/strateg
 export interface StrategyUpdateDeps {
   db: DatabaseSync;
   clocks: OrganizationClocks;
-  catalog: () => YieldSource[];
+  /** The catalog as an organization sees it. */
+  catalog: (organizationId: string) => YieldSource[];
   approvals: ApprovalDeps;
   faults: FaultRegistry;
   /** How long a rebalance stays `processing`, on the sandbox clock. */
@@ -132,7 +133,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
 
   /** Applies the new target and rebalances the wallet's money across it (deps.rebalance). */
   function complete(record: StrategyUpdateRecord, at: string): void {
-    const catalog = deps.catalog();
+    const catalog = deps.catalog(record.organizationId);
     const targets: TargetRecord[] = [];
     for (const position of record.positions) {
       const entry = catalog.find((e) => e.positionKey === position.positionKey);
@@ -163,7 +164,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
   function request(organizationId: string, walletId: string, body: StrategyUpdateRequest) {
     const wallet = findWallet(db, organizationId, walletId);
     if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
-    const unknown = unknownPositionKeyProblems(body.positions, deps.catalog());
+    const unknown = unknownPositionKeyProblems(body.positions, deps.catalog(organizationId));
     if (unknown.length > 0) throw new ValidationError(unknown);
     const positions = body.positions.map((p) => ({
       positionKey: p.positionKey,

@@ -22,7 +22,8 @@ export const CREATE_WALLET_ENDPOINT = "POST /v2/portfolio-wallets";
 export interface WalletDeps {
   db: DatabaseSync;
   clocks: OrganizationClocks;
-  catalog: () => YieldSource[];
+  /** The catalog as an organization sees it. */
+  catalog: (organizationId: string) => YieldSource[];
 }
 
 /**
@@ -35,7 +36,7 @@ export function createWallet(
   organizationId: string,
   body: CreateWalletRequest,
 ): { wallet: PortfolioWallet; replayed: boolean } {
-  const catalog = deps.catalog();
+  const catalog = deps.catalog(organizationId);
   const unknown = unknownPositionKeyProblems(body.positions, catalog);
   if (unknown.length > 0) throw new ValidationError(unknown);
   const at = deps.clocks.now(organizationId).toISOString();
@@ -91,7 +92,7 @@ export function createWallet(
 export function getWallet(deps: WalletDeps, organizationId: string, walletId: string): PortfolioWallet {
   const wallet = findWallet(deps.db, organizationId, walletId);
   if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
-  return walletView(deps.db, wallet, deps.catalog(), {
+  return walletView(deps.db, wallet, deps.catalog(organizationId), {
     includeRequestId: false,
     at: deps.clocks.now(organizationId).toISOString(),
   });
@@ -102,7 +103,7 @@ export function listWalletPage(
   organizationId: string,
   page: PageRequest,
 ): Page<PortfolioWallet> {
-  const catalog = deps.catalog();
+  const catalog = deps.catalog(organizationId);
   const rows = listWallets(deps.db, organizationId, page.cursor, page.pageSize + 1);
   const { data, nextCursor } = pageFrom(rows, page.pageSize);
   const view = {

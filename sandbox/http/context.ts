@@ -20,8 +20,8 @@ export interface SandboxContext {
   tokens: ReadonlyMap<string, string>;
   /** The admin API's tokens: the sandbox's, and those scoped to one organization (options.ts). */
   adminAccess: AdminAccess;
-  /** The current catalog (rates may change between calls). */
-  catalog(): YieldSource[];
+  /** The current catalog as an organization sees it (rates may change between calls). */
+  catalog(organizationId: string): YieldSource[];
   approvals: ApprovalDeps;
   strategyUpdates: StrategyUpdates;
   faults: FaultRegistry;

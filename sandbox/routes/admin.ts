@@ -9,7 +9,7 @@ import { clockAdvanceProblem, MAX_CLOCK_ADVANCE_MS } from "../clock.ts";
 import { NotFoundError, ValidationError } from "../domain/errors.ts";
 import { requireSandboxWideAdmin } from "../http/middleware.ts";
 import { readBody, uuidParam } from "../http/validation.ts";
-import { listCatalog, updateCatalogRate } from "../store/catalogStore.ts";
+import { changeRate } from "../domain/rateChanges.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
 import { findWallet } from "../store/walletStore.ts";
 
@@ -22,15 +22,16 @@ export const PolicySchema = z.object({
   strategyUpdateApprovals: approvals.optional(),
   withdrawalApprovals: approvals.optional(),
 });
-export const RateSchema = z.object({
-  currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
-});
 /** What an admin change acts on: the caller's organization (the default), or every organization. */
 export const ChangeScopeSchema = z
   .enum(["organization", "sandbox"], {
     error: "must be organization (the caller's organization only) or sandbox (every organization)",
   })
   .default("organization");
+export const RateSchema = z.object({
+  currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
+  scope: ChangeScopeSchema,
+});
 export const AdvanceSchema = z
   .object({
     scope: ChangeScopeSchema,
@@ -87,14 +88,18 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     return c.json(policy);
   });
 
+  // The caller's organization's view of the catalog by default; `scope: "sandbox"` the shared
+  // catalog, and so every organization's (docs/sandbox.md "Rates per organization").
   routes.put("/catalog/:positionKey/rate", async (c) => {
-    requireSandboxWideAdmin(c, "a rate change of the shared catalog");
-    const positionKey = c.req.param("positionKey");
-    const { currentRateBps } = await readBody(c, RateSchema);
-    if (!updateCatalogRate(ctx.db, positionKey, currentRateBps, ctx.clocks.shared.now().toISOString())) {
-      throw new NotFoundError(`yield source ${positionKey}`);
-    }
-    return c.json(listCatalog(ctx.db).find((e) => e.positionKey === positionKey));
+    const { currentRateBps, scope } = await readBody(c, RateSchema);
+    if (scope === "sandbox") requireSandboxWideAdmin(c, "a rate change of every organization's catalog");
+    const entry = changeRate(ctx, {
+      organizationId: c.get("organizationId"),
+      positionKey: c.req.param("positionKey"),
+      rateBps: currentRateBps,
+      scope,
+    });
+    return c.json({ ...entry, scope });
   });
 
   routes.get("/clock", (c) => c.json(clockView(c.get("organizationId"))));

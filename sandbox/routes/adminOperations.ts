@@ -121,11 +121,16 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     operationId: "sandboxSetRate",
     method: "put",
     path: "/_sandbox/catalog/{positionKey}/rate",
-    summary: "Change a yield source's current rate (shared by every organization)",
+    summary:
+      "Change a yield source's current rate in the caller's organization's view of the catalog; with scope sandbox, in every organization's (the sandbox's admin token only)",
     pathParams: z.object({ positionKey: z.string().min(1) }),
     body: { schema: RateSchema, required: true },
     responses: {
-      "200": { description: "The catalog entry", schema: YieldSourceSchema },
+      "200": {
+        description:
+          "The catalog entry as the caller's organization now sees it, and `scope`: whose view changed (`organization` or `sandbox`)",
+        schema: YieldSourceSchema.extend({ scope: z.enum(["organization", "sandbox"]) }),
+      },
       ...WITH_BODY,
       ...NOT_FOUND,
     },

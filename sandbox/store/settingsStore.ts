@@ -27,9 +27,18 @@ export function readOrganizationClockLeads(db: DatabaseSync): Map<string, number
   return new Map(rows.map((row) => [row.organization_id, row.lead_ms]));
 }
 
-export function writeOrganizationClockLead(db: DatabaseSync, organizationId: string, leadMs: number): void {
+/**
+ * Records the organization's clock lead. An organization that had no clock or rates of its own
+ * until now forks at `forkedAt` (its time before this lead, the shared time): see schema.ts.
+ */
+export function writeOrganizationClockLead(
+  db: DatabaseSync,
+  organizationId: string,
+  leadMs: number,
+  forkedAt: string,
+): void {
   db.prepare(
-    `INSERT INTO organization_clocks (organization_id, lead_ms) VALUES (?, ?)
+    `INSERT INTO organization_clocks (organization_id, lead_ms, forked_at) VALUES (?, ?, ?)
      ON CONFLICT (organization_id) DO UPDATE SET lead_ms = excluded.lead_ms`,
-  ).run(organizationId, leadMs);
+  ).run(organizationId, leadMs, forkedAt);
 }

@@ -81,7 +81,31 @@ describe("an admin token scoped to one organization", () => {
         refusedAsSandboxWide.push(name);
       } else expect(res.status, name).toBeLessThan(500);
     }
-    expect(refusedAsSandboxWide).toEqual(["PUT /_sandbox/catalog/{positionKey}/rate"]);
+    // Nothing the table lists is sandbox-wide by itself: the clock and rate calls are, when told
+    // `scope: "sandbox"` (below).
+    expect(refusedAsSandboxWide).toEqual([]);
+  });
+
+  test("changes its organization's rates, and is refused changing every organization's", async () => {
+    const own = await t.api("PUT", "/_sandbox/catalog/tbills/rate", {
+      headers: admin(ORG_A_ADMIN),
+      body: { currentRateBps: 777 },
+    });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ currentRateBps: 777, scope: "organization" });
+    const all = await t.api("PUT", "/_sandbox/catalog/tbills/rate", {
+      headers: admin(ORG_A_ADMIN),
+      body: { currentRateBps: 1, scope: "sandbox" },
+    });
+    expect(all.status).toBe(403);
+    expect(all.body.error.message).toMatch(
+      /a rate change of every organization's catalog acts on every organization/,
+    );
+    const seenByB = await t.api("GET", "/v2/portfolio-wallets/yield-sources", { token: OTHER_TOKEN });
+    expect(
+      seenByB.body.yieldSources.find((s: { positionKey: string }) => s.positionKey === "tbills")
+        .currentRateBps,
+    ).not.toBe(777);
   });
 
   test("moves its organization's clock, and is refused moving every organization's", async () => {

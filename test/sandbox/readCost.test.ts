@@ -108,6 +108,9 @@ function unkeyedSteps(org: Organization, runs: Run[]): string[] {
         /^SEARCH withdrawals USING INDEX withdrawals_by_org_status \(organization_id=\? AND status=\?\)$/.test(
           step,
         ) ||
+        // A yield source's rates as the organization sees them: the shared ones, its own, and its
+        // own current rates (rows of rate changes, never of wallets).
+        /^SEARCH rate_history /.test(step) ||
         /\(status=\?\)$/.test(step.replace(/USING COVERING INDEX \w+ /, ""));
       if (!keyed && !oneEntry && !(limitedInOrder && /\(organization_id=\?\)/.test(step)))
         problems.push(`${step}  in: ${sql}`);

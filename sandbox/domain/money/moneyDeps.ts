@@ -11,7 +11,8 @@ import { walletView } from "../walletView.ts";
 export interface MoneyDeps {
   db: DatabaseSync;
   clocks: OrganizationClocks;
-  catalog: () => YieldSource[];
+  /** The catalog as an organization sees it (its own rates, where it has them). */
+  catalog: (organizationId: string) => YieldSource[];
   events: EventSink;
   approvals: ApprovalDeps;
   faults: FaultRegistry;
@@ -34,7 +35,10 @@ export function emitWalletFigures(
 ): void {
   const record = findWallet(deps.db, wallet.organizationId, wallet.id);
   if (record === null) return;
-  const view = walletView(deps.db, record, deps.catalog(), { includeRequestId: false, at });
+  const view = walletView(deps.db, record, deps.catalog(wallet.organizationId), {
+    includeRequestId: false,
+    at,
+  });
   deps.events.emit(
     wallet.organizationId,
     "portfolio_wallet.balance.updated",
