@@ -11,6 +11,7 @@ import {
   bodySizeLimitMiddleware,
   faultMiddleware,
   hostCheckMiddleware,
+  rateLimitMiddleware,
   requestCounterMiddleware,
   requestIdMiddleware,
   responseHeadersMiddleware,
@@ -46,6 +47,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   mountConsolePages(app); // before bearer auth: a browser loads the console's page and files without a token
   app.use("*", authMiddleware(ctx));
   app.use("*", requestCounterMiddleware(ctx));
+  app.use("*", rateLimitMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));
   app.use(`${WALLETS_BASE}/*`, settleDueWorkMiddleware(ctx));
   app.use(WALLETS_BASE, settleDueWorkMiddleware(ctx));

@@ -22,6 +22,7 @@ import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
 import { rebalanceWallet } from "./domain/money/rebalance.ts";
 import { withdrawalContinuation } from "./domain/money/withdrawals.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
+import { createRateLimiter, defaultBurst, type RateLimit } from "./domain/rateLimits.ts";
 import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
 import type { SandboxEnv } from "./http/env.ts";
@@ -91,6 +92,20 @@ function checkedOrganizationAdminTokens(options: SandboxOptions): ReadonlyMap<st
       );
   }
   return tokens;
+}
+
+/** The sandbox's rate limit, refused at startup when it is not a positive rate and a whole burst ≥ 1. */
+function checkedRateLimit(given: SandboxOptions["rateLimit"]): RateLimit | null {
+  if (given === undefined) return null;
+  const { requestsPerSecond } = given;
+  if (!Number.isFinite(requestsPerSecond) || requestsPerSecond <= 0)
+    throw new Error(
+      `rateLimit.requestsPerSecond must be a number above 0 (got ${String(requestsPerSecond)})`,
+    );
+  const burst = given.burst ?? defaultBurst(requestsPerSecond);
+  if (!Number.isInteger(burst) || burst < 1)
+    throw new Error(`rateLimit.burst must be a whole number of requests, 1 or more (got ${String(burst)})`);
+  return { requestsPerSecond, burst };
 }
 
 /** Opens the store, seeds catalog and policies, wires the domain and starts listening on 127.0.0.1. */
@@ -183,6 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     strategyUpdates,
     faults,
     requestCounter: createRequestCounter(),
+    rateLimiter: createRateLimiter(checkedRateLimit(options.rateLimit)),
     money,
     dueWork,
     webhookDispatcher,

@@ -41,6 +41,14 @@ export interface SandboxOptions {
    */
   organizationAdminTokens?: Record<string, string> | ReadonlyMap<string, string>;
   tokens?: Record<string, string> | ReadonlyMap<string, string>;
+  /**
+   * The service's rate limit, emulated per organization (docs/sandbox.md "Rate limit"): each
+   * organization may send `requestsPerSecond` API requests a second, in bursts of `burst` (default
+   * one second's worth); more are answered 429 with Retry-After. The admin API changes it per
+   * organization. Default none (`--rate-limit <rps>`, `--rate-limit-burst <n>`, env
+   * SANDBOX_RATE_LIMIT, SANDBOX_RATE_LIMIT_BURST).
+   */
+  rateLimit?: { requestsPerSecond: number; burst?: number };
   /** Replaces the stored catalog at startup (`--catalog <file.json>`). Default: keep the stored one, or the built-in one. */
   catalog?: YieldSource[];
   /** Approval policies per organization, written at startup (env `SANDBOX_POLICIES`). */

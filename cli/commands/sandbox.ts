@@ -24,6 +24,13 @@ function positiveWholeNumber(value: string): number {
   return parsed;
 }
 
+function positiveNumber(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === "" || !Number.isFinite(parsed) || parsed <= 0)
+    throw new InvalidArgumentError("must be a number above 0.");
+  return parsed;
+}
+
 function allowedHosts(value: string): string[] {
   try {
     return parseAllowedHosts(value);
@@ -94,6 +101,8 @@ interface SandboxFlags {
   rebalanceDelayMs: number;
   adminToken?: string;
   orgAdminTokens?: Map<string, string>;
+  rateLimit?: number;
+  rateLimitBurst?: number;
   /** False with --no-admin-api. */
   adminApi: boolean;
   allowPrivateWebhookUrls?: boolean;
@@ -141,6 +150,22 @@ export function sandboxCommand(): Command {
       )
         .env("SANDBOX_ALLOWED_HOSTS")
         .argParser(allowedHosts),
+    )
+    .addOption(
+      new Option(
+        "--rate-limit <rps>",
+        "emulate the service's rate limit: API requests per second each organization may send (more are answered 429 with Retry-After); default none",
+      )
+        .env("SANDBOX_RATE_LIMIT")
+        .argParser(positiveNumber),
+    )
+    .addOption(
+      new Option(
+        "--rate-limit-burst <n>",
+        "requests an organization may send at once under --rate-limit (default: one second's worth)",
+      )
+        .env("SANDBOX_RATE_LIMIT_BURST")
+        .argParser(positiveWholeNumber),
     )
     .option(
       "--allow-private-webhook-urls",
@@ -204,6 +229,14 @@ controls use it):
         rebalanceDelayMs: flags.rebalanceDelayMs,
         adminToken: adminToken.token,
         ...(flags.orgAdminTokens === undefined ? {} : { organizationAdminTokens: flags.orgAdminTokens }),
+        ...(flags.rateLimit === undefined
+          ? {}
+          : {
+              rateLimit: {
+                requestsPerSecond: flags.rateLimit,
+                ...(flags.rateLimitBurst === undefined ? {} : { burst: flags.rateLimitBurst }),
+              },
+            }),
         ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),
         allowPrivateWebhookUrls:
           flags.allowPrivateWebhookUrls === true ||

@@ -6,6 +6,7 @@ import type { WebhookDispatcher } from "../domain/events/delivery.ts";
 import type { FaultRegistry } from "../domain/faults.ts";
 import type { DueWorkScheduler } from "../domain/dueWorkScheduler.ts";
 import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
+import type { RateLimiter } from "../domain/rateLimits.ts";
 import type { RequestCounter } from "../domain/requestCounter.ts";
 import type { StrategyUpdates } from "../domain/strategyUpdates.ts";
 import type { WebhookUrlPolicy } from "../domain/webhookUrlPolicy.ts";
@@ -26,6 +27,8 @@ export interface SandboxContext {
   strategyUpdates: StrategyUpdates;
   faults: FaultRegistry;
   requestCounter: RequestCounter;
+  /** The service's rate limit, emulated, per organization (domain/rateLimits.ts). */
+  rateLimiter: RateLimiter;
   /** What deposits, yield accrual, withdrawals and the ledger need (sandbox/domain/money/). */
   money: MoneyDeps;
   /** The one scheduler of time-driven work (strategy updates, deposit steps, payout legs). */

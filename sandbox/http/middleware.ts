@@ -272,6 +272,28 @@ export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler
   };
 }
 
+/**
+ * The service's rate limit, emulated (domain/rateLimits.ts): after the request is counted, so a
+ * refused request shows in the counts as the service would have seen it, and before faults and
+ * handlers, so nothing of it is applied. Admin and console requests are never limited.
+ */
+export function rateLimitMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
+    const organizationId = c.get("organizationId");
+    const retryAfterSeconds = ctx.rateLimiter.take(organizationId, Date.now());
+    if (retryAfterSeconds === null) return next();
+    ctx.requestCounter.recordRateLimited(organizationId);
+    const limit = ctx.rateLimiter.limitOf(organizationId);
+    throw new HttpError(
+      429,
+      "rate_limited",
+      `rate limit: this organization may send ${limit?.requestsPerSecond ?? 0} requests per second (bursts of ${limit?.burst ?? 0}); nothing was applied. Retry after the Retry-After delay`,
+      { headers: { "Retry-After": String(retryAfterSeconds) } },
+    );
+  };
+}
+
 const statusCodeOf = (status: number) =>
   status === 429 ? "rate_limited" : status >= 502 ? "unavailable" : "internal_error";
 

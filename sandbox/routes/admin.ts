@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from "../domain/errors.ts";
 import { requireSandboxWideAdmin } from "../http/middleware.ts";
 import { readBody, uuidParam } from "../http/validation.ts";
 import { changeRate } from "../domain/rateChanges.ts";
+import { defaultBurst } from "../domain/rateLimits.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
 import { findWallet } from "../store/walletStore.ts";
 
@@ -48,6 +49,20 @@ export const AdvanceSchema = z
       .optional(),
   })
   .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");
+export const RateLimitSchema = z
+  .object({
+    requestsPerSecond: z
+      .number()
+      .finite()
+      .gt(0, "must be above 0 (null: no limit)")
+      .max(100_000, "must be at most 100000")
+      .nullable(),
+    burst: z.number().int("must be a whole number").min(1).max(100_000).optional(),
+  })
+  .refine((b) => b.requestsPerSecond !== null || b.burst === undefined, {
+    message: "a burst needs a requestsPerSecond",
+    path: ["burst"],
+  });
 export const StrategyFaultSchema = z.object({
   walletId: UuidSchema,
   reason: z.string().min(1).max(500).default("rebalance failed (injected fault)"),
@@ -157,8 +172,25 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     c.json({
       counts: ctx.requestCounter.snapshot(c.get("organizationId")),
       inFlight: ctx.requestCounter.inFlight(c.get("organizationId")),
+      rateLimited: ctx.requestCounter.rateLimited(c.get("organizationId")),
     }),
   );
+
+  // The caller's organization's emulated rate limit (docs/sandbox.md "Rate limit").
+  const rateLimitView = (organizationId: string) =>
+    ctx.rateLimiter.limitOf(organizationId) ?? { requestsPerSecond: null };
+  routes.get("/rate-limit", (c) => c.json(rateLimitView(c.get("organizationId"))));
+  routes.put("/rate-limit", async (c) => {
+    const organizationId = c.get("organizationId");
+    const { requestsPerSecond, burst } = await readBody(c, RateLimitSchema);
+    ctx.rateLimiter.set(
+      organizationId,
+      requestsPerSecond === null
+        ? null
+        : { requestsPerSecond, burst: burst ?? defaultBurst(requestsPerSecond) },
+    );
+    return c.json(rateLimitView(organizationId));
+  });
   routes.delete("/request-counts", (c) => {
     ctx.requestCounter.reset(c.get("organizationId"));
     return c.body(null, 204);

@@ -13,7 +13,14 @@ import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import { SimulateDepositSchema } from "../domain/money/deposits.ts";
 import { RegisterKeySchema } from "../signing/adminRoutes.ts";
-import { AdvanceSchema, PolicySchema, RateSchema, RejectSchema, StrategyFaultSchema } from "./admin.ts";
+import {
+  AdvanceSchema,
+  PolicySchema,
+  RateLimitSchema,
+  RateSchema,
+  RejectSchema,
+  StrategyFaultSchema,
+} from "./admin.ts";
 import { DeliveryQuerySchema, LedgerQuerySchema, LegFaultSchema } from "./moneyAdmin.ts";
 
 /**
@@ -73,6 +80,10 @@ const ApproverKeySchema = z.looseObject({
   userId: z.string(),
   userName: z.string(),
   createdAt: DateTimeSchema,
+});
+const RateLimitAnswerSchema = z.looseObject({
+  requestsPerSecond: z.number().nullable(),
+  burst: z.number().int().optional(),
 });
 const SigningActivitySchema = z.looseObject({ id: z.string(), status: z.string() });
 const DataList = z.looseObject({ data: z.array(JsonObject) });
@@ -225,10 +236,32 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
               .int()
               .meta({ description: "The most in flight at once since the counts were reset" }),
           }),
+          rateLimited: z.number().int().meta({
+            description: "Requests refused by the emulated rate limit (429) since the counts were reset",
+          }),
         }),
       },
       ...ADMIN_ERRORS,
     },
+  }),
+  op({
+    operationId: "sandboxGetRateLimit",
+    method: "get",
+    path: "/_sandbox/rate-limit",
+    summary: "The caller's organization's emulated rate limit",
+    responses: {
+      "200": { description: "The limit; `requestsPerSecond: null` for none", schema: RateLimitAnswerSchema },
+      ...ADMIN_ERRORS,
+    },
+  }),
+  op({
+    operationId: "sandboxSetRateLimit",
+    method: "put",
+    path: "/_sandbox/rate-limit",
+    summary:
+      "Set the caller's organization's emulated rate limit (requests per second, in bursts of burst; null: none)",
+    body: { schema: RateLimitSchema, required: true },
+    responses: { "200": { description: "The limit", schema: RateLimitAnswerSchema }, ...WITH_BODY },
   }),
   op({
     operationId: "sandboxResetRequestCounts",

@@ -121,6 +121,10 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/public/v1/submit/approve_activity",
     fields: ["type", "timestampMs", "organizationId", "parameters"],
   },
+  // Last: a bad value can be a valid tiny limit (0.0000001 requests a second), after which org-a's
+  // API requests are 429; admin calls are never limited, and the test lifts the limit at the end.
+  { method: "GET", path: "/_sandbox/rate-limit", admin: true },
+  { method: "PUT", path: "/_sandbox/rate-limit", fields: ["requestsPerSecond", "burst"], admin: true },
 ];
 
 /** Values a field should never be trusted to hold. */
