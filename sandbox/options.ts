@@ -19,8 +19,10 @@ export interface SandboxOptions {
   dataDir?: string;
   /** Bearer token → organization id. Default `{ "sandbox-token": "sandbox-org" }` (env `SANDBOX_TOKENS`). */
   /**
-   * Who may call the admin API (`/_sandbox/*`), which can move the shared clock, change the shared
-   * catalog and approve an organization's own withdrawals:
+   * Who may call the admin API (`/_sandbox/*`), which can move an organization's clock (or, with
+   * `scope: "sandbox"`, every organization's), change its rates (or everyone's) and approve its
+   * withdrawals. This token acts for every organization; see `organizationAdminTokens` for tokens
+   * of one:
    * - a token: admin calls must also send it as `X-Sandbox-Admin-Token` (the bearer API token
    *   still says which organization a call acts for);
    * - `null`: the admin API is off (403 on every admin call);
