@@ -11,6 +11,7 @@ import {
   bodySizeLimitMiddleware,
   faultMiddleware,
   hostCheckMiddleware,
+  rateLimitMiddleware,
   requestCounterMiddleware,
   requestIdMiddleware,
   responseHeadersMiddleware,
@@ -39,13 +40,14 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use("*", hostCheckMiddleware(ctx.allowedHosts));
   app.use("*", bodySizeLimitMiddleware());
   // Before the signing provider's admin routes too (/_sandbox/signing), which are mounted early.
-  app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminToken));
-  app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminToken));
+  app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminAccess));
+  app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminAccess));
   mountSigningProvider(app, ctx); // before bearer auth: Turnkey requests are authenticated by their X-Stamp
   app.route("/", openApiRoutes()); // before bearer auth: the documents need no credentials
   mountConsolePages(app); // before bearer auth: a browser loads the console's page and files without a token
   app.use("*", authMiddleware(ctx));
   app.use("*", requestCounterMiddleware(ctx));
+  app.use("*", rateLimitMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));
   app.use(`${WALLETS_BASE}/*`, settleDueWorkMiddleware(ctx));
   app.use(WALLETS_BASE, settleDueWorkMiddleware(ctx));

@@ -90,3 +90,56 @@ export function createManualClock(start: Date = new Date()): SandboxClock {
     offsetMs: () => offset,
   };
 }
+
+/**
+ * The clocks of a sandbox shared by several organizations (docs/sandbox.md "Time"): one shared
+ * clock, and per organization a lead over it that only grows. An organization's time is the shared
+ * time plus its lead, so moving one organization's clock moves nobody else's, and moving the shared
+ * clock moves every organization's at once. Everything an organization's time drives (accrual,
+ * rebalance delays, deposit steps, payout legs, approvals, yield metrics' periods, event
+ * timestamps) reads `now(organizationId)`.
+ */
+export interface OrganizationClocks {
+  /** The clock every organization's time is counted from (startSandbox's `clock`). */
+  readonly shared: SandboxClock;
+  /** The organization's current time: the shared time plus its lead, never past LATEST_TIMESTAMP_MS. */
+  now(organizationId: string): Date;
+  /** How far the organization's clock is ahead of the shared one, in ms (0 until it moved alone). */
+  leadMs(organizationId: string): number;
+  /**
+   * Moves the organization's clock, and only its, forward by `ms`. Throws a RangeError as
+   * SandboxClock.advance does (checked against the organization's own time); nothing moves then.
+   */
+  advance(organizationId: string, ms: number): void;
+  /** The organizations whose clock is ahead of the shared one, and by how much (ms). */
+  leads(): ReadonlyMap<string, number>;
+}
+
+/**
+ * Clocks per organization over `shared`, starting from the leads kept (`initialLeads`);
+ * `onLead` is told an organization's new lead after each advance (startSandbox stores it, so
+ * leads survive a restart).
+ */
+export function createOrganizationClocks(
+  shared: SandboxClock,
+  initialLeads: ReadonlyMap<string, number> = new Map(),
+  onLead?: (organizationId: string, leadMs: number) => void,
+): OrganizationClocks {
+  const leads = new Map([...initialLeads].filter(([, lead]) => Number.isFinite(lead) && lead > 0));
+  const leadMs = (organizationId: string) => leads.get(organizationId) ?? 0;
+  const nowMs = (organizationId: string) =>
+    Math.min(shared.now().getTime() + leadMs(organizationId), LATEST_TIMESTAMP_MS);
+  return {
+    shared,
+    now: (organizationId) => new Date(nowMs(organizationId)),
+    leadMs,
+    advance(organizationId, ms) {
+      checkedAdvance(nowMs(organizationId), ms);
+      if (ms === 0) return;
+      const lead = leadMs(organizationId) + ms;
+      leads.set(organizationId, lead);
+      onLead?.(organizationId, lead);
+    },
+    leads: () => leads,
+  };
+}

@@ -3,7 +3,12 @@ import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
 import { CONSOLE_PREFIX } from "./console/consolePages.ts";
-import { createWallClock, type SandboxClock } from "./clock.ts";
+import {
+  createOrganizationClocks,
+  createWallClock,
+  type OrganizationClocks,
+  type SandboxClock,
+} from "./clock.ts";
 import type { SandboxContext } from "./http/context.ts";
 import { createApprovalDeps } from "./domain/approvals.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
@@ -17,6 +22,7 @@ import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
 import { rebalanceWallet } from "./domain/money/rebalance.ts";
 import { withdrawalContinuation } from "./domain/money/withdrawals.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
+import { createRateLimiter, defaultBurst, type RateLimit } from "./domain/rateLimits.ts";
 import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
 import type { SandboxEnv } from "./http/env.ts";
@@ -29,12 +35,19 @@ import {
   type SandboxOptions,
 } from "./options.ts";
 import { countCatalog, listCatalog, replaceCatalog } from "./store/catalogStore.ts";
+import { insertOrganizationRate, listForkedOrganizations } from "./store/rateHistoryStore.ts";
+import { rebuildOrganizationSourceAccrualsBehindRate } from "./store/sourceAccrualStore.ts";
 import { openDatabase } from "./store/db.ts";
 import { DEFAULT_POLICY, getPolicy, setPolicy } from "./store/policyStore.ts";
-import { readClockOffsetMs, writeClockOffsetMs } from "./store/settingsStore.ts";
+import {
+  readClockOffsetMs,
+  readOrganizationClockLeads,
+  writeClockOffsetMs,
+  writeOrganizationClockLead,
+} from "./store/settingsStore.ts";
 
 export type { SandboxOptions } from "./options.ts";
-export type { SandboxClock } from "./clock.ts";
+export type { OrganizationClocks, SandboxClock } from "./clock.ts";
 export { createManualClock, createWallClock } from "./clock.ts";
 export { DEFAULT_CATALOG } from "./domain/catalog.ts";
 export { SANDBOX_DOCUMENT_OPERATIONS, sandboxOpenApiDocuments } from "./routes/openapiDocuments.ts";
@@ -49,33 +62,92 @@ export interface Sandbox {
   /** The console's address, for example `http://127.0.0.1:54321/_console/` (docs/console.md). */
   consoleUrl: string;
   port: number;
-  /** The sandbox clock (tests can advance it directly instead of through the admin API). */
+  /**
+   * The shared clock every organization's time counts from: advancing it directly (as tests do)
+   * moves every organization's clock at once, as `POST /_sandbox/clock/advance` with
+   * `scope: "sandbox"` does.
+   */
   clock: SandboxClock;
+  /** Each organization's clock over the shared one (sandbox/clock.ts; tests can move one directly). */
+  clocks: OrganizationClocks;
   /** The Hono app, for in-process `app.request(...)` calls without a socket. */
   app: Hono<SandboxEnv>;
   /** Stops listening, cuts open connections, stops timers and closes the database. */
   close(): Promise<void>;
 }
 
+/**
+ * The organizations' admin tokens, refused at startup when one is empty, names no organization, or
+ * is the sandbox's own admin token (which would then mean two things).
+ */
+function checkedOrganizationAdminTokens(options: SandboxOptions): ReadonlyMap<string, string> {
+  const given = options.organizationAdminTokens ?? {};
+  const tokens = given instanceof Map ? given : new Map(Object.entries(given));
+  for (const [token, organizationId] of tokens) {
+    if (token === "" || organizationId === "")
+      throw new Error("organizationAdminTokens: every entry needs a non-empty token and organization id");
+    if (token === options.adminToken)
+      throw new Error(
+        `organizationAdminTokens: the admin token of organization ${JSON.stringify(organizationId)} is the sandbox's own admin token; give each its own`,
+      );
+  }
+  return tokens;
+}
+
+/** The sandbox's rate limit, refused at startup when it is not a positive rate and a whole burst ≥ 1. */
+function checkedRateLimit(given: SandboxOptions["rateLimit"]): RateLimit | null {
+  if (given === undefined) return null;
+  const { requestsPerSecond } = given;
+  if (!Number.isFinite(requestsPerSecond) || requestsPerSecond <= 0)
+    throw new Error(
+      `rateLimit.requestsPerSecond must be a number above 0 (got ${String(requestsPerSecond)})`,
+    );
+  const burst = given.burst ?? defaultBurst(requestsPerSecond);
+  if (!Number.isInteger(burst) || burst < 1)
+    throw new Error(`rateLimit.burst must be a whole number of requests, 1 or more (got ${String(burst)})`);
+  return { requestsPerSecond, burst };
+}
+
 /** Opens the store, seeds catalog and policies, wires the domain and starts listening on 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   if (options.adminToken === "")
     throw new Error("adminToken must not be empty; leave it out or pass null to switch the admin API off");
+  const organizationAdminTokens = checkedOrganizationAdminTokens(options);
   const db = openDatabase(options.dataDir ?? DEFAULT_DATA_DIR);
   // The sandbox's own clock keeps its offset in the database, so advanced time survives a restart
   // (a clock passed in belongs to the caller).
   const clock =
     options.clock ?? createWallClock(readClockOffsetMs(db), (offsetMs) => writeClockOffsetMs(db, offsetMs));
+  // Each organization's clock runs ahead of the shared one by its own lead, kept in the database too.
+  // An organization that moves its clock for the first time forks from the shared time it had.
+  const clocks = createOrganizationClocks(clock, readOrganizationClockLeads(db), (organizationId, leadMs) =>
+    writeOrganizationClockLead(db, organizationId, leadMs, clock.now().toISOString()),
+  );
   const nowIso = clock.now().toISOString();
-  if (options.catalog !== undefined) replaceCatalog(db, completeCatalog(options.catalog, nowIso));
-  else if (countCatalog(db) === 0) replaceCatalog(db, completeCatalog(DEFAULT_CATALOG, nowIso));
+  if (options.catalog !== undefined) {
+    const catalogFile = completeCatalog(options.catalog, nowIso);
+    replaceCatalog(db, catalogFile);
+    // Organizations with rates or a clock of their own take the file's rates too, each reading the
+    // file's rateUpdatedAt on its own clock (docs/sandbox.md "Rates per organization").
+    for (const organizationId of listForkedOrganizations(db))
+      for (const entry of catalogFile) {
+        const from = insertOrganizationRate(
+          db,
+          organizationId,
+          entry.positionKey,
+          entry.currentRateBps,
+          entry.rateUpdatedAt,
+        );
+        rebuildOrganizationSourceAccrualsBehindRate(db, organizationId, entry.positionKey, from);
+      }
+  } else if (countCatalog(db) === 0) replaceCatalog(db, completeCatalog(DEFAULT_CATALOG, nowIso));
   for (const [organizationId, policy] of Object.entries(options.policies ?? {})) {
     setPolicy(db, organizationId, { ...DEFAULT_POLICY, ...getPolicy(db, organizationId), ...policy }, nowIso);
   }
 
-  const approvals = createApprovalDeps(db, clock);
+  const approvals = createApprovalDeps(db, clocks);
   const faults = createFaultRegistry();
-  const catalog = () => listCatalog(db);
+  const catalog = (organizationId: string) => listCatalog(db, organizationId);
   const webhookDelivery = { ...DEFAULT_WEBHOOK_DELIVERY, ...options.webhookDelivery };
   const webhookUrlPolicy: WebhookUrlPolicy = {
     allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false,
@@ -88,7 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const wake = () => dueWork?.wake();
   const money: MoneyDeps = {
     db,
-    clock,
+    clocks,
     catalog,
     events,
     approvals,
@@ -98,7 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const strategyUpdates = createStrategyUpdates({
     db,
-    clock,
+    clocks,
     catalog,
     approvals,
     faults,
@@ -111,21 +183,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   approvals.continuations.set("strategy_update", strategyUpdates.continuation);
   approvals.continuations.set("withdrawal", withdrawalContinuation(money));
   // Strategy updates settle before money work, as on every API request.
-  dueWork = createDueWorkScheduler(clock, [strategyUpdates.dueWork, dueMoneyWork(money)]);
+  dueWork = createDueWorkScheduler(clocks, [strategyUpdates.dueWork, dueMoneyWork(money)]);
   // A restart picks up what fell due while the sandbox was down.
   dueWork.settleDue();
 
   const tokens = options.tokens ?? DEFAULT_TOKENS;
   const ctx: SandboxContext = {
     db,
-    clock,
+    clocks,
     tokens: tokens instanceof Map ? tokens : new Map(Object.entries(tokens)),
-    adminToken: options.adminToken,
+    adminAccess: { adminToken: options.adminToken, organizationAdminTokens },
     catalog,
     approvals,
     strategyUpdates,
     faults,
     requestCounter: createRequestCounter(),
+    rateLimiter: createRateLimiter(checkedRateLimit(options.rateLimit)),
     money,
     dueWork,
     webhookDispatcher,
@@ -150,6 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     consoleUrl: `http://${BIND_ADDRESS}:${port}${CONSOLE_PREFIX}/`,
     port,
     clock,
+    clocks,
     app,
     close() {
       closed ??= (async () => {

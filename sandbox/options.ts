@@ -19,8 +19,10 @@ export interface SandboxOptions {
   dataDir?: string;
   /** Bearer token → organization id. Default `{ "sandbox-token": "sandbox-org" }` (env `SANDBOX_TOKENS`). */
   /**
-   * Who may call the admin API (`/_sandbox/*`), which can move the shared clock, change the shared
-   * catalog and approve an organization's own withdrawals:
+   * Who may call the admin API (`/_sandbox/*`), which can move an organization's clock (or, with
+   * `scope: "sandbox"`, every organization's), change its rates (or everyone's) and approve its
+   * withdrawals. This token acts for every organization; see `organizationAdminTokens` for tokens
+   * of one:
    * - a token: admin calls must also send it as `X-Sandbox-Admin-Token` (the bearer API token
    *   still says which organization a call acts for);
    * - `null`: the admin API is off (403 on every admin call);
@@ -29,7 +31,26 @@ export interface SandboxOptions {
    *   `--admin-token` / env `SANDBOX_ADMIN_TOKEN`, or `null`.
    */
   adminToken?: string | null;
+  /**
+   * Admin tokens scoped to one organization: admin token → organization id (docs/sandbox.md "Admin
+   * token"). Sent as `X-Sandbox-Admin-Token`, such a token opens that organization's admin calls
+   * (its clock, its rates, its deposits, faults, approvals and approver keys) and nothing else: a
+   * call whose bearer token belongs to another organization is 403, and so is every call that acts
+   * on the whole sandbox (moving every organization's clock, a rate change for all). They work
+   * beside `adminToken` whatever it is; with `adminToken` left out, configuring any of them closes
+   * the admin API to API tokens alone. Default none (`--org-admin-tokens token=org,...`, env
+   * SANDBOX_ORG_ADMIN_TOKENS).
+   */
+  organizationAdminTokens?: Record<string, string> | ReadonlyMap<string, string>;
   tokens?: Record<string, string> | ReadonlyMap<string, string>;
+  /**
+   * The service's rate limit, emulated per organization (docs/sandbox.md "Rate limit"): each
+   * organization may send `requestsPerSecond` API requests a second, in bursts of `burst` (default
+   * one second's worth); more are answered 429 with Retry-After. The admin API changes it per
+   * organization. Default none (`--rate-limit <rps>`, `--rate-limit-burst <n>`, env
+   * SANDBOX_RATE_LIMIT, SANDBOX_RATE_LIMIT_BURST).
+   */
+  rateLimit?: { requestsPerSecond: number; burst?: number };
   /** Replaces the stored catalog at startup (`--catalog <file.json>`). Default: keep the stored one, or the built-in one. */
   catalog?: YieldSource[];
   /** Approval policies per organization, written at startup (env `SANDBOX_POLICIES`). */
@@ -77,8 +98,11 @@ export const DEFAULT_TOKENS: Readonly<Record<string, string>> = { "sandbox-token
 export const DEFAULT_REBALANCE_DELAY_MS = 300;
 export const DEFAULT_DEPOSIT_PROCESSING_DELAY_MS = 1000;
 
-/** Parses `token=org,token2=org2` (env `SANDBOX_TOKENS`). */
-export function parseTokens(text: string): Map<string, string> {
+/**
+ * Parses `token=org,token2=org2` (env `SANDBOX_TOKENS`; with `setting`, the variable or flag named
+ * in errors: `SANDBOX_ORG_ADMIN_TOKENS` reads the same format).
+ */
+export function parseTokens(text: string, setting = "SANDBOX_TOKENS"): Map<string, string> {
   const tokens = new Map<string, string>();
   for (const pair of text
     .split(",")
@@ -88,11 +112,12 @@ export function parseTokens(text: string): Map<string, string> {
     const token = pair.slice(0, separator).trim();
     const organizationId = pair.slice(separator + 1).trim();
     if (separator <= 0 || token === "" || organizationId === "") {
-      throw new Error(`SANDBOX_TOKENS entry ${JSON.stringify(pair)} is not token=organization`);
+      // The token itself is a secret: the error names the entry's place, never its text.
+      throw new Error(`${setting} entry ${tokens.size + 1} is not token=organization`);
     }
     tokens.set(token, organizationId);
   }
-  if (tokens.size === 0) throw new Error("SANDBOX_TOKENS holds no token=organization pair");
+  if (tokens.size === 0) throw new Error(`${setting} holds no token=organization pair`);
   return tokens;
 }
 

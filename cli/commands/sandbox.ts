@@ -24,9 +24,24 @@ function positiveWholeNumber(value: string): number {
   return parsed;
 }
 
+function positiveNumber(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === "" || !Number.isFinite(parsed) || parsed <= 0)
+    throw new InvalidArgumentError("must be a number above 0.");
+  return parsed;
+}
+
 function allowedHosts(value: string): string[] {
   try {
     return parseAllowedHosts(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`);
+  }
+}
+
+function organizationAdminTokens(value: string): Map<string, string> {
+  try {
+    return parseTokens(value, "--org-admin-tokens");
   } catch (error) {
     throw new InvalidArgumentError(`${(error as Error).message}.`);
   }
@@ -85,6 +100,9 @@ interface SandboxFlags {
   catalog?: string;
   rebalanceDelayMs: number;
   adminToken?: string;
+  orgAdminTokens?: Map<string, string>;
+  rateLimit?: number;
+  rateLimitBurst?: number;
   /** False with --no-admin-api. */
   adminApi: boolean;
   allowPrivateWebhookUrls?: boolean;
@@ -113,6 +131,14 @@ export function sandboxCommand(): Command {
         .env("SANDBOX_ADMIN_TOKEN")
         .argParser(nonEmpty),
     )
+    .addOption(
+      new Option(
+        "--org-admin-tokens <token=org,...>",
+        "admin tokens scoped to one organization each: such a token opens that organization's admin calls and nothing sandbox-wide. Prefer env SANDBOX_ORG_ADMIN_TOKENS (a flag shows in ps)",
+      )
+        .env("SANDBOX_ORG_ADMIN_TOKENS")
+        .argParser(organizationAdminTokens),
+    )
     .option(
       "--no-admin-api",
       "keep the admin API off even when started in a terminal without --admin-token (see below)",
@@ -124,6 +150,22 @@ export function sandboxCommand(): Command {
       )
         .env("SANDBOX_ALLOWED_HOSTS")
         .argParser(allowedHosts),
+    )
+    .addOption(
+      new Option(
+        "--rate-limit <rps>",
+        "emulate the service's rate limit: API requests per second each organization may send (more are answered 429 with Retry-After); default none",
+      )
+        .env("SANDBOX_RATE_LIMIT")
+        .argParser(positiveNumber),
+    )
+    .addOption(
+      new Option(
+        "--rate-limit-burst <n>",
+        "requests an organization may send at once under --rate-limit (default: one second's worth)",
+      )
+        .env("SANDBOX_RATE_LIMIT_BURST")
+        .argParser(positiveWholeNumber),
     )
     .option(
       "--allow-private-webhook-urls",
@@ -158,6 +200,10 @@ Admin API (/_sandbox/*: simulated deposits, the clock, rates, faults, approver k
 controls use it):
   SANDBOX_ADMIN_TOKEN / --admin-token   it takes that token, in X-Sandbox-Admin-Token (prefer the
                                         variable: a flag shows in ps to every user of the machine)
+  SANDBOX_ORG_ADMIN_TOKENS / --org-admin-tokens
+                                        "token=org,...": each token opens its organization's admin
+                                        calls only (403 for another organization's API token, and
+                                        for calls that act on every organization)
   neither, in a terminal                a token made for this run is printed there, once
   neither, output not a terminal        it is off (a shared or CI sandbox: no token in its logs)
   --no-admin-api                        it is off`,
@@ -182,6 +228,15 @@ controls use it):
           : { catalog: loadCatalogFile(flags.catalog, new Date().toISOString()) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
         adminToken: adminToken.token,
+        ...(flags.orgAdminTokens === undefined ? {} : { organizationAdminTokens: flags.orgAdminTokens }),
+        ...(flags.rateLimit === undefined
+          ? {}
+          : {
+              rateLimit: {
+                requestsPerSecond: flags.rateLimit,
+                ...(flags.rateLimitBurst === undefined ? {} : { burst: flags.rateLimitBurst }),
+              },
+            }),
         ...(flags.allowedHosts === undefined ? {} : { allowedHosts: flags.allowedHosts }),
         allowPrivateWebhookUrls:
           flags.allowPrivateWebhookUrls === true ||
@@ -196,6 +251,10 @@ controls use it):
       if (adminToken.made)
         console.log(
           `admin token for this run: ${adminToken.token} (the console's sandbox controls ask for it; choose your own with --admin-token or SANDBOX_ADMIN_TOKEN)`,
+        );
+      else if (adminToken.token === null && flags.orgAdminTokens !== undefined)
+        console.log(
+          "console: its sandbox controls take an organization's admin token (SANDBOX_ORG_ADMIN_TOKENS); calls that act on every organization need --admin-token (or SANDBOX_ADMIN_TOKEN), which was not given",
         );
       else if (adminToken.token === null)
         console.log(

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { EVENT_TYPES } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
-import { settleDueWorkMiddleware } from "../http/middleware.ts";
+import { adminApiMode, settleDueWorkMiddleware } from "../http/middleware.ts";
 import { parsePageQuery, readQuery, uuidParam } from "../http/validation.ts";
 import { listApprovalRequests } from "../domain/approvalRequests.ts";
 import { deliveryDetail, listDeliveryHistory, redeliver } from "../domain/events/deliveryHistory.ts";
@@ -38,10 +38,6 @@ export const DeliveryQuerySchema = z.object({
   limit: limit(50, 200),
 });
 
-/** Whether and how this sandbox's admin API can be called (docs/sandbox.md "Admin token"). */
-const adminApiMode = (adminToken: string | null | undefined) =>
-  adminToken === undefined ? "open" : adminToken === null ? "off" : "token";
-
 /**
  * Sandbox-only reads for the console (docs/sandbox.md "Console API"), authenticated exactly as the
  * API: a bearer token, and everything scoped to its organization (another organization's wallet
@@ -54,8 +50,8 @@ export function consoleApiRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.get("/session", (c) =>
     c.json({
       organizationId: c.get("organizationId"),
-      adminApi: adminApiMode(ctx.adminToken),
-      now: ctx.clock.now().toISOString(),
+      adminApi: adminApiMode(ctx.adminAccess),
+      now: ctx.clocks.now(c.get("organizationId")).toISOString(),
       // The contract's event types, so the console's webhook form offers them without a copy.
       eventTypes: EVENT_TYPES,
     }),

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
-import type { SandboxClock } from "../clock.ts";
+import type { OrganizationClocks } from "../clock.ts";
 import { ConflictError, NotFoundError } from "./errors.ts";
 import { inTransaction } from "../store/connection.ts";
 import {
@@ -45,12 +45,12 @@ export interface ApprovalContinuation {
 /** What the approval functions need; `continuations` is filled once at startup, one per kind. */
 export interface ApprovalDeps {
   db: DatabaseSync;
-  clock: SandboxClock;
+  clocks: OrganizationClocks;
   continuations: Map<SigningActivityKind, ApprovalContinuation>;
 }
 
-export function createApprovalDeps(db: DatabaseSync, clock: SandboxClock): ApprovalDeps {
-  return { db, clock, continuations: new Map() };
+export function createApprovalDeps(db: DatabaseSync, clocks: OrganizationClocks): ApprovalDeps {
+  return { db, clocks, continuations: new Map() };
 }
 
 /**
@@ -62,7 +62,7 @@ export function createSigningActivity(
   input: { organizationId: string; kind: SigningActivityKind; subjectId: string; requiredApprovals: number },
 ): SigningActivity {
   const id = randomUUID();
-  const at = deps.clock.now().toISOString();
+  const at = deps.clocks.now(input.organizationId).toISOString();
   const activity: SigningActivity = {
     id,
     organizationId: input.organizationId,
@@ -107,7 +107,7 @@ export function resolveSigningActivity(
       );
     }
     const reason = input.decision === "rejected" ? (input.reason ?? "approval rejected") : null;
-    const at = deps.clock.now().toISOString();
+    const at = deps.clocks.now(input.organizationId).toISOString();
     updateSigningActivityStatus(deps.db, activity.id, target, reason, at);
     const decided: SigningActivity = { ...activity, status: target, failureReason: reason, updatedAt: at };
     const continuation = deps.continuations.get(activity.kind);
@@ -119,13 +119,15 @@ export function resolveSigningActivity(
   });
 }
 
-/** Marks an undecided activity failed without continuing its operation (the operation was dropped). */
-export function failSigningActivity(deps: ApprovalDeps, activityId: string, reason: string): void {
-  updateSigningActivityStatus(
-    deps.db,
-    activityId,
-    ACTIVITY_STATUS.failed,
-    reason,
-    deps.clock.now().toISOString(),
-  );
+/**
+ * Marks an undecided activity failed without continuing its operation (the operation was dropped
+ * at `at`, on its organization's clock).
+ */
+export function failSigningActivity(
+  deps: ApprovalDeps,
+  activityId: string,
+  reason: string,
+  at: string,
+): void {
+  updateSigningActivityStatus(deps.db, activityId, ACTIVITY_STATUS.failed, reason, at);
 }

@@ -13,11 +13,16 @@ export interface RequestCounter {
   leave(organizationId: string): void;
   /** Requests in flight now, and the most at once since the last reset. */
   inFlight(organizationId: string): { now: number; peak: number };
+  /** A request of the organization was refused by the emulated rate limit (domain/rateLimits.ts). */
+  recordRateLimited(organizationId: string): void;
+  /** Requests refused by the rate limit since the last reset. */
+  rateLimited(organizationId: string): number;
   reset(organizationId: string): void;
 }
 
 export function createRequestCounter(): RequestCounter {
   const counts = new Map<string, Map<string, number>>();
+  const limited = new Map<string, number>();
   const inFlight = new Map<string, { now: number; peak: number }>();
   const inFlightOf = (organizationId: string) => {
     let entry = inFlight.get(organizationId);
@@ -45,8 +50,13 @@ export function createRequestCounter(): RequestCounter {
       if (entry.now === 0 && entry.peak === 0) inFlight.delete(organizationId);
     },
     inFlight: (organizationId) => ({ ...(inFlight.get(organizationId) ?? { now: 0, peak: 0 }) }),
+    recordRateLimited(organizationId) {
+      limited.set(organizationId, (limited.get(organizationId) ?? 0) + 1);
+    },
+    rateLimited: (organizationId) => limited.get(organizationId) ?? 0,
     reset(organizationId) {
       counts.delete(organizationId);
+      limited.delete(organizationId);
       const entry = inFlight.get(organizationId);
       if (entry === undefined) return;
       if (entry.now === 0) inFlight.delete(organizationId);

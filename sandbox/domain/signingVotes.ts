@@ -89,7 +89,7 @@ export function castVote(deps: ApprovalDeps, input: VoteInput): SigningActivityR
     if (activity.status !== ACTIVITY_STATUS.consensusNeeded)
       throw new ConflictError(`activity ${activity.id} is ${activity.status} and takes no more votes`);
 
-    const at = deps.clock.now().toISOString();
+    const at = deps.clocks.now(input.organizationId).toISOString();
     insertVote(deps.db, {
       id: randomUUID(),
       activityId: activity.id,

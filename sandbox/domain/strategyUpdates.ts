@@ -7,7 +7,7 @@ import {
   type StrategyUpdateRequest,
   type YieldSource,
 } from "../../sdk/nodejs/contract/index.ts";
-import { isoAfter, type SandboxClock } from "../clock.ts";
+import { isoAfter, type OrganizationClocks } from "../clock.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
 import { inTransaction } from "../store/connection.ts";
 import { getPolicy } from "../store/policyStore.ts";
@@ -38,8 +38,9 @@ export const STRATEGY_UPDATE_ENDPOINT = "PATCH /v2/portfolio-wallets/:id/strateg
 
 export interface StrategyUpdateDeps {
   db: DatabaseSync;
-  clock: SandboxClock;
-  catalog: () => YieldSource[];
+  clocks: OrganizationClocks;
+  /** The catalog as an organization sees it. */
+  catalog: (organizationId: string) => YieldSource[];
   approvals: ApprovalDeps;
   faults: FaultRegistry;
   /** How long a rebalance stays `processing`, on the sandbox clock. */
@@ -82,8 +83,7 @@ export interface StrategyUpdates {
 }
 
 export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates {
-  const { db, clock } = deps;
-  const now = () => clock.now().toISOString();
+  const { db, clocks } = deps;
 
   function strategyUpdateView(record: StrategyUpdateRecord): StrategyUpdate {
     const activity =
@@ -133,7 +133,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
 
   /** Applies the new target and rebalances the wallet's money across it (deps.rebalance). */
   function complete(record: StrategyUpdateRecord, at: string): void {
-    const catalog = deps.catalog();
+    const catalog = deps.catalog(record.organizationId);
     const targets: TargetRecord[] = [];
     for (const position of record.positions) {
       const entry = catalog.find((e) => e.positionKey === position.positionKey);
@@ -150,8 +150,8 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     notify(record.organizationId, record.id, record.status, at);
   }
 
-  function settleDue(at: string): void {
-    for (const record of listProcessingStrategyUpdates(db, at)) {
+  function settleDue(at: string, organizationId?: string): void {
+    for (const record of listProcessingStrategyUpdates(db, at, organizationId)) {
       inTransaction(db, () => {
         // Settle at the moment the update was due, not "now": a clock jump must not reorder history.
         const settledAt = record.dueAt ?? at;
@@ -164,13 +164,13 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
   function request(organizationId: string, walletId: string, body: StrategyUpdateRequest) {
     const wallet = findWallet(db, organizationId, walletId);
     if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
-    const unknown = unknownPositionKeyProblems(body.positions, deps.catalog());
+    const unknown = unknownPositionKeyProblems(body.positions, deps.catalog(organizationId));
     if (unknown.length > 0) throw new ValidationError(unknown);
     const positions = body.positions.map((p) => ({
       positionKey: p.positionKey,
       targetWeightBps: p.targetWeightBps,
     }));
-    const at = now();
+    const at = clocks.now(organizationId).toISOString();
     const outcome = runIdempotent(
       db,
       {
@@ -210,7 +210,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
       const reason = `superseded by strategy update ${id}`;
       fail(stale, reason, at);
       if (stale.signingActivityId !== null)
-        failSigningActivity(deps.approvals, stale.signingActivityId, reason);
+        failSigningActivity(deps.approvals, stale.signingActivityId, reason, at);
     }
     const requiredApprovals = getPolicy(db, organizationId).strategyUpdateApprovals;
     insertStrategyUpdate(db, {
@@ -263,7 +263,11 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
         throw new NotFoundError(`portfolio wallet ${walletId}`);
       return listWalletStrategyUpdates(db, walletId, limit).map(strategyUpdateView);
     },
-    dueWork: { name: "strategy updates", nextDueAt: () => nextStrategyUpdateDueAt(db), settleDue },
+    dueWork: {
+      name: "strategy updates",
+      nextDueAt: (organizationId) => nextStrategyUpdateDueAt(db, organizationId),
+      settleDue,
+    },
     continuation,
   };
 }

@@ -120,7 +120,7 @@ export function walletView(
   options: { includeRequestId: boolean; at: string; rates?: RateHistories },
 ): PortfolioWallet {
   const targets = listTargets(db, wallet.id);
-  const balances = [...livePositionMicros(db, wallet.id, options.at, options.rates)].map(
+  const balances = [...livePositionMicros(db, wallet, options.at, options.rates)].map(
     ([positionKey, valueMicros]) => ({ positionKey, valueMicros }),
   );
   const figures = positionFigures(targets, balances, catalog);

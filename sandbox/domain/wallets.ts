@@ -8,7 +8,7 @@ import {
   type PortfolioWallet,
   type YieldSource,
 } from "../../sdk/nodejs/contract/index.ts";
-import type { SandboxClock } from "../clock.ts";
+import type { OrganizationClocks } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { NotFoundError, ValidationError } from "./errors.ts";
 import { findWallet, insertWallet, listWallets } from "../store/walletStore.ts";
@@ -21,8 +21,9 @@ export const CREATE_WALLET_ENDPOINT = "POST /v2/portfolio-wallets";
 
 export interface WalletDeps {
   db: DatabaseSync;
-  clock: SandboxClock;
-  catalog: () => YieldSource[];
+  clocks: OrganizationClocks;
+  /** The catalog as an organization sees it. */
+  catalog: (organizationId: string) => YieldSource[];
 }
 
 /**
@@ -35,10 +36,10 @@ export function createWallet(
   organizationId: string,
   body: CreateWalletRequest,
 ): { wallet: PortfolioWallet; replayed: boolean } {
-  const catalog = deps.catalog();
+  const catalog = deps.catalog(organizationId);
   const unknown = unknownPositionKeyProblems(body.positions, catalog);
   if (unknown.length > 0) throw new ValidationError(unknown);
-  const at = deps.clock.now().toISOString();
+  const at = deps.clocks.now(organizationId).toISOString();
   const positions = canonicalAllocation(body.positions);
   const outcome = runIdempotent(
     deps.db,
@@ -91,9 +92,9 @@ export function createWallet(
 export function getWallet(deps: WalletDeps, organizationId: string, walletId: string): PortfolioWallet {
   const wallet = findWallet(deps.db, organizationId, walletId);
   if (wallet === null) throw new NotFoundError(`portfolio wallet ${walletId}`);
-  return walletView(deps.db, wallet, deps.catalog(), {
+  return walletView(deps.db, wallet, deps.catalog(organizationId), {
     includeRequestId: false,
-    at: deps.clock.now().toISOString(),
+    at: deps.clocks.now(organizationId).toISOString(),
   });
 }
 
@@ -102,10 +103,14 @@ export function listWalletPage(
   organizationId: string,
   page: PageRequest,
 ): Page<PortfolioWallet> {
-  const catalog = deps.catalog();
+  const catalog = deps.catalog(organizationId);
   const rows = listWallets(deps.db, organizationId, page.cursor, page.pageSize + 1);
   const { data, nextCursor } = pageFrom(rows, page.pageSize);
-  const view = { includeRequestId: false, at: deps.clock.now().toISOString(), rates: new Map() };
+  const view = {
+    includeRequestId: false,
+    at: deps.clocks.now(organizationId).toISOString(),
+    rates: new Map(),
+  };
   return {
     data: data.map((wallet) => walletView(deps.db, wallet, catalog, view)),
     pageSize: page.pageSize,

@@ -7,7 +7,7 @@ import type {
   WebhookRegistration,
   WebhookStatusUpdateRequest,
 } from "../../sdk/nodejs/contract/index.ts";
-import type { SandboxClock } from "../clock.ts";
+import type { OrganizationClocks } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
 import { inTransaction } from "../store/connection.ts";
@@ -28,7 +28,7 @@ export const CREATE_WEBHOOK_ENDPOINT = "POST /webhooks/registrations";
 
 export interface WebhookDeps {
   db: DatabaseSync;
-  clock: SandboxClock;
+  clocks: OrganizationClocks;
   /** Where webhooks may go; a registration elsewhere is refused (webhookUrlPolicy.ts). */
   urlPolicy: WebhookUrlPolicy;
 }
@@ -67,7 +67,7 @@ export function createWebhook(
 ): { registration: CreatedWebhookRegistration; replayed: boolean } {
   const refused = webhookUrlProblem(body.url, deps.urlPolicy);
   if (refused !== null) throw new ValidationError([{ field: "url", reason: refused }]);
-  const at = deps.clock.now().toISOString();
+  const at = deps.clocks.now(organizationId).toISOString();
   const create = () => {
     const count = countWebhooks(deps.db, organizationId);
     if (count >= MAX_WEBHOOKS_PER_ORGANIZATION) {
@@ -135,7 +135,7 @@ export function setWebhookStatus(
   body: WebhookStatusUpdateRequest,
 ): WebhookRegistration {
   const record = loadOwnRegistration(deps, organizationId, id);
-  const at = deps.clock.now().toISOString();
+  const at = deps.clocks.now(organizationId).toISOString();
   const change =
     body.status === "disabled"
       ? {

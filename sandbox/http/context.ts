@@ -1,29 +1,34 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../../sdk/nodejs/contract/index.ts";
-import type { SandboxClock } from "../clock.ts";
+import type { OrganizationClocks } from "../clock.ts";
 import type { ApprovalDeps } from "../domain/approvals.ts";
 import type { WebhookDispatcher } from "../domain/events/delivery.ts";
 import type { FaultRegistry } from "../domain/faults.ts";
 import type { DueWorkScheduler } from "../domain/dueWorkScheduler.ts";
 import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
+import type { RateLimiter } from "../domain/rateLimits.ts";
 import type { RequestCounter } from "../domain/requestCounter.ts";
 import type { StrategyUpdates } from "../domain/strategyUpdates.ts";
 import type { WebhookUrlPolicy } from "../domain/webhookUrlPolicy.ts";
+import type { AdminAccess } from "./middleware.ts";
 
 /** Everything a route needs, built once per sandbox instance (no module-level state). */
 export interface SandboxContext {
   db: DatabaseSync;
-  clock: SandboxClock;
+  /** The shared clock and each organization's own (sandbox/clock.ts). */
+  clocks: OrganizationClocks;
   /** Bearer token → organization id. */
   tokens: ReadonlyMap<string, string>;
-  /** The admin API's token; null: the admin API is off; undefined: open to API tokens (options.ts). */
-  adminToken: string | null | undefined;
-  /** The current catalog (rates may change between calls). */
-  catalog(): YieldSource[];
+  /** The admin API's tokens: the sandbox's, and those scoped to one organization (options.ts). */
+  adminAccess: AdminAccess;
+  /** The current catalog as an organization sees it (rates may change between calls). */
+  catalog(organizationId: string): YieldSource[];
   approvals: ApprovalDeps;
   strategyUpdates: StrategyUpdates;
   faults: FaultRegistry;
   requestCounter: RequestCounter;
+  /** The service's rate limit, emulated, per organization (domain/rateLimits.ts). */
+  rateLimiter: RateLimiter;
   /** What deposits, yield accrual, withdrawals and the ledger need (sandbox/domain/money/). */
   money: MoneyDeps;
   /** The one scheduler of time-driven work (strategy updates, deposit steps, payout legs). */

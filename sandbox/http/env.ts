@@ -6,7 +6,12 @@ export type SandboxVariables = {
   requestId: string;
   /** The organization the bearer token belongs to; every query is scoped to it. */
   organizationId: string;
+  /** On admin calls: what the admin token sent may do (set by adminGateMiddleware). */
+  adminScope?: AdminScope;
 };
+
+/** What an admin call's token may act on: the whole sandbox, or one organization's admin calls. */
+export type AdminScope = { kind: "sandbox" } | { kind: "organization"; organizationId: string };
 
 /** Hono environment of the sandbox: node bindings give the raw socket (fault injection drops it). */
 export type SandboxEnv = { Bindings: HttpBindings; Variables: SandboxVariables };

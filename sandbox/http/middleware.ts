@@ -6,7 +6,7 @@ import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { matchedRoutes } from "hono/route";
 import type { SandboxContext } from "./context.ts";
-import type { SandboxEnv } from "./env.ts";
+import type { AdminScope, SandboxEnv } from "./env.ts";
 import { quoteValue } from "../../sdk/nodejs/contract/index.ts";
 import { HttpError } from "./errors.ts";
 
@@ -142,32 +142,84 @@ export const ADMIN_TOKEN_HEADER = "x-sandbox-admin-token";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
+/** Who may call the admin API: the sandbox's admin token, and admin tokens scoped to one organization. */
+export interface AdminAccess {
+  /** The all-powerful token; null: none; undefined: none configured (options.ts `adminToken`). */
+  adminToken: string | null | undefined;
+  /** Admin token → the one organization it acts for (options.ts `organizationAdminTokens`). */
+  organizationAdminTokens: ReadonlyMap<string, string>;
+}
+
+/** How an admin API request may be called: open to API tokens, off, or gated by tokens. */
+export function adminApiMode(access: AdminAccess): "open" | "off" | "token" {
+  if (access.organizationAdminTokens.size > 0 || typeof access.adminToken === "string") return "token";
+  return access.adminToken === undefined ? "open" : "off";
+}
+
 /**
- * Guards the admin API (`/_sandbox/*`, docs/sandbox.md "Admin token"): with an admin token
- * configured, a call must send it in X-Sandbox-Admin-Token (compared in constant time); with the
- * admin API off (`adminToken: null`), every admin call is 403; without either, it passes.
+ * What the admin token of a request may do (docs/sandbox.md "Admin token"): anything
+ * (`sandbox`: the sandbox's admin token, or an admin API open to API tokens), or the admin calls
+ * of one organization and nothing sandbox-wide (`organization`).
  */
-export function adminGateMiddleware(adminToken: string | null | undefined): MiddlewareHandler<SandboxEnv> {
-  const expected = typeof adminToken === "string" ? digest(adminToken) : null;
+function adminScopeOf(access: AdminAccess, sent: string | undefined): AdminScope | null {
+  const mode = adminApiMode(access);
+  if (mode === "open") return { kind: "sandbox" };
+  if (mode === "off" || sent === undefined) return null;
+  const sentDigest = digest(sent);
+  // Every configured token is compared, in constant time, whichever matches: the time an answer
+  // takes says nothing about which tokens exist.
+  let scope: AdminScope | null = null;
+  if (typeof access.adminToken === "string" && timingSafeEqual(sentDigest, digest(access.adminToken)))
+    scope = { kind: "sandbox" };
+  for (const [token, organizationId] of access.organizationAdminTokens) {
+    if (timingSafeEqual(sentDigest, digest(token)) && scope === null)
+      scope = { kind: "organization", organizationId };
+  }
+  return scope;
+}
+
+/**
+ * Guards the admin API (`/_sandbox/*`, docs/sandbox.md "Admin token"): with admin tokens
+ * configured, a call must send one in X-Sandbox-Admin-Token (compared in constant time), and what
+ * it may do is recorded as the request's `adminScope` (an organization's token is held to that
+ * organization once the bearer token is known, by `authMiddleware`); with the admin API off
+ * (`adminToken: null`, no organization's token), every admin call is 403; without either, it passes.
+ */
+export function adminGateMiddleware(access: AdminAccess): MiddlewareHandler<SandboxEnv> {
+  const mode = adminApiMode(access);
   return async (c, next) => {
-    if (adminToken === undefined) return next();
-    if (expected === null) {
+    if (mode === "off") {
       throw new HttpError(
         403,
         "forbidden",
         "the admin API of this sandbox is off: start it with --admin-token <token> (or SANDBOX_ADMIN_TOKEN) and send that token as X-Sandbox-Admin-Token",
       );
     }
-    const sent = c.req.header(ADMIN_TOKEN_HEADER);
-    if (sent === undefined || !timingSafeEqual(digest(sent), expected)) {
+    const scope = adminScopeOf(access, c.req.header(ADMIN_TOKEN_HEADER));
+    if (scope === null) {
       throw new HttpError(
         403,
         "forbidden",
-        `admin calls need the sandbox's admin token in the ${ADMIN_TOKEN_HEADER} header (an API token alone is not enough)`,
+        `admin calls need the sandbox's admin token, or an admin token of the caller's organization, in the ${ADMIN_TOKEN_HEADER} header (an API token alone is not enough)`,
       );
     }
+    c.set("adminScope", scope);
     await next();
   };
+}
+
+/**
+ * Refuses (403) an admin call that acts on every organization of the sandbox when the request's
+ * admin token is scoped to one organization. `what` names the call in the answer.
+ */
+export function requireSandboxWideAdmin(c: Context<SandboxEnv>, what: string): void {
+  const scope = c.get("adminScope");
+  if (scope?.kind !== "organization") return;
+  throw new HttpError(
+    403,
+    "forbidden",
+    `${what} acts on every organization of this sandbox, so it needs the sandbox's admin token; the admin token sent is scoped to organization ${quoteValue(scope.organizationId)}`,
+  );
 }
 
 /** `Authorization: Bearer <token>`; the token's organization scopes everything after this. */
@@ -184,6 +236,15 @@ export function authMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEn
         401,
         "unauthorized",
         "the API token is not valid for this sandbox; check SANDBOX_TOKENS",
+      );
+    }
+    const adminScope = c.get("adminScope");
+    if (adminScope?.kind === "organization" && adminScope.organizationId !== organizationId) {
+      // The holder sent both tokens, so naming the API token's organization tells them nothing new.
+      throw new HttpError(
+        403,
+        "forbidden",
+        `the admin token sent is scoped to organization ${quoteValue(adminScope.organizationId)} and cannot act for organization ${quoteValue(organizationId)}, the API token's: send ${quoteValue(organizationId)}'s own admin token, or the sandbox's`,
       );
     }
     c.set("organizationId", organizationId);
@@ -208,6 +269,28 @@ export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler
     } finally {
       ctx.requestCounter.leave(organizationId);
     }
+  };
+}
+
+/**
+ * The service's rate limit, emulated (domain/rateLimits.ts): after the request is counted, so a
+ * refused request shows in the counts as the service would have seen it, and before faults and
+ * handlers, so nothing of it is applied. Admin and console requests are never limited.
+ */
+export function rateLimitMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
+    const organizationId = c.get("organizationId");
+    const retryAfterSeconds = ctx.rateLimiter.take(organizationId, Date.now());
+    if (retryAfterSeconds === null) return next();
+    ctx.requestCounter.recordRateLimited(organizationId);
+    const limit = ctx.rateLimiter.limitOf(organizationId);
+    throw new HttpError(
+      429,
+      "rate_limited",
+      `rate limit: this organization may send ${limit?.requestsPerSecond ?? 0} requests per second (bursts of ${limit?.burst ?? 0}); nothing was applied. Retry after the Retry-After delay`,
+      { headers: { "Retry-After": String(retryAfterSeconds) } },
+    );
   };
 }
 

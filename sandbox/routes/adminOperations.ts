@@ -13,7 +13,14 @@ import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import { SimulateDepositSchema } from "../domain/money/deposits.ts";
 import { RegisterKeySchema } from "../signing/adminRoutes.ts";
-import { AdvanceSchema, PolicySchema, RateSchema, RejectSchema, StrategyFaultSchema } from "./admin.ts";
+import {
+  AdvanceSchema,
+  PolicySchema,
+  RateLimitSchema,
+  RateSchema,
+  RejectSchema,
+  StrategyFaultSchema,
+} from "./admin.ts";
 import { DeliveryQuerySchema, LedgerQuerySchema, LegFaultSchema } from "./moneyAdmin.ts";
 
 /**
@@ -32,7 +39,9 @@ export const DOCUMENTS_TAG = "Documents";
 const error = (description: string): OperationResponse => ({ description, schema: ErrorBodySchema });
 const ADMIN_ERRORS = {
   "401": error("`unauthorized`: missing or invalid API token"),
-  "403": error("`forbidden`: the admin API is off, or the admin token is missing or wrong"),
+  "403": error(
+    "`forbidden`: the admin API is off, the admin token is missing or wrong, or it is scoped to another organization than the API token's",
+  ),
 } as const;
 const WITH_BODY = {
   ...ADMIN_ERRORS,
@@ -44,7 +53,23 @@ const INVALID = { "400": error("`validation_failed` naming the bad parameter") }
 
 /** A JSON object whose fields are the sandbox's own bookkeeping. */
 const JsonObject = z.looseObject({});
-const ClockSchema = z.looseObject({ now: DateTimeSchema, offsetMs: z.number() });
+const ClockSchema = z.looseObject({
+  now: DateTimeSchema.meta({ description: "The caller's organization's time" }),
+  offsetMs: z.number().meta({
+    description:
+      "How far the organization's time is ahead of the wall clock (of a manual clock's start), in ms",
+  }),
+  organizationLeadMs: z
+    .number()
+    .meta({ description: "How far the organization's clock is ahead of the shared one, in ms" }),
+  sharedNow: DateTimeSchema.meta({
+    description: "The shared clock every organization's time counts from",
+  }),
+  scope: z
+    .enum(["organization", "sandbox"])
+    .optional()
+    .meta({ description: "On an advance: whose clock moved, the caller's organization's or every one's" }),
+});
 const PolicyAnswerSchema = z.looseObject({
   strategyUpdateApprovals: z.number().int(),
   withdrawalApprovals: z.number().int(),
@@ -55,6 +80,10 @@ const ApproverKeySchema = z.looseObject({
   userId: z.string(),
   userName: z.string(),
   createdAt: DateTimeSchema,
+});
+const RateLimitAnswerSchema = z.looseObject({
+  requestsPerSecond: z.number().nullable(),
+  burst: z.number().int().optional(),
 });
 const SigningActivitySchema = z.looseObject({ id: z.string(), status: z.string() });
 const DataList = z.looseObject({ data: z.array(JsonObject) });
@@ -70,6 +99,20 @@ const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => 
 });
 
 export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
+  op({
+    operationId: "sandboxGetAdminScope",
+    method: "get",
+    path: "/_sandbox/admin-scope",
+    summary: "What the admin token sent may act on: the whole sandbox, or the caller's organization only",
+    responses: {
+      "200": {
+        description:
+          "`scope`: `sandbox` (the sandbox's admin token, or an admin API open to API tokens) or `organization` (an admin token scoped to `organizationId`, which refuses calls that act on every organization)",
+        schema: z.looseObject({ organizationId: z.string(), scope: z.enum(["sandbox", "organization"]) }),
+      },
+      ...ADMIN_ERRORS,
+    },
+  }),
   op({
     operationId: "sandboxGetPolicy",
     method: "get",
@@ -89,11 +132,16 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     operationId: "sandboxSetRate",
     method: "put",
     path: "/_sandbox/catalog/{positionKey}/rate",
-    summary: "Change a yield source's current rate (shared by every organization)",
+    summary:
+      "Change a yield source's current rate in the caller's organization's view of the catalog; with scope sandbox, in every organization's (the sandbox's admin token only)",
     pathParams: z.object({ positionKey: z.string().min(1) }),
     body: { schema: RateSchema, required: true },
     responses: {
-      "200": { description: "The catalog entry", schema: YieldSourceSchema },
+      "200": {
+        description:
+          "The catalog entry as the caller's organization now sees it, and `scope`: whose view changed (`organization` or `sandbox`)",
+        schema: YieldSourceSchema.extend({ scope: z.enum(["organization", "sandbox"]) }),
+      },
       ...WITH_BODY,
       ...NOT_FOUND,
     },
@@ -102,16 +150,17 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     operationId: "sandboxGetClock",
     method: "get",
     path: "/_sandbox/clock",
-    summary: "The sandbox clock",
-    responses: { "200": { description: "Now and the offset", schema: ClockSchema }, ...ADMIN_ERRORS },
+    summary: "The caller's organization's clock",
+    responses: { "200": { description: "Now and the offsets", schema: ClockSchema }, ...ADMIN_ERRORS },
   }),
   op({
     operationId: "sandboxAdvanceClock",
     method: "post",
     path: "/_sandbox/clock/advance",
-    summary: "Move the sandbox clock forward (shared by every organization)",
+    summary:
+      "Move the caller's organization's clock forward; with scope sandbox, every organization's (the sandbox's admin token only)",
     body: { schema: AdvanceSchema, required: true },
-    responses: { "200": { description: "Now and the offset", schema: ClockSchema }, ...WITH_BODY },
+    responses: { "200": { description: "Now and the offsets", schema: ClockSchema }, ...WITH_BODY },
   }),
   op({
     operationId: "sandboxListFaults",
@@ -187,10 +236,32 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
               .int()
               .meta({ description: "The most in flight at once since the counts were reset" }),
           }),
+          rateLimited: z.number().int().meta({
+            description: "Requests refused by the emulated rate limit (429) since the counts were reset",
+          }),
         }),
       },
       ...ADMIN_ERRORS,
     },
+  }),
+  op({
+    operationId: "sandboxGetRateLimit",
+    method: "get",
+    path: "/_sandbox/rate-limit",
+    summary: "The caller's organization's emulated rate limit",
+    responses: {
+      "200": { description: "The limit; `requestsPerSecond: null` for none", schema: RateLimitAnswerSchema },
+      ...ADMIN_ERRORS,
+    },
+  }),
+  op({
+    operationId: "sandboxSetRateLimit",
+    method: "put",
+    path: "/_sandbox/rate-limit",
+    summary:
+      "Set the caller's organization's emulated rate limit (requests per second, in bursts of burst; null: none)",
+    body: { schema: RateLimitSchema, required: true },
+    responses: { "200": { description: "The limit", schema: RateLimitAnswerSchema }, ...WITH_BODY },
   }),
   op({
     operationId: "sandboxResetRequestCounts",

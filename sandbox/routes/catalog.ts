@@ -6,8 +6,9 @@ import type { ServiceRoutes } from "./serviceHandlers.ts";
 export function catalogRoutes(ctx: SandboxContext) {
   return {
     // The strategies answer is the catalog entry of spec 2.5, without the display name.
-    listStrategies: () =>
-      ok({ strategies: ctx.catalog().map(({ displayName: _displayName, ...entry }) => entry) }),
-    listYieldSources: () => ok({ yieldSources: ctx.catalog() }),
+    // Each as the caller's organization sees it (its own rates, where it has them).
+    listStrategies: (_input, org) =>
+      ok({ strategies: ctx.catalog(org).map(({ displayName: _displayName, ...entry }) => entry) }),
+    listYieldSources: (_input, org) => ok({ yieldSources: ctx.catalog(org) }),
   } satisfies Partial<ServiceRoutes>;
 }

@@ -62,7 +62,9 @@ export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
 
   routes.get("/ledger", (c) => {
     ctx.dueWork.settleDue();
-    return c.json(ledgerSummary(ctx.db, c.get("organizationId"), ctx.clock.now().toISOString()));
+    return c.json(
+      ledgerSummary(ctx.db, c.get("organizationId"), ctx.clocks.now(c.get("organizationId")).toISOString()),
+    );
   });
   routes.get("/ledger/entries", (c) => {
     const query = readQuery(c, LedgerQuerySchema);

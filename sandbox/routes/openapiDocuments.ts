@@ -40,7 +40,7 @@ function adminDocument(): OpenApiDocument {
       title: "Portfolio Wallet sandbox admin API",
       version: OPENAPI_DOCUMENT_VERSION,
       description:
-        "The sandbox-only admin API (docs/sandbox.md): the shared clock and catalog, approval policies, faults, simulated deposits, the ledger audit, webhook deliveries and approver keys; and the console's read API (/_console/api). Not part of the service.",
+        "The sandbox-only admin API (docs/sandbox.md): each organization's clock and rates (or every organization's, with the sandbox's admin token), its emulated rate limit, approval policies, faults, simulated deposits, the ledger audit, webhook deliveries and approver keys; and the console's read API (/_console/api). Not part of the service.",
     },
     tags: [
       {

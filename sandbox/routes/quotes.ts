@@ -40,8 +40,8 @@ function unknownExclusionProblems(request: QuoteRequest, catalog: readonly Yield
  */
 export function quoteRoutes(ctx: SandboxContext) {
   return {
-    quotePortfolioWallet: ({ body }) => {
-      const catalog = ctx.catalog();
+    quotePortfolioWallet: ({ body }, org) => {
+      const catalog = ctx.catalog(org);
       const unknown = unknownExclusionProblems(body, catalog);
       if (unknown.length > 0) throw HttpError.validation(unknown);
       return ok(buildQuoteOptions(catalog, body));

@@ -64,7 +64,7 @@ export function signingAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
       publicKey: body.publicKey,
       userId,
       userName: body.userName ?? `approver ${userId.slice(0, 8)}`,
-      createdAt: ctx.clock.now().toISOString(),
+      createdAt: ctx.clocks.now(organizationId).toISOString(),
     });
     return c.json(keyView(key), created ? 201 : 200);
   });

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../../sdk/nodejs/contract/index.ts";
 import { inTransaction } from "./connection.ts";
+import { listOrganizationCurrentRates } from "./rateHistoryStore.ts";
 import { rebuildSourceAccrualsBehindRate } from "./sourceAccrualStore.ts";
 
 interface CatalogRow {
@@ -25,12 +26,25 @@ function toYieldSource(row: CatalogRow): YieldSource {
   };
 }
 
-/** The catalog in its configured order. */
-export function listCatalog(db: DatabaseSync): YieldSource[] {
+/**
+ * The catalog in its configured order: the shared one, or with `organizationId` as that
+ * organization sees it (its own current rates, and when each took effect on its clock, where it
+ * has them: docs/sandbox.md "Rates per organization").
+ */
+export function listCatalog(db: DatabaseSync, organizationId?: string): YieldSource[] {
   const rows = db
     .prepare("SELECT * FROM catalog_entries ORDER BY sort_order")
     .all() as unknown as CatalogRow[];
-  return rows.map(toYieldSource);
+  const shared = rows.map(toYieldSource);
+  if (organizationId === undefined) return shared;
+  const own = listOrganizationCurrentRates(db, organizationId);
+  if (own.size === 0) return shared;
+  return shared.map((entry) => {
+    const rate = own.get(entry.positionKey);
+    return rate === undefined
+      ? entry
+      : { ...entry, currentRateBps: rate.rateBps, rateUpdatedAt: rate.effectiveFrom };
+  });
 }
 
 export function countCatalog(db: DatabaseSync): number {

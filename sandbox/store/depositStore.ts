@@ -130,21 +130,35 @@ export function listDeposits(
   ).map(toRecord);
 }
 
-/** Deposits with a step due by `dueBy`, earliest first. */
-export function listDueDeposits(db: DatabaseSync, dueBy: string): DepositRecord[] {
-  return (
-    prepareReadingBigInts(
-      db,
-      "SELECT * FROM deposits WHERE next_step_at IS NOT NULL AND next_step_at <= ? ORDER BY next_step_at, id",
-    ).all(dueBy) as unknown as Row[]
-  ).map(toRecord);
+/**
+ * Deposits with a step due by `dueBy`, earliest first: every organization's, or with
+ * `organizationId` that organization's only (its clock may run ahead of the shared one).
+ */
+export function listDueDeposits(db: DatabaseSync, dueBy: string, organizationId?: string): DepositRecord[] {
+  const rows =
+    organizationId === undefined
+      ? prepareReadingBigInts(
+          db,
+          "SELECT * FROM deposits WHERE next_step_at IS NOT NULL AND next_step_at <= ? ORDER BY next_step_at, id",
+        ).all(dueBy)
+      : prepareReadingBigInts(
+          db,
+          `SELECT * FROM deposits WHERE organization_id = ? AND next_step_at IS NOT NULL AND next_step_at <= ?
+           ORDER BY next_step_at, id`,
+        ).all(organizationId, dueBy);
+  return (rows as unknown as Row[]).map(toRecord);
 }
 
-export function nextDepositStepAt(db: DatabaseSync): string | null {
-  const row = db
-    .prepare("SELECT MIN(next_step_at) AS due FROM deposits WHERE next_step_at IS NOT NULL")
-    .get() as {
-    due: string | null;
-  };
+/** When the earliest deposit step falls due: of every organization, or of `organizationId`. */
+export function nextDepositStepAt(db: DatabaseSync, organizationId?: string): string | null {
+  const row = (
+    organizationId === undefined
+      ? db.prepare("SELECT MIN(next_step_at) AS due FROM deposits WHERE next_step_at IS NOT NULL").get()
+      : db
+          .prepare(
+            "SELECT MIN(next_step_at) AS due FROM deposits WHERE organization_id = ? AND next_step_at IS NOT NULL",
+          )
+          .get(organizationId)
+  ) as { due: string | null };
   return row.due;
 }

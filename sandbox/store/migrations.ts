@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { inTransaction } from "./connection.ts";
-import { MONEY_SCHEMA_STATEMENTS } from "./moneySchema.ts";
+import { INDEXES_ON_ADDED_COLUMNS, MONEY_SCHEMA_STATEMENTS, SHARED_RATE_TRIGGERS } from "./moneySchema.ts";
 import { SCHEMA_STATEMENTS } from "./schema.ts";
 import { rebuildYieldAggregates } from "./sourceAccrualStore.ts";
 
@@ -24,6 +24,7 @@ const STEPS: readonly { to: number; does: string; run: (db: DatabaseSync) => voi
   { to: 2, does: "wallet money in integer micros, not REAL USD", run: usdColumnsToMicros },
   { to: 3, does: "yield totals per organization summed from its ledger", run: yieldTotalsFromLedger },
   { to: 4, does: "yield sums per source and withdrawn history built", run: yieldAggregatesFromWallets },
+  { to: 5, does: "rate history per organization", run: rateHistoryPerOrganization },
 ];
 
 /** The schema version this sandbox writes: a new data file starts at it. */
@@ -44,6 +45,7 @@ export function migrate(db: DatabaseSync): void {
       setSchemaVersion(db, step.to);
     });
   }
+  for (const statement of INDEXES_ON_ADDED_COLUMNS) db.exec(statement);
   if (readUserVersion(db) !== SCHEMA_VERSION) setSchemaVersion(db, SCHEMA_VERSION);
 }
 
@@ -65,7 +67,8 @@ function schemaVersionOf(db: DatabaseSync): number {
   if (USD_COLUMNS.some(({ table, from }) => hasColumn(db, table, from))) return 1;
   if (!hasMarker(db, "migration.organization_yield_totals")) return 2;
   if (!hasMarker(db, "migration.organization_source_accruals")) return 3;
-  return 4;
+  if (!hasColumn(db, "rate_history", "organization_id")) return 4;
+  return 5;
 }
 
 const columnsOf = (db: DatabaseSync, table: string) =>
@@ -77,6 +80,19 @@ const hasColumn = (db: DatabaseSync, table: string, column: string) => columnsOf
 const hasMarker = (db: DatabaseSync, key: string) =>
   hasTable(db, "sandbox_settings") &&
   db.prepare("SELECT 1 FROM sandbox_settings WHERE key = ?").get(key) !== undefined;
+
+/**
+ * Version 5 gave organizations rates of their own: rate history rows carry their owner ('' for the
+ * shared catalog's, which every row before was), and the triggers that record the shared catalog's
+ * rates look at shared rows only.
+ */
+function rateHistoryPerOrganization(db: DatabaseSync): void {
+  if (!hasColumn(db, "rate_history", "organization_id"))
+    db.exec("ALTER TABLE rate_history ADD COLUMN organization_id TEXT NOT NULL DEFAULT ''");
+  db.exec("DROP TRIGGER IF EXISTS rate_history_on_catalog_insert");
+  db.exec("DROP TRIGGER IF EXISTS rate_history_on_rate_change");
+  for (const statement of SHARED_RATE_TRIGGERS) db.exec(statement);
+}
 
 /** Version 1 (money flows) began rate history; a file from before has none: its current rates start it. */
 function rateHistoryFromCatalog(db: DatabaseSync): void {

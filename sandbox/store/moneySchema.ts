@@ -4,27 +4,52 @@
  * the wallet tables. Every statement is idempotent, like schema.ts; what changes an older file's
  * data or drops what it had is a step in migrations.ts.
  */
-export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
-  // Every rate a yield source has had, and since when: accrual integrates over it piecewise.
-  // Triggers record each catalog insert and rate change, whoever makes it. effective_from never
-  // moves backwards for a key, so a catalog file with an old rateUpdatedAt cannot rewrite history.
-  `CREATE TABLE IF NOT EXISTS rate_history (
-     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-     position_key TEXT NOT NULL,
-     rate_bps REAL NOT NULL,
-     effective_from TEXT NOT NULL
-   )`,
-  `CREATE INDEX IF NOT EXISTS rate_history_by_key ON rate_history (position_key, effective_from, seq)`,
+/**
+ * The triggers that record the shared catalog's rates in rate_history (organization_id ''), each
+ * never before the key's last shared rate. Schema version 5 replaced older files' copies, whose
+ * "last rate" also counted organizations' own rows (migrations.ts).
+ */
+export const SHARED_RATE_TRIGGERS: readonly string[] = [
   `CREATE TRIGGER IF NOT EXISTS rate_history_on_catalog_insert AFTER INSERT ON catalog_entries BEGIN
      INSERT INTO rate_history (position_key, rate_bps, effective_from)
      VALUES (NEW.position_key, NEW.current_rate_bps, MAX(NEW.rate_updated_at,
-       COALESCE((SELECT MAX(effective_from) FROM rate_history WHERE position_key = NEW.position_key), '')));
+       COALESCE((SELECT MAX(effective_from) FROM rate_history
+                 WHERE organization_id = '' AND position_key = NEW.position_key), '')));
    END`,
   `CREATE TRIGGER IF NOT EXISTS rate_history_on_rate_change AFTER UPDATE OF current_rate_bps ON catalog_entries BEGIN
      INSERT INTO rate_history (position_key, rate_bps, effective_from)
      VALUES (NEW.position_key, NEW.current_rate_bps, MAX(NEW.rate_updated_at,
-       COALESCE((SELECT MAX(effective_from) FROM rate_history WHERE position_key = NEW.position_key), '')));
+       COALESCE((SELECT MAX(effective_from) FROM rate_history
+                 WHERE organization_id = '' AND position_key = NEW.position_key), '')));
    END`,
+];
+
+/**
+ * Indexes on columns a migration step adds to an existing table: created once the steps have run
+ * (migrations.ts), since the schema's statements run before them, on an older file's tables.
+ */
+export const INDEXES_ON_ADDED_COLUMNS: readonly string[] = [
+  // A yield source's shared rates, and one organization's own (rateHistoryStore.ts).
+  `CREATE INDEX IF NOT EXISTS rate_history_by_org_key
+     ON rate_history (organization_id, position_key, effective_from, seq)`,
+];
+
+export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
+  // Every rate a yield source has had, and since when: accrual integrates over it piecewise.
+  // organization_id '' is the shared catalog's, recorded by triggers on each catalog insert and rate
+  // change, whoever makes it, on the shared clock; an organization's own rows (its view of the
+  // catalog: docs/sandbox.md "Rates per organization") are on its clock. effective_from never
+  // moves backwards for a key and owner, so a catalog file with an old rateUpdatedAt cannot
+  // rewrite history.
+  `CREATE TABLE IF NOT EXISTS rate_history (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     position_key TEXT NOT NULL,
+     rate_bps REAL NOT NULL,
+     effective_from TEXT NOT NULL,
+     organization_id TEXT NOT NULL DEFAULT ''
+   )`,
+  `CREATE INDEX IF NOT EXISTS rate_history_by_key ON rate_history (position_key, effective_from, seq)`,
+  ...SHARED_RATE_TRIGGERS,
   // Per wallet: how far accrual has been settled, and the yield still held (generated, not paid out).
   `CREATE TABLE IF NOT EXISTS wallet_accruals (
      wallet_id TEXT PRIMARY KEY REFERENCES wallets(id),
@@ -120,6 +145,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS deposits_by_wallet_created ON deposits (wallet_id, created_at DESC, id DESC)`,
   // Due deposit steps in the order they are taken (dueWorkScheduler), with no sort.
   `CREATE INDEX IF NOT EXISTS deposits_by_next_step_id ON deposits (next_step_at, id)`,
+  // One organization's due deposit steps, when its clock runs ahead of the shared one.
+  `CREATE INDEX IF NOT EXISTS deposits_by_org_next_step ON deposits (organization_id, next_step_at, id)`,
   `CREATE TABLE IF NOT EXISTS withdrawals (
      id TEXT PRIMARY KEY,
      organization_id TEXT NOT NULL,
@@ -139,6 +166,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS withdrawals_by_wallet_created ON withdrawals (wallet_id, created_at DESC, id DESC)`,
   // A wallet's withdrawals awaiting approval (held from what it may withdraw), not all it ever made.
   `CREATE INDEX IF NOT EXISTS withdrawals_by_wallet_status ON withdrawals (wallet_id, status)`,
+  // One organization's withdrawals still paying out, whose processing legs are its due payout work.
+  `CREATE INDEX IF NOT EXISTS withdrawals_by_org_status ON withdrawals (organization_id, status)`,
   // One row per payout leg. sources_json: [{ positionKey, micros }] drawn from the positions.
   `CREATE TABLE IF NOT EXISTS withdrawal_legs (
      withdrawal_id TEXT NOT NULL REFERENCES withdrawals(id),

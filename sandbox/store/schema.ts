@@ -154,9 +154,21 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      disabled_reason TEXT
    )`,
   `CREATE INDEX IF NOT EXISTS webhooks_by_org_created ON webhook_registrations (organization_id, created_at DESC, id DESC)`,
-  // Sandbox-wide settings that must survive a restart, such as the clock offset.
+  // Sandbox-wide settings that must survive a restart, such as the shared clock's offset.
   `CREATE TABLE IF NOT EXISTS sandbox_settings (
      key TEXT PRIMARY KEY,
      value TEXT NOT NULL
    )`,
+  // Organizations with a clock or rates of their own (docs/sandbox.md "Time", "Rates per
+  // organization"): how far the organization's clock is ahead of the shared one (sandbox/clock.ts
+  // OrganizationClocks), and when, on its clock, it first had either (forked_at). Until then its
+  // time and rates are the shared ones, and shared rates set after it apply to it as rows of its
+  // own, on its clock (catalogStore.ts). An organization that never had either has no row.
+  `CREATE TABLE IF NOT EXISTS organization_clocks (
+     organization_id TEXT PRIMARY KEY,
+     lead_ms INTEGER NOT NULL,
+     forked_at TEXT NOT NULL
+   )`,
+  // An organization's due work, found without reading another's (dueWorkScheduler.ts).
+  `CREATE INDEX IF NOT EXISTS strategy_updates_by_org_due ON strategy_updates (organization_id, status, due_at)`,
 ];

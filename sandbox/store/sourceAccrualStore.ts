@@ -230,7 +230,7 @@ export function applySourceAccrualChanges(
   positionKey: string,
   changes: readonly SourceAccrualChange[],
   atIso: string,
-  history: readonly RatePeriodStart[] = listRateHistory(db, positionKey),
+  history: readonly RatePeriodStart[] = listRateHistory(db, positionKey, organizationId),
 ): void {
   const atMs = Date.parse(atIso);
   const latest = readSourceAccrual(db, organizationId, positionKey);
@@ -311,7 +311,7 @@ export function rebuildSourceAccruals(db: DatabaseSync, organizationId: string):
   db.prepare("DELETE FROM organization_sources WHERE organization_id = ?").run(organizationId);
   if (asOfMs === Number.NEGATIVE_INFINITY) return;
   for (const key of new Set([...positionsByKey.keys(), ...creditedAt.keys()])) {
-    const history = listRateHistory(db, key);
+    const history = listRateHistory(db, key, organizationId);
     const empty = (atMs: number, creditedMicros: bigint): SourceAccrual => ({
       asOfMs: atMs,
       rateSeq: seqAt(history, atMs),
@@ -373,16 +373,42 @@ export function rebuildSourceAccrualsBehindRate(db: DatabaseSync, positionKey: s
   const latest = db
     .prepare(
       `SELECT effective_from FROM rate_history
-       WHERE seq = (SELECT MAX(seq) FROM rate_history WHERE position_key = ?)`,
+       WHERE seq = (SELECT MAX(seq) FROM rate_history WHERE organization_id = '' AND position_key = ?)`,
     )
     .get(positionKey) as { effective_from: string } | undefined;
   if (latest === undefined) return;
+  // A shared rate counts only for organizations without rates or a clock of their own: the others
+  // get it as a row of their own, on their clock, never behind their sums (catalog.ts setRate).
   const behind = db
-    .prepare("SELECT organization_id FROM organization_source_accruals WHERE position_key = ? AND as_of > ?")
+    .prepare(
+      `SELECT organization_id FROM organization_source_accruals WHERE position_key = ? AND as_of > ?
+       AND organization_id NOT IN (SELECT organization_id FROM organization_clocks)`,
+    )
     .all(positionKey, latest.effective_from) as { organization_id: string }[];
   for (const organizationId of new Set(behind.map((row) => row.organization_id))) {
     rebuildSourceAccruals(db, organizationId);
   }
+}
+
+/**
+ * After the organization's own rate of `positionKey` was recorded from `effectiveFrom`: as
+ * rebuildSourceAccrualsBehindRate, for that organization only (a catalog file loaded at startup,
+ * whose rateUpdatedAt it reads on its own clock; a rate set through the admin API takes effect at
+ * its now, after every row).
+ */
+export function rebuildOrganizationSourceAccrualsBehindRate(
+  db: DatabaseSync,
+  organizationId: string,
+  positionKey: string,
+  effectiveFrom: string,
+): void {
+  const behind = db
+    .prepare(
+      `SELECT 1 FROM organization_source_accruals
+       WHERE organization_id = ? AND position_key = ? AND as_of > ? LIMIT 1`,
+    )
+    .get(organizationId, positionKey, effectiveFrom);
+  if (behind !== undefined) rebuildSourceAccruals(db, organizationId);
 }
 
 /**
@@ -396,7 +422,7 @@ export function organizationYieldNumeratorAt(db: DatabaseSync, organizationId: s
     .all(organizationId) as { position_key: string }[];
   for (const { position_key: key } of keys) {
     const state = readSourceAccrual(db, organizationId, key, atMs);
-    if (state !== null) numerator += yieldNumeratorAt(listRateHistory(db, key), state, atMs);
+    if (state !== null) numerator += yieldNumeratorAt(listRateHistory(db, key, organizationId), state, atMs);
   }
   return numerator;
 }

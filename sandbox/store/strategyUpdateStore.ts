@@ -105,26 +105,52 @@ export function listWalletStrategyUpdates(
   ).map(toRecord);
 }
 
-/** `processing` updates, oldest due first; with `dueBy`, only those due by then. */
-export function listProcessingStrategyUpdates(db: DatabaseSync, dueBy?: string): StrategyUpdateRecord[] {
+/**
+ * `processing` updates, oldest due first; with `dueBy`, only those due by then; with
+ * `organizationId`, that organization's only (its clock may run ahead of the shared one).
+ */
+export function listProcessingStrategyUpdates(
+  db: DatabaseSync,
+  dueBy?: string,
+  organizationId?: string,
+): StrategyUpdateRecord[] {
   const rows =
     dueBy === undefined
       ? db.prepare("SELECT * FROM strategy_updates WHERE status = 'processing' ORDER BY due_at").all()
-      : db
-          .prepare(
-            "SELECT * FROM strategy_updates WHERE status = 'processing' AND due_at <= ? ORDER BY due_at",
-          )
-          .all(dueBy);
+      : organizationId === undefined
+        ? db
+            .prepare(
+              "SELECT * FROM strategy_updates WHERE status = 'processing' AND due_at <= ? ORDER BY due_at",
+            )
+            .all(dueBy)
+        : db
+            .prepare(
+              `SELECT * FROM strategy_updates WHERE organization_id = ? AND status = 'processing' AND due_at <= ?
+               ORDER BY due_at`,
+            )
+            .all(organizationId, dueBy);
   return (rows as unknown as Row[]).map(toRecord);
 }
 
-/** When the earliest processing update falls due (sandbox clock), or null when none is processing. */
-export function nextStrategyUpdateDueAt(db: DatabaseSync): string | null {
-  const row = db
-    .prepare(
-      "SELECT MIN(due_at) AS due FROM strategy_updates WHERE status = 'processing' AND due_at IS NOT NULL",
-    )
-    .get() as { due: string | null };
+/**
+ * When the earliest processing update falls due (on its organization's clock), of every
+ * organization or of `organizationId`; null when none is processing.
+ */
+export function nextStrategyUpdateDueAt(db: DatabaseSync, organizationId?: string): string | null {
+  const row = (
+    organizationId === undefined
+      ? db
+          .prepare(
+            "SELECT MIN(due_at) AS due FROM strategy_updates WHERE status = 'processing' AND due_at IS NOT NULL",
+          )
+          .get()
+      : db
+          .prepare(
+            `SELECT MIN(due_at) AS due FROM strategy_updates
+             WHERE organization_id = ? AND status = 'processing' AND due_at IS NOT NULL`,
+          )
+          .get(organizationId)
+  ) as { due: string | null };
   return row.due;
 }
 

@@ -247,21 +247,37 @@ export function listLegs(db: DatabaseSync, withdrawalId: string): LegRecord[] {
   ).map(toLeg);
 }
 
-/** Processing legs due by `dueBy`, earliest first. */
-export function listDueLegs(db: DatabaseSync, dueBy: string): LegRecord[] {
-  return (
-    prepareReadingBigInts(
-      db,
-      "SELECT * FROM withdrawal_legs WHERE status = 'processing' AND due_at <= ? ORDER BY due_at, withdrawal_id, sort_order",
-    ).all(dueBy) as unknown as LegRow[]
-  ).map(toLeg);
+/**
+ * One organization's processing legs: those of its withdrawals still paying out, found by the
+ * withdrawals' (organization_id, status) index, so another organization's legs are never read.
+ */
+const ORGANIZATION_LEGS = `withdrawal_legs WHERE status = 'processing' AND withdrawal_id IN
+  (SELECT id FROM withdrawals WHERE organization_id = ? AND status IN ('processing', 'partially_completed'))`;
+
+/**
+ * Processing legs due by `dueBy`, earliest first: every organization's, or with `organizationId`
+ * that organization's only (its clock may run ahead of the shared one).
+ */
+export function listDueLegs(db: DatabaseSync, dueBy: string, organizationId?: string): LegRecord[] {
+  const rows =
+    organizationId === undefined
+      ? prepareReadingBigInts(
+          db,
+          "SELECT * FROM withdrawal_legs WHERE status = 'processing' AND due_at <= ? ORDER BY due_at, withdrawal_id, sort_order",
+        ).all(dueBy)
+      : prepareReadingBigInts(
+          db,
+          `SELECT * FROM ${ORGANIZATION_LEGS} AND due_at <= ? ORDER BY due_at, withdrawal_id, sort_order`,
+        ).all(organizationId, dueBy);
+  return (rows as unknown as LegRow[]).map(toLeg);
 }
 
-export function nextLegDueAt(db: DatabaseSync): string | null {
-  const row = db
-    .prepare("SELECT MIN(due_at) AS due FROM withdrawal_legs WHERE status = 'processing'")
-    .get() as {
-    due: string | null;
-  };
+/** When the earliest processing leg falls due: of every organization, or of `organizationId`. */
+export function nextLegDueAt(db: DatabaseSync, organizationId?: string): string | null {
+  const row = (
+    organizationId === undefined
+      ? db.prepare("SELECT MIN(due_at) AS due FROM withdrawal_legs WHERE status = 'processing'").get()
+      : db.prepare(`SELECT MIN(due_at) AS due FROM ${ORGANIZATION_LEGS}`).get(organizationId)
+  ) as { due: string | null };
   return row.due;
 }

@@ -369,6 +369,8 @@ describe("sandbox console in Chromium", () => {
 
       const controls = await signedInPage();
       await open(controls, "/controls");
+      // The controls say which kind of admin token the tab holds (GET /_sandbox/admin-scope).
+      await controls.getByText("the sandbox's own admin token, which acts on every organization").waitFor();
       await controls.getByRole("button", { name: "+ 24 hours" }).click();
       await controls.getByText("The sandbox clock is now").waitFor();
 

@@ -53,6 +53,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/webhooks/registrations/{webhook}" },
   { method: "PATCH", path: "/webhooks/registrations/{webhook}/status", fields: ["status", "disabledReason"] },
   { method: "DELETE", path: "/webhooks/registrations/{webhook}" },
+  { method: "GET", path: "/_sandbox/admin-scope", admin: true },
   { method: "GET", path: "/_sandbox/policy", admin: true },
   {
     method: "PUT",
@@ -120,6 +121,10 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/public/v1/submit/approve_activity",
     fields: ["type", "timestampMs", "organizationId", "parameters"],
   },
+  // Last: a bad value can be a valid tiny limit (0.0000001 requests a second), after which org-a's
+  // API requests are 429; admin calls are never limited, and the test lifts the limit at the end.
+  { method: "GET", path: "/_sandbox/rate-limit", admin: true },
+  { method: "PUT", path: "/_sandbox/rate-limit", fields: ["requestsPerSecond", "burst"], admin: true },
 ];
 
 /** Values a field should never be trusted to hold. */

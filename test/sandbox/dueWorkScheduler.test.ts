@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createManualClock } from "../../sandbox/clock.ts";
+import { createManualClock, createOrganizationClocks } from "../../sandbox/clock.ts";
 import { createDueWorkScheduler, type DueWork } from "../../sandbox/domain/dueWorkScheduler.ts";
 
 /** A kind of due work over a list of due times; records when each item settled. */
@@ -14,11 +14,74 @@ function work(name: string, dueTimes: string[], log: string[]): DueWork {
   };
 }
 
+/** Due work of several organizations, each item due on its organization's clock; asked per organization. */
+function organizationsWork(items: { organizationId: string; dueAt: string }[], log: string[]): DueWork {
+  const waiting = [...items].sort((a, b) => (a.dueAt < b.dueAt ? -1 : 1));
+  const asked: (string | undefined)[] = [];
+  const of = (organizationId?: string) =>
+    waiting.filter((item) => organizationId === undefined || item.organizationId === organizationId);
+  return {
+    name: "organizations' work",
+    nextDueAt: (organizationId) => of(organizationId)[0]?.dueAt ?? null,
+    settleDue(nowIso, organizationId) {
+      asked.push(organizationId);
+      for (const item of of(organizationId).filter((i) => i.dueAt <= nowIso)) {
+        waiting.splice(waiting.indexOf(item), 1);
+        log.push(`${item.organizationId}@${item.dueAt}`);
+      }
+    },
+  };
+}
+
 describe("dueWorkScheduler", () => {
+  test("an organization whose clock runs ahead has its own work settled on its clock, and only its", () => {
+    const shared = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
+    const clocks = createOrganizationClocks(shared);
+    const log: string[] = [];
+    const scheduler = createDueWorkScheduler(clocks, [
+      organizationsWork(
+        [
+          { organizationId: "a", dueAt: "2026-01-31T00:00:00.000Z" },
+          { organizationId: "b", dueAt: "2026-01-31T00:00:00.000Z" },
+          { organizationId: "b", dueAt: "2026-01-01T00:00:01.000Z" },
+        ],
+        log,
+      ),
+    ]);
+    clocks.advance("a", 30 * 24 * 3600 * 1000);
+    scheduler.settleDue();
+    expect(log).toEqual(["a@2026-01-31T00:00:00.000Z"]);
+    shared.advance(1000);
+    scheduler.settleDue();
+    scheduler.close();
+    expect(log).toEqual(["a@2026-01-31T00:00:00.000Z", "b@2026-01-01T00:00:01.000Z"]);
+    expect(clocks.now("a").toISOString()).toBe("2026-01-31T00:00:01.000Z");
+    expect(clocks.now("b").toISOString()).toBe("2026-01-01T00:00:01.000Z");
+  });
+
+  test("its timer is armed for the work of an organization ahead at that organization's time", async () => {
+    const log: string[] = [];
+    const startedAt = Date.now();
+    const base = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
+    const moving = {
+      ...base,
+      now: () => new Date(Date.parse("2026-01-01T00:00:00.000Z") + Date.now() - startedAt),
+    };
+    const clocks = createOrganizationClocks(moving, new Map([["a", 3_600_000]]));
+    // Due in an hour of the shared clock, which is 30 ms from now on a's clock.
+    const scheduler = createDueWorkScheduler(clocks, [
+      organizationsWork([{ organizationId: "a", dueAt: "2026-01-01T01:00:00.030Z" }], log),
+    ]);
+    scheduler.wake();
+    for (let i = 0; i < 200 && log.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    scheduler.close();
+    expect(log).toEqual(["a@2026-01-01T01:00:00.030Z"]);
+  });
+
   test("settles every kind's due items, kinds in order, each in due order, and nothing early", () => {
     const clock = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
     const log: string[] = [];
-    const scheduler = createDueWorkScheduler(clock, [
+    const scheduler = createDueWorkScheduler(createOrganizationClocks(clock), [
       work("updates", ["2026-01-01T00:00:02.000Z", "2026-01-01T00:00:01.000Z"], log),
       work("money", ["2026-01-01T00:00:01.500Z", "2026-01-01T00:00:09.000Z"], log),
     ]);
@@ -43,7 +106,9 @@ describe("dueWorkScheduler", () => {
       ...clock,
       now: () => new Date(Date.parse("2026-01-01T00:00:00.000Z") + Date.now() - startedAt),
     };
-    const scheduler = createDueWorkScheduler(moving, [work("money", ["2026-01-01T00:00:00.030Z"], log)]);
+    const scheduler = createDueWorkScheduler(createOrganizationClocks(moving), [
+      work("money", ["2026-01-01T00:00:00.030Z"], log),
+    ]);
     scheduler.wake();
     for (let i = 0; i < 200 && log.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     scheduler.close();
@@ -64,7 +129,7 @@ describe("dueWorkScheduler", () => {
     const original = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
     try {
-      const scheduler = createDueWorkScheduler(clock, [
+      const scheduler = createDueWorkScheduler(createOrganizationClocks(clock), [
         failing,
         work("money", ["2026-01-01T00:00:00.000Z"], log),
       ]);

@@ -134,6 +134,46 @@ describe("npm run sandbox (portfolio-wallet sandbox)", () => {
     expect(loopbackHook.status).toBe(201);
   });
 
+  test("takes organizations' admin tokens from SANDBOX_ORG_ADMIN_TOKENS, each for its organization only", async () => {
+    const { line } = await startCli(["--port", "0", "--data", ":memory:"], {
+      SANDBOX_TOKENS: "ta=org-a,tb=org-b",
+      SANDBOX_ORG_ADMIN_TOKENS: "cli-org-a-admin=org-a",
+    });
+    const url = line.replace("listening on ", "");
+    const call = (token: string) =>
+      fetch(`${url}/_sandbox/admin-scope`, {
+        headers: { authorization: `Bearer ${token}`, "x-sandbox-admin-token": "cli-org-a-admin" },
+      });
+    const own = await call("ta");
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual({ organizationId: "org-a", scope: "organization" });
+    const other = await call("tb");
+    expect(other.status).toBe(403);
+    expect(((await other.json()) as { error: { message: string } }).error.message).toMatch(
+      /scoped to organization "org-a" and cannot act for organization "org-b"/,
+    );
+    await expect(
+      startCli(["--port", "0", "--data", ":memory:", "--org-admin-tokens", "no-organization"]),
+    ).rejects.toThrow(/--org-admin-tokens entry 1 is not token=organization/);
+  });
+
+  test("emulates the rate limit of SANDBOX_RATE_LIMIT and SANDBOX_RATE_LIMIT_BURST, and refuses a bad one", async () => {
+    const { line } = await startCli(["--port", "0", "--data", ":memory:"], {
+      SANDBOX_TOKENS: "t=o",
+      SANDBOX_RATE_LIMIT: "0.5",
+      SANDBOX_RATE_LIMIT_BURST: "1",
+    });
+    const url = line.replace("listening on ", "");
+    const list = () => fetch(`${url}/v2/portfolio-wallets`, { headers: { authorization: "Bearer t" } });
+    expect((await list()).status).toBe(200);
+    const limited = await list();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("2");
+    await expect(startCli(["--port", "0", "--data", ":memory:", "--rate-limit", "0"])).rejects.toThrow(
+      /--rate-limit <rps>' argument '0' is invalid. must be a number above 0/,
+    );
+  });
+
   test("refuses loopback webhook URLs unless allowed, and bad setting values with a usage error", async () => {
     const env = { ...process.env };
     delete env.SANDBOX_ALLOW_PRIVATE_WEBHOOK_URLS;

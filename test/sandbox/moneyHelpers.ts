@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { createManualClock, type SandboxClock, type SandboxOptions } from "../../sandbox/index.ts";
 import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { fundedWallet as fundedWalletOf } from "../support/sandboxAccess.ts";
-import { startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
+import { ORG, startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
 
 /** Deposits reach their positions after this much sandbox time in money tests. */
 export const DEPOSIT_DELAY_MS = 1000;
@@ -16,7 +16,10 @@ export const SOLANA_ADDRESS = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
 export interface MoneySandbox {
   t: TestSandbox;
   client: PortfolioWalletClient;
-  /** A stopped clock: nothing moves unless a test advances it, so figures compare to the micro. */
+  /**
+   * org-a's clock, over a stopped shared clock: nothing moves unless a test advances it, so figures
+   * compare to the micro. Advancing it moves org-a's clock, as the admin API's advance does.
+   */
   clock: SandboxClock;
   /** Advances the sandbox clock through the admin API (due work settles). */
   advance(ms: number): Promise<void>;
@@ -33,10 +36,16 @@ export async function startMoneySandbox(options: SandboxOptions = {}): Promise<M
     maxRetries: 0,
     env: {},
   });
+  const clocks = t.sandbox.clocks;
+  const organizationClock: SandboxClock = {
+    now: () => clocks.now(ORG),
+    advance: (ms) => clocks.advance(ORG, ms),
+    offsetMs: () => clock.offsetMs() + clocks.leadMs(ORG),
+  };
   return {
     t,
     client,
-    clock,
+    clock: organizationClock,
     async advance(ms) {
       const res = await t.api("POST", "/_sandbox/clock/advance", { body: { ms } });
       expect(res.status).toBe(200);

@@ -98,12 +98,19 @@ function unkeyedSteps(org: Organization, runs: Run[]): string[] {
       const table = /^(?:SEARCH|SCAN) (\w+)/.exec(step)?.[1];
       if (table === undefined || FIXED_TABLES[table] !== undefined) continue;
       // Keyed by the wallet (its id, or a wallet_id prefix), a yield source's rate history, or the
-      // due-work queues (a range that ends now: the work due, none here).
+      // due-work queues (a range that ends now: the work due, none here), every organization's or,
+      // for an organization whose clock runs ahead, its own (with its withdrawals still paying out).
       const keyed =
         /\((?:id|wallet_id|position_key)=\?/.test(step) ||
-        /\(status=\? AND (?:due_at|next_attempt_at)<\?\)|\(next_step_at>\? AND next_step_at<\?\)/.test(
+        /\((?:organization_id=\? AND )?(?:status=\? AND (?:due_at|next_attempt_at)<\?|next_step_at>\? AND next_step_at<\?)\)/.test(
           step,
         ) ||
+        /^SEARCH withdrawals USING INDEX withdrawals_by_org_status \(organization_id=\? AND status=\?\)$/.test(
+          step,
+        ) ||
+        // A yield source's rates as the organization sees them: the shared ones, its own, and its
+        // own current rates (rows of rate changes, never of wallets).
+        /^SEARCH rate_history /.test(step) ||
         /\(status=\?\)$/.test(step.replace(/USING COVERING INDEX \w+ /, ""));
       if (!keyed && !oneEntry && !(limitedInOrder && /\(organization_id=\?\)/.test(step)))
         problems.push(`${step}  in: ${sql}`);

@@ -38,13 +38,21 @@ export function rateSegments(history: readonly RatePeriodStart[], fromMs: number
   return segments;
 }
 
-/** Rate histories by position key, read once per request and shared by every wallet it views. */
+/**
+ * Rate histories by position key, as one organization sees them (its own rates and clock: see
+ * rateHistoryStore.ts), read once per request and shared by every wallet it views.
+ */
 export type RateHistories = Map<string, RatePeriodStart[]>;
 
-function rateHistoryOf(db: DatabaseSync, positionKey: string, rates: RateHistories | undefined) {
+function rateHistoryOf(
+  db: DatabaseSync,
+  organizationId: string,
+  positionKey: string,
+  rates: RateHistories | undefined,
+) {
   let history = rates?.get(positionKey);
   if (history === undefined) {
-    history = listRateHistory(db, positionKey);
+    history = listRateHistory(db, positionKey, organizationId);
     rates?.set(positionKey, history);
   }
   return history;
@@ -82,10 +90,11 @@ export interface PendingAccrual {
  */
 export function pendingAccrual(
   db: DatabaseSync,
-  walletId: string,
+  wallet: { id: string; organizationId: string },
   toIso: string,
   rates?: RateHistories,
 ): PendingAccrual {
+  const walletId = wallet.id;
   const state = readAccrualState(db, walletId);
   const holdings: AccrualHoldings = {
     state,
@@ -93,7 +102,9 @@ export function pendingAccrual(
     remainders: state === null ? new Map() : readAccrualRemainders(db, walletId),
     pendingMicros: readPendingMicros(db, walletId),
   };
-  return accrualOf(holdings, toIso, (positionKey) => rateHistoryOf(db, positionKey, rates));
+  return accrualOf(holdings, toIso, (positionKey) =>
+    rateHistoryOf(db, wallet.organizationId, positionKey, rates),
+  );
 }
 
 /**
@@ -112,7 +123,9 @@ export function* pendingAccrualsOfOrganization(
     yield {
       walletId: holdings.walletId,
       pendingMicros: holdings.pendingMicros,
-      accrual: accrualOf(holdings, toIso, (positionKey) => rateHistoryOf(db, positionKey, rates)),
+      accrual: accrualOf(holdings, toIso, (positionKey) =>
+        rateHistoryOf(db, organizationId, positionKey, rates),
+      ),
     };
   }
 }
@@ -161,11 +174,11 @@ function accrualOf(
 /** A wallet's position values as of `toIso`: what they held at the last settlement and what they earned since. */
 export function livePositionMicros(
   db: DatabaseSync,
-  walletId: string,
+  wallet: { id: string; organizationId: string },
   toIso: string,
   rates?: RateHistories,
 ): Map<string, bigint> {
-  const pending = pendingAccrual(db, walletId, toIso, rates);
+  const pending = pendingAccrual(db, wallet, toIso, rates);
   return new Map([...pending.byPosition].map(([key, position]) => [key, position.held + position.earned]));
 }
 
@@ -189,7 +202,7 @@ export function accrueWallet(
   wallet: { id: string; organizationId: string },
   toIso: string,
 ): bigint {
-  const pending = pendingAccrual(db, wallet.id, toIso);
+  const pending = pendingAccrual(db, wallet, toIso);
   if (pending.accruedThrough === null) {
     // Whatever its positions hold starts earning now, and joins the organization's sums now.
     const remainders = readAccrualRemainders(db, wallet.id);

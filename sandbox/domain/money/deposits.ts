@@ -165,7 +165,7 @@ export function simulateDeposit(
     }
     const overLimit = depositLimitProblems(deps, walletId, body.chain, amountMicros);
     if (overLimit.length > 0) throw new ValidationError(overLimit, "the deposit cannot be credited");
-    const at = deps.clock.now().toISOString();
+    const at = deps.clocks.now(organizationId).toISOString();
     const record: DepositRecord = {
       id: randomUUID(),
       organizationId,
@@ -237,7 +237,7 @@ function emitDepositStatus(
  * share rounds to nothing, or its position is no longer targeted).
  */
 function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
-  const at = record.nextStepAt ?? deps.clock.now().toISOString();
+  const at = record.nextStepAt ?? deps.clocks.now(record.organizationId).toISOString();
   if (Object.values(record.legStatuses).some((status) => status === "pending")) {
     const legStatuses = Object.fromEntries(Object.keys(record.legStatuses).map((key) => [key, "processing"]));
     const nextStepAt = isoAfter(record.createdAt, deps.depositProcessingDelayMs);

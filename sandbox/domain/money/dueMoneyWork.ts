@@ -13,16 +13,17 @@ import { settleDueLeg } from "./withdrawals.ts";
 export function dueMoneyWork(deps: MoneyDeps): DueWork {
   return {
     name: "money work (deposit steps, payout legs)",
-    nextDueAt() {
-      const candidates = [nextDepositStepAt(deps.db), nextLegDueAt(deps.db)].filter(
-        (due): due is string => due !== null,
-      );
+    nextDueAt(organizationId) {
+      const candidates = [
+        nextDepositStepAt(deps.db, organizationId),
+        nextLegDueAt(deps.db, organizationId),
+      ].filter((due): due is string => due !== null);
       return candidates.length === 0 ? null : candidates.reduce((a, b) => (a <= b ? a : b));
     },
-    settleDue(nowIso) {
+    settleDue(nowIso, organizationId) {
       for (;;) {
-        const deposit = listDueDeposits(deps.db, nowIso)[0];
-        const leg = listDueLegs(deps.db, nowIso)[0];
+        const deposit = listDueDeposits(deps.db, nowIso, organizationId)[0];
+        const leg = listDueLegs(deps.db, nowIso, organizationId)[0];
         if (deposit === undefined && leg === undefined) return;
         const depositFirst =
           deposit !== undefined &&

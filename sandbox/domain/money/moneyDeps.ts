@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { YieldSource } from "../../../sdk/nodejs/contract/index.ts";
-import type { SandboxClock } from "../../clock.ts";
+import type { OrganizationClocks } from "../../clock.ts";
 import { findWallet } from "../../store/walletStore.ts";
 import type { ApprovalDeps } from "../approvals.ts";
 import type { EventSink } from "../events/eventSink.ts";
@@ -10,8 +10,9 @@ import { walletView } from "../walletView.ts";
 /** What the money-flow functions need, built once per sandbox. */
 export interface MoneyDeps {
   db: DatabaseSync;
-  clock: SandboxClock;
-  catalog: () => YieldSource[];
+  clocks: OrganizationClocks;
+  /** The catalog as an organization sees it (its own rates, where it has them). */
+  catalog: (organizationId: string) => YieldSource[];
   events: EventSink;
   approvals: ApprovalDeps;
   faults: FaultRegistry;
@@ -34,7 +35,10 @@ export function emitWalletFigures(
 ): void {
   const record = findWallet(deps.db, wallet.organizationId, wallet.id);
   if (record === null) return;
-  const view = walletView(deps.db, record, deps.catalog(), { includeRequestId: false, at });
+  const view = walletView(deps.db, record, deps.catalog(wallet.organizationId), {
+    includeRequestId: false,
+    at,
+  });
   deps.events.emit(
     wallet.organizationId,
     "portfolio_wallet.balance.updated",

@@ -50,7 +50,10 @@ export function startWithdrawal(
   const available = withdrawableMicros(deps.db, record.walletId, record.id);
   const plans =
     available >= record.amountMicros
-      ? planPayoutLegs(heldPositions(deps.db, record.walletId, deps.catalog()), record.amountMicros)
+      ? planPayoutLegs(
+          heldPositions(deps.db, record.walletId, deps.catalog(record.organizationId)),
+          record.amountMicros,
+        )
       : null;
   if (plans === null) {
     const availableText = formatExactUsd(maxMicros(0n, available));

@@ -110,7 +110,7 @@ export function requestWithdrawal(
       },
     ]);
   }
-  const at = deps.clock.now().toISOString();
+  const at = deps.clocks.now(organizationId).toISOString();
   const outcome = runIdempotent(
     deps.db,
     {
@@ -183,7 +183,8 @@ function createWithdrawal(
   });
   const pending = { ...record, signingActivityId: activity.id };
   insertWithdrawal(deps.db, pending);
-  const plans = planPayoutLegs(heldPositions(deps.db, walletId, deps.catalog()), amountMicros) ?? [];
+  const plans =
+    planPayoutLegs(heldPositions(deps.db, walletId, deps.catalog(organizationId)), amountMicros) ?? [];
   replaceLegs(deps.db, record.id, plannedLegs(record.id, plans, at));
   recordWithdrawalStatus(deps, pending, { status: "pending_approval" }, null, at);
   return record.id;

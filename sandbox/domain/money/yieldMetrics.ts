@@ -87,7 +87,7 @@ export function yieldMetrics(
   organizationId: string,
   request: YieldMetricsRequest,
 ): YieldMetrics {
-  const now = deps.clock.now().toISOString();
+  const now = deps.clocks.now(organizationId).toISOString();
   const nowMs = Date.parse(now);
   const endIso = request.periodEndIso ?? now;
   // Without a start, the period is the organization's lifetime: it starts at its first wallet, or
@@ -118,7 +118,7 @@ export function yieldMetrics(
   const rates: RateHistories = new Map();
   /** A wallet's yield earned since its last settlement, as an accrual over [last settlement, now]. */
   const addUnsettled = (generated: GeneratedByWallet, walletId: string) => {
-    const pending = pendingAccrual(deps.db, walletId, now, rates);
+    const pending = pendingAccrual(deps.db, { id: walletId, organizationId }, now, rates);
     if (pending.accruedThrough !== null && pending.earned > 0n) {
       generated.add(walletId, pending.earned, Date.parse(pending.accruedThrough), nowMs);
     }

@@ -9,6 +9,8 @@ export const FIXED_TABLES: Readonly<Record<string, string>> = {
   catalog_entries: "the yield-source catalog: a handful of rows, replaced whole by the admin API",
   sandbox_settings:
     "a few key/value settings of the sandbox (the clock offset, older files' migration markers)",
+  organization_clocks:
+    "one row per organization whose clock moved on its own (its lead over the shared clock), read whole once at startup",
   sqlite_sequence: "SQLite's own AUTOINCREMENT counters: one row per table",
   pragma_table_info: "a table's columns, read by the migrations to tell a new file from an older one",
 };

@@ -16,6 +16,7 @@ const withQuery = (query) => {
 
 /** The admin API: sandbox controls, called with the admin token. */
 export const sandboxPaths = {
+  adminScope: "/_sandbox/admin-scope",
   clock: "/_sandbox/clock",
   clockAdvance: "/_sandbox/clock/advance",
   deposits: "/_sandbox/deposits",

@@ -11,6 +11,8 @@ const STORAGE_KEY = "portfolio-wallet-console.session";
  * @property {string | null} adminToken sent as X-Sandbox-Admin-Token on sandbox controls
  * @property {string} organizationId
  * @property {"open" | "token" | "off"} adminApi how this sandbox's admin API is guarded
+ * @property {"sandbox" | "organization" | null} adminScope what the admin token acts on: the
+ *   whole sandbox, or this organization only (null: not checked yet, or no token)
  */
 
 /** @type {Session | null} */
@@ -29,6 +31,7 @@ export function session() {
         adminToken: typeof value.adminToken === "string" ? value.adminToken : null,
         organizationId: value.organizationId,
         adminApi: value.adminApi === "open" || value.adminApi === "off" ? value.adminApi : "token",
+        adminScope: adminScopeOf(value.adminScope),
       };
     }
   } catch {
@@ -52,10 +55,22 @@ export function signOut() {
   }
 }
 
-/** @param {string | null} adminToken */
-export function setAdminToken(adminToken) {
+/**
+ * A scope as the sandbox answers it (GET /_sandbox/admin-scope), or null for anything else.
+ * @param {unknown} value
+ * @returns {"sandbox" | "organization" | null}
+ */
+export function adminScopeOf(value) {
+  return value === "sandbox" || value === "organization" ? value : null;
+}
+
+/**
+ * @param {string | null} adminToken
+ * @param {"sandbox" | "organization" | null} [adminScope] what it acts on, once the sandbox said
+ */
+export function setAdminToken(adminToken, adminScope = null) {
   if (current === null) return;
-  current = { ...current, adminToken };
+  current = { ...current, adminToken, adminScope: adminToken === null ? null : adminScope };
   persist();
 }
 

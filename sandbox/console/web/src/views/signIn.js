@@ -3,7 +3,7 @@
 // is for the sandbox controls. Both are checked against the sandbox before anything is kept.
 import { request } from "../api.js";
 import { fieldValue, h } from "../dom.js";
-import { signIn, signOut } from "../session.js";
+import { adminScopeOf, setAdminToken, signIn, signOut } from "../session.js";
 import { pageHeader } from "./common.js";
 import { consolePaths, sandboxPaths } from "../paths.js";
 
@@ -77,10 +77,12 @@ export function signInView(main, ctx, _params, query) {
         adminToken: adminToken === "" ? null : adminToken,
         organizationId: String(body.organizationId),
         adminApi: body.adminApi === "open" || body.adminApi === "off" ? body.adminApi : "token",
+        adminScope: null,
       });
       if (adminToken !== "" && body.adminApi === "token") {
         try {
-          await request("GET", sandboxPaths.clock, { admin: true });
+          const { body: scope } = await request("GET", sandboxPaths.adminScope, { admin: true });
+          setAdminToken(adminToken, adminScopeOf(scope?.scope));
         } catch (adminError) {
           signOut();
           throw new Error(

@@ -1,11 +1,12 @@
 // @ts-check
 // The admin token of this tab: what the sandbox controls send as X-Sandbox-Admin-Token, checked
-// with a harmless admin call (GET /_sandbox/clock) before it is kept. When the sandbox's admin API
-// is open or off, a notice says so instead.
+// with a harmless admin call (GET /_sandbox/admin-scope) before it is kept, which also says what
+// it acts on: the whole sandbox, or this organization only. When the sandbox's admin API is open
+// or off, a notice says so instead.
 import { request } from "../../api.js";
 import { fieldValue, fill, h } from "../../dom.js";
 import { requestLog, runLogged } from "../../requestLog.js";
-import { session, setAdminToken } from "../../session.js";
+import { adminScopeOf, session, setAdminToken } from "../../session.js";
 import { field } from "./forms.js";
 import { sandboxPaths } from "../../paths.js";
 
@@ -82,13 +83,15 @@ export function adminTokenControl() {
       const token = fieldValue(form, "adminToken");
       if (token === "") return;
       const previous = session()?.adminToken ?? null;
+      const previousScope = session()?.adminScope ?? null;
       setAdminToken(token);
       input.value = "";
       const ok = await runLogged(log, async (call) => {
-        await call(request("GET", sandboxPaths.clock, { admin: true }));
+        const { body } = await call(request("GET", sandboxPaths.adminScope, { admin: true }));
+        setAdminToken(token, adminScopeOf(body?.scope));
         return "The sandbox accepted the admin token.";
       });
-      if (!ok) setAdminToken(previous);
+      if (!ok) setAdminToken(previous, previousScope);
       else render();
     });
     fill(
@@ -97,7 +100,7 @@ export function adminTokenControl() {
         "p",
         { class: has ? "notice notice-good" : "notice" },
         has
-          ? "An admin token is set for this tab."
+          ? describeScope(session()?.adminScope ?? null, session()?.organizationId ?? "")
           : "No admin token yet: the calls below will be refused until you give it.",
       ),
       form,
@@ -106,4 +109,17 @@ export function adminTokenControl() {
 
   render();
   return region;
+}
+
+/**
+ * What the admin token of this tab may do, in words.
+ * @param {"sandbox" | "organization" | null} scope
+ * @param {string} organizationId
+ */
+function describeScope(scope, organizationId) {
+  if (scope === "organization")
+    return `An admin token is set for this tab: an admin token of organization ${organizationId}. It opens this organization's controls only; what acts on every organization (moving every clock, a rate for all) is refused.`;
+  if (scope === "sandbox")
+    return "An admin token is set for this tab: the sandbox's own admin token, which acts on every organization.";
+  return "An admin token is set for this tab.";
 }

@@ -89,7 +89,7 @@ export function clockControls(after) {
     h(
       "p",
       { class: "hint" },
-      "The clock is shared by every organization of this sandbox. Deposit steps, payout legs and rebalances that fall due settle at once.",
+      "This moves this organization's clock only; other organizations of this sandbox keep their time. Deposit steps, payout legs and rebalances that fall due settle at once.",
     ),
     log.element,
   );

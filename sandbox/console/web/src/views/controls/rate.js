@@ -39,7 +39,7 @@ export function rateControl(catalog, after) {
     h(
       "p",
       { class: "hint" },
-      "Accrual follows the new rate from now on. The catalog is shared by every organization.",
+      "Accrual follows the new rate from now on. The change applies to this organization's view of the catalog only; other organizations keep their rates.",
     ),
     actionForm(
       "Set rate",
