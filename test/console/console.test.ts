@@ -449,6 +449,25 @@ describe("sandbox console in Chromium", () => {
       const item = page.locator("article.approval", { hasText: "Reweight with approval" });
       await item.waitFor();
       expect(await item.textContent()).toContain("Target after approval");
+      // The dollars before any vote, equal to what the service's own wallet answer gives at the
+      // proposed 5000 / 5000: the sum of what each source gains, to the micro (±1 for the split).
+      const moved = item.locator("[data-moved-micros]");
+      await moved.waitFor();
+      const atService = (await sandbox.api(TOKEN_A, "GET", `/v2/portfolio-wallets/${wallet.id}`)).body as {
+        positions: { positionKey: string; valueUsd: number }[];
+      };
+      const micros = (usd: number) => BigInt(Math.round(usd * 1_000_000));
+      const balance = atService.positions.reduce((total, p) => total + micros(p.valueUsd), 0n);
+      expect(balance).toBeGreaterThan(0n);
+      const now = new Map(atService.positions.map((p) => [p.positionKey, micros(p.valueUsd)]));
+      const gains = ["tbills", "syrupUsdc"].map((key) => balance / 2n - (now.get(key) ?? 0n));
+      const expected = gains.filter((gain) => gain > 0n).reduce((total, gain) => total + gain, 0n);
+      const shown = BigInt((await moved.getAttribute("data-moved-micros"))!);
+      expect(shown - expected).toBeGreaterThanOrEqual(-1n);
+      expect(shown - expected).toBeLessThanOrEqual(1n);
+      expect(await moved.textContent()).toMatch(
+        /^Moves \$[\d,]+\.\d\d of \$[\d,]+\.\d\d: .*Yearly yield .* at today's rates/,
+      );
       await screenshot(page, "approvals");
       await item.getByRole("button", { name: /^Approve/ }).click();
       await page.getByText("approved: it proceeds by itself").waitFor();

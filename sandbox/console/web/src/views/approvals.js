@@ -11,6 +11,8 @@ import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, wo
 import { requestLog, runLogged } from "../requestLog.js";
 import { link, loading, pageHeader } from "./common.js";
 import { consolePaths, sandboxPaths } from "../paths.js";
+import { moneyImpact } from "../../../../../sdk/nodejs/contract/moneyImpact.ts";
+import { microsToUsd } from "../../../../../sdk/nodejs/contract/money.ts";
 
 /** @typedef {import("../payloads.js").ApprovalRequest} ApprovalRequest */
 /** @typedef {Extract<ApprovalRequest["operation"], { kind: "strategy_update" }>} StrategyUpdateOperation */
@@ -51,6 +53,73 @@ function allocationChange(operation) {
   });
 }
 
+/** @param {bigint} micros */
+const usdOf = (micros) => usd(microsToUsd(micros));
+/** @param {bigint} micros */
+const signedUsd = (micros) =>
+  micros > 0n ? `+${usdOf(micros)}` : micros < 0n ? `−${usdOf(-micros)}` : usdOf(0n);
+/** @param {bigint} now @param {bigint} after */
+const nowToAfter = (now, after) =>
+  now === after
+    ? `${usdOf(after)} (unchanged)`
+    : `${usdOf(now)} → ${usdOf(after)} (${signedUsd(after - now)})`;
+
+/**
+ * What a strategy update does to the money, from the service's own figures (the wallet's
+ * positions and the catalog), with the pull-request report's computation
+ * (sdk/nodejs/contract/moneyImpact.ts): read when the approval is shown, before any vote.
+ * @param {StrategyUpdateOperation} operation
+ * @param {string} walletId
+ */
+function moneyOfStrategyUpdate(operation, walletId) {
+  const region = h("div", { class: "money-impact" }, loading("Reading the wallet's dollars…"));
+  const target = Object.fromEntries(
+    (operation.proposedPositions ?? []).map((p) => [p.positionKey, p.targetWeightBps]),
+  );
+  void (async () => {
+    try {
+      const [{ body: wallet }, { body: catalog }] = await Promise.all([
+        request("GET", `/v2/portfolio-wallets/${encodeURIComponent(walletId)}`),
+        request("GET", "/v2/portfolio-wallets/strategies"),
+      ]);
+      const impact = moneyImpact(wallet, target, catalog.strategies);
+      const atOnce = impact.withdrawable.find((entry) => entry.within === "PT0H");
+      fill(
+        region,
+        h(
+          "p",
+          { "data-moved-micros": impact.movedMicros.toString() },
+          impact.funded
+            ? [
+                h("strong", {}, `Moves ${usdOf(impact.movedMicros)}`),
+                ` of ${usdOf(impact.balanceMicros)}: `,
+                impact.sources
+                  .filter((source) => source.deltaMicros !== 0n)
+                  .map((source) => `${source.positionKey} ${signedUsd(source.deltaMicros)}`)
+                  .join(", "),
+                `. Yearly yield ${nowToAfter(impact.yearlyYield.nowMicros, impact.yearlyYield.afterMicros)} at today's rates (a projection, not a forecast)`,
+                atOnce ? `; withdrawable at once ${nowToAfter(atOnce.nowMicros, atOnce.afterMicros)}` : "",
+                impact.longestExit
+                  ? `; money leaving can take up to ${durationLabel(impact.longestExit)}.`
+                  : ".",
+              ]
+            : "The wallet holds nothing in any yield source: approving moves $0.00.",
+        ),
+      );
+    } catch (error) {
+      fill(
+        region,
+        h(
+          "p",
+          { class: "hint" },
+          `The dollars could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    }
+  })();
+  return region;
+}
+
 /**
  * What approving a request would do, in words and figures.
  * @param {ApprovalRequest} request
@@ -64,6 +133,7 @@ function whatItDoes(request) {
     return [
       h("p", {}, "Changes the target allocation of ", wallet, ", then rebalances it:"),
       allocationChange(operation),
+      request.walletId ? moneyOfStrategyUpdate(operation, request.walletId) : null,
     ];
   if (isWithdrawal(operation))
     return [
