@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -41,6 +42,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the CPUs: a single worker on two cores, which leaves
+    // a core idle while a unit file runs and while an engine file waits on the CLI, its language
+    // host and the provider. Two files at a time use both.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     globalSetup: ["./test/globalSetup.ts"],
     // The serialized provider (sdk/nodejs/resources/resourceProvider.cts) is CommonJS: Node loads it as is,
     // rather than Vite's transform, which only speaks ES modules.
