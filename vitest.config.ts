@@ -4,14 +4,14 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Test files that need the Pulumi engine, a browser, Maven or Go (or a tool built with Go on a cold
- * cache): the `engine` project. Everything else is the `unit` project, which `npm run test:unit`
+ * cache), or that install Python tools from PyPI and run for minutes: the `heavy` project. Everything else is the `unit` project, which `npm run test:unit`
  * runs alone for the edit loop. The unit project puts stand-ins for `pulumi`, `go`, `mvn`, `java`
  * and `chromium` first on PATH and sets PORTFOLIO_WALLET_TEST_TIER=unit, which the engine's,
  * Python SDK's and browser's entry points refuse (scripts/pulumiEnv.ts, test/console/harness.ts):
  * a new file that needs any of them fails in `npm run test:unit` with a message naming this list,
  * instead of silently making the quick loop slow. docs/testing.md says which file is for what.
  */
-export const ENGINE_TESTS = [
+export const HEAVY_TESTS = [
   "test/e2e/**/*.test.ts",
   "test/consumer/**/*.test.ts",
   "test/engine/**/*.test.ts",
@@ -31,6 +31,9 @@ export const ENGINE_TESTS = [
   // Chromium (installed with apt-get when missing).
   "test/console/console.test.ts",
   "test/console/serving.test.ts",
+  // Schemathesis and openapi-python-client in virtual environments from PyPI: minutes each.
+  "test/openapi/schemathesis.test.ts",
+  "test/openapi/pythonClient.test.ts",
 ];
 
 /** What the unit project finds first on PATH instead of the heavy tools (each says what to do). */
@@ -59,7 +62,7 @@ export default defineConfig({
           name: "unit",
           // Each project names its own files: a project's arrays add to the root's, not replace them.
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...ENGINE_TESTS],
+          exclude: ["**/node_modules/**", ...HEAVY_TESTS],
           env: {
             PORTFOLIO_WALLET_TEST_TIER: "unit",
             PATH: [UNIT_TIER_STAND_INS, process.env["PATH"] ?? ""].join(path.delimiter),
@@ -68,7 +71,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "engine", include: ENGINE_TESTS },
+        test: { name: "heavy", include: HEAVY_TESTS },
       },
     ],
   },

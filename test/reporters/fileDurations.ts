@@ -17,7 +17,7 @@ const LOAD_SAMPLE_MS = 15_000;
 export interface FileDuration {
   /** The file, relative to the repository root. */
   file: string;
-  /** The vitest project that ran it (`unit` or `engine`). */
+  /** The vitest project that ran it (`unit` or `heavy`). */
   project: string;
   /** Import of the file and its suites' callbacks plus every test and hook in it, in seconds. */
   seconds: number;
