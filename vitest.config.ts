@@ -45,10 +45,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // Vitest's default is one worker fewer than the CPUs: a single worker on two cores, which leaves
-    // a core idle while a unit file runs and while an engine file waits on the CLI, its language
-    // host and the provider. Two files at a time use both.
-    maxWorkers: Math.max(2, os.availableParallelism()),
     globalSetup: ["./test/globalSetup.ts"],
     // The serialized provider (sdk/nodejs/resources/resourceProvider.cts) is CommonJS: Node loads it as is,
     // rather than Vite's transform, which only speaks ES modules.
@@ -60,6 +56,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          // Vitest's default is one worker fewer than the CPUs: a single worker on two cores, which
+          // leaves a core idle while a unit file (the test and its in-process sandbox) runs.
+          maxWorkers: Math.max(2, os.availableParallelism()),
           // Each project names its own files: a project's arrays add to the root's, not replace them.
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...HEAVY_TESTS],
@@ -71,7 +70,16 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "heavy", include: HEAVY_TESTS },
+        test: {
+          name: "heavy",
+          include: HEAVY_TESTS,
+          // One heavy file at a time, after the unit files (a group of its own, as vitest requires of
+          // projects with other maxWorkers): an engine file already keeps both cores busy with the
+          // CLI, its language host and the provider, and two at once ran steps past their time limits
+          // (test/consumer/savedPlans.test.ts's 60 s) on the loaded two-core machine.
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },
