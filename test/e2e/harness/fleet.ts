@@ -14,89 +14,43 @@ import { upKilledAfter } from "./crash.ts";
 /**
  * A fleet of `PortfolioWallet`s as a platform team runs it: the bench's fleet program
  * (test/bench/programs/fleet) in a project outside this repository with the packed package
- * installed, an in-process sandbox, a stack with an organization of its own, and what the crash
- * and fault tests read of both sides: the wallets at the service and in the state.
- *
- * Several fleets can share one sandbox and one project (one `npm install` of the package), each on
- * its own stack and organization (startStacks): the Pulumi commands run on the selected stack, so
- * a test selects its fleet's stack first (select).
+ * installed, its own in-process sandbox and organization, and what the crash and fault tests read
+ * of both sides: the wallets at the service and in the state.
  */
 export class Fleet {
   readonly sandbox: Sandbox;
   readonly project: ConsumerProject;
   readonly access: SandboxAccess;
-  readonly stack: string;
   /** Everything the CLI printed in killed runs. */
   output = "";
-  /** Closes the sandbox and removes the project once, whichever of the fleets sharing them closes first. */
-  readonly #closeShared: () => Promise<void>;
 
-  private constructor(
-    sandbox: Sandbox,
-    project: ConsumerProject,
-    stack: string,
-    token: string,
-    closeShared: () => Promise<void>,
-  ) {
+  private constructor(sandbox: Sandbox, project: ConsumerProject, token: string) {
     this.sandbox = sandbox;
     this.project = project;
-    this.stack = stack;
     this.access = { url: sandbox.url, token };
-    this.#closeShared = closeShared;
   }
 
   /** A stack `dev` of `wallets` wallets, configured for the sandbox (the token a secret). */
   static async start(name: string, wallets: number): Promise<Fleet> {
-    const [fleet] = await Fleet.startStacks(name, { dev: wallets });
-    return fleet!;
-  }
-
-  /**
-   * One fleet per entry of `wallets` (stack name → wallet count), all in one sandbox and one
-   * project, each stack configured for an organization of its own (the token a secret), so that
-   * one fleet's wallets and request counts are never another's. The last stack is left selected.
-   */
-  static async startStacks(name: string, wallets: Record<string, number>): Promise<Fleet[]> {
-    const stacks = Object.entries(wallets).map(([stack, count]) => ({
-      stack,
-      count,
-      token: `${name}-${stack}-token`,
-      organization: `${name}-${stack}-org`,
-    }));
-    const sandbox = await startSandbox({
-      port: 0,
-      dataDir: ":memory:",
-      tokens: Object.fromEntries(stacks.map(({ token, organization }) => [token, organization])),
-    });
+    const token = `${name}-token`;
+    const sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [token]: `${name}-org` } });
     const project = await ConsumerProject.fromTemplate(
       path.join(repoRoot, "test", "bench", "programs", "fleet"),
       name,
       await packedPackage(),
     );
-    let closing: Promise<void> | undefined;
-    const closeShared = () =>
-      (closing ??= sandbox.close().then(() => {
-        project.cleanUp();
-      }));
-    const fleets: Fleet[] = [];
-    for (const { stack, count, token } of stacks) {
-      fleets.push(new Fleet(sandbox, project, stack, token, closeShared));
-      await project.pulumi(["stack", "init", stack]);
-      await project.pulumi(["config", "set", "bench:count", String(count)]);
-      await project.pulumi(["config", "set", "bench:kind", "wallet"]);
-      await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
-      await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", token]);
-    }
-    return fleets;
-  }
-
-  /** Makes this fleet's stack the one the project's Pulumi commands run on. */
-  async select(): Promise<void> {
-    await this.project.pulumi(["stack", "select", this.stack]);
+    const fleet = new Fleet(sandbox, project, token);
+    await project.pulumi(["stack", "init", "dev"]);
+    await project.pulumi(["config", "set", "bench:count", String(wallets)]);
+    await project.pulumi(["config", "set", "bench:kind", "wallet"]);
+    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
+    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", token]);
+    return fleet;
   }
 
   async close(): Promise<void> {
-    await this.#closeShared();
+    await this.sandbox.close();
+    this.project.cleanUp();
   }
 
   /** Every wallet of the organization at the service. */
