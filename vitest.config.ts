@@ -1,8 +1,46 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Test files that need the Pulumi engine, a browser, Maven or Go (or a tool built with Go on a cold
+ * cache), or that install Python tools from PyPI and run for minutes: the `heavy` project. Everything else is the `unit` project, which `npm run test:unit`
+ * runs alone for the edit loop. The unit project puts stand-ins for `pulumi`, `go`, `mvn`, `java`
+ * and `chromium` first on PATH and sets PORTFOLIO_WALLET_TEST_TIER=unit, which the engine's,
+ * Python SDK's and browser's entry points refuse (scripts/pulumiEnv.ts, test/console/harness.ts):
+ * a new file that needs any of them fails in `npm run test:unit` with a message naming this list,
+ * instead of silently making the quick loop slow. docs/testing.md says which file is for what.
+ */
+export const HEAVY_TESTS = [
+  "test/e2e/**/*.test.ts",
+  "test/consumer/**/*.test.ts",
+  "test/engine/**/*.test.ts",
+  "test/quickstart/**/*.test.ts",
+  "test/native/drift.test.ts",
+  "test/native/go.test.ts",
+  "test/native/java.test.ts",
+  "test/native/python.test.ts",
+  "test/native/yaml.test.ts",
+  "test/native/reference.test.ts",
+  // Regenerates the SDKs: the Java one with pulumi-java-gen, the others with a Go-built generator.
+  "test/native/schema.test.ts",
+  "test/examples/languages.test.ts",
+  // actionlint is built with Go on a cold cache; the release builds the Java SDK with Maven.
+  "test/examples/githubActions.test.ts",
+  "test/release/**/*.test.ts",
+  // Chromium (installed with apt-get when missing).
+  "test/console/console.test.ts",
+  "test/console/serving.test.ts",
+  // Schemathesis and openapi-python-client in virtual environments from PyPI: minutes each.
+  "test/openapi/schemathesis.test.ts",
+  "test/openapi/pythonClient.test.ts",
+];
+
+/** What the unit project finds first on PATH instead of the heavy tools (each says what to do). */
+const UNIT_TIER_STAND_INS = path.join(import.meta.dirname, "test", "support", "unitTier");
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Engine tests drive the real Pulumi CLI; they need minutes, not the default 5 s.
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -11,6 +49,38 @@ export default defineConfig({
     // The serialized provider (sdk/nodejs/resources/resourceProvider.cts) is CommonJS: Node loads it as is,
     // rather than Vite's transform, which only speaks ES modules.
     server: { deps: { external: [/\.cts$/] } },
-    reporters: ["default", "./test/reporters/summaryLine.ts"],
+    // Durations first, so that the summary line stays the last line printed.
+    reporters: ["default", "./test/reporters/fileDurations.ts", "./test/reporters/summaryLine.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          // Vitest's default is one worker fewer than the CPUs: a single worker on two cores, which
+          // leaves a core idle while a unit file (the test and its in-process sandbox) runs.
+          maxWorkers: Math.max(2, os.availableParallelism()),
+          // Each project names its own files: a project's arrays add to the root's, not replace them.
+          include: ["test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...HEAVY_TESTS],
+          env: {
+            PORTFOLIO_WALLET_TEST_TIER: "unit",
+            PATH: [UNIT_TIER_STAND_INS, process.env["PATH"] ?? ""].join(path.delimiter),
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "heavy",
+          include: HEAVY_TESTS,
+          // One heavy file at a time, after the unit files (a group of its own, as vitest requires of
+          // projects with other maxWorkers): an engine file already keeps both cores busy with the
+          // CLI, its language host and the provider, and two at once ran steps past their time limits
+          // (test/consumer/savedPlans.test.ts's 60 s) on the loaded two-core machine.
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

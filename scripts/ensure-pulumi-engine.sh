@@ -7,6 +7,13 @@
 # stdout (and nothing else); progress goes to stderr.
 # The path is also written to node_modules/.cache/pulumi-engine/bin-dir, which scripts/pulumiEnv.ts reads.
 #
+# Usage: ensure-pulumi-engine.sh [--only <executable>,<executable>...]
+#   With --only, just those pieces (and the CLI, always) are ensured, so a command that runs one
+#   language builds no host it never starts: `npm run quickstart` asks for the CLI, the Node.js host
+#   and the dynamic-provider plugin, leaving the Python, YAML, Go and Java hosts to the first command
+#   that needs them (the tests' global set-up, `npm run engine`). The printed directory then may lack
+#   the other pieces; a later call without --only builds just those.
+#
 # Resolution order:
 #   1. a `pulumi` on PATH whose version equals the pinned CLI version, with every other piece next to it
 #      (a regular Pulumi install ships them all);
@@ -122,9 +129,23 @@ ENGINE_EXECUTABLES=(pulumi pulumi-language-nodejs pulumi-language-python pulumi-
   pulumi-language-yaml pulumi-language-go pulumi-language-java pulumi-java-gen
   pulumi-resource-pulumi-nodejs pulumi-analyzer-policy-nodejsshim)
 
+# The pieces this run ensures: all of them, or the CLI and those named by --only.
+WANTED_EXECUTABLES=("${ENGINE_EXECUTABLES[@]}")
+if [[ $# -gt 0 ]]; then
+  [[ $# -eq 2 && "$1" == "--only" && -n "$2" ]] ||
+    die "usage: $(basename "$0") [--only <executable>,<executable>...] (got: $*)"
+  WANTED_EXECUTABLES=(pulumi)
+  IFS=, read -r -a only_pieces <<<"$2"
+  for piece in "${only_pieces[@]}"; do
+    [[ " ${ENGINE_EXECUTABLES[*]} " == *" $piece "* ]] ||
+      die "--only: '$piece' is not a piece of the engine; the pieces are: ${ENGINE_EXECUTABLES[*]}"
+    [[ "$piece" == pulumi ]] || WANTED_EXECUTABLES+=("$piece")
+  done
+fi
+
 missing_pieces() {
   local exe
-  for exe in "${ENGINE_EXECUTABLES[@]}"; do [[ -x "$1/$exe" ]] || printf '%s\n' "$exe"; done
+  for exe in "${WANTED_EXECUTABLES[@]}"; do [[ -x "$1/$exe" ]] || printf '%s\n' "$exe"; done
 }
 
 # The pinned version of a piece whose version the cache directory's name (<cli>-<langhost>) does not
@@ -143,7 +164,7 @@ unkeyed_piece_version() {
 pieces_to_build() {
   local exe wanted
   missing_pieces "$1/bin"
-  for exe in "${ENGINE_EXECUTABLES[@]}"; do
+  for exe in "${WANTED_EXECUTABLES[@]}"; do
     wanted="$(unkeyed_piece_version "$exe")" || continue
     if [[ -x "$1/bin/$exe" && "$(cat "$1/versions/$exe" 2>/dev/null)" != "$wanted" ]]; then
       printf '%s\n' "$exe"

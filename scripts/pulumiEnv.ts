@@ -42,25 +42,57 @@ export const ENGINE_EXECUTABLES = [
   "pulumi-analyzer-policy-nodejsshim",
 ];
 
-function isCompleteEngine(dir: string): boolean {
+/**
+ * What a Node.js program needs of the engine and nothing more: the CLI, the Node.js host and the
+ * dynamic-provider plugin. The quickstart asks for just these, so that a fresh machine does not
+ * build the Python, YAML, Go and Java hosts (minutes on two cores) before its first `pulumi up`.
+ */
+export const NODEJS_ENGINE_EXECUTABLES = [
+  "pulumi",
+  "pulumi-language-nodejs",
+  "pulumi-resource-pulumi-nodejs",
+] as const satisfies readonly (typeof ENGINE_EXECUTABLES)[number][];
+
+function hasPieces(dir: string, pieces: readonly string[]): boolean {
   try {
-    for (const exe of ENGINE_EXECUTABLES) accessSync(path.join(dir, exe), constants.X_OK);
+    for (const exe of pieces) accessSync(path.join(dir, exe), constants.X_OK);
     return true;
   } catch {
     return false;
   }
 }
 
+/**
+ * The unit tests (`npm run test:unit`, vitest.config.ts's project "unit") run with
+ * PORTFOLIO_WALLET_TEST_TIER=unit: there, reaching for the engine, the Python SDK's environment or
+ * a browser is a test file in the wrong tier, and this says so instead of making the quick loop slow.
+ */
+export function refuseInUnitTests(what: string): void {
+  if (process.env["PORTFOLIO_WALLET_TEST_TIER"] === "unit") {
+    throw new Error(
+      `${what} is not available to the unit tests (npm run test:unit): a test file that needs it belongs in HEAVY_TESTS in vitest.config.ts (see docs/testing.md)`,
+    );
+  }
+}
+
 let cachedBinDir: string | undefined;
+/** The pieces known to be in cachedBinDir. */
+const cachedPieces = new Set<string>();
 
 /**
- * Absolute path of the directory holding `pulumi`, its language hosts and the plugin launchers
- * (ENGINE_EXECUTABLES). Order: $PULUMI_ENGINE_BIN_DIR, the path recorded by the last
+ * Absolute path of the directory holding `pulumi`, its language hosts and the plugin launchers:
+ * every piece of ENGINE_EXECUTABLES, or only `pieces` (NODEJS_ENGINE_EXECUTABLES, say), which is all
+ * a missing engine then gets built with. Order: $PULUMI_ENGINE_BIN_DIR, the path recorded by the last
  * `npm run engine`, else runs scripts/ensure-pulumi-engine.sh (instant when the engine is cached; a cold
  * build takes minutes, so CI and developers run `npm run engine` first).
  */
-export function engineBinDir(): string {
-  if (cachedBinDir) return cachedBinDir;
+export function engineBinDir(pieces: readonly string[] = ENGINE_EXECUTABLES): string {
+  refuseInUnitTests("The Pulumi engine");
+  if (cachedBinDir && pieces.every((piece) => cachedPieces.has(piece))) return cachedBinDir;
+  const found = (dir: string): string => {
+    for (const piece of pieces) cachedPieces.add(piece);
+    return (cachedBinDir = dir);
+  };
   const candidates = [process.env.PULUMI_ENGINE_BIN_DIR];
   try {
     candidates.push(readFileSync(binDirPointer, "utf8").trim());
@@ -68,17 +100,19 @@ export function engineBinDir(): string {
     // not recorded yet
   }
   for (const dir of candidates) {
-    if (dir && isCompleteEngine(dir)) return (cachedBinDir = dir);
+    if (dir && hasPieces(dir, pieces)) return found(dir);
   }
-  const result = spawnSync("bash", [ensureScript], {
+  const everything = ENGINE_EXECUTABLES.every((piece) => pieces.includes(piece));
+  const result = spawnSync("bash", [ensureScript, ...(everything ? [] : ["--only", pieces.join(",")])], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
   const dir = result.stdout?.trim().split("\n").pop() ?? "";
-  if (result.status !== 0 || !isCompleteEngine(dir)) {
+  if (result.status !== 0 || !hasPieces(dir, pieces)) {
     throw new Error(`No Pulumi engine: scripts/ensure-pulumi-engine.sh exited with ${result.status}`);
   }
-  return (cachedBinDir = dir);
+  cachedPieces.clear();
+  return found(dir);
 }
 
 let cachedPythonSdkBinDir: string | undefined;
@@ -91,6 +125,7 @@ let cachedPythonSdkBinDir: string | undefined;
  * `runtime.options.virtualenv` (docs/offline-pulumi-engine.md).
  */
 export function pythonSdkBinDir(): string {
+  refuseInUnitTests("The Python environment with the Pulumi SDK");
   if (cachedPythonSdkBinDir) return cachedPythonSdkBinDir;
   const result = spawnSync("bash", [ensurePythonEnvScript, PYTHON_SDK_REQUIREMENTS], {
     encoding: "utf8",
@@ -108,6 +143,8 @@ export function pythonSdkBinDir(): string {
 export interface PulumiEnvOptions {
   /** Directory of the file backend; default `<repo>/.pulumi-state`. Tests may pass a temp dir. */
   stateDir?: string;
+  /** The pieces of the engine the command needs (engineBinDir); default all of them. */
+  enginePieces?: readonly string[];
 }
 
 /**
@@ -119,7 +156,7 @@ export function pulumiEnv(options: PulumiEnvOptions = {}): Record<string, string
   const stateDir = path.resolve(options.stateDir ?? defaultStateDir);
   const home = path.join(stateDir, "home");
   mkdirSync(home, { recursive: true });
-  const pathParts = [engineBinDir(), path.join(repoRoot, "node_modules", ".bin")];
+  const pathParts = [engineBinDir(options.enginePieces), path.join(repoRoot, "node_modules", ".bin")];
   if (process.env.PATH) pathParts.push(process.env.PATH);
   return {
     PATH: pathParts.join(path.delimiter),
@@ -134,9 +171,11 @@ export function pulumiEnv(options: PulumiEnvOptions = {}): Record<string, string
 }
 
 /** The Automation API's handle on the offline engine: `LocalWorkspace.create({ pulumiCommand, envVars })`. */
-export async function pulumiCommand(): Promise<PulumiCommand> {
+export async function pulumiCommand(
+  enginePieces: readonly string[] = ENGINE_EXECUTABLES,
+): Promise<PulumiCommand> {
   const { PulumiCommand } = await import("@pulumi/pulumi/automation/index.js");
-  return PulumiCommand.get({ root: path.dirname(engineBinDir()), skipVersionCheck: true });
+  return PulumiCommand.get({ root: path.dirname(engineBinDir(enginePieces)), skipVersionCheck: true });
 }
 
 function shellQuote(value: string): string {

@@ -19,7 +19,7 @@ import path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
 import { startSandbox } from "../sandbox/index.ts";
 import { ensureBuilt } from "./build.ts";
-import { pulumiCommand, pulumiEnv, repoRoot } from "./pulumiEnv.ts";
+import { NODEJS_ENGINE_EXECUTABLES, pulumiCommand, pulumiEnv, repoRoot } from "./pulumiEnv.ts";
 
 const execFileAsync = promisify(execFile);
 const STACK_NAME = process.env["PORTFOLIO_WALLET_QUICKSTART_STACK"] || "quickstart";
@@ -41,10 +41,13 @@ if (action !== "up" && action !== "destroy" && action !== "report") {
 
 // The program imports the package by name, which resolves to the build in dist/.
 await ensureBuilt();
-const envVars = pulumiEnv(stateDir ? { stateDir } : {});
+// A Node.js program: a fresh machine builds the CLI, the Node.js host and the dynamic-provider plugin
+// here, and no other language's host.
+const enginePieces = NODEJS_ENGINE_EXECUTABLES;
+const envVars = pulumiEnv({ enginePieces, ...(stateDir ? { stateDir } : {}) });
 const stack = await LocalWorkspace.createOrSelectStack(
   { stackName: STACK_NAME, workDir: repoRoot },
-  { pulumiCommand: await pulumiCommand(), envVars },
+  { pulumiCommand: await pulumiCommand(enginePieces), envVars },
 );
 
 // The embedded sandbox is used unless the user points the stack at a service: by the environment,
@@ -103,7 +106,7 @@ try {
     // examples/quickstart/index.ts, then run this): `pulumi preview --json` into the report.
     // Asynchronous children: the embedded sandbox answers them from this very process.
     const preview = await execFileAsync(
-      (await pulumiCommand()).command,
+      (await pulumiCommand(enginePieces)).command,
       ["preview", "--json", "--non-interactive", "--stack", STACK_NAME],
       { cwd: repoRoot, env: { ...process.env, ...envVars }, maxBuffer: 64 * 1024 * 1024 },
     );

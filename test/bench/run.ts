@@ -25,6 +25,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
+import { runFromPrebuiltJar } from "../native/harness/javaJar.ts";
 import { installJavaSdk, installPythonSdk } from "../native/harness/sdks.ts";
 import { requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
 import type { CallTiming } from "../../provider/callTimings.ts";
@@ -140,17 +141,7 @@ async function javaFleet(jar: boolean): Promise<BenchProject> {
     jar ? "bench-java-jar" : "bench-java",
   );
   await installJavaSdk(project);
-  if (jar) {
-    await project.run("mvn", ["--batch-mode", "--quiet", "package"]);
-    const settings = project.readFile("Pulumi.yaml");
-    const withBinary = settings.replace(
-      /^runtime: java$/m,
-      "runtime:\n  name: java\n  options:\n    binary: target/fleet.jar",
-    );
-    if (withBinary === settings)
-      throw new Error("fleet-java/Pulumi.yaml: no `runtime: java` line to replace");
-    project.writeFile("Pulumi.yaml", withBinary);
-  }
+  if (jar) await runFromPrebuiltJar(project, "fleet");
   return project;
 }
 

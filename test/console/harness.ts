@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { refuseInUnitTests, repoRoot } from "../../scripts/pulumiEnv.ts";
 
 /**
  * The console's browser tests run the sandbox as a user does (`portfolio-wallet sandbox`, a child
@@ -22,6 +22,7 @@ export const ARTIFACTS_DIR = path.join(repoRoot, "test-artifacts", "console");
  * `env` replaces the script's environment (PORTFOLIO_WALLET_CHROMIUM names another executable).
  */
 export async function ensureChromium(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  refuseInUnitTests("Chromium");
   try {
     const { stdout } = await promisify(execFile)(
       "bash",
@@ -51,6 +52,7 @@ export async function launchBrowser(
   executablePath: string,
   options: { timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  refuseInUnitTests("Chromium");
   const profile = mkdtempSync(path.join(tmpdir(), "console-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { runFromPrebuiltJar } from "./harness/javaJar.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
 import { installJavaSdk } from "./harness/sdks.ts";
 import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
@@ -8,8 +9,11 @@ import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
  * SDK generated from the package schema (sdk/java), installed into the local Maven repository with
  * `mvn install` as docs/languages.md says before it is published, and on com.pulumi:pulumi from
  * Maven Central; the plugin installed from its release archive; the real engine with the Java
- * language host, which runs `mvn compile exec:java`. Run through the treasury lifecycle every
- * language shares (harness/treasuryLifecycle.ts).
+ * language host. Run through the treasury lifecycle every language shares
+ * (harness/treasuryLifecycle.ts), from the program's prebuilt jar (docs/languages.md, "Running a
+ * prebuilt jar"): the lifecycle's `pulumi` commands are not about Maven, which the host would
+ * otherwise start twice for each of them. The host's Maven route (`mvn compile exec:java`) is run by
+ * test/examples/languages.test.ts with examples/java.
  */
 
 describeTreasuryLifecycle(
@@ -20,6 +24,7 @@ describeTreasuryLifecycle(
       "java",
     );
     await installJavaSdk(project);
+    await runFromPrebuiltJar(project, "treasury");
     return project;
   },
   { setUpTimeoutMs: 900_000, stepTimeoutMs: 600_000 },

@@ -1,8 +1,20 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { pluginArchiveName } from "../../../scripts/pluginArchive.ts";
 import { engineBinDir, LOCAL_STACK_PASSPHRASE, repoRoot } from "../../../scripts/pulumiEnv.ts";
@@ -74,26 +86,43 @@ export class LanguageProject {
   }
 
   /**
-   * A Python virtual environment in the project, with its requirements.txt and any further packages
-   * (paths, say) installed, first on PATH.
+   * A Python virtual environment with the project's requirements.txt and any further packages
+   * (paths to package directories, say) installed, first on PATH.
+   *
+   * Making one is a pip install from PyPI and a build of each package (half a minute or more on two
+   * cores), and the Python tests and the Python example want the same one. So the environment is
+   * made once per content of what goes into it (the requirements without comments, each package
+   * directory's files, the Python version), in the OS temp dir under a lock, and shared by every
+   * project and test file that asks for the same; a changed SDK makes a new one.
    */
   async createVirtualEnvironment(packages: string[] = []): Promise<string> {
-    const venv = path.join(this.dir, "venv");
-    await execFileAsync("python3", ["-m", "venv", venv]);
-    await execFileAsync(
-      path.join(venv, "bin", "python"),
-      [
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "-r",
-        "requirements.txt",
-        ...packages,
-      ],
-      { cwd: this.dir, maxBuffer: 16 * 1024 * 1024 },
-    );
+    const requirements = readFileSync(path.join(this.dir, "requirements.txt"), "utf8")
+      .split("\n")
+      .map((line) => line.replace(/#.*/, "").trim())
+      .filter(Boolean);
+    const hash = createHash("sha256").update(JSON.stringify(requirements));
+    hash.update((await execFileAsync("python3", ["--version"])).stdout);
+    for (const dir of packages) {
+      for (const file of filesUnder(dir)) hash.update(file).update(readFileSync(path.join(dir, file)));
+    }
+    const venv = path.join(os.tmpdir(), "portfolio-wallet-venvs", hash.digest("hex").slice(0, 16));
+    await onceUnderLock(venv, async () => {
+      await execFileAsync("python3", ["-m", "venv", venv]);
+      await execFileAsync(
+        path.join(venv, "bin", "python"),
+        [
+          "-m",
+          "pip",
+          "install",
+          "--quiet",
+          "--disable-pip-version-check",
+          "-r",
+          "requirements.txt",
+          ...packages,
+        ],
+        { cwd: this.dir, maxBuffer: 16 * 1024 * 1024 },
+      );
+    });
     this.prependToPath(path.join(venv, "bin"));
     return venv;
   }
@@ -194,5 +223,50 @@ export class LanguageProject {
 
   cleanUp(): void {
     rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Every file under a directory, relative to it, sorted. */
+function filesUnder(dir: string, prefix = ""): string[] {
+  return readdirSync(path.join(dir, prefix), { withFileTypes: true })
+    .flatMap((entry) => {
+      const relative = path.join(prefix, entry.name);
+      return entry.isDirectory() ? filesUnder(dir, relative) : [relative];
+    })
+    .sort();
+}
+
+/**
+ * Makes `dir` with `make` unless it was made already, by this or another worker process: made in
+ * place (a virtual environment names its own path, so it cannot be renamed into place), under a
+ * lock, and marked complete last; a half-made one left by a killed run is made again.
+ */
+/** Longer than making a virtual environment ever takes on a loaded two-core machine. */
+const STALE_LOCK_MS = 15 * 60_000;
+
+async function onceUnderLock(dir: string, make: () => Promise<void>): Promise<void> {
+  const complete = path.join(dir, ".complete");
+  const lock = `${dir}.lock`;
+  mkdirSync(path.dirname(dir), { recursive: true });
+  for (;;) {
+    if (existsSync(complete)) return;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another worker is making it: wait for it, unless its lock outlived any making (a killed run's).
+      const lockedAt = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (lockedAt !== undefined && Date.now() - lockedAt > STALE_LOCK_MS)
+        rmSync(lock, { recursive: true, force: true });
+      await sleep(500);
+    }
+  }
+  try {
+    if (existsSync(complete)) return;
+    rmSync(dir, { recursive: true, force: true });
+    await make();
+    writeFileSync(complete, "");
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
