@@ -38,11 +38,20 @@ export function portfolioWallet(
         !name.startsWith("PORTFOLIO_WALLET_") && !name.startsWith("TURNKEY_") && name !== "GITHUB_SHA",
     ),
   );
-  const child = spawn(process.execPath, [cliMain, ...args], {
+  return runProcess(process.execPath, [cliMain, ...args], {
     cwd: options.cwd,
     env: { ...inherited, ...options.env },
-    stdio: ["pipe", "pipe", "pipe"],
+    input: options.input,
   });
+}
+
+/** Runs a command to completion with `input` on stdin: its exit code and what it printed. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string | undefined },
+): Promise<CliRun> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

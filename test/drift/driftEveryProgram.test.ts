@@ -1,11 +1,7 @@
-import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ConsumerProject, type Layout } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
-import { LanguageProject } from "../native/harness/languageProject.ts";
-import { installPythonSdk } from "../native/harness/sdks.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
@@ -14,6 +10,7 @@ import {
   resetRequestCounts,
   type SandboxAccess,
 } from "../support/sandboxAccess.ts";
+import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
 
 /**
  * `portfolio-wallet drift` and the pull-request report through the real engine, for every kind of
@@ -24,125 +21,15 @@ import {
  * is changed at the sandbox behind its back, and is checked with the command as a pipeline runs
  * it, counting the sandbox's requests: a drift check only reads.
  *
- * A new kind of program is one more entry in PROGRAMS. Go and Java programs run on the same
- * native plugin process as YAML and Python, so what the plugin answers a refresh is covered here;
- * their own SDKs are tested in test/native.
+ * A new kind of program is one more entry in PROGRAM_KINDS (test/support/programProjects.ts). Go
+ * and Java programs run on the same native plugin process as YAML and Python, so what the plugin
+ * answers a refresh is covered here; their own SDKs are tested in test/native.
  */
 
 const A = { tbills: 6000, syrupUsdc: 4000 };
 const B = { tbills: 5000, syrupUsdc: 5000 };
 const C = { tbills: 2000, resolvRlp: 8000 };
 type Weights = Record<string, number>;
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** A user's project of one kind, with the package's CLI as that user runs it. */
-interface ProgramProject {
-  /** The Pulumi project directory. */
-  dir: string;
-  pulumi(args: string[], extraEnv?: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
-  /** `portfolio-wallet <args>` from the installed package, in the project's environment. */
-  cli(args: string[], input?: string): Promise<CliRun>;
-  cleanUp(): void;
-}
-
-interface DriftProgram {
-  title: string;
-  /** The dynamic resources (TypeScript) or the native plugin (every other language). */
-  adapter: "dynamic" | "native";
-  create(tarball: string): Promise<ProgramProject>;
-}
-
-const programsDir = path.join(import.meta.dirname, "programs");
-const layoutsDir = path.join(import.meta.dirname, "..", "consumer", "layouts");
-
-/** A TypeScript project of one of the layouts users have, the packed package installed with npm. */
-async function typescriptProject(layout: Layout, tarball: string): Promise<ProgramProject> {
-  const project = await ConsumerProject.fromTemplate(
-    path.join(layoutsDir, layout),
-    `drift-${layout}`,
-    tarball,
-    (dir) => cpSync(path.join(programsDir, "typescript", "index.ts"), path.join(dir, "index.ts")),
-  );
-  return {
-    dir: project.dir,
-    pulumi: (args, extraEnv) => project.pulumi(args, extraEnv),
-    // npx in the project, as a TypeScript user runs the package's CLI.
-    cli: (args, input) => project.runCli(args, input),
-    cleanUp: () => project.cleanUp(),
-  };
-}
-
-/**
- * A project of another language on the native plugin, the CLI installed from the packed package
- * into a tools directory beside it (a Python or YAML repository has no package.json of its own).
- */
-async function nativeProject(
-  language: "yaml" | "python",
-  tarball: string,
-  prepare: (project: LanguageProject) => Promise<void> = async () => undefined,
-): Promise<ProgramProject> {
-  const project = await LanguageProject.create(path.join(programsDir, language), `drift-${language}`);
-  await prepare(project);
-  const tools = path.join(project.root, "tools");
-  mkdirSync(tools);
-  await project.run("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], tools, {
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-  });
-  const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
-  return {
-    dir: project.dir,
-    pulumi: (args, extraEnv) => project.pulumi(args, extraEnv),
-    cli: (args, input) => runProcess(bin, args, { cwd: project.dir, env: project.env(), input }),
-    cleanUp: () => project.cleanUp(),
-  };
-}
-
-const PROGRAMS: DriftProgram[] = [
-  {
-    title: "TypeScript, ES module (dynamic resources)",
-    adapter: "dynamic",
-    create: (tarball) => typescriptProject("esm-typescript", tarball),
-  },
-  {
-    title: "TypeScript, CommonJS (dynamic resources)",
-    adapter: "dynamic",
-    create: (tarball) => typescriptProject("commonjs-typescript", tarball),
-  },
-  {
-    title: "YAML (native plugin)",
-    adapter: "native",
-    create: (tarball) => nativeProject("yaml", tarball),
-  },
-  {
-    title: "Python (native plugin)",
-    adapter: "native",
-    create: (tarball) => nativeProject("python", tarball, installPythonSdk),
-  },
-];
-
-function runProcess(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string | undefined },
-): Promise<CliRun> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(options.input ?? "");
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 /** Each test runs the engine a few times; under a loaded machine each run takes tens of seconds. */
 const ENGINE_STEPS_TIMEOUT_MS = 600_000;
@@ -159,7 +46,7 @@ beforeAll(async () => {
   tarball = await packedPackage();
 }, 600_000);
 
-describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }) => {
+describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapter, create }) => {
   let t: TestSandbox;
   let project: ProgramProject;
   let walletId: string;
@@ -208,7 +95,7 @@ describe.each(PROGRAMS)("drift and the report of a $title", ({ adapter, create }
   beforeAll(async () => {
     t = await startTestSandbox(sandboxOptions);
     access.url = t.url;
-    project = await create(tarball);
+    project = await create(tarball, `drift-${name}`);
     await project.pulumi(["stack", "init", "dev"]);
     await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
     await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);

@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock } from "../../sandbox/index.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/index.ts";
-import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
-import { LanguageProject } from "../native/harness/languageProject.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
 import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
 
 /**
@@ -25,82 +23,11 @@ const A = { tbills: 6000, syrupUsdc: 4000 };
 const B = { tbills: 5000, syrupUsdc: 5000 };
 const DEPOSIT_USD = 1_000_000;
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+/** One program per adapter: the dynamic resources and the native plugin. */
+const PROGRAMS = PROGRAM_KINDS.filter((kind) => kind.name === "esm-typescript" || kind.name === "yaml");
 
-interface ProgramProject {
-  dir: string;
-  pulumi(args: string[], env?: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
-  cli(args: string[], input?: string): Promise<CliRun>;
-  /** The policy pack of the installed package, for this project's offline engine. */
-  pack: string;
-  cleanUp(): void;
-}
-
-const programsDir = path.join(import.meta.dirname, "..", "drift", "programs");
-const layoutsDir = path.join(import.meta.dirname, "..", "consumer", "layouts");
-
-function runProcess(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string | undefined },
-): Promise<CliRun> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdin.end(options.input ?? "");
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-const PROGRAMS = [
-  {
-    title: "TypeScript program (dynamic resources)",
-    async create(tarball: string): Promise<ProgramProject> {
-      const project = await ConsumerProject.fromTemplate(
-        path.join(layoutsDir, "esm-typescript"),
-        "money-esm-typescript",
-        tarball,
-        (dir) => cpSync(path.join(programsDir, "typescript", "index.ts"), path.join(dir, "index.ts")),
-      );
-      return {
-        dir: project.dir,
-        pulumi: (args, env) => project.pulumi(args, env),
-        cli: (args, input) => project.runCli(args, input),
-        pack: "node_modules/@portfolio-wallet/pulumi/policy/offline",
-        cleanUp: () => project.cleanUp(),
-      };
-    },
-  },
-  {
-    title: "YAML program (native plugin)",
-    async create(tarball: string): Promise<ProgramProject> {
-      const project = await LanguageProject.create(path.join(programsDir, "yaml"), "money-yaml");
-      const tools = path.join(project.root, "tools");
-      mkdirSync(tools);
-      await project.run("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], tools, {
-        npm_config_audit: "false",
-        npm_config_fund: "false",
-        npm_config_update_notifier: "false",
-      });
-      const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
-      return {
-        dir: project.dir,
-        pulumi: (args, env) => project.pulumi(args, env),
-        cli: (args, input) => runProcess(bin, args, { cwd: project.dir, env: project.env(), input }),
-        pack: path.join(tools, "node_modules", "@portfolio-wallet", "pulumi", "policy", "offline"),
-        cleanUp: () => project.cleanUp(),
-      };
-    },
-  },
-];
+/** The installed package's policy pack for this project's offline engine. */
+const packOf = (project: ProgramProject) => path.join(project.packageDir, "policy", "offline");
 
 const ENGINE_STEPS_TIMEOUT_MS = 900_000;
 
@@ -126,7 +53,7 @@ interface ReportJson {
 
 const usd = (micros: bigint) => Number(micros) / 1_000_000;
 
-describe.each(PROGRAMS)("the change in dollars, $title", ({ create }) => {
+describe.each(PROGRAMS)("the change in dollars, $title", ({ name, create }) => {
   let t: TestSandbox;
   let project: ProgramProject;
   let walletId: string;
@@ -144,7 +71,7 @@ describe.each(PROGRAMS)("the change in dollars, $title", ({ create }) => {
       tokens: { [TOKEN]: ORG },
     });
     access.url = t.url;
-    project = await create(tarball);
+    project = await create(tarball, `money-${name}`);
     await project.pulumi(["stack", "init", "dev"]);
     await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
     await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
@@ -220,7 +147,10 @@ describe.each(PROGRAMS)("the change in dollars, $title", ({ create }) => {
       };
       const previewWithPack = (limits: Record<string, unknown>) =>
         project
-          .pulumi(["preview", "--policy-pack", project.pack, "--policy-pack-config", config(limits)], packEnv)
+          .pulumi(
+            ["preview", "--policy-pack", packOf(project), "--policy-pack-config", config(limits)],
+            packEnv,
+          )
           .then(
             (result) => ({ failed: false, output: result.stdout }),
             (error: Error) => ({ failed: true, output: error.message }),

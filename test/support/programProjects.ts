@@ -1,0 +1,110 @@
+import { cpSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { runProcess, type CliRun } from "../cli/harness.ts";
+import { ConsumerProject, type Layout } from "../consumer/harness/consumerProject.ts";
+import { LanguageProject } from "../native/harness/languageProject.ts";
+import { installPythonSdk } from "../native/harness/sdks.ts";
+
+/**
+ * The kinds of user programs that declare the same treasury (test/drift/programs: a wallet of
+ * tbills and syrupUsdc from the stack config tbillsBps and syrupUsdcBps, and a webhook), each set up
+ * outside this repository as its user has it, with the package's CLI as that user runs it. The
+ * tests that must hold for every program (drift, the report's dollars) take them from here, so a
+ * new kind of program is one more entry in PROGRAM_KINDS.
+ */
+
+/** A user's project of one kind. */
+export interface ProgramProject {
+  /** The Pulumi project directory. */
+  dir: string;
+  pulumi(args: string[], extraEnv?: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
+  /** `portfolio-wallet <args>` from the installed package, in the project's environment. */
+  cli(args: string[], input?: string): Promise<CliRun>;
+  /** Where the packed package is installed (its policy pack is under `policy/`). */
+  packageDir: string;
+  cleanUp(): void;
+}
+
+export interface ProgramKind {
+  /** `esm-typescript`, `yaml`, ...: what a test filters by. */
+  name: string;
+  title: string;
+  /** The dynamic resources (TypeScript) or the native plugin (every other language). */
+  adapter: "dynamic" | "native";
+  create(tarball: string, projectName: string): Promise<ProgramProject>;
+}
+
+const programsDir = path.join(import.meta.dirname, "..", "drift", "programs");
+const layoutsDir = path.join(import.meta.dirname, "..", "consumer", "layouts");
+
+/** A TypeScript project of one of the layouts users have, the packed package installed with npm. */
+async function typescriptProject(layout: Layout, tarball: string, name: string): Promise<ProgramProject> {
+  const project = await ConsumerProject.fromTemplate(path.join(layoutsDir, layout), name, tarball, (dir) =>
+    cpSync(path.join(programsDir, "typescript", "index.ts"), path.join(dir, "index.ts")),
+  );
+  return {
+    dir: project.dir,
+    pulumi: (args, extraEnv) => project.pulumi(args, extraEnv),
+    // npx in the project, as a TypeScript user runs the package's CLI.
+    cli: (args, input) => project.runCli(args, input),
+    packageDir: path.join(project.dir, "node_modules", "@portfolio-wallet", "pulumi"),
+    cleanUp: () => project.cleanUp(),
+  };
+}
+
+/**
+ * A project of another language on the native plugin (installed from its release archive), the
+ * CLI installed from the packed package into a tools directory beside it (a Python or YAML
+ * repository has no package.json of its own) and run in the project directory.
+ */
+async function nativeProject(
+  language: "yaml" | "python",
+  tarball: string,
+  name: string,
+  prepare: (project: LanguageProject) => Promise<void> = async () => undefined,
+): Promise<ProgramProject> {
+  const project = await LanguageProject.create(path.join(programsDir, language), name);
+  await prepare(project);
+  const tools = path.join(project.root, "tools");
+  mkdirSync(tools);
+  await project.run("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], tools, {
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  });
+  const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
+  return {
+    dir: project.dir,
+    pulumi: (args, extraEnv) => project.pulumi(args, extraEnv),
+    cli: (args, input) => runProcess(bin, args, { cwd: project.dir, env: project.env(), input }),
+    packageDir: path.join(tools, "node_modules", "@portfolio-wallet", "pulumi"),
+    cleanUp: () => project.cleanUp(),
+  };
+}
+
+export const PROGRAM_KINDS: ProgramKind[] = [
+  {
+    name: "esm-typescript",
+    title: "TypeScript, ES module (dynamic resources)",
+    adapter: "dynamic",
+    create: (tarball, name) => typescriptProject("esm-typescript", tarball, name),
+  },
+  {
+    name: "commonjs-typescript",
+    title: "TypeScript, CommonJS (dynamic resources)",
+    adapter: "dynamic",
+    create: (tarball, name) => typescriptProject("commonjs-typescript", tarball, name),
+  },
+  {
+    name: "yaml",
+    title: "YAML (native plugin)",
+    adapter: "native",
+    create: (tarball, name) => nativeProject("yaml", tarball, name),
+  },
+  {
+    name: "python",
+    title: "Python (native plugin)",
+    adapter: "native",
+    create: (tarball, name) => nativeProject("python", tarball, name, installPythonSdk),
+  },
+];
