@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
+import type { SandboxClock } from "../../sandbox/index.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
@@ -34,12 +35,40 @@ type Weights = Record<string, number>;
 /** Each test runs the engine a few times; under a loaded machine each run takes tens of seconds. */
 const ENGINE_STEPS_TIMEOUT_MS = 600_000;
 
-const sandboxOptions = {
+/**
+ * The wall clock (the provider's `up` waits for rebalances that the sandbox runs on time), which a
+ * test can hold still while it compares the dollars the drift check read with the wallet's answer
+ * to the micro: yield accrues with time.
+ */
+function holdableClock(): SandboxClock & { hold(): void; release(): void } {
+  let offset = 0;
+  let heldAt: number | null = null;
+  const nowMs = () => heldAt ?? Date.now() + offset;
+  return {
+    now: () => new Date(nowMs()),
+    advance(ms: number) {
+      if (heldAt !== null) heldAt += ms;
+      offset += ms;
+    },
+    offsetMs: () => offset,
+    hold() {
+      heldAt = nowMs();
+    },
+    release() {
+      // Time goes on from where it stood, never back.
+      if (heldAt !== null) offset = Math.max(offset, heldAt - Date.now());
+      heldAt = null;
+    },
+  };
+}
+
+const sandboxOptions = (clock: SandboxClock) => ({
+  clock,
   rebalanceDelayMs: 5,
   // The programs' webhooks point at 127.0.0.1: deliveries stay on the machine.
   allowPrivateWebhookUrls: true,
   tokens: { [TOKEN]: ORG },
-};
+});
 
 let tarball: string;
 beforeAll(async () => {
@@ -48,6 +77,7 @@ beforeAll(async () => {
 
 describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapter, create }) => {
   let t: TestSandbox;
+  const clock = holdableClock();
   let project: ProgramProject;
   let walletId: string;
   let registrationId: string;
@@ -93,7 +123,7 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
   }
 
   beforeAll(async () => {
-    t = await startTestSandbox(sandboxOptions);
+    t = await startTestSandbox(sandboxOptions(clock));
     access.url = t.url;
     project = await create(tarball, `drift-${name}`);
     await project.pulumi(["stack", "init", "dev"]);
@@ -173,7 +203,11 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
         disabledReason: "paused in the portal",
       });
 
+      clock.hold();
       const json = await drift(["--json"]);
+      // The wallet as the service answers at the instant the drift check read it.
+      const atService = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+      clock.release();
       expect(json.code, json.stderr).toBe(2);
       expect(json.writes).toEqual([]);
       const report = JSON.parse(json.stdout);
@@ -198,7 +232,6 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
 
       // The dollars, from the service's own answer for the wallet: each source's valueUsd against
       // the invested balance at the code's weights (6000 tbills / 4000 syrupUsdc), to the micro.
-      const atService = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
       const serviceMicros = new Map<string, bigint>(
         atService.positions.map((p: { positionKey: string; valueUsd: number }) => [
           p.positionKey,
@@ -323,7 +356,7 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       // The service loses everything: a new, empty sandbox where the stack's baseUrl points.
       const port = Number(new URL(t.url).port);
       await t.close();
-      t = await startTestSandbox({ ...sandboxOptions, port });
+      t = await startTestSandbox({ ...sandboxOptions(clock), port });
       // This process's fetch may still hold a kept-alive socket to the old one: the first call drops it.
       await resetRequestCounts({ url: t.url, token: TOKEN }).catch(() => undefined);
       const missing = await drift(["--json"]);
