@@ -355,10 +355,11 @@ describe("report against the service", () => {
 
   test("an error reading that balance, other than not found, is said: the report is not made as if the wallet were empty", async () => {
     const wallet = await newWallet();
+    // The report reads wallets with the list endpoint's pages (cli/commands/report.ts).
     const armed = await t.api("POST", "/_sandbox/faults", {
       body: {
         method: "GET",
-        path: `/v2/portfolio-wallets/${wallet.id}`,
+        path: "/v2/portfolio-wallets",
         times: 10,
         kind: "status",
         status: 500,
