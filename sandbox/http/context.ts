@@ -10,7 +10,14 @@ import type { RateLimiter } from "../domain/rateLimits.ts";
 import type { RequestCounter } from "../domain/requestCounter.ts";
 import type { StrategyUpdates } from "../domain/strategyUpdates.ts";
 import type { WebhookUrlPolicy } from "../domain/webhookUrlPolicy.ts";
-import type { AdminAccess } from "./middleware.ts";
+
+/** Who may call the admin API: the sandbox's admin token, and admin tokens scoped to one organization. */
+export interface AdminAccess {
+  /** The all-powerful token; null: none; undefined: none configured (options.ts `adminToken`). */
+  adminToken: string | null | undefined;
+  /** Admin token → the one organization it acts for (options.ts `organizationAdminTokens`). */
+  organizationAdminTokens: ReadonlyMap<string, string>;
+}
 
 /** Everything a route needs, built once per sandbox instance (no module-level state). */
 export interface SandboxContext {

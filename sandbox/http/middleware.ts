@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { matchedRoutes } from "hono/route";
-import type { SandboxContext } from "./context.ts";
+import type { AdminAccess, SandboxContext } from "./context.ts";
 import type { AdminScope, SandboxEnv } from "./env.ts";
 import { quoteValue } from "../../sdk/nodejs/contract/index.ts";
 import { HttpError } from "./errors.ts";
@@ -141,14 +141,6 @@ export function requestIdMiddleware(): MiddlewareHandler<SandboxEnv> {
 export const ADMIN_TOKEN_HEADER = "x-sandbox-admin-token";
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
-
-/** Who may call the admin API: the sandbox's admin token, and admin tokens scoped to one organization. */
-export interface AdminAccess {
-  /** The all-powerful token; null: none; undefined: none configured (options.ts `adminToken`). */
-  adminToken: string | null | undefined;
-  /** Admin token → the one organization it acts for (options.ts `organizationAdminTokens`). */
-  organizationAdminTokens: ReadonlyMap<string, string>;
-}
 
 /** How an admin API request may be called: open to API tokens, off, or gated by tokens. */
 export function adminApiMode(access: AdminAccess): "open" | "off" | "token" {
