@@ -1,5 +1,5 @@
 import type { StrategyCatalogEntry } from "./catalog.ts";
-import { TOTAL_WEIGHT_BPS } from "./common.ts";
+import { TOTAL_WEIGHT_BPS } from "./basisPoints.ts";
 import {
   DURATION_EXAMPLES,
   compareLiquidity,
