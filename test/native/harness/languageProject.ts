@@ -227,7 +227,7 @@ export class LanguageProject {
 }
 
 /** Every file under a directory, relative to it, sorted. */
-function filesUnder(dir: string, prefix = ""): string[] {
+export function filesUnder(dir: string, prefix = ""): string[] {
   return readdirSync(path.join(dir, prefix), { withFileTypes: true })
     .flatMap((entry) => {
       const relative = path.join(prefix, entry.name);

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { cpSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { JAVA_SDK } from "../../../scripts/generateSdks.ts";
 import { repoRoot } from "../../../scripts/pulumiEnv.ts";
-import { type LanguageProject, PACKAGE_VERSION } from "./languageProject.ts";
+import { filesUnder, type LanguageProject, PACKAGE_VERSION } from "./languageProject.ts";
 
 /**
  * Each generated SDK got into a user's project the way docs/languages.md says to before it is
@@ -115,14 +115,4 @@ export function mavenLocalRepository(project: LanguageProject): Promise<string> 
     return answer;
   })();
   return localRepository;
-}
-
-/** Every file under a directory, relative to it, sorted. */
-function filesUnder(dir: string, prefix = ""): string[] {
-  return readdirSync(path.join(dir, prefix), { withFileTypes: true })
-    .flatMap((entry) => {
-      const relative = path.join(prefix, entry.name);
-      return entry.isDirectory() ? filesUnder(dir, relative) : [relative];
-    })
-    .sort();
 }
