@@ -29,7 +29,7 @@ import {
   type MoneySubject,
   type YieldSourceLists,
 } from "./rules.ts";
-import { isAllocationResource, kindOf, managerOf, targetWeightsOf } from "./subjects.ts";
+import { allocationRoleOf, isAllocationResource, kindOf, managerOf, targetWeightsOf } from "./subjects.ts";
 
 /**
  * The policy pack `portfolio-wallet-allocation`: allocation guardrails that fail `pulumi preview`
@@ -69,7 +69,7 @@ async function moneySubjects(
     if (walletId === undefined) {
       // A wallet strategy's id computed from a wallet made in the same `up`, or a wallet not yet in the
       // state: a new wallet, which holds nothing to move.
-      if (kindOf(resource.type) === "walletStrategy" || stateIds !== null) continue;
+      if (allocationRoleOf(resource.type) === "manages" || stateIds !== null) continue;
       problems.push(
         `${resource.name}: its wallet is unknown at preview (a PortfolioWallet's id is an output, which the engine ` +
           `does not show a policy); set ${STACK_STATE_FILE_ENV} to a file of \`pulumi stack export\` (docs/policy.md)`,

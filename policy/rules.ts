@@ -167,7 +167,8 @@ export function webhookUsesHttps(resource: string, url: string | undefined, conf
 
 export interface AllocationManager {
   resource: string;
-  kind: "PortfolioWallet" | "WalletStrategy";
+  /** The resource's class: `PortfolioWallet`, `WalletStrategy`. */
+  kind: string;
   walletId: string | undefined;
 }
 

@@ -1,4 +1,8 @@
-import { resourceKindOfType } from "../sdk/nodejs/resources/resourceTypes.ts";
+import {
+  carriesAllocation,
+  RESOURCE_DESCRIPTORS,
+  resourceKindOfType,
+} from "../sdk/nodejs/resources/resourceTypes.ts";
 import type { TargetWeights } from "../sdk/nodejs/contract/index.ts";
 import type { AllocationManager } from "./rules.ts";
 
@@ -12,9 +16,14 @@ import type { AllocationManager } from "./rules.ts";
 /** The kind of resource a type token names, dynamic or native; undefined for other packages' resources. */
 export const kindOf = resourceKindOfType;
 
-export function isAllocationResource(type: string): boolean {
+/** What a resource is to a wallet's allocation (resourceDescriptor.ts); `none` for other packages' resources. */
+export function allocationRoleOf(type: string): "owns" | "manages" | "none" {
   const kind = kindOf(type);
-  return kind === "portfolioWallet" || kind === "walletStrategy";
+  return kind === undefined ? "none" : RESOURCE_DESCRIPTORS[kind].allocation;
+}
+
+export function isAllocationResource(type: string): boolean {
+  return carriesAllocation(kindOf(type));
 }
 
 const isWeight = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -48,15 +57,15 @@ export function managerOf(resource: {
   props: Record<string, unknown>;
 }): AllocationManager | undefined {
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
-  if (kindOf(resource.type) === "portfolioWallet") {
-    return {
-      resource: resource.name,
-      kind: "PortfolioWallet",
-      walletId: text(resource.props["walletId"]) ?? text(resource.props["adoptWalletId"]),
-    };
-  }
-  if (kindOf(resource.type) === "walletStrategy") {
-    return { resource: resource.name, kind: "WalletStrategy", walletId: text(resource.props["walletId"]) };
-  }
-  return undefined;
+  const kind = kindOf(resource.type);
+  if (!carriesAllocation(kind)) return undefined;
+  const descriptor = RESOURCE_DESCRIPTORS[kind];
+  return {
+    resource: resource.name,
+    kind: descriptor.type,
+    // A wallet the program adopts is known by the id it names, before the state holds it.
+    walletId:
+      text(resource.props["walletId"]) ??
+      (descriptor.allocation === "owns" ? text(resource.props["adoptWalletId"]) : undefined),
+  };
 }

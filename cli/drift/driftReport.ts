@@ -3,11 +3,13 @@ import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts"
 import { moneyImpact } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import type { ServiceWallets } from "../report/allocationReport.ts";
 import type { Weights } from "../report/previewSteps.ts";
-import type {
-  RecordedStrategyChange,
-  RefreshedResource,
-  RefreshFacts,
-  WebhookSettings,
+import type { ResourceKind } from "../../sdk/nodejs/resources/resourceTypes.ts";
+import {
+  DRIFT_SUBJECT,
+  type RecordedStrategyChange,
+  type RefreshedResource,
+  type RefreshFacts,
+  type WebhookSettings,
 } from "./refreshSteps.ts";
 
 /**
@@ -201,15 +203,20 @@ function allocationFindings(resource: RefreshedResource, report: DriftReport): D
   return findings;
 }
 
+const WALLET_MISSING =
+  "not found at the service for this stack's API token. Check the token's organization and the wallet id; " +
+  "a refresh would drop it from the stack.";
+
+/** What a resource missing at the service means, per kind. */
+const MISSING_MESSAGE: Record<ResourceKind, string> = {
+  portfolioWallet: WALLET_MISSING,
+  walletStrategy: WALLET_MISSING,
+  webhookRegistration:
+    "not found at the service (deleted there): its endpoint receives no events. `pulumi up` after a refresh registers it again, with a new signing secret.",
+};
+
 function missingFinding(resource: RefreshedResource): DriftFinding {
-  return {
-    kind: "missing",
-    message:
-      resource.kind === "webhookRegistration"
-        ? "not found at the service (deleted there): its endpoint receives no events. `pulumi up` after a refresh registers it again, with a new signing secret."
-        : "not found at the service for this stack's API token. Check the token's organization and the wallet id; " +
-          "a refresh would drop it from the stack.",
-  };
+  return { kind: "missing", message: MISSING_MESSAGE[resource.kind] };
 }
 
 function headlineOf(report: DriftReport): string {
@@ -248,7 +255,7 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
     let sources: SourceDrift[] = [];
     if (resource.missing) {
       findings = [missingFinding(resource)];
-    } else if (resource.kind === "webhookRegistration") {
+    } else if (DRIFT_SUBJECT[resource.kind] === "webhook") {
       findings =
         resource.codeWebhook && resource.serviceWebhook
           ? webhookFindings(resource.codeWebhook, resource.serviceWebhook)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  RESOURCE_DESCRIPTORS,
   resourceKindOfType,
   typeTokenOf,
   type ResourceKind,
@@ -51,11 +52,21 @@ export interface RecordedStrategyChange {
 }
 
 /** One resource of this package in the refresh preview. */
+/**
+ * What the drift check compares for each kind at the service: a wallet's allocation, or a webhook
+ * registration's settings. A new kind is a compile error here until it says which.
+ */
+export const DRIFT_SUBJECT: Record<ResourceKind, "allocation" | "webhook"> = {
+  portfolioWallet: "allocation",
+  walletStrategy: "allocation",
+  webhookRegistration: "webhook",
+};
+
 export interface RefreshedResource {
   urn: string;
   name: string;
   kind: ResourceKind;
-  /** The wallet id, or the registration id of a webhook. */
+  /** The service's id of what it stands for: the wallet id, or the registration id of a webhook. */
   id: string | null;
   /** True when the service no longer has it (the refresh would drop it from the state). */
   missing: boolean;
@@ -118,8 +129,8 @@ function refreshedResource(
   deleted: boolean,
 ): RefreshedResource {
   const { name } = urnParts(urn);
-  const isWebhook = kind === "webhookRegistration";
-  const idField = isWebhook ? "registrationId" : "walletId";
+  const isWebhook = DRIFT_SUBJECT[kind] === "webhook";
+  const idField = RESOURCE_DESCRIPTORS[kind].serviceIdOutput;
   const read = after ?? undefined;
   const last = before ?? undefined;
   return {

@@ -13,6 +13,12 @@ import {
 } from "../../sdk/nodejs/contract/index.ts";
 import { dollars, signedDollars } from "./format.ts";
 import { formatUsd as formatUsdAmount } from "../../sdk/nodejs/contract/money.ts";
+import {
+  carriesAllocation,
+  RESOURCE_DESCRIPTORS,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { PreviewFacts, PreviewStep, Weights } from "./previewSteps.ts";
 
 /**
@@ -34,7 +40,8 @@ export interface Figure {
 
 export interface WalletChange {
   name: string;
-  kind: "PortfolioWallet" | "WalletStrategy";
+  /** The resource's class: `PortfolioWallet`, `WalletStrategy`. */
+  kind: string;
   /** `create`, `update`, `delete`, `replace`, ...: the engine's operation. */
   op: string;
   /** What it does to the allocation, in words: `reweighted`, `created`, `removed from the stack`, ... */
@@ -127,7 +134,53 @@ export interface ReportContext {
   planSha256?: string | null;
 }
 
-const WALLET_KINDS = { portfolioWallet: "PortfolioWallet", walletStrategy: "WalletStrategy" } as const;
+const REPLACED = "is replaced (created anew, then the old one deleted).";
+
+/**
+ * How the report speaks of each kind: its noun, what creating and removing it does to an
+ * allocation, and what to warn of when it is deleted (null: nothing; a wallet's delete is judged
+ * on its balance in `warningsOf`) or replaced. A new kind is a compile error here until it says so.
+ */
+const REPORT_WORDS: Record<
+  ResourceKind,
+  {
+    noun: readonly [string, string];
+    created: string;
+    removed: string;
+    deleteWarning: string | null;
+    replaceWarning: string;
+  }
+> = {
+  portfolioWallet: {
+    noun: ["wallet", "wallets"],
+    created: "created",
+    removed: "removed from the stack",
+    deleteWarning: null,
+    replaceWarning: REPLACED,
+  },
+  walletStrategy: {
+    noun: ["wallet strategy", "wallet strategies"],
+    created: "starts managing the allocation",
+    removed: "stops managing the allocation",
+    deleteWarning: null,
+    replaceWarning: REPLACED,
+  },
+  webhookRegistration: {
+    noun: ["webhook registration", "webhook registrations"],
+    created: "created",
+    removed: "removed from the stack",
+    deleteWarning: "is deleted: its endpoint stops receiving events.",
+    replaceWarning:
+      "is replaced: the new registration gets a new signing secret; the receiver must take the new `secret` output.",
+  },
+};
+
+const NOUNS_BY_CLASS = new Map(
+  RESOURCE_KINDS.map((kind) => [RESOURCE_DESCRIPTORS[kind].type, REPORT_WORDS[kind].noun]),
+);
+
+const allocationRoleOf = (kind: ResourceKind | null) =>
+  kind === null ? "none" : RESOURCE_DESCRIPTORS[kind].allocation;
 /** Steps that say nothing changes, or that only accompany another step of the same resource. */
 const QUIET_OPS = new Set([
   "same",
@@ -162,12 +215,12 @@ function figure(
   return { before: before === null ? null : measure(before), after: after === null ? null : measure(after) };
 }
 
-function actionOf(step: PreviewStep, before: Weights, after: Weights): string {
+function actionOf(step: PreviewStep & { kind: ResourceKind }, before: Weights, after: Weights): string {
   switch (step.op) {
     case "create":
-      return step.kind === "walletStrategy" ? "starts managing the allocation" : "created";
+      return REPORT_WORDS[step.kind].created;
     case "delete":
-      return step.kind === "walletStrategy" ? "stops managing the allocation" : "removed from the stack";
+      return REPORT_WORDS[step.kind].removed;
     case "replace":
       return "replaced (moves to another wallet)";
     case "update":
@@ -197,7 +250,7 @@ function moneyOf(
     return { impact: null, reason: "no allocation changes: the wallet keeps its own" };
   if (afterUnknown || after === null)
     return { impact: null, reason: "the new allocation is known only at `up`" };
-  if (step.op === "create" && step.kind === "portfolioWallet")
+  if (step.op === "create" && allocationRoleOf(step.kind) === "owns")
     return { impact: moneyImpact({ positions: [] }, after, context.catalog) };
   if (step.op === "replace")
     return { impact: null, reason: "the resource is replaced: its allocation moves to another wallet" };
@@ -209,7 +262,7 @@ function moneyOf(
   return { impact: moneyImpact(wallet, after, context.catalog) };
 }
 
-function walletChangeOf(step: PreviewStep, context: ReportContext): WalletChange {
+function walletChangeOf(step: PreviewStep & { kind: ResourceKind }, context: ReportContext): WalletChange {
   const before = step.op === "create" ? null : known(step.before);
   const after = step.op === "delete" ? null : known(step.after);
   const measured = (measure: (weights: Record<string, number>) => number) => figure(before, after, measure);
@@ -217,11 +270,11 @@ function walletChangeOf(step: PreviewStep, context: ReportContext): WalletChange
     step.op === "replace" ||
     (step.op === "update" && step.after !== "unknown" && JSON.stringify(before) !== JSON.stringify(after)) ||
     (step.op === "update" && step.after === "unknown") ||
-    (step.op === "create" && step.kind === "walletStrategy");
+    (step.op === "create" && allocationRoleOf(step.kind) === "manages");
   const afterUnknown = step.op !== "delete" && step.after === "unknown";
   return {
     name: step.name,
-    kind: WALLET_KINDS[step.kind as keyof typeof WALLET_KINDS],
+    kind: RESOURCE_DESCRIPTORS[step.kind].type,
     op: step.op,
     action: actionOf(step, step.before, step.after),
     walletId: step.walletId,
@@ -253,7 +306,7 @@ function warningsOf(steps: PreviewStep[], wallets: WalletChange[], context: Repo
   const warnings: ReportWarning[] = [];
   for (const step of steps) {
     const resource = `${step.type.split(":").at(-1)} "${step.name}"`;
-    if (step.op === "delete" && step.kind === "portfolioWallet") {
+    if (step.op === "delete" && allocationRoleOf(step.kind) === "owns") {
       const balance = step.walletId === null ? undefined : context.balances.get(step.walletId);
       if (step.onDelete === "retain") {
         warnings.push({
@@ -279,26 +332,13 @@ function warningsOf(steps: PreviewStep[], wallets: WalletChange[], context: Repo
               : `${resource} leaves the stack; the wallet is empty and stays at the service.`,
         });
       }
-    } else if (step.op === "delete" && step.kind === "webhookRegistration") {
-      warnings.push({
-        kind: "delete",
-        resource,
-        message: `${resource} is deleted: its endpoint stops receiving events.`,
-      });
-    } else if (step.op === "replace" && step.kind === "webhookRegistration") {
-      warnings.push({
-        kind: "replace",
-        resource,
-        message: `${resource} is replaced: the new registration gets a new signing secret; the receiver must take the new \`secret\` output.`,
-      });
+    } else if (step.op === "delete") {
+      // Another package's resource is simply deleted.
+      const words = step.kind === null ? "is deleted." : REPORT_WORDS[step.kind].deleteWarning;
+      if (words !== null) warnings.push({ kind: "delete", resource, message: `${resource} ${words}` });
     } else if (step.op === "replace") {
-      warnings.push({
-        kind: "replace",
-        resource,
-        message: `${resource} is replaced (created anew, then the old one deleted).`,
-      });
-    } else if (step.op === "delete" && step.kind === null) {
-      warnings.push({ kind: "delete", resource, message: `${resource} is deleted.` });
+      const words = step.kind === null ? REPLACED : REPORT_WORDS[step.kind].replaceWarning;
+      warnings.push({ kind: "replace", resource, message: `${resource} ${words}` });
     }
   }
   for (const wallet of wallets) {
@@ -324,13 +364,13 @@ function headlineOf(facts: PreviewFacts, wallets: WalletChange[], others: OtherC
   const phrases: string[] = [];
   const byAction = new Map<string, number>();
   for (const wallet of wallets) {
-    const noun = wallet.kind === "PortfolioWallet" ? "wallet" : "wallet strategy";
-    const key = `${noun}\0${wallet.action}`;
+    const key = `${wallet.kind}\0${wallet.action}`;
     byAction.set(key, (byAction.get(key) ?? 0) + 1);
   }
   for (const [key, n] of byAction) {
-    const [noun, action] = key.split("\0") as [string, string];
-    phrases.push(`${count(n, noun, noun === "wallet" ? "wallets" : "wallet strategies")} ${action}`);
+    const [kind, action] = key.split("\0") as [string, string];
+    const [one, many] = NOUNS_BY_CLASS.get(kind)!;
+    phrases.push(`${count(n, one, many)} ${action}`);
   }
   const byOp = new Map<string, number>();
   for (const other of others) {
@@ -396,10 +436,10 @@ function stackMoneyOf(wallets: WalletChange[], context: ReportContext): StackMon
 export function buildAllocationReport(facts: PreviewFacts, context: ReportContext): AllocationReport {
   const changed = facts.steps.filter((step) => !QUIET_OPS.has(step.op));
   const wallets = changed
-    .filter((step) => step.kind === "portfolioWallet" || step.kind === "walletStrategy")
+    .filter((step): step is PreviewStep & { kind: ResourceKind } => carriesAllocation(step.kind))
     .map((step) => walletChangeOf(step, context));
   const otherChanges = changed
-    .filter((step) => step.kind !== "portfolioWallet" && step.kind !== "walletStrategy")
+    .filter((step) => !carriesAllocation(step.kind))
     .filter((step) => step.type !== "pulumi:pulumi:Stack")
     .map((step) => ({ name: step.name, type: step.type, op: step.op }));
   const strategyUpdates = wallets.filter((wallet) => wallet.strategyUpdate).length;

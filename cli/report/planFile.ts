@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { resourceKindOfType } from "../../sdk/nodejs/resources/resourceTypes.ts";
+import { carriesAllocation, resourceKindOfType } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { urnParts, weightsOf, type PreviewFacts, type PreviewStep } from "./previewSteps.ts";
 
 /**
@@ -53,7 +53,7 @@ export function readPlan(bytes: Buffer): SavedPlan {
     const { type, name } = urnParts(urn);
     const kind = resourceKindOfType(type) ?? null;
     const op = operationOf(plan.steps);
-    const allocation = kind === "portfolioWallet" || kind === "walletStrategy";
+    const allocation = carriesAllocation(kind);
     const walletId = plan.state?.["walletId"];
     return {
       op,
@@ -63,10 +63,7 @@ export function readPlan(bytes: Buffer): SavedPlan {
       kind,
       before: null,
       after: allocation && op !== "delete" ? weightsOf(plan.state ?? undefined) : null,
-      onDelete:
-        kind === "portfolioWallet" && typeof plan.state?.["onDelete"] === "string"
-          ? plan.state["onDelete"]
-          : null,
+      onDelete: typeof plan.state?.["onDelete"] === "string" ? plan.state["onDelete"] : null,
       walletId: allocation && typeof walletId === "string" ? walletId : null,
     };
   });

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { configKeyOf } from "../../sdk/nodejs/stackSettings.ts";
-import { resourceKindOfType, type ResourceKind } from "../../sdk/nodejs/resources/resourceTypes.ts";
+import {
+  carriesAllocation,
+  resourceKindOfType,
+  type ResourceKind,
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { urnParts } from "../../sdk/nodejs/resources/urn.ts";
 
 /**
@@ -110,19 +114,18 @@ export function readPreview(text: string): PreviewFacts {
     const { type, name } = urnParts(step.urn);
     const kind = resourceKindOfType(type) ?? null;
     const state = step.newState ?? step.oldState;
+    const allocation = carriesAllocation(kind);
     return {
       op: step.op,
       urn: step.urn,
       name,
       type,
       kind,
-      before: kind === null || kind === "webhookRegistration" ? null : weightsOf(step.oldState?.inputs),
-      after: kind === null || kind === "webhookRegistration" ? null : weightsOf(step.newState?.inputs),
-      onDelete: kind === "portfolioWallet" ? stringField(step.oldState ?? state, "onDelete") : null,
-      walletId:
-        kind === null || kind === "webhookRegistration"
-          ? null
-          : stringField(step.oldState ?? state, "walletId"),
+      before: allocation ? weightsOf(step.oldState?.inputs) : null,
+      after: allocation ? weightsOf(step.newState?.inputs) : null,
+      // Only a kind with an `onDelete` input has one; reading it for every kind branches on none.
+      onDelete: stringField(step.oldState ?? state, "onDelete"),
+      walletId: allocation ? stringField(step.oldState ?? state, "walletId") : null,
     };
   });
   const first = steps[0] ? urnParts(steps[0].urn) : undefined;

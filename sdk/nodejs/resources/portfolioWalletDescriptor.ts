@@ -23,6 +23,8 @@ export const portfolioWalletDescriptor = describeResource({
   type: "PortfolioWallet",
   module: "portfoliowallet",
   classFile: "sdk/nodejs/resources/portfolioWallet.ts",
+  allocation: "owns",
+  serviceIdOutput: "walletId",
   // They reuse the contract's request schemas, so a value the service would reject is rejected
   // by check() first, before any network call.
   inputs: z.object({

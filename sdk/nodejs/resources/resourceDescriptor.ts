@@ -23,6 +23,15 @@ export interface ResourceDescriptor<
   module: string;
   /** The file of the class and its `<type>Args`, whose JSDoc documents the kind and its inputs. */
   classFile: string;
+  /**
+   * What the kind is to a wallet's allocation: `owns` (a wallet and its target weights), `manages`
+   * (the target weights of a wallet made elsewhere) or `none`. The pull-request report, the drift
+   * check and the policies read this rather than naming kinds, so a new kind cannot fall into
+   * another kind's branch unnoticed.
+   */
+  allocation: "owns" | "manages" | "none";
+  /** The output that holds the service's id of what the resource stands for. */
+  serviceIdOutput: keyof z.output<Outputs> & string;
   /** The inputs as check() validates them (`resourceUrn` included: the classes set it). */
   inputs: Inputs;
   /** The outputs as the implementation writes them into state. */

@@ -40,6 +40,14 @@ export function resourceKindOfType(type: string): ResourceKind | undefined {
   return KIND_BY_TYPE_TOKEN.get(type);
 }
 
+/**
+ * Whether a kind carries a wallet's target weights, its own or a wallet's it manages; false for any
+ * other package's resource (no kind).
+ */
+export function carriesAllocation(kind: ResourceKind | null | undefined): kind is ResourceKind {
+  return kind !== null && kind !== undefined && RESOURCE_DESCRIPTORS[kind].allocation !== "none";
+}
+
 /** The kind of the resource a URN names, or undefined for any other type. */
 export function resourceKindOfUrn(urn: string): ResourceKind | undefined {
   return resourceKindOfType(urnParts(urn).type);

@@ -14,6 +14,8 @@ export const walletStrategyDescriptor = describeResource({
   type: "WalletStrategy",
   module: "walletstrategy",
   classFile: "sdk/nodejs/resources/walletStrategy.ts",
+  allocation: "manages",
+  serviceIdOutput: "walletId",
   inputs: z.object({
     resourceUrn: ResourceUrnSchema,
     walletId: UuidSchema,

@@ -8,6 +8,8 @@ export const webhookRegistrationDescriptor = describeResource({
   type: "WebhookRegistration",
   module: "webhookregistration",
   classFile: "sdk/nodejs/resources/webhookRegistration.ts",
+  allocation: "none",
+  serviceIdOutput: "registrationId",
   inputs: CreateWebhookRegistrationRequestSchema.pick({ url: true, eventTypes: true }).extend({
     // A Pulumi input is left out rather than null, so the resource takes a string or nothing (the
     // service's body also takes null; spec 2.10).
