@@ -16,7 +16,7 @@
 import { SETTINGS, configKeyOf, type SettingName } from "../../sdk/nodejs/stackSettings.ts";
 
 /** The parts of a package schema the reference reads. */
-interface SchemaProperty {
+export interface SchemaProperty {
   type?: string;
   items?: SchemaProperty;
   additionalProperties?: SchemaProperty;
