@@ -106,13 +106,16 @@ function failuresByBlock(blocks: Block[], output: string, fileOf: (n: number) =>
   return failures;
 }
 
-/** Runs a command expected to fail when a block is broken: its output, and whether it succeeded. */
+/**
+ * Runs a command expected to fail when a block is broken: whether it succeeded, and what it printed
+ * (without the error's first line, the command line, which names every block's file).
+ */
 async function attempt(run: () => Promise<unknown>): Promise<{ ok: boolean; output: string }> {
   try {
     await run();
     return { ok: true, output: "" };
   } catch (error) {
-    return { ok: false, output: (error as Error).message };
+    return { ok: false, output: (error as Error).message.split("\n").slice(1).join("\n") };
   }
 }
 
@@ -272,7 +275,7 @@ describe("the docs' code blocks, compiled as a user pastes them", () => {
         env: npmEnv(),
         maxBuffer: 16 * 1024 * 1024,
       }).catch((error: { stdout?: string; stderr?: string }) => {
-        throw new Error(`${error.stdout ?? ""}${error.stderr ?? ""}`);
+        throw new Error(`tsc failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
       }),
     );
     const failures = failuresByBlock(blocks, output, (n) => `b${n}.ts(`);
