@@ -23,7 +23,7 @@ export const HEAVY_TESTS = [
   "test/native/java.test.ts",
   "test/native/python.test.ts",
   "test/native/yaml.test.ts",
-  "test/native/reference.test.ts",
+  "test/docs/codeBlocks.test.ts",
   // Regenerates the SDKs: the Java one with pulumi-java-gen, the others with a Go-built generator.
   "test/native/schema.test.ts",
   "test/examples/languages.test.ts",

@@ -5,7 +5,10 @@
 //                                  configuration key with its environment variable and secrecy
 //   api-docs/<name>.md             a page per resource (inputs, outputs with secrets marked, the
 //                                  import syntax) and per function (arguments, result), each with
-//                                  an example in TypeScript, Python, Go, YAML and Java
+//                                  an example in TypeScript, Python, Go, YAML and Java: each one a
+//                                  whole program (imports, Go's package and main, Java's class,
+//                                  YAML's name and runtime) that compiles as a user pastes it
+//                                  (test/docs/codeBlocks.test.ts compiles every one)
 // Written by scripts/generateSdks.ts with the SDKs (`npm run generate`; its `--check`, which a test
 // runs, fails when a page is stale). Why a script and not Pulumi's own docs generator
 // (pkg/codegen/docs): that package is no longer in github.com/pulumi/pulumi/pkg/v3 (it moved to the
@@ -13,7 +16,7 @@
 import { SETTINGS, configKeyOf, type SettingName } from "../../sdk/nodejs/stackSettings.ts";
 
 /** The parts of a package schema the reference reads. */
-interface SchemaProperty {
+export interface SchemaProperty {
   type?: string;
   items?: SchemaProperty;
   additionalProperties?: SchemaProperty;
@@ -84,6 +87,21 @@ const EXAMPLE_NAMES: Record<string, { resourceName: string; variable: string }> 
   PortfolioWallet: { resourceName: "treasury", variable: "treasury" },
   WalletStrategy: { resourceName: "treasury-allocation", variable: "allocation" },
   WebhookRegistration: { resourceName: "treasury-events", variable: "events" },
+};
+
+/**
+ * The output each example exports, so that the variable it binds is used: Go refuses a program
+ * with a variable declared and not used, and a user pasting the example wants to see a value.
+ */
+const EXAMPLE_EXPORTS: Record<string, string> = {
+  PortfolioWallet: "walletId",
+  WalletStrategy: "strategyChangeStatus",
+  WebhookRegistration: "registrationId",
+  getQuote: "options",
+  getStrategies: "strategies",
+  getYieldSources: "yieldSources",
+  getWallet: "totalBalanceUsd",
+  getYieldMetrics: "global",
 };
 
 /** What `pulumi import` takes as each resource's id. */
@@ -309,6 +327,54 @@ function yamlValue(value: ExampleValue, indent: string): string {
 
 const PYTHON_MODULE = "portfolio_wallet";
 
+function exportedOutput(name: string): string {
+  const output = EXAMPLE_EXPORTS[name];
+  if (output === undefined)
+    throw new Error(`EXAMPLE_EXPORTS has no output for ${name}: add the one its example exports`);
+  return output;
+}
+
+const indented = (code: string, prefix: string) =>
+  code
+    .split("\n")
+    .map((line) => (line === "" ? line : `${prefix}${line}`))
+    .join("\n");
+
+/** A Go example as a whole `main` package, as a user pastes it into main.go. */
+function goProgram(body: string, exportLine: string): string {
+  return (
+    `package main\n\nimport (\n\tportfoliowallet "github.com/portfolio-wallet/pulumi-portfolio-wallet/sdk/go/portfoliowallet"\n` +
+    `\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n` +
+    `${indented(body, "\t\t")}\n\t\t${exportLine}\n\t\treturn nil\n\t})\n}`
+  );
+}
+
+/** The Java SDK's package (sdk/java): resources, their Args and the functions here, other Args under `.inputs`. */
+const JAVA_PACKAGE = "com.portfoliowallet.portfoliowallet";
+
+/**
+ * A Java example as a whole compilation unit, `src/main/java/App.java` of languages.md's Maven
+ * project, importing exactly the SDK classes it names.
+ */
+function javaProgram(body: string, exportLine: string, resourceNames: string[]): string {
+  const classes = [...new Set([...body.matchAll(/\b([A-Z]\w*)\b/g)].map((match) => match[1]!))].sort();
+  const inBasePackage = (name: string) =>
+    name === "PortfoliowalletFunctions" || resourceNames.some((r) => name === r || name === `${r}Args`);
+  const imports = classes
+    .filter((name) => inBasePackage(name) || name.endsWith("Args"))
+    .map((name) => `import ${JAVA_PACKAGE}.${inBasePackage(name) ? "" : "inputs."}${name};`)
+    .sort();
+  return (
+    `${[...imports, "import com.pulumi.Pulumi;"].join("\n")}\n\npublic class App {\n    public static void main(String[] args) {\n` +
+    `        Pulumi.run(ctx -> {\n${indented(body, "            ")}\n            ${exportLine}\n        });\n    }\n}`
+  );
+}
+
+/** A YAML example as a whole Pulumi.yaml: a YAML program is its project file. */
+function yamlProgram(body: string, outputLine: string): string {
+  return `name: treasury\nruntime: yaml\n${body}\noutputs:\n  ${outputLine}`;
+}
+
 /** A walletId variable for the examples that need one. */
 const WALLET_ID_SETUP: Record<(typeof LANGUAGES)[number], string> = {
   TypeScript: 'const walletId = "<walletId>";',
@@ -349,22 +415,33 @@ function resourceExample(
         .join("\n")
         .replace(/^\t(\w+): (\w+)$/gm, "\t$1: $2");
       const goSetup = setup === "" ? "" : `${setup}`;
-      return `${goSetup}${variable}, err := portfoliowallet.New${name}(ctx, "${resourceName}", &portfoliowallet.${name}Args{\n${props.replace(
+      const body = `${goSetup}${variable}, err := portfoliowallet.New${name}(ctx, "${resourceName}", &portfoliowallet.${name}Args{\n${props.replace(
         /: walletId,/,
         ": pulumi.String(walletId),",
       )}\n})\nif err != nil {\n\treturn err\n}`;
+      const output = exportedOutput(name);
+      return goProgram(body, `ctx.Export("${output}", ${variable}.${pascal(output)})`);
     }
     case "YAML": {
       const props = entries
         .map(([k, v]) => `      ${k}: ${yamlValue(v, "        ")}`.replace(/: \n/, ":\n"))
         .join("\n");
-      return `${setup}resources:\n  ${resourceName}:\n    type: ${schema.name}:${name}\n    properties:\n${props}`;
+      const output = exportedOutput(name);
+      return yamlProgram(
+        `${setup}resources:\n  ${resourceName}:\n    type: ${schema.name}:${name}\n    properties:\n${props}`,
+        `${output}: \${${resourceName}.${output}}`,
+      );
     }
     case "Java": {
       const calls = entries
         .map(([k, v]) => `    .${k}(${javaValue(schema, v, spec.inputProperties[k], "    ")})`)
         .join("\n");
-      return `${setup}var ${variable} = new ${name}("${resourceName}", ${name}Args.builder()\n${calls}\n    .build());`;
+      const output = exportedOutput(name);
+      return javaProgram(
+        `${setup}var ${variable} = new ${name}("${resourceName}", ${name}Args.builder()\n${calls}\n    .build());`,
+        `ctx.export("${output}", ${variable}.${output}());`,
+        Object.keys(schema.resources).map(shortName),
+      );
     }
   }
 }
@@ -395,18 +472,31 @@ function functionExample(
           : `, &portfoliowallet.${pascal(name)}Args{${entries
               .map(([k, v]) => `${pascal(k)}: ${goPlainValue(v, inputs[k], required.includes(k))}`)
               .join(", ")}}`;
-      return `${setup}${result}, err := portfoliowallet.${pascal(name)}(ctx${argsText})\nif err != nil {\n\treturn err\n}`;
+      const output = exportedOutput(name);
+      return goProgram(
+        `${setup}${result}, err := portfoliowallet.${pascal(name)}(ctx${argsText})\nif err != nil {\n\treturn err\n}`,
+        `ctx.Export("${output}", pulumi.Any(${result}.${pascal(output)}))`,
+      );
     }
     case "YAML": {
       const argsText = entries.map(([k, v]) => `\n        ${k}: ${yamlValue(v, "          ")}`).join("");
-      return `${setup}variables:\n  ${result}:\n    fn::invoke:\n      function: ${schema.name}:${name}\n      arguments:${argsText === "" ? " {}" : argsText}`;
+      const output = exportedOutput(name);
+      return yamlProgram(
+        `${setup}variables:\n  ${result}:\n    fn::invoke:\n      function: ${schema.name}:${name}\n      arguments:${argsText === "" ? " {}" : argsText}`,
+        `${output}: \${${result}.${output}}`,
+      );
     }
     case "Java": {
       const argsText =
         spec.inputs === undefined
           ? ""
           : `${pascal(name)}Args.builder()${entries.map(([k, v]) => `.${k}(${javaValue(schema, v, inputs[k], "")})`).join("")}.build()`;
-      return `${setup}var ${result} = PortfoliowalletFunctions.${name}(${argsText});`;
+      const output = exportedOutput(name);
+      return javaProgram(
+        `${setup}var ${result} = PortfoliowalletFunctions.${name}(${argsText});`,
+        `ctx.export("${output}", ${result}.applyValue(value -> value.${output}()));`,
+        Object.keys(schema.resources).map(shortName),
+      );
     }
   }
 }
@@ -434,7 +524,8 @@ function resourcePage(schema: PackageSchema, token: string, spec: ResourceSpec):
   const importText =
     importId === undefined
       ? ""
-      : `## Import\n\nThe id is ${importId.what}:\n\n\`\`\`sh\npulumi import ${token} <name> ${importId.id}\n\`\`\`\n\nTypeScript programs use the npm package's dynamic resources, which cannot be imported; they adopt a wallet with \`adoptWalletId\` instead. The language hosts of the offline engine print no code for Python, Go and Java (add \`--generate-code=false\`); see [languages.md](../../languages.md#pulumi-import).\n\n`;
+      : `## Import\n\nThe id is ${importId.what}:\n\n\`\`\`sh\npulumi import ${token} <name> ${importId.id}\n\`\`\`\n\nTypeScript programs use the npm package's dynamic resources, which cannot be imported; they adopt a wallet with \`adoptWalletId\` instead. The language hosts of the offline engine print no code for Python, Go and Java (add \`--generate-code=false\`); see [languages.md](../../languages.md#pulumi-import).\n\n` +
+        `The import marks the resource protected: \`pulumi destroy\` then stops with \`cannot be deleted because it is protected\`. To let the stack delete it, run \`pulumi state unprotect '<urn>'\` (its URN as \`pulumi stack --show-urns\` prints it) before \`pulumi destroy\`, and drop the protect option from the code, or the next \`pulumi up\` protects it again.\n\n`;
   const allProperties = { ...spec.inputProperties, ...(spec.properties ?? {}) };
   return (
     `${GENERATED_NOTE}# ${name}\n\n\`${token}\`\n\n${(spec.description ?? "").trim()}\n\n` +
