@@ -15,7 +15,11 @@ const FEEDBACK_MS = 2000;
 export function copyButton(spec) {
   const button = h(
     "button",
-    { type: "button", class: "button small copy-button", "aria-label": spec.label ?? `Copy the ${spec.what}` },
+    {
+      type: "button",
+      class: "button small copy-button",
+      "aria-label": spec.label ?? `Copy the ${spec.what}`,
+    },
     "Copy",
   );
   /** @type {number | undefined} */

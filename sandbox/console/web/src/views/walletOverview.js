@@ -37,7 +37,7 @@ export function walletOverview(ctx, walletId) {
         h(
           "p",
           { class: "hint" },
-          "Replayed from the wallet's ledger on the sandbox clock (a step at each booking), ending with the wallet as read now.",
+          "Balance and weights replayed from the wallet's ledger on the sandbox clock (a step at each booking), ending with the wallet as read now; yield generated as the service reports it over the same time (POST /v2/portfolio-wallets/yield with each moment as the period's end).",
         ),
         history.element,
       ],

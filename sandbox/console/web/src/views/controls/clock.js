@@ -4,7 +4,7 @@
 // wherever its effect is watched.
 import { request } from "../../api.js";
 import { announce, h } from "../../dom.js";
-import { when } from "../../format.js";
+import { localZone, when } from "../../format.js";
 import { RefusedInPage, requestLog, runLogged } from "../../requestLog.js";
 import { field } from "./forms.js";
 import { sandboxPaths } from "../../paths.js";
@@ -44,12 +44,6 @@ async function advance(log, seconds, after) {
 /** A date and time field's value ("2026-12-30T09:00") as the browser's local time, in ms. */
 const localMs = (/** @type {string} */ value) => (value === "" ? Number.NaN : new Date(value).getTime());
 
-/** The browser's time zone as the console names it elsewhere ("GMT+5:30", "CET"). */
-const zoneName = () =>
-  new Intl.DateTimeFormat("en-GB", { timeZoneName: "short" })
-    .formatToParts(new Date())
-    .find((part) => part.type === "timeZoneName")?.value ?? "local time";
-
 /**
  * "Advance to a date", as a test clock is moved to a chosen moment: the sandbox's own clock is
  * read first (GET /_sandbox/clock), then moved by the difference (POST /_sandbox/clock/advance,
@@ -73,7 +67,7 @@ function advanceToDate(idPrefix, log, after, done) {
   const form = h(
     "form",
     { class: "inline-form advance-to-date", id: `${idPrefix}-to-date`, novalidate: true },
-    field(`${idPrefix}-until`, `Advance to (${zoneName()})`, target),
+    field(`${idPrefix}-until`, `Advance to (${localZone()})`, target),
     h("div", { class: "form-actions" }, submit),
   );
   form.addEventListener("submit", async (event) => {
