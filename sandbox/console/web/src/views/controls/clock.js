@@ -215,7 +215,8 @@ export function headerClock(after) {
     menu.open = false;
     if (hadFocus) summary.focus();
   }
-  menu.addEventListener("keydown", (event) => {
+  // On the document: a button that was just disabled while it ran has dropped focus to the body.
+  document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && menu.open) {
       event.preventDefault();
       close();
