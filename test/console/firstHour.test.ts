@@ -423,8 +423,7 @@ describe("the console's first hour (issue 40)", () => {
           ).map((problem) => `${width}px: ${problem}`),
         );
       }
-      expect(wide).toEqual([]);
-      expect(brokenWords).toEqual([]);
+      expect({ wide, brokenWords }).toEqual({ wide: [], brokenWords: [] });
       expect((await api("DELETE", `/webhooks/registrations/${registered.body.id}`)).status).toBe(204);
       await receiver.close();
       await page.close();
