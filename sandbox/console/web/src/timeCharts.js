@@ -70,7 +70,8 @@ export function timeChart(spec) {
     drawing.append(
       svg("path", {
         d: path,
-        class: `series series-${series.tone}`,
+        // A lone series needs no dash to be told apart.
+        class: `series series-${series.tone}${spec.series.length === 1 ? " series-alone" : ""}`,
         "vector-effect": "non-scaling-stroke",
         "data-series": series.name,
         "data-points": series.points
