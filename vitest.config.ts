@@ -32,6 +32,7 @@ export const HEAVY_TESTS = [
   "test/release/**/*.test.ts",
   // Chromium (installed with apt-get when missing).
   "test/console/console.test.ts",
+  "test/console/firstHour.test.ts",
   "test/console/serving.test.ts",
   // Schemathesis and openapi-python-client in virtual environments from PyPI: minutes each.
   "test/openapi/schemathesis.test.ts",

@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -13,9 +11,7 @@ import {
   type CliSandbox,
 } from "./harness.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
-
-/** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+import { boxOf, eventually, offscreenActions, overlap, seriousViolations } from "./pageChecks.ts";
 
 /**
  * The console in a real browser (Debian's Chromium through playwright-core), against
@@ -102,73 +98,6 @@ async function open(page: Page, path: string): Promise<void> {
   await page.goto(`${sandbox.consoleUrl}${path.replace(/^\//, "")}`);
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol, which the page's content security policy does not govern.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
-    const { violations } = await axe.run();
-    return violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map(
-        (violation) =>
-          `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes
-            .slice(0, 3)
-            .map((node) => JSON.stringify(node.target))
-            .join(", ")})`,
-      );
-  });
-}
-
-/**
- * Actions (buttons, links, fields) of the header and the page that are off-screen: outside the
- * window, or outside a box that clips or scrolls them; and tables that scroll sideways.
- */
-async function offscreenActions(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const problems: string[] = [];
-    const width = window.innerWidth;
-    const actions = document.querySelectorAll(
-      "header button, header a[href], main button, main a[href], main input, main select, main textarea",
-    );
-    for (const action of Array.from(actions)) {
-      const rect = action.getBoundingClientRect();
-      // Not shown: in a closed menu or disclosure, or a hidden form.
-      if ((rect.width === 0 && rect.height === 0) || !action.checkVisibility()) continue;
-      const name = (
-        action.getAttribute("aria-label") ??
-        action.textContent ??
-        action.getAttribute("name") ??
-        ""
-      )
-        .trim()
-        .slice(0, 50);
-      if (rect.left < -1 || rect.right > width + 1) {
-        problems.push(
-          `${action.tagName} "${name}" spans ${Math.round(rect.left)}..${Math.round(rect.right)} px`,
-        );
-        continue;
-      }
-      for (let box = action.parentElement; box !== null; box = box.parentElement) {
-        if (getComputedStyle(box).overflowX === "visible") continue;
-        const bounds = box.getBoundingClientRect();
-        if (rect.left < bounds.left - 1 || rect.right > bounds.right + 1) {
-          problems.push(`${action.tagName} "${name}" is scrolled out of view`);
-          break;
-        }
-      }
-    }
-    for (const region of Array.from(document.querySelectorAll("main .table-scroll")))
-      if (region.scrollWidth > region.clientWidth + 1)
-        problems.push(`the table "${region.getAttribute("aria-label")}" scrolls sideways`);
-    return problems;
-  });
-}
-
 /** Forgets the approver keys this browser keeps (IndexedDB of the sandbox's origin). */
 async function forgetApproverKeys(page: Page): Promise<void> {
   await page.evaluate(
@@ -180,21 +109,6 @@ async function forgetApproverKeys(page: Page): Promise<void> {
       }),
   );
 }
-
-type Box = { left: number; top: number; width: number; height: number };
-const boxOf = async (page: Page, selector: string): Promise<Box> =>
-  page
-    .locator(selector)
-    .first()
-    .evaluate((element) => {
-      const { left, top, width, height } = element.getBoundingClientRect();
-      return { left, top, width, height };
-    });
-const overlap = (a: Box, b: Box) =>
-  a.left < b.left + b.width - 1 &&
-  b.left < a.left + a.width - 1 &&
-  a.top < b.top + b.height - 1 &&
-  b.top < a.top + a.height - 1;
 
 beforeAll(async () => {
   // Installs Chromium when missing (apt-get): this can take minutes on a fresh machine.
@@ -685,17 +599,23 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       expect(await form.locator("[aria-invalid]").count()).toBe(0);
       expect(await form.getByRole("alert").count()).toBe(0);
 
-      // A withdrawal: the address the sandbox refuses, then an amount past what the wallet holds.
+      // A withdrawal: an address that is not one on the chain, then an amount past what the wallet
+      // holds; each refused at its field before the confirmation, and nothing sent.
       const wallet = await walletOf(TOKEN_A, "Refused fields", 1000);
       await open(page, `/wallets/${wallet.id}/withdrawals`);
+      const withdrawCalls: string[] = [];
+      page.on("request", (sent) => {
+        if (sent.method() === "POST" && sent.url().endsWith("/withdraw")) withdrawCalls.push(sent.url());
+      });
       const withdraw = page.locator("#withdraw-form");
       await withdraw.getByLabel("Amount (USD)").fill("10");
       await withdraw.getByLabel("Destination address").fill("0x12");
       await withdraw.getByRole("button", { name: "Request withdrawal" }).click();
-      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
       const refusal = withdraw.getByRole("alert");
       await refusal.waitFor();
+      expect(await page.getByRole("dialog").count()).toBe(0);
       const text = (await refusal.textContent()) ?? "";
+      expect(text).toContain("Destination address");
       expect(text.split("0x followed by 40 hex digits").length - 1).toBe(1);
       const address = withdraw.getByLabel("Destination address");
       expect(await address.getAttribute("aria-invalid")).toBe("true");
@@ -712,14 +632,16 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
 
       await withdraw.getByLabel("Amount (USD)").fill("15000");
       await withdraw.getByRole("button", { name: "Request withdrawal" }).click();
-      await page.getByRole("dialog").getByRole("button", { name: "Withdraw" }).click();
       await withdraw.getByRole("alert").waitFor();
-      // Money as money: "$15,000.00", never "15000 USD".
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      // Money as money: "$15,000.00", never "15000 USD"; the field named.
       const insufficient = (await withdraw.getByRole("alert").textContent()) ?? "";
+      expect(insufficient).toContain("Amount (USD)");
       expect(insufficient).toContain("$15,000.00");
       expect(insufficient).not.toMatch(/\d USD/);
       expect(await withdraw.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBe("true");
       expect(await withdraw.locator(".field-error").textContent()).toContain("$1,000.00");
+      expect(withdrawCalls).toEqual([]);
     },
     SCENARIO_TIMEOUT_MS,
   );
@@ -1053,9 +975,13 @@ describe("sandbox console in Chromium: controls where they are used", () => {
         .getByRole("group", { name: "Advance the sandbox clock by" })
         .getByRole("button", { name: "+ 1 second" })
         .click();
-      await page.locator(".clock-menu").getByText("The sandbox clock is now").waitFor();
+      // The menu closes once time moved, and says what moved beside it.
+      await page.locator(".clock-moved").getByText("✓ + 1 second").waitFor();
+      expect(await page.locator(".clock-menu").getAttribute("open")).toBeNull();
       await eventually(() => row.locator(".pill").first().getAttribute("data-status")).toBe("completed");
-      expect(await page.locator("[data-sandbox-now]").getAttribute("data-sandbox-now")).not.toBe(before);
+      await eventually(() => page.locator("[data-sandbox-now]").getAttribute("data-sandbox-now")).not.toBe(
+        before,
+      );
       expect(page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}/deposits`);
       await screenshot(page, "wallet-deposit-in-place");
 
@@ -1422,7 +1348,8 @@ describe("sandbox console in Chromium: every page", () => {
 
       const signInPage = await newPage();
       await open(signInPage, "/sign-in");
-      await signInPage.locator("form").waitFor();
+      // The page's form: the header's clock form is in the document too, hidden until signed in.
+      await signInPage.locator("main form").waitFor();
       findings.push(...(await seriousViolations(signInPage)).map((finding) => `sign-in: ${finding}`));
       await screenshot(signInPage, "sign-in");
       expect(findings).toEqual([]);

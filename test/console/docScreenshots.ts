@@ -126,7 +126,7 @@ async function open(target: Page, route: string, ready: string) {
   await target.locator(ready).first().waitFor();
 }
 
-await open(page, "sign-in", "form");
+await open(page, "sign-in", "main form");
 await shoot("sign-in", false);
 await signIn(page, sandbox.consoleUrl, TOKEN, ADMIN_TOKEN);
 await open(page, "wallets", "tr[data-wallet-id]");
@@ -161,7 +161,7 @@ await call(
   { walletId: treasury.id, legKey: "redeem", reason: "bridge outage (injected)" },
   true,
 );
-await open(page, `controls?wallet=${treasury.id}`, "form");
+await open(page, `controls?wallet=${treasury.id}`, "main form");
 const depositForm = page.locator("form", { has: page.getByRole("button", { name: "Simulate deposit" }) });
 await depositForm.getByLabel("Amount (USD)").fill("5000");
 await depositForm.getByRole("button", { name: "Simulate deposit" }).click();

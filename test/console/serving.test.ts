@@ -31,6 +31,8 @@ async function expectConsoleServed(consoleUrl: string): Promise<void> {
   expect(bundle).not.toMatch(/^\s*(?:import|export)\b.*\bfrom\s*["']/m);
   expect(bundle).toContain("function parseIsoDurationMs(");
   expect(bundle).toMatch(/\bTOTAL_WEIGHT_BPS = /);
+  // A withdrawal's address checked by the sandbox's own rule (sdk/nodejs/contract/chainAddress.ts).
+  expect(bundle).toContain("function chainAddressProblem(");
   // Without zod: the views take only the schemas' types.
   expect(bundle).not.toContain("ZodError");
   // The sources are not served, only their bundle.

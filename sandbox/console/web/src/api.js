@@ -95,7 +95,13 @@ export async function request(method, path, options = {}) {
       redirect: "error",
     });
   } catch {
-    throw new ApiError("The sandbox did not answer. Is it still running? The console will keep trying.", {
+    // A read is tried again by the page's polling; an action is not (sending it later, unseen,
+    // could surprise more than help): say so, rather than let "trying" suggest it will be sent.
+    const message =
+      method === "GET"
+        ? "The sandbox did not answer. Is it still running? The page reads again every few seconds."
+        : `The sandbox did not answer this ${method} ${path.split("?")[0]}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
+    throw new ApiError(message, {
       status: 0,
       code: null,
       body: null,

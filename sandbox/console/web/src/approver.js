@@ -77,7 +77,7 @@ export async function removeApprover(publicKey, call) {
 export async function registerNewApprover(call) {
   const key = await createApproverKey();
   const userName = `console approver ${key.publicKey.slice(2, 10)}`;
-  await call(
+  const { body: registered } = await call(
     request("POST", sandboxPaths.signingApiKeys, {
       admin: true,
       body: { publicKey: key.publicKey, userName },
@@ -89,7 +89,9 @@ export async function registerNewApprover(call) {
     organizationId: session()?.organizationId ?? "",
     userName,
     privateKey: key.privateKey,
-    createdAt: new Date().toISOString(),
+    // The sandbox's clock for this organization, as every other time the console shows: it may be
+    // days ahead of the wall clock once advanced.
+    createdAt: typeof registered?.createdAt === "string" ? registered.createdAt : new Date().toISOString(),
   });
   return current;
 }

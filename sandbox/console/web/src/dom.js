@@ -119,6 +119,23 @@ export function table(spec) {
   );
 }
 
+/** Where a long identifier may wrap: after "://", and after each dot, slash, underscore, hyphen, ?, & and =. */
+const SEPARATOR = /(:\/\/|[./_?&=-])/;
+
+/**
+ * A long identifier (an event type, a URL, an id) that wraps after its separators, never inside a
+ * word: its text with a `<wbr>` after each separator. Shown with the class `break-at-separators`
+ * (overflow-wrap: break-word), a run with no separator breaks only where it could not fit at all.
+ * @param {string} text
+ * @returns {(string | HTMLElement)[]}
+ */
+export function breakable(text) {
+  return text
+    .split(SEPARATOR)
+    .filter((part) => part !== "")
+    .flatMap((part) => (SEPARATOR.test(part) ? [part, h("wbr")] : [part]));
+}
+
 /**
  * A status shown as a word in a coloured pill: the word carries the meaning, the colour only helps.
  * @param {string | null | undefined} status

@@ -75,6 +75,14 @@ const DATE_TIME = /** @type {const} */ ({
 const localTimeFormat = new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, timeZoneName: "short" });
 const utcTimeFormat = new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, timeZone: "UTC" });
 
+/** The browser's time zone as the console's times name it ("GMT+5:30", "CET"). */
+export function localZone() {
+  return (
+    localTimeFormat.formatToParts(new Date()).find((part) => part.type === "timeZoneName")?.value ??
+    "local time"
+  );
+}
+
 /**
  * A date's text, breakable only after the comma.
  * @param {string} text

@@ -14,7 +14,7 @@ const STORE = "approver-keys";
  * @property {string} organizationId
  * @property {string} userName
  * @property {CryptoKey} privateKey non-extractable
- * @property {string} createdAt real time, ISO 8601
+ * @property {string} createdAt when the sandbox registered it, on the organization's sandbox clock, ISO 8601
  */
 
 /** @returns {Promise<IDBDatabase>} */

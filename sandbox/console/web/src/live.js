@@ -1,7 +1,8 @@
 // @ts-check
 // Live updates by polling at a bounded rate: the current page's reads run again every
 // `intervalMs` after the previous round finished (never two rounds at once), not while the tab is
-// hidden, and further apart after failures (doubling up to `maxBackoffMs`). Polling rather than
+// hidden, and further apart after failures (doubling up to `maxBackoffMs`: a few seconds, so a
+// sandbox that is back is seen soon; a local sandbox does not notice a read every 5 s). Polling rather than
 // server-sent events: an EventSource cannot send the Authorization header, and the token may not
 // travel in a URL or a cookie.
 
@@ -11,7 +12,7 @@
  */
 export function startPolling(refresh, options = {}) {
   const intervalMs = options.intervalMs ?? 2000;
-  const maxBackoffMs = options.maxBackoffMs ?? 30000;
+  const maxBackoffMs = options.maxBackoffMs ?? 5000;
   let stopped = false;
   let running = false;
   let again = false;

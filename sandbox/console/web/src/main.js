@@ -177,9 +177,14 @@ function drawSessionBar(current) {
   );
 }
 
+// The banner's own way to read again at once, rather than wait for the next round.
+const bannerMessage = h("span", {});
+const retryNow = h("button", { type: "button", class: "button small" }, "Retry now");
+retryNow.addEventListener("click", () => poller.now());
+banner.append(bannerMessage, " ", retryNow);
 /** @param {string} message */
 function showBanner(message) {
-  if (banner.textContent !== message) banner.textContent = message;
+  if (bannerMessage.textContent !== message) bannerMessage.textContent = message;
   banner.hidden = message === "";
 }
 

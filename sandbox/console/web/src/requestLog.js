@@ -101,6 +101,23 @@ export function requestLog(label = "Result") {
   };
 }
 
+/**
+ * A request the page refuses before sending it, for the fields it names (`field` as the API names
+ * it, the `data-api-field` of its control): shown and marked as the sandbox's own refusals are,
+ * with nothing sent.
+ */
+export class RefusedInPage extends Error {
+  /**
+   * @param {string} message the sentence shown above the form, naming the fields
+   * @param {{ field: string, reason: string }[]} details
+   */
+  constructor(message, details) {
+    super(message);
+    this.name = "RefusedInPage";
+    this.details = details;
+  }
+}
+
 /** Forms whose edits already clear their stale messages. */
 const watched = new WeakSet();
 
@@ -159,6 +176,7 @@ export async function runLogged(log, run, options = {}) {
   } catch (error) {
     log.show({ ok: false, message: error instanceof Error ? error.message : String(error), exchanges });
     if (form !== undefined && error instanceof ApiError) showFieldErrors(form, refusalDetails(error.body));
+    if (form !== undefined && error instanceof RefusedInPage) showFieldErrors(form, error.details);
     return false;
   }
 }

@@ -24,11 +24,14 @@ function svg(tag, attrs) {
  * @property {string} name
  * @property {number} tone which of the chart colours (0, 1, 2, …)
  * @property {{ t: number, v: number }[]} points time in ms, value
+ * @property {"step" | "line"} [shape] a step at each booking (a figure holds until the next
+ *   changes it), or straight lines between samples of a figure that grows gradually
  */
 
 /**
- * Lines over time, on one scale from 0 (or the lowest value, when below 0) to the highest.
- * @param {{ label: string, series: Series[], format: (value: number) => string, when: (ms: number) => string }} spec
+ * Lines over time, on one scale from 0 (or the lowest value, when below 0) to the highest. The
+ * axis names the time zone its times are in (`zone`).
+ * @param {{ label: string, series: Series[], format: (value: number) => string, when: (ms: number) => string, zone: string }} spec
  */
 export function timeChart(spec) {
   const all = spec.series.flatMap((series) => series.points);
@@ -52,16 +55,29 @@ export function timeChart(spec) {
       svg("line", { x1: 0, x2: WIDTH, y1: fraction * HEIGHT, y2: fraction * HEIGHT, class: "grid-line" }),
     );
   for (const series of spec.series) {
-    // A step line: a figure holds until the next booking changes it.
     const path = series.points
       .map((point, index) => {
         const previous = series.points[index - 1];
-        const step = previous === undefined ? "" : `L${x(point.t).toFixed(1)},${y(previous.v).toFixed(1)} `;
+        const step =
+          previous === undefined || series.shape === "line"
+            ? ""
+            : `L${x(point.t).toFixed(1)},${y(previous.v).toFixed(1)} `;
         return `${index === 0 ? "M" : step + "L"}${x(point.t).toFixed(1)},${y(point.v).toFixed(1)}`;
       })
       .join(" ");
+    // Each series has its own dash (the stylesheet's series-N), so two that coincide (equal
+    // weights) still both show; the figures drawn are on the path for scripts and tests.
     drawing.append(
-      svg("path", { d: path, class: `series series-${series.tone}`, "vector-effect": "non-scaling-stroke" }),
+      svg("path", {
+        d: path,
+        // A lone series needs no dash to be told apart.
+        class: `series series-${series.tone}${spec.series.length === 1 ? " series-alone" : ""}`,
+        "vector-effect": "non-scaling-stroke",
+        "data-series": series.name,
+        "data-points": series.points
+          .map((point) => `${new Date(point.t).toISOString()}=${point.v}`)
+          .join(" "),
+      }),
     );
   }
   const sentence = spec.series
@@ -92,20 +108,23 @@ export function timeChart(spec) {
       "div",
       { class: "time-chart-axis", "aria-hidden": "true" },
       h("span", {}, spec.when(t0)),
+      h("span", { class: "time-chart-zone" }, `times in ${spec.zone}`),
       h("span", {}, spec.when(t1)),
     ),
     spec.series.length > 1
       ? h(
           "div",
           { class: "chart-legend", "aria-hidden": "true" },
-          spec.series.map((series) =>
-            h(
+          spec.series.map((series) => {
+            const last = series.points.at(-1);
+            return h(
               "span",
-              { class: "legend-item" },
+              { class: "legend-item", "data-legend": series.name },
               h("span", { class: `swatch swatch-series-${series.tone}` }),
-              series.name,
-            ),
-          ),
+              // The latest figure beside the name: lines that coincide still read apart.
+              last === undefined ? series.name : `${series.name}: ${spec.format(last.v)}`,
+            );
+          }),
         )
       : null,
   );

@@ -5,12 +5,19 @@
 import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/nodejs/contract/basisPoints.ts";
 import { request } from "../api.js";
 import { fillIfChanged, h, table, timeOf } from "../dom.js";
-import { drift, percent, usd } from "../format.js";
+import { drift, localZone, percent, usd } from "../format.js";
 import { timeChart } from "../timeCharts.js";
 import { consolePaths } from "../paths.js";
 
 /** How many moments the table lists, newest first (the charts draw every one). */
 const TABLE_ROWS = 12;
+/**
+ * How many moments the yield chart asks the service for. The ledger books accrued yield only when
+ * the wallet settles (a deposit, a withdrawal, a rebalance), so replayed from bookings the yield
+ * of 30 quiet days is $0 until the last point; the service's yield metrics (POST
+ * /v2/portfolio-wallets/yield with a period's end) spread it over the time it was earned.
+ */
+const YIELD_SAMPLES = 24;
 
 /**
  * A moment of the wallet's history (the console API's), or its own read now (`live`).
@@ -28,6 +35,34 @@ const axisFormat = new Intl.DateTimeFormat("en-GB", {
   hour: "2-digit",
   minute: "2-digit",
 });
+
+/**
+ * The wallet's generated yield at evenly spread moments from its first booking to `now`, as the
+ * service reports it (one read per moment, side by side); the last is the figure read now.
+ * @param {string} walletId
+ * @param {number} fromMs
+ * @param {string} now
+ * @param {number} generatedNow
+ * @returns {Promise<{ t: number, v: number }[]>}
+ */
+async function yieldSamples(walletId, fromMs, now, generatedNow) {
+  const nowMs = Date.parse(now);
+  if (!(nowMs > fromMs)) return [{ t: nowMs, v: generatedNow }];
+  const moments = Array.from(
+    { length: YIELD_SAMPLES - 1 },
+    (_, index) => fromMs + Math.round(((nowMs - fromMs) * index) / (YIELD_SAMPLES - 1)),
+  );
+  const figures = await Promise.all(
+    moments.map(async (ms) => {
+      const { body } = await request("POST", "/v2/portfolio-wallets/yield", {
+        body: { portfolioWalletIds: [walletId], periodEndIso: new Date(ms).toISOString() },
+      });
+      const generated = body?.portfolioWallets?.[walletId]?.generated;
+      return { t: ms, v: typeof generated === "number" ? generated : 0 };
+    }),
+  );
+  return [...figures, { t: nowMs, v: generatedNow }];
+}
 const axisTime = (/** @type {number} */ ms) => axisFormat.format(new Date(ms));
 
 /**
@@ -56,7 +91,14 @@ export function walletHistory(walletId) {
         });
       /** @type {{ positionKey: string, targetWeightBps: number }[]} */
       const targets = wallet.strategyConfig?.positions ?? [];
-      fillIfChanged(element, JSON.stringify([body, now?.slice(0, 16), targets]), () => {
+      const key = JSON.stringify([body, now?.slice(0, 16), targets]);
+      // Asked again only when what is drawn would change (a booking, a minute of sandbox time).
+      const first = points[0];
+      const generated =
+        element.dataset["renderedFrom"] === key || first === undefined || now === null
+          ? []
+          : await yieldSamples(walletId, Date.parse(first.at), now, generatedNow ?? 0);
+      fillIfChanged(element, key, () => {
         if (points.length === 0)
           return h("p", { class: "muted" }, "Nothing booked yet: the history starts with the first deposit.");
         const t = (/** @type {Point} */ point) => new Date(point.at).getTime();
@@ -71,18 +113,14 @@ export function walletHistory(walletId) {
               ],
               format: usd,
               when: axisTime,
+              zone: localZone(),
             }),
             timeChart({
               label: "Yield generated",
-              series: [
-                {
-                  name: "Yield generated",
-                  tone: 1,
-                  points: points.map((p) => ({ t: t(p), v: p.yieldGeneratedUsd })),
-                },
-              ],
+              series: [{ name: "Yield generated", tone: 1, shape: "line", points: generated }],
               format: usd,
               when: axisTime,
+              zone: localZone(),
             }),
             h(
               "div",
@@ -96,6 +134,7 @@ export function walletHistory(walletId) {
                 })),
                 format: percent,
                 when: axisTime,
+                zone: localZone(),
               }),
             ),
           ),

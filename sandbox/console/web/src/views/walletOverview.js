@@ -2,30 +2,12 @@
 // A wallet's overview: allocation and liquidity charts, yield, and the deposit addresses.
 import { request } from "../api.js";
 import { allocationChart, liquidityChart } from "../charts.js";
-import { announce, card, facts, fillIfChanged, h } from "../dom.js";
+import { copyButton } from "../copy.js";
+import { card, facts, fillIfChanged, h } from "../dom.js";
 import { usd, when } from "../format.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
 import { walletHistory } from "./walletHistory.js";
-
-/**
- * Copies `text`; where the clipboard is refused, selects it in `fallback` so Ctrl+C copies it.
- * @param {string} text
- * @param {HTMLElement} fallback
- * @param {string} what
- */
-async function copy(text, fallback, what) {
-  try {
-    await navigator.clipboard.writeText(text);
-    announce(`Copied the ${what}`);
-  } catch {
-    const range = document.createRange();
-    range.selectNodeContents(fallback);
-    window.getSelection()?.removeAllRanges();
-    window.getSelection()?.addRange(range);
-    announce(`Selected the ${what}: press Control+C to copy it`);
-  }
-}
 
 /**
  * @param {import("./common.js").ViewContext} ctx
@@ -55,7 +37,7 @@ export function walletOverview(ctx, walletId) {
         h(
           "p",
           { class: "hint" },
-          "Replayed from the wallet's ledger on the sandbox clock (a step at each booking), ending with the wallet as read now.",
+          "Balance and weights replayed from the wallet's ledger on the sandbox clock (a step at each booking), ending with the wallet as read now; yield generated as the service reports it over the same time (POST /v2/portfolio-wallets/yield with each moment as the period's end).",
         ),
         history.element,
       ],
@@ -154,17 +136,11 @@ export function walletOverview(ctx, walletId) {
                   h(
                     "td",
                     { class: "copy-cell" },
-                    h(
-                      "button",
-                      {
-                        type: "button",
-                        class: "button small",
-                        "aria-label": `Copy the ${chain} deposit address`,
-                        onClick: () =>
-                          void copy(String(entry?.address ?? ""), address, `${chain} deposit address`),
-                      },
-                      "Copy",
-                    ),
+                    copyButton({
+                      text: () => String(entry?.address ?? ""),
+                      selectable: address,
+                      what: `${chain} deposit address`,
+                    }),
                   ),
                 );
               }),

@@ -29,6 +29,9 @@ export function walletStrategy(ctx, walletId) {
   );
 
   let formBuilt = false;
+  // The target the wallet holds now: read again on every refresh, since an update that completes
+  // (after its approval, or at once) changes it while this page stays open.
+  const currentTarget = h("span", { "data-current-target": "" });
   /** @param {import("../payloads.js").PortfolioWallet} wallet */
   async function buildForm(wallet) {
     formBuilt = true;
@@ -81,7 +84,7 @@ export function walletStrategy(ctx, walletId) {
         "p",
         { class: "hint" },
         "Current target: ",
-        allocationText(wallet.strategyConfig?.positions ?? []),
+        currentTarget,
         ". With an approval policy, the update waits in pending approval until approvers sign it.",
       ),
       form,
@@ -91,6 +94,8 @@ export function walletStrategy(ctx, walletId) {
   return {
     element,
     async refresh(wallet) {
+      const target = allocationText(wallet.strategyConfig?.positions ?? []);
+      if (currentTarget.textContent !== target) currentTarget.textContent = target;
       if (!formBuilt) await buildForm(wallet);
       const { body } = await request("GET", consolePaths.walletStrategyUpdates(walletId, { limit: 25 }));
       /** @type {import("../payloads.js").StrategyUpdate[]} */

@@ -2,14 +2,55 @@
 // A wallet's withdrawals: a form to request one, and each withdrawal as a timeline of its payout
 // legs (instant, redeem) on the sandbox clock, with the reason when something failed.
 import { newRequestId, request } from "../api.js";
-import { card, fieldValue, fillIfChanged, h, statusPill } from "../dom.js";
+import { card, fieldValue, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
-import { durationLabel, moneyInText, relative, shortId, usd, when, words } from "../format.js";
-import { requestLog, runLogged } from "../requestLog.js";
+import { durationLabel, moneyInText, relative, shortId, usd, words } from "../format.js";
+import { chainAddressProblem } from "../../../../../sdk/nodejs/contract/chainAddress.ts";
+import { RefusedInPage, requestLog, runLogged } from "../requestLog.js";
 import { link, loading } from "./common.js";
 import { consolePaths } from "../paths.js";
 
 const TOKENS = ["usdc", "usdt"];
+const MICROS_PER_USD = 1_000_000;
+
+/**
+ * What the page can tell is wrong with a withdrawal before asking to confirm it, by the sandbox's
+ * own rules: the contract's address format for the chain, at least one micro-unit, and no more
+ * than the positions held when the wallet was last read (the sandbox checks again when it is sent).
+ * @param {{ withdrawalAmount: number, destinationChain: string, destinationAddress: string }} body
+ * @param {import("../payloads.js").PortfolioWallet | null} wallet
+ * @returns {{ field: string, label: string, reason: string }[]}
+ */
+function withdrawalProblems(body, wallet) {
+  /** @type {{ field: string, label: string, reason: string }[]} */
+  const problems = [];
+  const amountMicros = Math.round(body.withdrawalAmount * MICROS_PER_USD);
+  const withdrawable = (wallet?.positions ?? []).reduce((sum, p) => sum + (p.valueUsd ?? 0), 0);
+  if (!Number.isFinite(amountMicros) || amountMicros < 1)
+    problems.push({
+      field: "withdrawalAmount",
+      label: "Amount (USD)",
+      reason: "must be at least 0.000001 (one micro-unit)",
+    });
+  else if (wallet !== null && amountMicros > Math.round(withdrawable * MICROS_PER_USD))
+    problems.push({
+      field: "withdrawalAmount",
+      label: "Amount (USD)",
+      reason: `${usd(body.withdrawalAmount)} exceeds the withdrawable balance of ${usd(withdrawable)}: withdraw at most that`,
+    });
+  const addressProblem =
+    body.destinationAddress === ""
+      ? "is required"
+      : chainAddressProblem(
+          /** @type {import("../../../../../sdk/nodejs/contract/wallet.ts").KnownChain} */ (
+            body.destinationChain
+          ),
+          body.destinationAddress,
+        );
+  if (addressProblem !== null)
+    problems.push({ field: "destinationAddress", label: "Destination address", reason: addressProblem });
+  return problems;
+}
 
 /**
  * One step of a timeline: its mark and its word say what happened to it, the colour only helps.
@@ -65,7 +106,7 @@ const legState = (leg) =>
  */
 function timeline(withdrawal, now) {
   /** @type {HTMLElement[]} */
-  const steps = [step("done", "Requested", when(withdrawal.createdAt))];
+  const steps = [step("done", "Requested", timeOf(withdrawal.createdAt))];
   if (withdrawal.signingActivityId) {
     const approval = String(withdrawal.signingActivityStatus ?? "");
     const state = approval.endsWith("COMPLETED") ? "done" : /REJECTED|FAILED/.test(approval) ? "bad" : "busy";
@@ -83,16 +124,20 @@ function timeline(withdrawal, now) {
     const state = legState(leg);
     const timing =
       leg.status === "processing"
-        ? `due ${when(leg.dueAt)} (${relative(leg.dueAt, now)})`
+        ? ["due ", timeOf(leg.dueAt), ` (${relative(leg.dueAt, now)})`]
         : leg.status === "completed"
-          ? `paid ${when(leg.updatedAt)}`
+          ? ["paid ", timeOf(leg.updatedAt)]
           : state === "returned"
-            ? `stopped ${when(leg.updatedAt)}, when another leg failed; its amount went back to the wallet`
+            ? [
+                "stopped ",
+                timeOf(leg.updatedAt),
+                ", when another leg failed; its amount went back to the wallet",
+              ]
             : leg.status === "failed"
-              ? `failed ${when(leg.updatedAt)}`
+              ? ["failed ", timeOf(leg.updatedAt)]
               : leg.status === "skipped"
-                ? "not needed"
-                : "not started";
+                ? ["not needed"]
+                : ["not started"];
     steps.push(
       step(
         state,
@@ -103,14 +148,14 @@ function timeline(withdrawal, now) {
         ],
         [
           `${usd(leg.amount)} from ${(leg.positionKeys ?? []).join(", ") || "—"} · liquidity ${durationLabel(leg.maxProcessingTime)} · `,
-          timing,
+          ...timing,
         ],
         { "data-leg-key": leg.legKey, "data-leg-status": leg.status, "data-leg-state": state },
       ),
     );
   }
   if (withdrawal.status === "completed")
-    steps.push(step("done", "Completed", when(withdrawal.completedAt), { "data-outcome": "completed" }));
+    steps.push(step("done", "Completed", timeOf(withdrawal.completedAt), { "data-outcome": "completed" }));
   else if (withdrawal.status === "failed")
     steps.push(
       step(
@@ -205,6 +250,22 @@ export function walletWithdrawals(ctx, walletId) {
       destinationChain: fieldValue(form, "chain"),
       destinationAddress: fieldValue(form, "address"),
     };
+    // Refused here, at the fields, before the dialog: confirming a withdrawal the sandbox would
+    // refuse only to be told so afterwards wastes the confirmation.
+    const problems = withdrawalProblems(body, lastRead);
+    if (problems.length > 0) {
+      await runLogged(
+        log,
+        async () => {
+          throw new RefusedInPage(
+            `Not sent: ${problems.map((problem) => `${problem.label} ${problem.reason}`).join("; ")}.`,
+            problems,
+          );
+        },
+        { form },
+      );
+      return;
+    }
     const confirmed = await confirmAction({
       title: "Request this withdrawal?",
       message: h(
@@ -257,9 +318,12 @@ export function walletWithdrawals(ctx, walletId) {
   );
 
   let chainsKnown = "";
+  /** @type {import("../payloads.js").PortfolioWallet | null} */
+  let lastRead = null;
   return {
     element,
     async refresh(wallet) {
+      lastRead = wallet;
       const chains = Object.keys(wallet.depositAddresses ?? {});
       if (chains.length > 0 && chains.join() !== chainsKnown) {
         chainsKnown = chains.join();

@@ -3,7 +3,7 @@
 // event's body, the headers each attempt sends and how a receiver verifies the signature; and
 // Redeliver (POST …/redeliver), a new delivery of the same event.
 import { request } from "../api.js";
-import { card, facts, fill, h, statusPill, timeOf } from "../dom.js";
+import { breakable, card, facts, fill, h, statusPill, timeOf } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { consolePaths } from "../paths.js";
 
@@ -70,21 +70,26 @@ export function deliveryInspector(after) {
         "div",
         { "data-delivery-id": detail.id },
         facts([
-          ["Event", h("code", { class: "break" }, detail.eventType)],
-          ["Event id", h("code", { class: "break" }, detail.eventId)],
+          ["Event", h("code", { class: "break-at-separators" }, breakable(detail.eventType))],
+          ["Event id", h("code", { class: "break-at-separators" }, breakable(detail.eventId))],
           ["Status", statusPill(detail.status)],
           ["Attempts", String(detail.attempts)],
           ["Last status code", detail.lastResponseStatus === null ? "—" : String(detail.lastResponseStatus)],
           ["Last attempt", timeOf(detail.lastAttemptAt)],
           ["Last error", detail.lastError ?? "—"],
-          ["URL", h("code", { class: "break" }, detail.url)],
+          ["URL", h("code", { class: "break-at-separators" }, breakable(detail.url))],
         ]),
         h("h3", {}, "Headers of each attempt"),
         h(
           "dl",
           { class: "header-list" },
           (detail.headers ?? []).map((/** @type {{ name: string, value: string }} */ header) =>
-            h("div", {}, h("dt", {}, h("code", {}, header.name)), h("dd", { class: "break" }, header.value)),
+            h(
+              "div",
+              {},
+              h("dt", {}, h("code", {}, header.name)),
+              h("dd", { class: "break-at-separators" }, breakable(header.value)),
+            ),
           ),
         ),
         h("h3", {}, "Body"),

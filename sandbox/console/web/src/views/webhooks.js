@@ -2,7 +2,7 @@
 // Webhooks: the organization's registrations, enabled and disabled here through the API's status
 // PATCH, and the recent deliveries with their attempts, last status code and next retry.
 import { request } from "../api.js";
-import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
+import { breakable, card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
 import { relative, when, whenUtc } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
@@ -173,7 +173,9 @@ export function webhooksView(main, ctx) {
               h(
                 "ul",
                 { class: "plain small" },
-                (item.eventTypes ?? []).map((/** @type {string} */ type) => h("li", {}, type)),
+                (item.eventTypes ?? []).map((/** @type {string} */ type) =>
+                  h("li", { class: "break-at-separators" }, breakable(type)),
+                ),
               ),
               h(
                 "span",
@@ -236,7 +238,9 @@ export function webhooksView(main, ctx) {
               h(
                 "span",
                 { class: "stacked" },
-                h("span", {}, delivery.eventType),
+                // Event types are long ("portfolio_wallet.withdrawal.payout.status_changed"): they
+                // wrap at their dots and underscores rather than widen the table at 420 px.
+                h("span", { class: "break-at-separators" }, breakable(delivery.eventType)),
                 h(
                   "span",
                   { class: "mono small muted break" },

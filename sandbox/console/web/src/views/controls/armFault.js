@@ -6,6 +6,7 @@
 import { request } from "../../api.js";
 import { fieldValue, fill, h } from "../../dom.js";
 import { walletName } from "../../format.js";
+import { RefusedInPage } from "../../requestLog.js";
 import { actionForm, field } from "./forms.js";
 import { sandboxPaths } from "../../paths.js";
 
@@ -27,7 +28,7 @@ export function armFaultControl(wallets, selected, after) {
   );
   const faultWallet = h(
     "select",
-    { name: "wallet" },
+    { name: "wallet", "data-api-field": "walletId" },
     wallets.map((wallet) =>
       h("option", { value: wallet.id, selected: wallet.id === selected }, walletName(wallet)),
     ),
@@ -116,6 +117,17 @@ export function armFaultControl(wallets, selected, after) {
           return "Fault armed: matching API requests of your organization are answered with that error, without being applied.";
         }
         const walletId = fieldValue(current, "wallet");
+        // No wallet to name (the organization has none yet): said at the field, and nothing sent.
+        if (walletId === "")
+          throw new RefusedInPage("Not sent: choose the wallet whose operation should fail.", [
+            {
+              field: "walletId",
+              reason:
+                wallets.length === 0
+                  ? "no wallet to choose: this organization has none yet. Create one under Wallets first."
+                  : "choose a wallet",
+            },
+          ]);
         if (chosen === "strategy") {
           await call(
             request("POST", sandboxPaths.strategyUpdateFault, {

@@ -4,8 +4,8 @@
 // wherever its effect is watched.
 import { request } from "../../api.js";
 import { announce, h } from "../../dom.js";
-import { when } from "../../format.js";
-import { requestLog, runLogged } from "../../requestLog.js";
+import { localZone, when } from "../../format.js";
+import { RefusedInPage, requestLog, runLogged } from "../../requestLog.js";
 import { field } from "./forms.js";
 import { sandboxPaths } from "../../paths.js";
 
@@ -27,6 +27,7 @@ const UNITS = [
  * @param {ReturnType<typeof requestLog>} log
  * @param {number} seconds
  * @param {() => void} after
+ * @returns {Promise<boolean>} whether it moved
  */
 async function advance(log, seconds, after) {
   const ok = await runLogged(log, async (call) => {
@@ -37,6 +38,69 @@ async function advance(log, seconds, after) {
   });
   if (ok) announce("The sandbox clock moved");
   after();
+  return ok;
+}
+
+/** A date and time field's value ("2026-12-30T09:00") as the browser's local time, in ms. */
+const localMs = (/** @type {string} */ value) => (value === "" ? Number.NaN : new Date(value).getTime());
+
+/**
+ * "Advance to a date", as a test clock is moved to a chosen moment: the sandbox's own clock is
+ * read first (GET /_sandbox/clock), then moved by the difference (POST /_sandbox/clock/advance,
+ * in ms). A moment not after the sandbox's now is refused at the field, and nothing is sent: the
+ * clock only moves forward.
+ * @param {string} idPrefix
+ * @param {ReturnType<typeof requestLog>} log where the presets' results show too
+ * @param {() => void} after
+ * @param {(moved: boolean) => void} [done]
+ */
+function advanceToDate(idPrefix, log, after, done) {
+  const target = h("input", {
+    name: "until",
+    type: "datetime-local",
+    step: 60,
+    required: true,
+    // A refusal of the advance itself (past the clock's limit) is about this field too.
+    "data-api-field": "ms",
+  });
+  const submit = h("button", { type: "submit", class: "button small" }, "Advance to date");
+  const form = h(
+    "form",
+    { class: "inline-form advance-to-date", id: `${idPrefix}-to-date`, novalidate: true },
+    field(`${idPrefix}-until`, `Advance to (${localZone()})`, target),
+    h("div", { class: "form-actions" }, submit),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    const chosen = localMs(target.value);
+    const ok = await runLogged(
+      log,
+      async (call) => {
+        if (!Number.isFinite(chosen))
+          throw new RefusedInPage("Not sent: Advance to needs a date and a time.", [
+            { field: "ms", reason: "choose a date and a time to move the sandbox clock to" },
+          ]);
+        const { body: clock } = await call(request("GET", sandboxPaths.clock, { admin: true }));
+        const nowMs = Date.parse(String(clock?.now ?? ""));
+        if (!(chosen > nowMs))
+          throw new RefusedInPage(
+            `Not sent: ${when(new Date(chosen).toISOString())} is not after the sandbox time now, ${when(clock?.now)}. The clock only moves forward.`,
+            [{ field: "ms", reason: `choose a moment after ${when(clock?.now)}` }],
+          );
+        const { body } = await call(
+          request("POST", sandboxPaths.clockAdvance, { admin: true, body: { ms: chosen - nowMs } }),
+        );
+        return `The sandbox clock is now ${when(body?.now)}. Work that fell due has settled.`;
+      },
+      { form },
+    );
+    if (ok) announce("The sandbox clock moved");
+    submit.disabled = false;
+    after();
+    done?.(ok);
+  });
+  return form;
 }
 
 /**
@@ -45,6 +109,7 @@ async function advance(log, seconds, after) {
  */
 export function clockControls(after) {
   const log = requestLog("Clock result");
+  const toDate = advanceToDate("clock", log, after);
   const amount = h("input", {
     name: "amount",
     type: "number",
@@ -86,6 +151,7 @@ export function clockControls(after) {
       ),
     ),
     custom,
+    toDate,
     h(
       "p",
       { class: "hint" },
@@ -96,15 +162,31 @@ export function clockControls(after) {
 }
 
 /**
- * The header's clock menu: a disclosure of presets. Its result (or refusal) shows inside it.
+ * The header's clock menu: a disclosure of presets and a date. It closes on Escape, on a click
+ * outside it, and once time moved: open, it lies over the page (the wallet's figures, the live
+ * banner), so it stays only while it is used or has a refusal to show. What it did shows beside
+ * it for a moment (and in it, request and answer, when opened again).
  * @param {() => void} after
  */
 export function headerClock(after) {
   const log = requestLog("Clock result");
+  const summary = h("summary", { class: "button small" }, "Advance time");
+  const moved = h("span", { class: "clock-moved", role: "status" });
+  /** @type {number | undefined} */
+  let fade;
+  /** @param {boolean} ok @param {string} what */
+  const finished = (ok, what) => {
+    if (!ok) return;
+    close();
+    moved.textContent = `✓ ${what}`;
+    window.clearTimeout(fade);
+    fade = window.setTimeout(() => (moved.textContent = ""), 4000);
+  };
+  const toDate = advanceToDate("header-clock", log, after, (ok) => finished(ok, "moved to the date"));
   const menu = h(
     "details",
     { class: "clock-menu" },
-    h("summary", { class: "button small" }, "Advance time"),
+    summary,
     h(
       "div",
       { class: "clock-menu-panel" },
@@ -117,14 +199,31 @@ export function headerClock(after) {
             {
               type: "button",
               class: "button small",
-              onClick: () => void advance(log, preset.seconds, after),
+              onClick: async () => finished(await advance(log, preset.seconds, after), `+ ${preset.label}`),
             },
             `+ ${preset.label}`,
           ),
         ),
       ),
+      toDate,
       log.element,
     ),
   );
-  return menu;
+  function close() {
+    if (!menu.open) return;
+    const hadFocus = menu.contains(document.activeElement);
+    menu.open = false;
+    if (hadFocus) summary.focus();
+  }
+  // On the document: a button that was just disabled while it ran has dropped focus to the body.
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && menu.open) {
+      event.preventDefault();
+      close();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (menu.open && event.target instanceof Node && !menu.contains(event.target)) close();
+  });
+  return h("span", { class: "clock-control" }, menu, moved);
 }
