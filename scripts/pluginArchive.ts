@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
-import { MINIMUM_NODE_VERSION } from "../sdk/nodejs/nodeVersion.ts";
+import { MINIMUM_NODE_VERSION } from "../sdk/nodejs/client/core/nodeVersion.ts";
 
 export const PLUGIN_EXECUTABLE = "pulumi-resource-portfolio-wallet";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MINIMUM_NODE_VERSION, unsupportedNodeMessage } from "../../sdk/nodejs/nodeVersion.ts";
+import { MINIMUM_NODE_VERSION, unsupportedNodeMessage } from "../../sdk/nodejs/client/core/nodeVersion.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { npmEnv, packedPackage } from "./harness/packedPackage.ts";
 
