@@ -3,6 +3,7 @@ import { approveCommand, rejectCommand } from "./commands/approval.ts";
 import { driftCommand, driftIssueCommand } from "./commands/drift.ts";
 import { depositsCommand, walletsCommand, withdrawalsCommand, yieldCommand } from "./commands/listings.ts";
 import { openapiCommand } from "./commands/openapi.ts";
+import { policyPackPathCommand } from "./commands/policyPack.ts";
 import { quoteCommand } from "./commands/quote.ts";
 import { reportCommand } from "./commands/report.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
@@ -39,7 +40,8 @@ export function createProgram(): Command {
     .addCommand(driftCommand())
     .addCommand(driftIssueCommand())
     .addCommand(sandboxCommand())
-    .addCommand(openapiCommand());
+    .addCommand(openapiCommand())
+    .addCommand(policyPackPathCommand());
 }
 
 /** Commands whose exit code 2 is a result, not a usage error. */

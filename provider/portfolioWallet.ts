@@ -12,6 +12,12 @@ import {
 import { containsUnknown, immutableInputFailure, type CheckFailure } from "./check.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
+import {
+  earlierWalletNotFound,
+  earlierWalletRefusal,
+  findEarlierWallet,
+  holdingOf,
+} from "./earlierWallet.ts";
 import { portfolioWalletDescriptor } from "../sdk/nodejs/resources/portfolioWalletDescriptor.ts";
 import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
@@ -226,59 +232,11 @@ export const portfolioWalletProvider = {
   },
 } satisfies ResourceImplementation<"portfolioWallet">;
 
-/** How many of the organization's wallets the search for an earlier wallet reads at most. */
-const EARLIER_WALLET_SCAN_LIMIT = 1_000;
-/** How many of them, the newest, it asks the service about at most (one replayed create each). */
-const EARLIER_WALLET_REPLAY_LIMIT = 20;
-/** How many wallets of the same label the message lists when none answered. */
-const EARLIER_WALLET_CANDIDATES_SHOWN = 5;
-
 /**
- * The wallet an earlier resource of the same name created with `requestId`, for the message that
- * says which wallet to adopt. The service answers no wallet by its requestId, and its wallet reads
- * omit the requestId, but a create replayed with the same requestId and the same body answers the
- * original wallet and never creates one (a different body is refused). So the newest wallets of
- * the organization are each asked about with their own label and current allocation: the one whose
- * allocation was not changed since its creation answers. When none does, the wallets with this
- * resource's label are the candidates.
+ * Creates the resource's wallet with its creation requestId. When that requestId is spent (409: the
+ * resource was destroyed and is declared again with another allocation or label), the wallet it
+ * created is taken over if it is empty, and refused, named, if not (earlierWallet.ts).
  */
-async function walletCreatedWith(
-  connection: ServiceConnection,
-  requestId: string,
-  label: string | undefined,
-): Promise<{ found?: string; candidates: string[] }> {
-  const wallets: PortfolioWallet[] = [];
-  try {
-    for await (const wallet of connection.client.wallets.list({ pageSize: 100 })) {
-      wallets.push(wallet);
-      if (wallets.length >= EARLIER_WALLET_SCAN_LIMIT) break;
-    }
-    for (const wallet of wallets.slice(-EARLIER_WALLET_REPLAY_LIMIT).reverse()) {
-      const replay = await connection.client.wallets
-        .create({
-          requestId,
-          positions: wallet.strategyConfig.positions.map(({ positionKey, targetWeightBps }) => ({
-            positionKey,
-            targetWeightBps,
-          })),
-          ...(wallet.label !== null && wallet.label !== undefined ? { label: wallet.label } : {}),
-        })
-        .catch((error: unknown) => {
-          if (IdempotencyConflictError.isInstance(error)) return undefined;
-          throw error;
-        });
-      if (replay !== undefined) return { found: replay.id, candidates: [replay.id] };
-    }
-  } catch {
-    // Only the message is at stake: say what is known.
-  }
-  const sameLabel = wallets.filter((wallet) => (wallet.label ?? undefined) === label);
-  return {
-    candidates:
-      sameLabel.length <= EARLIER_WALLET_CANDIDATES_SHOWN ? sameLabel.map((wallet) => wallet.id) : [],
-  };
-}
-
 async function createWallet(
   connection: ServiceConnection,
   state: PortfolioWalletState,
@@ -293,25 +251,30 @@ async function createWallet(
     });
     return { wallet, requestId };
   } catch (error) {
-    if (IdempotencyConflictError.isInstance(error)) {
-      const earlier = await walletCreatedWith(connection, requestId, state.label);
-      const which =
-        earlier.found !== undefined
-          ? `That wallet, ${earlier.found}, still exists at the service. Set adoptWalletId to ${earlier.found} to manage it again`
-          : earlier.candidates.length > 0
-            ? "That wallet still exists at the service: one of the organization's wallets with the same label, " +
-              `${earlier.candidates.join(", ")} (it was reweighted after its creation, so its allocation does not tell). ` +
-              "Set adoptWalletId to its id to manage it again"
-            : "That wallet still exists at the service. Set adoptWalletId to its id to manage it again";
+    if (!IdempotencyConflictError.isInstance(error)) throw error;
+    const urn = state.resourceUrn;
+    const earlier = await findEarlierWallet(connection, requestId, state.label);
+    if (earlier.found === undefined) {
       throw new Error(
-        `a wallet was already created for this resource (requestId ${requestId}, derived from ${state.resourceUrn}) ` +
-          "with a different allocation or label: the resource was destroyed and re-created under the same name. " +
-          `${which}, use the allocation and label it was created with, or give the resource a new name to ` +
-          "create a new wallet.",
-        { cause: error },
+        earlierWalletNotFound({ requestId, urn, label: state.label, sameLabel: earlier.sameLabel }),
+        {
+          cause: error,
+        },
       );
     }
-    throw error;
+    const wallet = earlier.found;
+    const holding = await holdingOf(connection, wallet);
+    if (holding !== undefined) {
+      throw new Error(earlierWalletRefusal({ requestId, urn, walletId: wallet.id, holding }), {
+        cause: error,
+      });
+    }
+    connection.say(
+      "info",
+      `taking over wallet ${wallet.id}: this resource created it earlier (requestId ${requestId}) and it is empty ` +
+        "(no balance, nothing pending, no withdrawal under way); its allocation is brought to the code's.",
+    );
+    return { wallet, requestId };
   }
 }
 

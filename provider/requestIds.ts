@@ -14,7 +14,8 @@ const REQUEST_ID_NAMESPACE = "5b0f4c3e-9a57-4f0e-8d2a-6f1d3c7b9e21";
  *
  * Re-creating a resource under the same name (same URN) sends the same key again: with the same
  * body the service answers with the wallet created the first time, which is then reconciled;
- * with a different body it answers 409 (see docs/provider.md, "Re-creating under the same name").
+ * with a different body it answers 409, and earlierWallet.ts finds that wallet and takes it over
+ * when it is empty (see docs/provider.md, "Re-creating under the same name").
  */
 export function creationRequestId(urn: string): string {
   return uuidv5(`create:${urn}`, REQUEST_ID_NAMESPACE);

@@ -12,7 +12,7 @@ import {
   type ConfigSource,
   type ProviderSettings,
 } from "../sdk/nodejs/stackSettings.ts";
-import type { EngineLog } from "./engineLog.ts";
+import type { EngineLog, LogSeverity } from "./engineLog.ts";
 
 /**
  * What a provider call needs to talk to the service: the settings it runs with, the client (one
@@ -24,6 +24,8 @@ export interface ServiceConnection {
   client: PortfolioWalletClient;
   /** The strategy catalog, fetched once for these settings; a failed fetch is tried again next time. */
   catalog(): Promise<StrategyCatalogEntry[]>;
+  /** Says a message in the Pulumi output, on the resource being worked on (engineLog.ts). */
+  say(severity: LogSeverity, message: string): void;
 }
 
 /** A retry's wait from this long on is said in the output that stays (a pipeline's log), not only as a status. */
@@ -75,6 +77,7 @@ export class ServiceConnectionPool {
           catalogRead.catch(() => (catalogRead = undefined));
           return catalogRead;
         },
+        say: (severity, message) => this.#engineLog?.say(severity, message),
       };
       this.#bySettings.set(key, connection);
     }

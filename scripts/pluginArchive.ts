@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
+import { MINIMUM_NODE_VERSION } from "../sdk/nodejs/client/core/nodeVersion.ts";
 
 export const PLUGIN_EXECUTABLE = "pulumi-resource-portfolio-wallet";
 
@@ -16,8 +17,7 @@ export function pluginArchiveName(version: string): string {
   return `${PLUGIN_EXECUTABLE}-v${version}.tar.gz`;
 }
 
-/** The oldest Node.js the plugin runs on (package.json "engines"). */
-export const MINIMUM_NODE_VERSION = "22.19";
+export { MINIMUM_NODE_VERSION };
 
 /**
  * The launcher checks the Node.js version before loading the bundle: on an older Node.js the bundle

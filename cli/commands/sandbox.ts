@@ -17,6 +17,7 @@ import {
   parseTokens,
 } from "../../sandbox/options.ts";
 import { wholeNumber } from "../flagValues.ts";
+import { configKeyOf, SETTINGS } from "../../sdk/nodejs/stackSettings.ts";
 
 function positiveWholeNumber(value: string): number {
   const parsed = wholeNumber(value);
@@ -216,10 +217,11 @@ controls use it):
         if (typeof value === "number") webhookDelivery[setting.key] = value;
       }
       const adminToken = adminTokenOf(flags);
+      const tokens = env["SANDBOX_TOKENS"] === undefined ? undefined : parseTokens(env["SANDBOX_TOKENS"]);
       const sandbox = await startSandbox({
         port: flags.port,
         dataDir: flags.data,
-        tokens: env["SANDBOX_TOKENS"] === undefined ? DEFAULT_TOKENS : parseTokens(env["SANDBOX_TOKENS"]),
+        tokens: tokens ?? DEFAULT_TOKENS,
         ...(env["SANDBOX_POLICIES"] === undefined
           ? {}
           : { policies: parsePolicies(env["SANDBOX_POLICIES"]) }),
@@ -260,12 +262,34 @@ controls use it):
         console.log(
           "console: its sandbox controls (deposits, clock, rates, faults, approver keys) need the admin API, which is off: start with --admin-token <token> (or SANDBOX_ADMIN_TOKEN) to use them",
         );
+      console.log(settingsText(sandbox.url, tokens === undefined ? "default" : tokens.size));
       await new Promise<void>((resolve) => {
         const stop = () => void sandbox.close().then(resolve);
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
       });
     });
+}
+
+/**
+ * What a program (or this CLI) needs to reach the sandbox: the settings and their environment
+ * variables (sdk/nodejs/stackSettings.ts names both), with the URL and the API token. The token is
+ * printed only when it is the well-known default; tokens given in SANDBOX_TOKENS are the user's own
+ * and may reach a log, so the text says where they came from instead.
+ */
+export function settingsText(url: string, tokens: "default" | number): string {
+  const [defaultToken, defaultOrganization] = Object.entries(DEFAULT_TOKENS)[0] ?? ["", ""];
+  const token = tokens === "default" ? defaultToken : "<token>";
+  const whichToken =
+    tokens === "default"
+      ? `(${defaultToken} is the default API token, of organization ${defaultOrganization}; SANDBOX_TOKENS sets others)`
+      : `(<token>: one of the ${tokens} API token${tokens === 1 ? "" : "s"} given in SANDBOX_TOKENS, not printed here)`;
+  return [
+    "to use it from a Pulumi program, set the stack's settings (or the environment variables, which the CLI reads too):",
+    `  pulumi config set ${configKeyOf("baseUrl")} ${url}    or  export ${SETTINGS.baseUrl.env}=${url}`,
+    `  pulumi config set --secret ${configKeyOf("apiToken")} ${token}    or  export ${SETTINGS.apiToken.env}=${token}`,
+    `  ${whichToken}`,
+  ].join("\n");
 }
 
 /**

@@ -141,6 +141,10 @@ export function generatePackageSchema(): Record<string, unknown> {
     repository: `https://${repository}`,
     license: manifest.license,
     publisher: "Portfolio Wallet",
+    // The code `pulumi import` prints for Java names input types com.<namespace>.<package>.inputs.*
+    // (pulumi-java's program generator reads the namespace there, not java.basePackage), so this
+    // makes it com.portfoliowallet.portfoliowallet.inputs, the SDK's own package (java.basePackage below).
+    namespace: "portfoliowallet",
     // Versions go into the SDKs' own metadata (pyproject.toml, a go.mod of the Go SDK), so each SDK
     // asks the engine for the plugin of exactly its version.
     meta: { supportPack: true },

@@ -6,6 +6,8 @@
  * - The typed client for non-declarative work: PortfolioWalletClient.
  * - The service contract (zod schemas and types), approvals, and webhook verification.
  */
+// First, before anything that fails on an older Node.js with an error that does not say so.
+import "./client/core/requireSupportedNode.ts";
 export {
   PortfolioWallet,
   PORTFOLIO_WALLET_TYPE,

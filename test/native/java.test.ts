@@ -1,4 +1,6 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { expect } from "vitest";
 import { runFromPrebuiltJar } from "./harness/javaJar.ts";
 import { LanguageProject } from "./harness/languageProject.ts";
 import { installJavaSdk } from "./harness/sdks.ts";
@@ -27,5 +29,31 @@ describeTreasuryLifecycle(
     await runFromPrebuiltJar(project, "treasury");
     return project;
   },
-  { setUpTimeoutMs: 900_000, stepTimeoutMs: 600_000 },
+  {
+    setUpTimeoutMs: 900_000,
+    stepTimeoutMs: 600_000,
+    // The code `pulumi import` prints compiles, as printed, against the SDK (in the program's jar):
+    // its input types are the SDK's package, com.portfoliowallet.portfoliowallet (the schema's namespace).
+    checkImportCode: async (printed, project) => {
+      const start = printed.indexOf("package generated_program;");
+      expect(start, `pulumi import printed no Java program:\n${printed}`).toBeGreaterThanOrEqual(0);
+      const code = printed.slice(start, printed.lastIndexOf("}") + 1);
+      expect(code).toContain("import com.portfoliowallet.portfoliowallet.inputs.PositionInputArgs;");
+      const sources = path.join(project.root, "imported", "generated_program");
+      mkdirSync(sources, { recursive: true });
+      writeFileSync(path.join(sources, "App.java"), `${code}\n`);
+      const classes = path.join(project.root, "imported", "classes");
+      await project.run(
+        "javac",
+        [
+          "-cp",
+          path.join(project.dir, "target", "treasury.jar"),
+          "-d",
+          classes,
+          path.join(sources, "App.java"),
+        ],
+        project.root,
+      );
+    },
+  },
 );

@@ -135,22 +135,43 @@ describe("PortfolioWallet create", () => {
     expect(await walletIds(t)).toEqual([id, ...before]);
   });
 
-  test("re-creating under the same name with another allocation fails naming the earlier wallet to adopt", async () => {
+  test("re-created under the same name with another allocation, it takes over its earlier wallet when that is empty", async () => {
     const resourceUrn = urnOf("PortfolioWallet");
-    const { id } = await createWallet(walletNews({ resourceUrn }));
+    const { id, outs: first } = await createWallet(walletNews({ resourceUrn, label: "recreated" }));
+    // Another stack's wallet of the same label and allocation: never the one taken over.
+    await clientOf(t).wallets.create({ requestId: randomUUID(), positions: POSITIONS_A, label: "recreated" });
+    // `pulumi destroy` drops the empty wallet from the stack; it stays at the service.
+    await wallets.delete(id, first);
     const before = await walletIds(t);
-    const inputs = await checked(wallets, {}, walletNews({ resourceUrn, positions: POSITIONS_B }));
-    await expect(wallets.create(inputs)).rejects.toThrow(
-      new RegExp(
-        `already created for this resource.*That wallet, ${id}, still exists .* Set adoptWalletId to ${id}`,
-        "s",
-      ),
-    );
-    // Finding it created nothing.
+
+    const again = await createWallet(walletNews({ resourceUrn, label: "recreated", positions: POSITIONS_B }));
+    expect(again.id).toBe(id);
     expect(await walletIds(t)).toEqual(before);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+    expect(again.outs.creationRequestId).toBe(first.creationRequestId);
+    expect(again.outs.strategyChangeStatus).toBe("completed");
   });
 
-  test("when the earlier wallet was reweighted since, the message lists the wallets of the same label", async () => {
+  test("re-created under the same name with another allocation, a funded earlier wallet is refused, named, with what to do", async () => {
+    const resourceUrn = urnOf("PortfolioWallet");
+    const { id, outs } = await createWallet(walletNews({ resourceUrn }));
+    await deposit(outs, 1_500);
+    const before = await walletIds(t);
+    const inputs = await checked(wallets, {}, walletNews({ resourceUrn, positions: POSITIONS_B }));
+    const failure = await wallets.create(inputs).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toMatch(new RegExp(`already created for this resource: ${id} `));
+    expect(failure?.message).toContain("it holds 1,500.00 USD");
+    expect(failure?.message).toContain(`set adoptWalletId to ${id}`);
+    expect(failure?.message).toContain("withdraw its funds first");
+    // Finding it created nothing, and changed nothing of the funded wallet.
+    expect(await walletIds(t)).toEqual(before);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_A));
+  });
+
+  test("when the earlier wallet was reweighted since, nothing is taken over and the same-label wallets are listed as such", async () => {
     const resourceUrn = urnOf("PortfolioWallet");
     const label = `reweighted-${randomUUID()}`;
     const { id } = await createWallet(walletNews({ resourceUrn, label }));
@@ -158,10 +179,11 @@ describe("PortfolioWallet create", () => {
     const inputs = await checked(wallets, {}, walletNews({ resourceUrn, label, positions: POSITIONS_C }));
     await expect(wallets.create(inputs)).rejects.toThrow(
       new RegExp(
-        `one of the organization's wallets with the same label, ${id} .* Set adoptWalletId to its id`,
+        `cannot say which wallet a requestId created .* wallets labelled "${label}" are ${id}: listed because one of them may be it`,
         "s",
       ),
     );
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
   });
 });
 

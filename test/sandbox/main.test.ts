@@ -39,7 +39,49 @@ async function startCli(
   return { child, line };
 }
 
+/** Starts the sandbox command and resolves with its stdout once `wanted` has been printed. */
+async function startupText(env: Record<string, string | undefined>, wanted: string): Promise<string> {
+  const child = spawn(process.execPath, ["cli/main.ts", "sandbox", "--port", "0", "--data", ":memory:"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  return new Promise<string>((resolve, reject) => {
+    let stdout = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes(wanted)) resolve(stdout);
+    });
+    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}; it printed:\n${stdout}`)));
+  });
+}
+
 describe("npm run sandbox (portfolio-wallet sandbox)", () => {
+  test("its start-up text names the URL, the default API token and the settings a program needs", async () => {
+    const env = { ...process.env };
+    delete env["SANDBOX_TOKENS"];
+    const text = await startupText(env, "SANDBOX_TOKENS sets others");
+    const url = /^listening on (\S+)$/m.exec(text)?.[1];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(text).toContain(`pulumi config set portfolio-wallet:baseUrl ${url}`);
+    expect(text).toContain(`export PORTFOLIO_WALLET_BASE_URL=${url}`);
+    expect(text).toContain("pulumi config set --secret portfolio-wallet:apiToken sandbox-token");
+    expect(text).toContain("export PORTFOLIO_WALLET_API_TOKEN=sandbox-token");
+    expect(text).toContain("sandbox-token is the default API token, of organization sandbox-org");
+  });
+
+  test("tokens given in SANDBOX_TOKENS are never printed: the text says where they came from", async () => {
+    const text = await startupText(
+      { ...process.env, SANDBOX_TOKENS: "users-own-secret=org-a,second-secret=org-b" },
+      "not printed here",
+    );
+    expect(text).toContain("pulumi config set --secret portfolio-wallet:apiToken <token>");
+    expect(text).toContain("<token>: one of the 2 API tokens given in SANDBOX_TOKENS, not printed here");
+    expect(text).not.toContain("users-own-secret");
+    expect(text).not.toContain("second-secret");
+    expect(text).not.toContain("sandbox-token");
+  });
+
   test("prints exactly the listening line and serves with tokens from SANDBOX_TOKENS", async () => {
     const { line } = await startCli(["--port", "0", "--data", ":memory:"], {
       SANDBOX_TOKENS: "cli-token=cli-org,t2=o2",

@@ -44,6 +44,12 @@ export interface LifecycleOptions {
   setUpTimeoutMs?: number;
   /** How long one step (a `pulumi up` that compiles the program, say) takes at most, in ms. */
   stepTimeoutMs?: number;
+  /**
+   * For a language whose host prints code on `pulumi import`: checks that code (what `pulumi import`
+   * printed to stdout), for example by compiling it against the SDK. Without it, the import asks for
+   * no code.
+   */
+  checkImportCode?: (printed: string, project: LanguageProject) => Promise<void>;
 }
 
 /**
@@ -240,21 +246,22 @@ export function describeTreasuryLifecycle(
           body: { requestId: crypto.randomUUID(), label: "legacy", positions: LEGACY_POSITIONS },
         });
         expect(created.status).toBe(201);
-        // These engine's Python, Go and Java hosts cannot print code (docs/languages.md): the
-        // program holds the code already, as a user pastes it from docs/languages.md.
-        await project.pulumi([
+        // This engine's Python and Go hosts cannot print code (docs/languages.md): the program holds
+        // the code already, as a user pastes it from docs/languages.md. Java's prints it: checked.
+        const imported = await project.pulumi([
           "import",
           "portfolio-wallet:index:PortfolioWallet",
           "legacy",
           created.body.id,
           "--yes",
           "--protect=false",
-          "--generate-code=false",
+          ...(options.checkImportCode === undefined ? ["--generate-code=false"] : []),
         ]);
+        await options.checkImportCode?.(imported.stdout, project);
         await project.pulumi(["config", "set", "importedWalletId", created.body.id]);
         expect(await project.previewChanges()).toEqual({});
-        const imported = (await project.stateResources()).find((r) => r.urn.endsWith("::legacy"));
-        expect(imported?.id).toBe(created.body.id);
+        const inState = (await project.stateResources()).find((r) => r.urn.endsWith("::legacy"));
+        expect(inState?.id).toBe(created.body.id);
       },
       stepTimeout,
     );
