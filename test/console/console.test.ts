@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -12,6 +10,7 @@ import {
   submitSignIn,
   type CliSandbox,
 } from "./harness.ts";
+import { offscreenActions, seriousViolations } from "./browserChecks.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 
 /** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */
@@ -100,73 +99,6 @@ async function signedInPage(admin = true): Promise<Page> {
 /** Goes to a console path in the browser's address bar (a full page load). */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(`${sandbox.consoleUrl}${path.replace(/^\//, "")}`);
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol, which the page's content security policy does not govern.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] };
-    const { violations } = await axe.run();
-    return violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map(
-        (violation) =>
-          `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes
-            .slice(0, 3)
-            .map((node) => JSON.stringify(node.target))
-            .join(", ")})`,
-      );
-  });
-}
-
-/**
- * Actions (buttons, links, fields) of the header and the page that are off-screen: outside the
- * window, or outside a box that clips or scrolls them; and tables that scroll sideways.
- */
-async function offscreenActions(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const problems: string[] = [];
-    const width = window.innerWidth;
-    const actions = document.querySelectorAll(
-      "header button, header a[href], main button, main a[href], main input, main select, main textarea",
-    );
-    for (const action of Array.from(actions)) {
-      const rect = action.getBoundingClientRect();
-      // Not shown: in a closed menu or disclosure, or a hidden form.
-      if ((rect.width === 0 && rect.height === 0) || !action.checkVisibility()) continue;
-      const name = (
-        action.getAttribute("aria-label") ??
-        action.textContent ??
-        action.getAttribute("name") ??
-        ""
-      )
-        .trim()
-        .slice(0, 50);
-      if (rect.left < -1 || rect.right > width + 1) {
-        problems.push(
-          `${action.tagName} "${name}" spans ${Math.round(rect.left)}..${Math.round(rect.right)} px`,
-        );
-        continue;
-      }
-      for (let box = action.parentElement; box !== null; box = box.parentElement) {
-        if (getComputedStyle(box).overflowX === "visible") continue;
-        const bounds = box.getBoundingClientRect();
-        if (rect.left < bounds.left - 1 || rect.right > bounds.right + 1) {
-          problems.push(`${action.tagName} "${name}" is scrolled out of view`);
-          break;
-        }
-      }
-    }
-    for (const region of Array.from(document.querySelectorAll("main .table-scroll")))
-      if (region.scrollWidth > region.clientWidth + 1)
-        problems.push(`the table "${region.getAttribute("aria-label")}" scrolls sideways`);
-    return problems;
-  });
 }
 
 /** Forgets the approver keys this browser keeps (IndexedDB of the sandbox's origin). */
@@ -1201,8 +1133,8 @@ describe("sandbox console in Chromium: webhooks", () => {
         expect(await url.getAttribute("aria-invalid")).toBeNull();
         await form.getByLabel(/^Description/).fill("console receiver");
         await form.getByRole("button", { name: "Register webhook" }).click();
-        await form.getByText("Its signing secret is in the answer below").waitFor();
-        expect(await form.locator(".request-log").textContent()).toContain("whsec_");
+        await page.locator("[data-secret-box]").waitFor();
+        expect(await page.locator("#webhook-secret").textContent()).toMatch(/^whsec_/);
         const { body: registrations } = await apiA("GET", "/webhooks/registrations?pageSize=100");
         const created = registrations.data.find((r: { url: string }) => r.url === receiver.url);
         expect(created).toMatchObject({

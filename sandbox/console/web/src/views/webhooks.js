@@ -110,6 +110,7 @@ export function webhooksView(main, ctx) {
     h(
       "div",
       { class: "stack-lg" },
+      create.reveal,
       card("Registrations", [log.element, registrations], {
         id: "registrations-heading",
         className: "flush",

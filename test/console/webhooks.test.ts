@@ -1,0 +1,212 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { verifyWebhookSignature } from "../../sdk/nodejs/webhooks/index.ts";
+import { startReceiver } from "../webhooks/receiver.ts";
+import { offscreenActions, seriousViolations } from "./browserChecks.ts";
+import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox } from "./harness.ts";
+
+/**
+ * Webhooks from end to end in the console (issue 40): registering once, the secret revealed once,
+ * a test event, editing and deleting a registration; in Chromium at 1280 and 420 px, against
+ * `portfolio-wallet sandbox` run as a user runs it.
+ */
+
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+const TOKEN_A = `hooks-a-${randomBytes(12).toString("hex")}`;
+const TOKEN_B = `hooks-b-${randomBytes(12).toString("hex")}`;
+const ADMIN_TOKEN = `hooks-admin-${randomBytes(12).toString("hex")}`;
+const SCENARIO_TIMEOUT_MS = 120_000;
+const DEPOSIT_EVENT = "portfolio_wallet.deposit.status_changed";
+const BALANCE_EVENT = "portfolio_wallet.balance.updated";
+
+let sandbox: CliSandbox;
+let context: BrowserContext;
+let closeBrowser: () => Promise<void>;
+const pageErrors: string[] = [];
+
+type Registration = { id: string; url: string; status: string; eventTypes: string[] };
+
+const apiA = (method: string, route: string, body?: unknown) => sandbox.api(TOKEN_A, method, route, body);
+
+async function registrationsOf(token: string, url: string): Promise<Registration[]> {
+  const { body } = await sandbox.api(token, "GET", "/webhooks/registrations?pageSize=100");
+  return (body.data as Registration[]).filter((registration) => registration.url === url);
+}
+
+async function signedInPage(width: number): Promise<Page> {
+  const page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      pageErrors.push(`console: ${message.text()}`);
+  });
+  await page.setViewportSize({ width, height: 900 });
+  await signIn(page, sandbox.consoleUrl, TOKEN_A, ADMIN_TOKEN);
+  return page;
+}
+
+async function openWebhooks(page: Page): Promise<void> {
+  await page.goto(`${sandbox.consoleUrl}webhooks`);
+  await page.locator("#webhook-form input[name=eventTypes]").first().waitFor();
+}
+
+beforeAll(async () => {
+  const executable = await ensureChromium();
+  sandbox = await startCliSandbox({
+    tokens: { [TOKEN_A]: "org-a", [TOKEN_B]: "org-b" },
+    adminToken: ADMIN_TOKEN,
+  });
+  ({ context, close: closeBrowser } = await launchBrowser(executable));
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], {
+    origin: new URL(sandbox.consoleUrl).origin,
+  });
+}, 20 * 60_000);
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await sandbox?.close();
+});
+
+describe("registering a webhook from the console", () => {
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: one registration per filled form, the form cleared after it, and a second identical one asked about first`,
+      async () => {
+        const url = `http://127.0.0.1:9/hooks-${width}-${randomBytes(4).toString("hex")}`;
+        const page = await signedInPage(width);
+        await openWebhooks(page);
+        const form = page.locator("#webhook-form");
+        await form.getByLabel("URL").fill(url);
+        await form.getByRole("checkbox", { name: DEPOSIT_EVENT }).check();
+        await form.getByLabel(/^Description/).fill("twice clicked");
+        // A double click sends one registration.
+        await form.getByRole("button", { name: "Register webhook" }).dblclick();
+        await page.locator("[data-secret-box]").waitFor();
+        expect(await registrationsOf(TOKEN_A, url)).toHaveLength(1);
+        // The form is back to its start: clicking again registers nothing more.
+        expect(await form.getByLabel("URL").inputValue()).toBe("");
+        expect(await form.getByLabel(/^Description/).inputValue()).toBe("");
+        expect(await form.getByRole("checkbox", { name: DEPOSIT_EVENT }).isChecked()).toBe(false);
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        expect(
+          await form.getByLabel("URL").evaluate((input: HTMLInputElement) => input.validity.valueMissing),
+        ).toBe(true);
+        expect(await registrationsOf(TOKEN_A, url)).toHaveLength(1);
+
+        // The same URL and event types again: the console asks, and Cancel registers nothing.
+        await form.getByLabel("URL").fill(url);
+        await form.getByRole("checkbox", { name: DEPOSIT_EVENT }).check();
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        const dialog = page.getByRole("dialog", { name: "Register this URL a second time?" });
+        await dialog.waitFor();
+        expect(await dialog.textContent()).toContain("deliver every event twice");
+        if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
+        await dialog.getByRole("button", { name: "Cancel" }).click();
+        await dialog.waitFor({ state: "detached" });
+        expect(await registrationsOf(TOKEN_A, url)).toHaveLength(1);
+        // Confirmed, it is made: a second registration is allowed, on purpose.
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        await dialog.getByRole("button", { name: "Register a second one" }).click();
+        await eventually(async () => (await registrationsOf(TOKEN_A, url)).length).toBe(2);
+        // Other event types to the same URL are no duplicate: nothing to ask.
+        await form.getByLabel("URL").fill(url);
+        await form.getByRole("checkbox", { name: DEPOSIT_EVENT }).check();
+        await form.getByRole("checkbox", { name: BALANCE_EVENT }).uncheck();
+        await form.getByRole("button", { name: "Register webhook" }).click();
+        await eventually(async () => (await registrationsOf(TOKEN_A, url)).length).toBe(3);
+        expect(await dialog.count()).toBe(0);
+        for (const registration of await registrationsOf(TOKEN_A, url))
+          expect((await apiA("DELETE", `/webhooks/registrations/${registration.id}`)).status).toBe(204);
+        await page.close();
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+
+    test(
+      `at ${width} px: the signing secret in a box of its own, in view, copied with visible feedback, and it verifies deliveries`,
+      async () => {
+        const receiver = await startReceiver(() => 204);
+        try {
+          const page = await signedInPage(width);
+          await openWebhooks(page);
+          const form = page.locator("#webhook-form");
+          await form.getByLabel("URL").fill(receiver.url);
+          await form.getByRole("button", { name: "Register webhook" }).click();
+          const box = page.locator("[data-secret-box]");
+          await box.waitFor();
+          expect(await box.getByRole("heading").textContent()).toContain("shown once");
+          expect(await box.textContent()).toContain("never shows it again");
+          const shown = (await box.locator("#webhook-secret").textContent()) ?? "";
+          expect(shown).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+          // In view without scrolling, and the request log's answer points at the box instead.
+          expect(await box.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+          const rect = await box.boundingBox();
+          expect(rect).not.toBeNull();
+          expect(rect!.x).toBeGreaterThanOrEqual(0);
+          expect(rect!.x + rect!.width).toBeLessThanOrEqual(width);
+          const inView = await box.evaluate((element) => {
+            const { top, bottom } = element.getBoundingClientRect();
+            return top >= 0 && bottom <= window.innerHeight;
+          });
+          expect(inView).toBe(true);
+          expect(await form.locator(".request-log").textContent()).not.toContain(shown);
+
+          const copy = box.getByRole("button", { name: "Copy the signing secret" });
+          await copy.click();
+          await box.getByText("✓ Copied").waitFor();
+          expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+          if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+          expect(await seriousViolations(page)).toEqual([]);
+
+          // The secret shown is the registration's: it verifies what the receiver gets.
+          const [registration] = await registrationsOf(TOKEN_A, receiver.url);
+          const wallet = await apiA("POST", "/v2/portfolio-wallets", {
+            requestId: randomUUID(),
+            label: "Secret check",
+            positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
+          });
+          expect(wallet.status).toBe(201);
+          expect(
+            (
+              await sandbox.api(
+                TOKEN_A,
+                "POST",
+                "/_sandbox/deposits",
+                {
+                  chain: "ethereum",
+                  address: wallet.body.depositAddresses.ethereum.address,
+                  amount: 5,
+                  txHash: `0x${randomBytes(32).toString("hex")}`,
+                },
+                true,
+              )
+            ).status,
+          ).toBe(201);
+          await eventually(() => receiver.requests.length).toBeGreaterThan(0);
+          const delivered = receiver.requests[0]!;
+          expect(
+            verifyWebhookSignature({ payload: delivered.body, headers: delivered.headers, secret: shown }),
+          ).toBe(true);
+
+          await box.getByRole("button", { name: "I have kept it: hide the secret" }).click();
+          expect(await page.locator("[data-secret-box]").count()).toBe(0);
+          expect(await page.content()).not.toContain(shown);
+          expect((await apiA("DELETE", `/webhooks/registrations/${registration!.id}`)).status).toBe(204);
+          await page.close();
+        } finally {
+          await receiver.close();
+        }
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
+  test("no page error, and no secret of a registration in the sandbox's output", () => {
+    expect(pageErrors).toEqual([]);
+    expect(sandbox.output()).not.toMatch(/whsec_/);
+    for (const token of [TOKEN_A, TOKEN_B, ADMIN_TOKEN]) expect(sandbox.output()).not.toContain(token);
+  });
+});
