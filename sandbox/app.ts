@@ -24,6 +24,7 @@ import { serviceRoutes } from "./routes/serviceRoutes.ts";
 import { mountSigningProvider } from "./signing/index.ts";
 import { CONSOLE_API_PREFIX, consoleApiRoutes } from "./console/consoleApi.ts";
 import { mountConsolePages } from "./console/consolePages.ts";
+import { registerConsoleWebhookOperations } from "./console/consoleWebhookRoutes.ts";
 
 export const WALLETS_BASE = "/v2/portfolio-wallets";
 
@@ -57,6 +58,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.route(ADMIN_PREFIX, adminRoutes(ctx));
   app.route(ADMIN_PREFIX, moneyAdminRoutes(ctx));
   app.route(CONSOLE_API_PREFIX, consoleApiRoutes(ctx));
+  registerConsoleWebhookOperations(app, ctx);
 
   app.notFound(() => {
     throw new HttpError(404, "not_found", "no such endpoint; see docs/sandbox.md for the sandbox's routes");

@@ -1,12 +1,17 @@
 import { z } from "zod";
 import {
+  CreateWebhookRegistrationRequestSchema,
   DateTimeSchema,
   ErrorBodySchema,
+  EventTypeSchema,
   PageQuerySchema,
   UuidSchema,
+  WebhookRegistrationSchema,
+  operationTable,
   type ApiOperation,
   type OperationResponse,
 } from "../../sdk/nodejs/contract/index.ts";
+
 import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import {
   ApprovalQuerySchema,
@@ -40,6 +45,71 @@ const SessionSchema = z.looseObject({
   adminApi: z.enum(["open", "token", "off"]),
   now: DateTimeSchema,
   eventTypes: z.array(z.string()).meta({ description: "The webhook event types a registration may list" }),
+});
+
+/** A registration's id in a console path. */
+const RegistrationPath = z.object({
+  registrationId: UuidSchema.meta({ description: "Webhook registration id" }),
+});
+const WITH_BODY = {
+  ...ERRORS,
+  "400": error("`validation_failed` naming every bad field, or `malformed_json`"),
+  "413": error("`payload_too_large`: a body over 1 MB"),
+} as const;
+const REGISTRATION_NOT_FOUND = {
+  "404": error("`not_found`: no registration of that id in the caller's organization"),
+} as const;
+
+/** An edit of a registration: any of the fields a registration is made with, checked the same way. */
+export const WebhookEditSchema = CreateWebhookRegistrationRequestSchema.pick({
+  url: true,
+  eventTypes: true,
+  description: true,
+}).partial();
+export const TestEventRequestSchema = z.looseObject({
+  eventType: EventTypeSchema.meta({
+    description: "The type of the test event: one the registration subscribes to",
+  }),
+});
+
+/**
+ * What the console does to a webhook registration that the service's interface shows no operation
+ * for (docs/spec-gaps.md): editing it, and sending it a test event. Registered from this table
+ * (sandbox/http/operationRoutes.ts), so their inputs are parsed by these schemas before anything runs.
+ */
+export const CONSOLE_WEBHOOK_OPERATIONS = operationTable({
+  consoleEditWebhookRegistration: {
+    method: "patch",
+    path: `${CONSOLE_API_PREFIX}/webhook-registrations/{registrationId}`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary: "Change a registration's URL, event types or description",
+    description:
+      "Fields left out stay as they are. The URL policy applies as at registration. The secret and status stay; deliveries already queued go to the new URL.",
+    pathParams: RegistrationPath,
+    body: { schema: WebhookEditSchema, required: true },
+    responses: {
+      "200": { description: "The registration as edited", schema: WebhookRegistrationSchema },
+      ...WITH_BODY,
+      ...REGISTRATION_NOT_FOUND,
+    },
+  },
+  consoleSendTestEvent: {
+    method: "post",
+    path: `${CONSOLE_API_PREFIX}/webhook-registrations/{registrationId}/test-events`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "Send a registration a test event of a type it subscribes to: made-up ids, `test: true` in its body, signed and retried as every event",
+    pathParams: RegistrationPath,
+    body: { schema: TestEventRequestSchema, required: true },
+    responses: {
+      "201": { description: "The test event's delivery, pending", schema: z.looseObject({}) },
+      ...WITH_BODY,
+      ...REGISTRATION_NOT_FOUND,
+      "409": error("`conflict`: the registration is disabled"),
+    },
+  },
 });
 
 const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
@@ -161,4 +231,5 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       "409": error("`conflict`: the registration is disabled or deleted, or the event's body was pruned"),
     },
   }),
+  ...Object.values(CONSOLE_WEBHOOK_OPERATIONS),
 ];

@@ -1,0 +1,30 @@
+import type { Hono } from "hono";
+import type { SandboxContext } from "../http/context.ts";
+import type { SandboxEnv } from "../http/env.ts";
+import { ok, registerOperations } from "../http/operationRoutes.ts";
+import { sendTestEvent } from "../domain/events/testEvents.ts";
+import { editWebhook } from "../domain/webhooks.ts";
+import { CONSOLE_WEBHOOK_OPERATIONS } from "./consoleOperations.ts";
+
+/**
+ * The console's webhook operations (consoleOperations.ts), on the sandbox's app: authenticated as
+ * the API, each acting on the token's organization only (another organization's registration is
+ * 404, as on the service's webhook endpoints).
+ */
+export function registerConsoleWebhookOperations(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
+  const deps = { db: ctx.db, clocks: ctx.clocks, urlPolicy: ctx.webhookUrlPolicy };
+  registerOperations(app, CONSOLE_WEBHOOK_OPERATIONS, {
+    consoleEditWebhookRegistration: ({ path, body }, org) =>
+      ok(editWebhook(deps, org, path.registrationId, body)),
+    consoleSendTestEvent: ({ path, body }, org) => ({
+      status: 201,
+      body: sendTestEvent(
+        // The event's createdAt is on the organization's clock, as every event's.
+        { db: ctx.db, events: ctx.money.events, at: ctx.clocks.now(org).toISOString() },
+        org,
+        path.registrationId,
+        body.eventType,
+      ),
+    }),
+  });
+}
