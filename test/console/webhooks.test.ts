@@ -69,7 +69,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-describe("registering a webhook from the console", () => {
+describe("webhooks in the console", () => {
   for (const width of [1280, 420]) {
     test(
       `at ${width} px: one registration per filled form, the form cleared after it, and a second identical one asked about first`,
@@ -203,6 +203,118 @@ describe("registering a webhook from the console", () => {
       SCENARIO_TIMEOUT_MS,
     );
   }
+
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: a registration sent a test event (signed as every event, marked test, listed), edited, and deleted`,
+      async () => {
+        const receiver = await startReceiver(() => 204);
+        const moved = await startReceiver(() => 204);
+        try {
+          const made = await apiA("POST", "/webhooks/registrations", {
+            url: receiver.url,
+            eventTypes: [BALANCE_EVENT, DEPOSIT_EVENT],
+          });
+          expect(made.status).toBe(201);
+          const { id, secret } = made.body as { id: string; secret: string };
+          const page = await signedInPage(width);
+          await openWebhooks(page);
+          const row = page.locator(`tr[data-registration-id="${id}"]`);
+          await row.waitFor();
+
+          // A test event of a chosen type.
+          await row.getByRole("button", { name: `Send test event to ${receiver.url}` }).click();
+          const testDialog = page.getByRole("dialog", { name: "Send a test event" });
+          await testDialog.waitFor();
+          if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+          expect(await seriousViolations(page)).toEqual([]);
+          await testDialog.getByLabel("Event type").selectOption(DEPOSIT_EVENT);
+          await testDialog.getByRole("button", { name: "Send test event" }).click();
+          await page.getByText("event queued for").waitFor();
+          // Real events of the organization's earlier deposits may arrive too: the test one is marked.
+          const testEvents = (at: typeof receiver) =>
+            at.requests.filter((request) => JSON.parse(request.body).test === true);
+          await eventually(() => testEvents(receiver).length).toBe(1);
+          const got = testEvents(receiver)[0]!;
+          const event = JSON.parse(got.body);
+          expect(event).toMatchObject({ type: DEPOSIT_EVENT, test: true });
+          expect(verifyWebhookSignature({ payload: got.body, headers: got.headers, secret })).toBe(true);
+          const listed = page.locator(`tr[data-delivery-id][data-event-type="${DEPOSIT_EVENT}"]`);
+          await eventually(() => listed.count()).toBeGreaterThan(0);
+
+          // Edited: another URL and one event type; the secret stays.
+          await row.getByRole("button", { name: `Edit ${receiver.url}` }).click();
+          const editDialog = page.getByRole("dialog", { name: "Edit this webhook" });
+          await editDialog.waitFor();
+          if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+          expect(await seriousViolations(page)).toEqual([]);
+          // A refused URL shows at its field, and the dialog stays open.
+          await editDialog.getByLabel("URL").fill("ftp://example.com/hooks");
+          await editDialog.getByRole("button", { name: "Save changes" }).click();
+          await editDialog.getByRole("alert").waitFor();
+          expect(await editDialog.getByLabel("URL").getAttribute("aria-invalid")).toBe("true");
+          await editDialog.getByLabel("URL").fill(moved.url);
+          await editDialog.getByRole("checkbox", { name: DEPOSIT_EVENT }).uncheck();
+          await editDialog.getByRole("button", { name: "Save changes" }).click();
+          await editDialog.waitFor({ state: "detached" });
+          await eventually(
+            async () => (await apiA("GET", `/webhooks/registrations/${id}`)).body,
+          ).toMatchObject({
+            url: moved.url,
+            eventTypes: [BALANCE_EVENT],
+          });
+          await page.getByRole("button", { name: `Send test event to ${moved.url}` }).click();
+          await page
+            .getByRole("dialog", { name: "Send a test event" })
+            .getByRole("button", { name: "Send test event" })
+            .click();
+          await eventually(() => testEvents(moved).length).toBe(1);
+          const movedEvent = testEvents(moved)[0]!;
+          expect(
+            verifyWebhookSignature({ payload: movedEvent.body, headers: movedEvent.headers, secret }),
+          ).toBe(true);
+
+          // Deleted, after asking; Cancel keeps it.
+          await row.getByRole("button", { name: `Delete ${moved.url}` }).click();
+          const deleteDialog = page.getByRole("dialog", { name: "Delete this webhook?" });
+          await deleteDialog.getByRole("button", { name: "Cancel" }).click();
+          expect((await apiA("GET", `/webhooks/registrations/${id}`)).status).toBe(200);
+          await row.getByRole("button", { name: `Delete ${moved.url}` }).click();
+          await deleteDialog.getByRole("button", { name: "Delete" }).click();
+          await row.waitFor({ state: "detached" });
+          expect((await apiA("GET", `/webhooks/registrations/${id}`)).status).toBe(404);
+          await page.close();
+        } finally {
+          await receiver.close();
+          await moved.close();
+        }
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
+  test("organization B can neither test, edit nor delete A's registration", async () => {
+    const made = await apiA("POST", "/webhooks/registrations", {
+      url: "http://127.0.0.1:9/a-only",
+      eventTypes: [BALANCE_EVENT],
+    });
+    const id = made.body.id as string;
+    const asB = (method: string, route: string, body?: unknown) => sandbox.api(TOKEN_B, method, route, body);
+    expect(
+      (
+        await asB("POST", `/_console/api/webhook-registrations/${id}/test-events`, {
+          eventType: BALANCE_EVENT,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await asB("PATCH", `/_console/api/webhook-registrations/${id}`, { url: "http://127.0.0.1:9/b" }))
+        .status,
+    ).toBe(404);
+    expect((await asB("DELETE", `/webhooks/registrations/${id}`)).status).toBe(404);
+    expect((await apiA("GET", `/webhooks/registrations/${id}`)).body.url).toBe("http://127.0.0.1:9/a-only");
+    expect((await apiA("DELETE", `/webhooks/registrations/${id}`)).status).toBe(204);
+  });
 
   test("no page error, and no secret of a registration in the sandbox's output", () => {
     expect(pageErrors).toEqual([]);

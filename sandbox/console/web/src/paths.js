@@ -56,4 +56,9 @@ export const consolePaths = {
   webhookDelivery: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}`,
   /** @param {string} deliveryId */
   redeliver: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}/redeliver`,
+  /** @param {string} registrationId PATCH: edit its URL, event types, description */
+  webhookRegistration: (registrationId) => `${CONSOLE_API}/webhook-registrations/${seg(registrationId)}`,
+  /** @param {string} registrationId */
+  webhookTestEvents: (registrationId) =>
+    `${CONSOLE_API}/webhook-registrations/${seg(registrationId)}/test-events`,
 };
