@@ -112,6 +112,54 @@ export const CONSOLE_WEBHOOK_OPERATIONS = operationTable({
   },
 });
 
+export const RequestLogQuerySchema = z.object({
+  method: z
+    .enum(["GET", "POST", "PUT", "PATCH", "DELETE"], { error: "must be GET, POST, PUT, PATCH or DELETE" })
+    .optional(),
+  status: z
+    .string()
+    .regex(/^(?:[1-5]xx|[1-5]\d\d)$/, "must be a status code such as 404, or a class such as 4xx")
+    .optional(),
+  walletId: UuidSchema.optional(),
+  limit: z.coerce
+    .number({ error: "must be a whole number from 1 to 200" })
+    .int("must be a whole number from 1 to 200")
+    .min(1, "must be a whole number from 1 to 200")
+    .max(200, "must be a whole number from 1 to 200")
+    .default(50),
+});
+
+/**
+ * The request log (sandbox/domain/requestLog.ts): the organization's last requests, bodies
+ * redacted, read by the console's Events page.
+ */
+export const CONSOLE_LOG_OPERATIONS = operationTable({
+  consoleRequestLog: {
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/requests`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "The organization's last requests (at most 500 kept), newest first: method, path, status, time, request id, wallet; without bodies",
+    query: RequestLogQuerySchema,
+    responses: { "200": { description: "The requests", schema: DataList }, ...ERRORS },
+  },
+  consoleLoggedRequest: {
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/requests/{requestId}`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "One logged request with its request and answer bodies, secrets redacted, cut at 4096 characters",
+    pathParams: z.object({ requestId: UuidSchema.meta({ description: "The request's x-request-id" }) }),
+    responses: {
+      "200": { description: "The request", schema: z.looseObject({}) },
+      ...ERRORS,
+      "404": error("`not_found`: no request of that id in the caller's organization's log"),
+    },
+  },
+});
+
 const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
   tag: CONSOLE_TAG,
   security: [BEARER_AUTH],
@@ -232,4 +280,5 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     },
   }),
   ...Object.values(CONSOLE_WEBHOOK_OPERATIONS),
+  ...Object.values(CONSOLE_LOG_OPERATIONS),
 ];

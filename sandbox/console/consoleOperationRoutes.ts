@@ -4,14 +4,15 @@ import type { SandboxEnv } from "../http/env.ts";
 import { ok, registerOperations } from "../http/operationRoutes.ts";
 import { sendTestEvent } from "../domain/events/testEvents.ts";
 import { editWebhook } from "../domain/webhooks.ts";
-import { CONSOLE_WEBHOOK_OPERATIONS } from "./consoleOperations.ts";
+import { NotFoundError } from "../domain/errors.ts";
+import { CONSOLE_LOG_OPERATIONS, CONSOLE_WEBHOOK_OPERATIONS } from "./consoleOperations.ts";
 
 /**
- * The console's webhook operations (consoleOperations.ts), on the sandbox's app: authenticated as
+ * The console's operations of operation tables (consoleOperations.ts: webhooks, the request log), on the sandbox's app: authenticated as
  * the API, each acting on the token's organization only (another organization's registration is
  * 404, as on the service's webhook endpoints).
  */
-export function registerConsoleWebhookOperations(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
+export function registerConsoleOperations(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   const deps = { db: ctx.db, clocks: ctx.clocks, urlPolicy: ctx.webhookUrlPolicy };
   registerOperations(app, CONSOLE_WEBHOOK_OPERATIONS, {
     consoleEditWebhookRegistration: ({ path, body }, org) =>
@@ -26,5 +27,13 @@ export function registerConsoleWebhookOperations(app: Hono<SandboxEnv>, ctx: San
         body.eventType,
       ),
     }),
+  });
+  registerOperations(app, CONSOLE_LOG_OPERATIONS, {
+    consoleRequestLog: ({ query }, org) => ok({ data: ctx.requestLog.list(org, query) }),
+    consoleLoggedRequest: ({ path }, org) => {
+      const found = ctx.requestLog.find(org, path.requestId);
+      if (found === null) throw new NotFoundError(`request ${path.requestId} in this organization's log`);
+      return ok(found);
+    },
   });
 }
