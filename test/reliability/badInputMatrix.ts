@@ -125,6 +125,8 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/_console/api/webhook-registrations/{webhook}/test-events",
     fields: ["eventType"],
   },
+  { method: "GET", path: "/_console/api/requests", query: ["method", "status", "walletId", "limit"] },
+  { method: "GET", path: "/_console/api/requests/{request}" },
   { method: "POST", path: "/public/v1/query/get_activity", fields: ["organizationId", "activityId"] },
   {
     method: "POST",
