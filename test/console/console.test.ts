@@ -1302,6 +1302,7 @@ describe("sandbox console in Chromium: every page", () => {
         `/wallets/${wallet.id}/strategy`,
         "/approvals",
         "/webhooks",
+        "/events",
         "/controls",
         `/wallets/${randomUUID()}`,
       ];

@@ -316,6 +316,70 @@ describe("webhooks in the console", () => {
     expect((await apiA("DELETE", `/webhooks/registrations/${id}`)).status).toBe(204);
   });
 
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: the Events page lists the organization's requests newest first, filtered in its address, with redacted bodies on demand, and its webhook events`,
+      async () => {
+        const made = await apiA("POST", "/v2/portfolio-wallets", {
+          requestId: randomUUID(),
+          label: `Events ${width}`,
+          positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
+        });
+        expect(made.status).toBe(201);
+        const walletId = made.body.id as string;
+        const hook = await apiA("POST", "/webhooks/registrations", {
+          url: "http://127.0.0.1:9/events-page",
+          eventTypes: [BALANCE_EVENT],
+        });
+        const missing = await apiA("GET", `/v2/portfolio-wallets/${randomUUID()}`);
+        expect(missing.status).toBe(404);
+        const page = await signedInPage(width);
+        await page.goto(`${sandbox.consoleUrl}events?walletId=${walletId}`);
+        const rows = page.locator("tr[data-request-id]");
+        await rows.first().waitFor();
+        // Filtered by the wallet from the address: only the creation of this wallet.
+        expect(await rows.count()).toBe(1);
+        expect(await rows.first().textContent()).toContain("POST /v2/portfolio-wallets");
+        expect(await page.getByLabel("Wallet", { exact: true }).inputValue()).toBe(walletId);
+        const walletLink = rows.first().getByRole("link", { name: `Wallet ${walletId}` });
+        expect(await walletLink.getAttribute("href")).toBe(`/_console/wallets/${walletId}`);
+        if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
+
+        // Other filters go to the address too, and what matches follows.
+        await page.getByLabel("Wallet", { exact: true }).fill("");
+        await page.getByLabel("Status", { exact: true }).selectOption("4xx");
+        await eventually(() => new URL(page.url()).search).toBe("?status=4xx");
+        await eventually(async () =>
+          (await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-status")))).every(
+            (status) => String(status).startsWith("4"),
+          ),
+        ).toBe(true);
+        await page.locator(`tr[data-request-id="${missing.body.error.requestId}"]`).waitFor();
+        await page.reload();
+        await page.locator(`tr[data-request-id="${missing.body.error.requestId}"]`).waitFor();
+        expect(await page.getByLabel("Status", { exact: true }).inputValue()).toBe("4xx");
+
+        // The webhook registration's bodies: the secret is redacted in the log.
+        await page.goto(`${sandbox.consoleUrl}events?method=POST`);
+        const creation = page
+          .locator("tr[data-request-id]")
+          .filter({ hasText: "/webhooks/registrations" })
+          .first();
+        await creation.getByRole("button", { name: /^Bodies of POST \/webhooks\/registrations/ }).click();
+        const shown = page.locator("#request-bodies");
+        await shown.getByText("Answer body (201)").waitFor();
+        expect(await shown.textContent()).toContain("[redacted]");
+        expect(await shown.textContent()).not.toContain(hook.body.secret);
+        expect(await seriousViolations(page)).toEqual([]);
+        if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+        expect((await apiA("DELETE", `/webhooks/registrations/${hook.body.id}`)).status).toBe(204);
+        await page.close();
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
   test("no page error, and no secret of a registration in the sandbox's output", () => {
     expect(pageErrors).toEqual([]);
     expect(sandbox.output()).not.toMatch(/whsec_/);
