@@ -5,6 +5,7 @@ import { ok, registerOperations } from "../http/operationRoutes.ts";
 import { sendTestEvent } from "../domain/events/testEvents.ts";
 import { editWebhook } from "../domain/webhooks.ts";
 import { NotFoundError } from "../domain/errors.ts";
+import { findResourceById } from "../store/lookupStore.ts";
 import { CONSOLE_LOG_OPERATIONS, CONSOLE_WEBHOOK_OPERATIONS } from "./consoleOperations.ts";
 
 /**
@@ -30,6 +31,15 @@ export function registerConsoleOperations(app: Hono<SandboxEnv>, ctx: SandboxCon
   });
   registerOperations(app, CONSOLE_LOG_OPERATIONS, {
     consoleRequestLog: ({ query }, org) => ok({ data: ctx.requestLog.list(org, query) }),
+    consoleFindId: ({ path }, org) => {
+      const found =
+        findResourceById(ctx.db, org, path.id) ??
+        (ctx.requestLog.find(org, path.id) === null
+          ? null
+          : { kind: "request", id: path.id, walletId: null });
+      if (found === null) throw new NotFoundError(`nothing of id ${path.id} in this organization`);
+      return ok(found);
+    },
     consoleLoggedRequest: ({ path }, org) => {
       const found = ctx.requestLog.find(org, path.requestId);
       if (found === null) throw new NotFoundError(`request ${path.requestId} in this organization's log`);

@@ -144,6 +144,23 @@ export const CONSOLE_LOG_OPERATIONS = operationTable({
     query: RequestLogQuerySchema,
     responses: { "200": { description: "The requests", schema: DataList }, ...ERRORS },
   },
+  consoleFindId: {
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/ids/{id}`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "What an id names in the caller's organization: a wallet, deposit, withdrawal, strategy update, signing activity, webhook registration or delivery, or a logged request",
+    pathParams: z.object({ id: UuidSchema.meta({ description: "Any id the sandbox gives" }) }),
+    responses: {
+      "200": {
+        description: "`{ kind, id, walletId }`: `walletId` names the wallet it belongs to, or is null",
+        schema: z.looseObject({ kind: z.string(), id: z.string(), walletId: z.string().nullable() }),
+      },
+      ...ERRORS,
+      "404": error("`not_found`: nothing of that id in the caller's organization"),
+    },
+  },
   consoleLoggedRequest: {
     method: "get",
     path: `${CONSOLE_API_PREFIX}/requests/{requestId}`,

@@ -346,6 +346,21 @@ describe("webhooks in the console", () => {
         if (width === 420) expect(await offscreenActions(page)).toEqual([]);
         expect(await seriousViolations(page)).toEqual([]);
 
+        // Any id found from the search box opens its page; another organization's is not found.
+        await page.getByLabel("Find any id").fill(walletId);
+        await page.getByRole("button", { name: "Find", exact: true }).click();
+        await eventually(() => new URL(page.url()).pathname).toBe(`/_console/wallets/${walletId}`);
+        await page.goto(`${sandbox.consoleUrl}events?walletId=${walletId}`);
+        const theirs = await sandbox.api(TOKEN_B, "POST", "/v2/portfolio-wallets", {
+          requestId: randomUUID(),
+          label: "B's",
+          positions: [{ positionKey: "syrupUsdc", targetWeightBps: 10000 }],
+        });
+        await page.getByLabel("Find any id").fill(theirs.body.id);
+        await page.getByRole("button", { name: "Find", exact: true }).click();
+        await page.getByText(`Nothing of id ${theirs.body.id} in this organization.`).waitFor();
+        await rows.first().waitFor();
+
         // Other filters go to the address too, and what matches follows.
         await page.getByLabel("Wallet", { exact: true }).fill("");
         await page.getByLabel("Status", { exact: true }).selectOption("4xx");

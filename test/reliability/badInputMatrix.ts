@@ -127,6 +127,7 @@ export const ENDPOINTS: Endpoint[] = [
   },
   { method: "GET", path: "/_console/api/requests", query: ["method", "status", "walletId", "limit"] },
   { method: "GET", path: "/_console/api/requests/{request}" },
+  { method: "GET", path: "/_console/api/ids/{wallet}" },
   { method: "POST", path: "/public/v1/query/get_activity", fields: ["organizationId", "activityId"] },
   {
     method: "POST",

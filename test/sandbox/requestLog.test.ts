@@ -133,3 +133,38 @@ describe("the request log", () => {
     expect(small.list("org", { limit: 10 }).map((r) => r.requestId)).toEqual(["r1", "r0"]);
   });
 });
+
+describe("finding any id", () => {
+  test("names what an id is in the organization and its wallet; another organization's is not found", async () => {
+    const wallet = await t.api("POST", "/v2/portfolio-wallets", {
+      body: { requestId: uuid(), label: "Found", positions: TWO_SOURCES },
+    });
+    const hook = await t.api("POST", "/webhooks/registrations", {
+      body: { url: "http://127.0.0.1:9/found", eventTypes: ["portfolio_wallet.balance.updated"] },
+    });
+    const theirs = await t.api("POST", "/v2/portfolio-wallets", {
+      body: { requestId: uuid(), label: "Theirs", positions: TWO_SOURCES },
+      token: OTHER_TOKEN,
+    });
+    const find = (id: string, token?: string) =>
+      t.api("GET", `/_console/api/ids/${id}`, token === undefined ? {} : { token });
+    expect((await find(wallet.body.id)).body).toEqual({
+      kind: "wallet",
+      id: wallet.body.id,
+      walletId: wallet.body.id,
+    });
+    expect((await find(hook.body.id)).body).toEqual({
+      kind: "webhook_registration",
+      id: hook.body.id,
+      walletId: null,
+    });
+    const requestId = wallet.headers.get("x-request-id")!;
+    expect((await find(requestId)).body).toEqual({ kind: "request", id: requestId, walletId: null });
+    expect((await find(theirs.body.id)).status).toBe(404);
+    expect((await find(theirs.body.id, OTHER_TOKEN)).body.kind).toBe("wallet");
+    expect((await find(uuid())).status).toBe(404);
+    const bad = await find("not-an-id");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe("id");
+  });
+});

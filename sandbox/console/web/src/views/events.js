@@ -3,7 +3,7 @@
 // (GET /_console/api/requests: method, path, status, time, request id, the wallet it was about;
 // bodies, redacted, on demand) and the webhook events delivered to its registrations. The filters
 // are kept in the page's address, so a filtered view can be linked and reloaded.
-import { request } from "../api.js";
+import { ApiError, request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { consolePaths } from "../paths.js";
 import { BASE, link, loading, pageHeader } from "./common.js";
@@ -30,8 +30,74 @@ function selectFilter(id, label, anyLabel, values) {
   return { select, field: h("div", { class: "field" }, h("label", { for: `events-${id}` }, label), select) };
 }
 
+/**
+ * The console page of what an id names (GET /_console/api/ids/{id}).
+ * @param {{ kind: string, id: string, walletId: string | null }} found
+ */
+function pageOf(found) {
+  const wallet = found.walletId === null ? null : `/wallets/${encodeURIComponent(found.walletId)}`;
+  switch (found.kind) {
+    case "wallet":
+      return wallet ?? "/wallets";
+    case "deposit":
+      return `${wallet}/deposits`;
+    case "withdrawal":
+      return `${wallet}/withdrawals`;
+    case "strategy_update":
+      return `${wallet}/strategy`;
+    case "signing_activity":
+      return "/approvals";
+    case "webhook_registration":
+    case "webhook_delivery":
+      return "/webhooks";
+    default:
+      return "/events";
+  }
+}
+
+/**
+ * A box that takes any id the sandbox gives and opens the page that shows it.
+ * @param {import("./common.js").ViewContext} ctx
+ */
+function idSearch(ctx) {
+  const input = h("input", {
+    id: "find-id",
+    name: "id",
+    type: "search",
+    spellcheck: "false",
+    autocomplete: "off",
+    required: true,
+    placeholder: "a wallet, deposit, withdrawal, delivery, activity or request id",
+    "aria-describedby": "find-id-outcome",
+  });
+  const outcome = h("p", { id: "find-id-outcome", class: "hint", role: "status" });
+  const form = h(
+    "form",
+    { class: "inline-form", role: "search", "aria-label": "Search by id", id: "find-id-form" },
+    h("div", { class: "field" }, h("label", { for: "find-id" }, "Find any id"), input),
+    h("div", { class: "form-actions" }, h("button", { type: "submit", class: "button" }, "Find")),
+    outcome,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const id = input.value.trim();
+    try {
+      const { body } = await request("GET", consolePaths.findId(id));
+      ctx.navigate(pageOf(body));
+    } catch (error) {
+      outcome.textContent =
+        error instanceof ApiError && error.status === 404
+          ? `Nothing of id ${id} in this organization.`
+          : error instanceof ApiError && error.status === 400
+            ? "Ids are UUIDs, such as 3f2b8c1e-…: paste one whole."
+            : String(error instanceof Error ? error.message : error);
+    }
+  });
+  return form;
+}
+
 /** @type {import("./common.js").ViewFactory} */
-export function eventsView(main, _ctx, _params, query) {
+export function eventsView(main, ctx, _params, query) {
   const requests = h("div", { class: "region" }, loading("Reading the request log…"));
   const deliveries = h("div", { class: "region" }, loading("Reading the webhook events…"));
   const bodies = h("div", { class: "region", id: "request-bodies" });
@@ -94,6 +160,7 @@ export function eventsView(main, _ctx, _params, query) {
     h(
       "div",
       { class: "stack-lg" },
+      idSearch(ctx),
       filters,
       card(
         "Requests",
