@@ -1,7 +1,13 @@
 import type { MiddlewareHandler } from "hono";
+import { SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
 import { redactBody, walletOfRequest, type RequestLog } from "../domain/requestLog.ts";
 import type { SandboxEnv } from "./env.ts";
 import { CONSOLE_REQUEST_HEADER } from "./middleware.ts";
+
+/** POSTs that change nothing (a yield report, a quote), which the console polls like reads. */
+const READ_ONLY_POSTS = new Set(
+  SERVICE_OPERATIONS.filter((operation) => operation.readOnly === true).map((operation) => operation.path),
+);
 
 /** JSON text as a value, or null when it is none. */
 function parsed(text: string | null): unknown {
@@ -15,14 +21,19 @@ function parsed(text: string | null): unknown {
 
 /**
  * Records each authenticated request of an organization in its request log (domain/requestLog.ts),
- * bodies redacted. The console's own reads are left out: it polls every page every few seconds,
- * and a log of them would push out what the user did. What the console changes is logged.
+ * bodies redacted. The console's own reads (GETs, and POSTs that change nothing) are left out: it
+ * polls every page every few seconds, and a log of them would push out what the user did. What the
+ * console changes is logged.
  */
 export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
     const startedMs = Date.now();
     const method = c.req.method;
-    if (method === "GET" && c.req.header(CONSOLE_REQUEST_HEADER) !== undefined) return next();
+    if (
+      c.req.header(CONSOLE_REQUEST_HEADER) !== undefined &&
+      (method === "GET" || (method === "POST" && READ_ONLY_POSTS.has(c.req.path)))
+    )
+      return next();
     // The body limit runs earlier, so this reads at most 1 MB, once; the route reads its own copy.
     const requestText = method === "GET" || method === "DELETE" ? null : await c.req.raw.clone().text();
     await next();

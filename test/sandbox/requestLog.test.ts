@@ -37,6 +37,8 @@ describe("the request log", () => {
     const missing = await t.api("GET", `/v2/portfolio-wallets/${uuid()}`);
     expect(missing.status).toBe(404);
     await t.api("GET", "/_console/api/session", { headers: { "x-sandbox-console": "1" } });
+    // The console's yield reads are POSTs that change nothing: left out too; a script's are kept.
+    await t.api("POST", "/v2/portfolio-wallets/yield", { body: {}, headers: { "x-sandbox-console": "1" } });
     const listed = await t.api("GET", "/_console/api/requests?limit=10", {
       headers: { "x-sandbox-console": "1" },
     });
@@ -56,6 +58,12 @@ describe("the request log", () => {
     });
     expect(last).not.toHaveProperty("requestBody");
     expect(listed.body.data.map((r: { path: string }) => r.path)).not.toContain("/_console/api/session");
+    expect(listed.body.data.map((r: { path: string }) => r.path)).not.toContain(
+      "/v2/portfolio-wallets/yield",
+    );
+    const yieldRead = await t.api("POST", "/v2/portfolio-wallets/yield", { body: {} });
+    const withScript = await t.api("GET", "/_console/api/requests?limit=1");
+    expect(withScript.body.data[0].requestId).toBe(yieldRead.headers.get("x-request-id"));
 
     const byWallet = await t.api("GET", `/_console/api/requests?walletId=${wallet.body.id}`);
     expect(byWallet.body.data.map((r: { requestId: string }) => r.requestId)).toEqual([
