@@ -34,6 +34,7 @@ export const HEAVY_TESTS = [
   "test/console/console.test.ts",
   "test/console/firstHour.test.ts",
   "test/console/serving.test.ts",
+  "test/console/webhooks.test.ts",
   // Schemathesis and openapi-python-client in virtual environments from PyPI: minutes each.
   "test/openapi/schemathesis.test.ts",
   "test/openapi/pythonClient.test.ts",

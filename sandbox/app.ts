@@ -24,6 +24,8 @@ import { serviceRoutes } from "./routes/serviceRoutes.ts";
 import { mountSigningProvider } from "./signing/index.ts";
 import { CONSOLE_API_PREFIX, consoleApiRoutes } from "./console/consoleApi.ts";
 import { mountConsolePages } from "./console/consolePages.ts";
+import { registerConsoleOperations } from "./console/consoleOperationRoutes.ts";
+import { requestLogMiddleware } from "./http/requestLogMiddleware.ts";
 
 export const WALLETS_BASE = "/v2/portfolio-wallets";
 
@@ -46,6 +48,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.route("/", openApiRoutes()); // before bearer auth: the documents need no credentials
   mountConsolePages(app); // before bearer auth: a browser loads the console's page and files without a token
   app.use("*", authMiddleware(ctx));
+  app.use("*", requestLogMiddleware(ctx.requestLog));
   app.use("*", requestCounterMiddleware(ctx));
   app.use("*", rateLimitMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));
@@ -57,6 +60,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.route(ADMIN_PREFIX, adminRoutes(ctx));
   app.route(ADMIN_PREFIX, moneyAdminRoutes(ctx));
   app.route(CONSOLE_API_PREFIX, consoleApiRoutes(ctx));
+  registerConsoleOperations(app, ctx);
 
   app.notFound(() => {
     throw new HttpError(404, "not_found", "no such endpoint; see docs/sandbox.md for the sandbox's routes");

@@ -14,6 +14,7 @@ import { createApprovalDeps } from "./domain/approvals.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
 import { createWebhookDispatcher, DEFAULT_WEBHOOK_DELIVERY } from "./domain/events/delivery.ts";
 import { createEventSink } from "./domain/events/eventSink.ts";
+import { createRequestLog } from "./domain/requestLog.ts";
 import { strategyStatusEvent } from "./domain/events/strategyEvents.ts";
 import { createFaultRegistry } from "./domain/faults.ts";
 import { createDueWorkScheduler, type DueWorkScheduler } from "./domain/dueWorkScheduler.ts";
@@ -198,6 +199,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     strategyUpdates,
     faults,
     requestCounter: createRequestCounter(),
+    requestLog: createRequestLog(),
     rateLimiter: createRateLimiter(checkedRateLimit(options.rateLimit)),
     money,
     dueWork,

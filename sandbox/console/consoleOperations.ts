@@ -1,12 +1,17 @@
 import { z } from "zod";
 import {
+  CreateWebhookRegistrationRequestSchema,
   DateTimeSchema,
   ErrorBodySchema,
+  EventTypeSchema,
   PageQuerySchema,
   UuidSchema,
+  WebhookRegistrationSchema,
+  operationTable,
   type ApiOperation,
   type OperationResponse,
 } from "../../sdk/nodejs/contract/index.ts";
+
 import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import {
   ApprovalQuerySchema,
@@ -40,6 +45,136 @@ const SessionSchema = z.looseObject({
   adminApi: z.enum(["open", "token", "off"]),
   now: DateTimeSchema,
   eventTypes: z.array(z.string()).meta({ description: "The webhook event types a registration may list" }),
+});
+
+/** A registration's id in a console path. */
+const RegistrationPath = z.object({
+  registrationId: UuidSchema.meta({ description: "Webhook registration id" }),
+});
+const WITH_BODY = {
+  ...ERRORS,
+  "400": error("`validation_failed` naming every bad field, or `malformed_json`"),
+  "413": error("`payload_too_large`: a body over 1 MB"),
+} as const;
+const REGISTRATION_NOT_FOUND = {
+  "404": error("`not_found`: no registration of that id in the caller's organization"),
+} as const;
+
+/** An edit of a registration: any of the fields a registration is made with, checked the same way. */
+export const WebhookEditSchema = CreateWebhookRegistrationRequestSchema.pick({
+  url: true,
+  eventTypes: true,
+  description: true,
+}).partial();
+export const TestEventRequestSchema = z.looseObject({
+  eventType: EventTypeSchema.meta({
+    description: "The type of the test event: one the registration subscribes to",
+  }),
+});
+
+/**
+ * What the console does to a webhook registration that the service's interface shows no operation
+ * for (docs/spec-gaps.md): editing it, and sending it a test event. Registered from this table
+ * (sandbox/http/operationRoutes.ts), so their inputs are parsed by these schemas before anything runs.
+ */
+export const CONSOLE_WEBHOOK_OPERATIONS = operationTable({
+  consoleEditWebhookRegistration: {
+    method: "patch",
+    path: `${CONSOLE_API_PREFIX}/webhook-registrations/{registrationId}`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary: "Change a registration's URL, event types or description",
+    description:
+      "Fields left out stay as they are. The URL policy applies as at registration. The secret and status stay; deliveries already queued go to the new URL.",
+    pathParams: RegistrationPath,
+    body: { schema: WebhookEditSchema, required: true },
+    responses: {
+      "200": { description: "The registration as edited", schema: WebhookRegistrationSchema },
+      ...WITH_BODY,
+      ...REGISTRATION_NOT_FOUND,
+    },
+  },
+  consoleSendTestEvent: {
+    method: "post",
+    path: `${CONSOLE_API_PREFIX}/webhook-registrations/{registrationId}/test-events`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "Send a registration a test event of a type it subscribes to: made-up ids, `test: true` in its body, signed and retried as every event",
+    pathParams: RegistrationPath,
+    body: { schema: TestEventRequestSchema, required: true },
+    responses: {
+      "201": { description: "The test event's delivery, pending", schema: z.looseObject({}) },
+      ...WITH_BODY,
+      ...REGISTRATION_NOT_FOUND,
+      "409": error("`conflict`: the registration is disabled"),
+    },
+  },
+});
+
+export const RequestLogQuerySchema = z.object({
+  method: z
+    .enum(["GET", "POST", "PUT", "PATCH", "DELETE"], { error: "must be GET, POST, PUT, PATCH or DELETE" })
+    .optional(),
+  status: z
+    .string()
+    .regex(/^(?:[1-5]xx|[1-5]\d\d)$/, "must be a status code such as 404, or a class such as 4xx")
+    .optional(),
+  walletId: UuidSchema.optional(),
+  limit: z.coerce
+    .number({ error: "must be a whole number from 1 to 200" })
+    .int("must be a whole number from 1 to 200")
+    .min(1, "must be a whole number from 1 to 200")
+    .max(200, "must be a whole number from 1 to 200")
+    .default(50),
+});
+
+/**
+ * The request log (sandbox/domain/requestLog.ts): the organization's last requests, bodies
+ * redacted, read by the console's Events page.
+ */
+export const CONSOLE_LOG_OPERATIONS = operationTable({
+  consoleRequestLog: {
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/requests`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "The organization's last requests (at most 500 kept), newest first: method, path, status, time, request id, wallet; without bodies",
+    query: RequestLogQuerySchema,
+    responses: { "200": { description: "The requests", schema: DataList }, ...ERRORS },
+  },
+  consoleFindId: {
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/ids/{id}`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "What an id names in the caller's organization: a wallet, deposit, withdrawal, strategy update, signing activity, webhook registration or delivery, or a logged request",
+    pathParams: z.object({ id: UuidSchema.meta({ description: "Any id the sandbox gives" }) }),
+    responses: {
+      "200": {
+        description: "`{ kind, id, walletId }`: `walletId` names the wallet it belongs to, or is null",
+        schema: z.looseObject({ kind: z.string(), id: z.string(), walletId: z.string().nullable() }),
+      },
+      ...ERRORS,
+      "404": error("`not_found`: nothing of that id in the caller's organization"),
+    },
+  },
+  consoleLoggedRequest: {
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/requests/{requestId}`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "One logged request with its request and answer bodies, secrets redacted, cut at 4096 characters",
+    pathParams: z.object({ requestId: UuidSchema.meta({ description: "The request's x-request-id" }) }),
+    responses: {
+      "200": { description: "The request", schema: z.looseObject({}) },
+      ...ERRORS,
+      "404": error("`not_found`: no request of that id in the caller's organization's log"),
+    },
+  },
 });
 
 const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
@@ -161,4 +296,6 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       "409": error("`conflict`: the registration is disabled or deleted, or the event's body was pruned"),
     },
   }),
+  ...Object.values(CONSOLE_WEBHOOK_OPERATIONS),
+  ...Object.values(CONSOLE_LOG_OPERATIONS),
 ];

@@ -3,6 +3,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type {
   CreatedWebhookRegistration,
   CreateWebhookRegistrationRequest,
+  EventType,
   Page,
   WebhookRegistration,
   WebhookStatusUpdateRequest,
@@ -19,6 +20,7 @@ import {
   insertWebhook,
   listWebhooks,
   updateWebhookStatus,
+  updateWebhookTarget,
   type WebhookRecord,
 } from "../store/webhookStore.ts";
 import { runIdempotent } from "./idempotency.ts";
@@ -147,6 +149,42 @@ export function setWebhookStatus(
         }
       : { status: "active", disabledAt: null, disabledReason: null };
   updateWebhookStatus(deps.db, id, change, at);
+  return registrationView(loadOwnRegistration(deps, organizationId, id));
+}
+
+/** What an edit of a registration may change (the console's edit, docs/spec-gaps.md). */
+export interface WebhookEdit {
+  url?: string | undefined;
+  eventTypes?: EventType[] | undefined;
+  description?: string | null | undefined;
+}
+
+/**
+ * Changes a registration's URL, event types or description (what is left out stays). The URL
+ * policy applies as at registration. The secret and the status stay; deliveries already queued
+ * go to the new URL, since every attempt reads the registration's URL when it is made.
+ */
+export function editWebhook(
+  deps: WebhookDeps,
+  organizationId: string,
+  id: string,
+  edit: WebhookEdit,
+): WebhookRegistration {
+  const record = loadOwnRegistration(deps, organizationId, id);
+  if (edit.url !== undefined) {
+    const refused = webhookUrlProblem(edit.url, deps.urlPolicy);
+    if (refused !== null) throw new ValidationError([{ field: "url", reason: refused }]);
+  }
+  updateWebhookTarget(
+    deps.db,
+    id,
+    {
+      url: edit.url ?? record.url,
+      eventTypes: edit.eventTypes ?? record.eventTypes,
+      description: edit.description === undefined ? record.description : edit.description,
+    },
+    deps.clocks.now(organizationId).toISOString(),
+  );
   return registrationView(loadOwnRegistration(deps, organizationId, id));
 }
 

@@ -3,6 +3,7 @@ import type { YieldSource } from "../../sdk/nodejs/contract/index.ts";
 import type { OrganizationClocks } from "../clock.ts";
 import type { ApprovalDeps } from "../domain/approvals.ts";
 import type { WebhookDispatcher } from "../domain/events/delivery.ts";
+import type { RequestLog } from "../domain/requestLog.ts";
 import type { FaultRegistry } from "../domain/faults.ts";
 import type { DueWorkScheduler } from "../domain/dueWorkScheduler.ts";
 import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
@@ -40,6 +41,8 @@ export interface SandboxContext {
   money: MoneyDeps;
   /** The one scheduler of time-driven work (strategy updates, deposit steps, payout legs). */
   dueWork: DueWorkScheduler;
+  /** Each organization's last requests, for the console's Events page (domain/requestLog.ts). */
+  requestLog: RequestLog;
   /** Background webhook delivery (sandbox/domain/events/delivery.ts). */
   webhookDispatcher: WebhookDispatcher;
   /** Host names requests may name besides loopback ones (options.ts `allowedHosts`). */

@@ -99,6 +99,18 @@ export function updateWebhookStatus(
   ).run(change.status, change.disabledAt, change.disabledReason, at, id);
 }
 
+/** Changes where a registration sends and what; its secret and status stay. */
+export function updateWebhookTarget(
+  db: DatabaseSync,
+  id: string,
+  change: { url: string; eventTypes: string[]; description: string | null },
+  at: string,
+): void {
+  db.prepare(
+    "UPDATE webhook_registrations SET url = ?, event_types_json = ?, description = ?, updated_at = ? WHERE id = ?",
+  ).run(change.url, JSON.stringify(change.eventTypes), change.description, at, id);
+}
+
 export function countWebhooks(db: DatabaseSync, organizationId: string): number {
   const row = db
     .prepare("SELECT COUNT(*) AS n FROM webhook_registrations WHERE organization_id = ?")

@@ -1127,8 +1127,8 @@ describe("sandbox console in Chromium: webhooks", () => {
         expect(await url.getAttribute("aria-invalid")).toBeNull();
         await form.getByLabel(/^Description/).fill("console receiver");
         await form.getByRole("button", { name: "Register webhook" }).click();
-        await form.getByText("Its signing secret is in the answer below").waitFor();
-        expect(await form.locator(".request-log").textContent()).toContain("whsec_");
+        await page.locator("[data-secret-box]").waitFor();
+        expect(await page.locator("#webhook-secret").textContent()).toMatch(/^whsec_/);
         const { body: registrations } = await apiA("GET", "/webhooks/registrations?pageSize=100");
         const created = registrations.data.find((r: { url: string }) => r.url === receiver.url);
         expect(created).toMatchObject({
@@ -1296,6 +1296,7 @@ describe("sandbox console in Chromium: every page", () => {
         `/wallets/${wallet.id}/strategy`,
         "/approvals",
         "/webhooks",
+        "/events",
         "/controls",
         `/wallets/${randomUUID()}`,
       ];

@@ -155,6 +155,14 @@ await page
 await page.getByText("Headers of each attempt").waitFor();
 await page.locator("#delivery-heading").scrollIntoViewIfNeeded();
 await shoot("webhook-delivery", false);
+// A registration made in the page: its secret shown once, in its box, with Copy.
+await open(page, "webhooks", "#webhook-form input[name=eventTypes]");
+await page.locator("#webhook-form").getByLabel("URL").fill(`${receiverUrl}/new`);
+await page.locator("#webhook-form").getByRole("button", { name: "Register webhook" }).click();
+await page.locator("[data-secret-box]").waitFor();
+await shoot("webhook-secret", false);
+await open(page, "events?method=POST", "tr[data-request-id]");
+await shoot("events", false);
 await call(
   "POST",
   "/_sandbox/faults/withdrawal-leg",

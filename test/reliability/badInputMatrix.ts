@@ -115,6 +115,19 @@ export const ENDPOINTS: Endpoint[] = [
   },
   { method: "GET", path: "/_console/api/webhook-deliveries/{delivery}" },
   { method: "POST", path: "/_console/api/webhook-deliveries/{delivery}/redeliver" },
+  {
+    method: "PATCH",
+    path: "/_console/api/webhook-registrations/{webhook}",
+    fields: ["url", "eventTypes", "description"],
+  },
+  {
+    method: "POST",
+    path: "/_console/api/webhook-registrations/{webhook}/test-events",
+    fields: ["eventType"],
+  },
+  { method: "GET", path: "/_console/api/requests", query: ["method", "status", "walletId", "limit"] },
+  { method: "GET", path: "/_console/api/requests/{request}" },
+  { method: "GET", path: "/_console/api/ids/{wallet}" },
   { method: "POST", path: "/public/v1/query/get_activity", fields: ["organizationId", "activityId"] },
   {
     method: "POST",

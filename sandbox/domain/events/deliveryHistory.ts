@@ -40,7 +40,7 @@ export function listDeliveryHistory(
   return listDeliveries(db, organizationId, filter).map(deliveryView);
 }
 
-const deliveryView = (delivery: DeliveryRecord): DeliveryView => ({
+export const deliveryView = (delivery: DeliveryRecord): DeliveryView => ({
   ...delivery,
   nextAttemptAt: delivery.nextAttemptAt === null ? null : new Date(delivery.nextAttemptAt).toISOString(),
 });

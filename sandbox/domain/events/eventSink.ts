@@ -36,6 +36,18 @@ export interface EventDataByType {
  */
 export interface EventSink {
   emit<T extends EventType>(organizationId: string, type: T, data: EventDataByType[T], at: string): void;
+  /**
+   * A test event (the console's "Send a test event"): queued to this one registration only, its
+   * body marked `"test": true`, then sent and signed by the same dispatcher as every event.
+   * Answers the event's id and its delivery's.
+   */
+  emitTest<T extends EventType>(
+    organizationId: string,
+    registration: { id: string; url: string },
+    type: T,
+    data: EventDataByType[T],
+    at: string,
+  ): { eventId: string; deliveryId: string };
 }
 
 /**
@@ -48,6 +60,48 @@ export function createEventSink(
   onEnqueued: () => void,
   options: { maxPendingPerRegistration: number },
 ): EventSink {
+  /** Stores the event and one delivery per registration (cancelled when its backlog is full). */
+  function enqueue(
+    organizationId: string,
+    type: EventType,
+    envelope: { test?: true; data: unknown },
+    at: string,
+    registrations: { id: string; url: string }[],
+  ): { eventId: string; deliveryIds: string[] } {
+    const id = randomUUID();
+    const payload = JSON.stringify({ id, type, createdAt: at, organizationId, ...envelope });
+    insertWebhookEvent(db, { id, organizationId, type, payload, createdAt: at });
+    const nowMs = Date.now();
+    const createdAt = new Date(nowMs).toISOString();
+    const deliveryIds: string[] = [];
+    for (const registration of registrations) {
+      const backlogFull = hasPendingBacklog(db, registration.id, options.maxPendingPerRegistration);
+      const deliveryId = randomUUID();
+      deliveryIds.push(deliveryId);
+      insertDelivery(db, {
+        id: deliveryId,
+        organizationId,
+        eventId: id,
+        eventType: type,
+        registrationId: registration.id,
+        url: registration.url,
+        status: backlogFull ? "cancelled" : "pending",
+        attempts: 0,
+        nextAttemptAt: backlogFull ? null : nowMs,
+        lastAttemptAt: null,
+        lastResponseStatus: null,
+        lastError: backlogFull
+          ? `backlog full: ${options.maxPendingPerRegistration} deliveries of this registration were already pending`
+          : null,
+        deliveredAt: null,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+    onEnqueued();
+    return { eventId: id, deliveryIds };
+  }
+
   return {
     emit(organizationId, type, data, at) {
       const subscribed = listActiveRegistrations(db, organizationId).filter((r) =>
@@ -55,34 +109,13 @@ export function createEventSink(
       );
       // An event nobody subscribes to is not stored: the outbox only holds what it will send.
       if (subscribed.length === 0) return;
-      const id = randomUUID();
-      const payload = JSON.stringify({ id, type, createdAt: at, organizationId, data });
-      insertWebhookEvent(db, { id, organizationId, type, payload, createdAt: at });
-      const nowMs = Date.now();
-      const createdAt = new Date(nowMs).toISOString();
-      for (const registration of subscribed) {
-        const backlogFull = hasPendingBacklog(db, registration.id, options.maxPendingPerRegistration);
-        insertDelivery(db, {
-          id: randomUUID(),
-          organizationId,
-          eventId: id,
-          eventType: type,
-          registrationId: registration.id,
-          url: registration.url,
-          status: backlogFull ? "cancelled" : "pending",
-          attempts: 0,
-          nextAttemptAt: backlogFull ? null : nowMs,
-          lastAttemptAt: null,
-          lastResponseStatus: null,
-          lastError: backlogFull
-            ? `backlog full: ${options.maxPendingPerRegistration} deliveries of this registration were already pending`
-            : null,
-          deliveredAt: null,
-          createdAt,
-          updatedAt: createdAt,
-        });
-      }
-      onEnqueued();
+      enqueue(organizationId, type, { data }, at, subscribed);
+    },
+    emitTest(organizationId, registration, type, data, at) {
+      const { eventId, deliveryIds } = enqueue(organizationId, type, { test: true, data }, at, [
+        registration,
+      ]);
+      return { eventId, deliveryId: deliveryIds[0]! };
     },
   };
 }

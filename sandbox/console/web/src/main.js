@@ -15,6 +15,7 @@ import { newWalletView } from "./views/walletNew.js";
 import { walletsView } from "./views/wallets.js";
 import { headerClock } from "./views/controls/clock.js";
 import { webhooksView } from "./views/webhooks.js";
+import { eventsView } from "./views/events.js";
 import { consolePaths } from "./paths.js";
 
 /** @typedef {import("./views/common.js").View} View */
@@ -27,6 +28,7 @@ const ROUTES = [
   { pattern: /^\/wallets\/([^/]+)(?:\/([^/]+))?$/, view: walletView, section: "wallets" },
   { pattern: /^\/approvals$/, view: approvalsView, section: "approvals" },
   { pattern: /^\/webhooks$/, view: webhooksView, section: "webhooks" },
+  { pattern: /^\/events$/, view: eventsView, section: "events" },
   { pattern: /^\/controls$/, view: controlsView, section: "controls" },
 ];
 
@@ -34,6 +36,7 @@ const SECTIONS = [
   { key: "wallets", path: "/wallets", title: "Wallets" },
   { key: "approvals", path: "/approvals", title: "Approvals" },
   { key: "webhooks", path: "/webhooks", title: "Webhooks" },
+  { key: "events", path: "/events", title: "Events" },
   { key: "controls", path: "/controls", title: "Sandbox controls" },
 ];
 

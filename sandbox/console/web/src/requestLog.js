@@ -85,14 +85,15 @@ export function requestLog(label = "Result") {
               ),
             ),
             h("p", { class: "exchange-label" }, "Request sent"),
-            h("pre", { class: "code" }, h("code", {}, requestText(exchange.sent))),
+            // Focusable: a long line scrolls the block sideways, and a keyboard must reach it too.
+            h("pre", { class: "code", tabindex: 0 }, h("code", {}, requestText(exchange.sent))),
             exchange.status === 0
               ? null
               : [
                   h("p", { class: "exchange-label" }, `Answer: ${statusLine(exchange.status)}`),
                   bodyText(exchange.body) === ""
                     ? null
-                    : h("pre", { class: "code" }, h("code", {}, bodyText(exchange.body))),
+                    : h("pre", { class: "code", tabindex: 0 }, h("code", {}, bodyText(exchange.body))),
                 ],
           ),
         ),

@@ -1,12 +1,14 @@
 // @ts-check
 // Webhooks: the organization's registrations, enabled and disabled here through the API's status
-// PATCH, and the recent deliveries with their attempts, last status code and next retry.
+// PATCH, sent a test event, edited and deleted (webhookActions.js), and the recent deliveries with
+// their attempts, last status code and next retry.
 import { request } from "../api.js";
 import { breakable, card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
 import { relative, when, whenUtc } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
+import { registrationActions } from "./webhookActions.js";
 import { webhookCreateForm } from "./webhookCreate.js";
 import { deliveryInspector } from "./webhookDelivery.js";
 import { consolePaths } from "../paths.js";
@@ -33,6 +35,7 @@ export function webhooksView(main, ctx) {
   const log = requestLog("Registration change result");
   const create = webhookCreateForm(() => ctx.refreshNow());
   const inspector = deliveryInspector(() => ctx.refreshNow());
+  const actions = registrationActions(log, () => ctx.refreshNow());
   // Filters of the deliveries: what GET /_console/api/webhook-deliveries filters by.
   const statusFilter = h(
     "select",
@@ -54,11 +57,14 @@ export function webhooksView(main, ctx) {
   filters.addEventListener("change", () => ctx.refreshNow());
   filters.addEventListener("submit", (event) => event.preventDefault());
   let typesOffered = false;
+  /** @type {string[]} every event type a registration may list */
+  let eventTypes = [];
   async function offerEventTypes() {
     if (typesOffered) return;
     const { body } = await request("GET", consolePaths.session);
     const types = Array.isArray(body?.eventTypes) ? body.eventTypes.map(String) : [];
     typesOffered = true;
+    eventTypes = types;
     create.offer(types);
     typeFilter.append(...types.map((/** @type {string} */ type) => h("option", { value: type }, type)));
   }
@@ -110,6 +116,7 @@ export function webhooksView(main, ctx) {
     h(
       "div",
       { class: "stack-lg" },
+      create.reveal,
       card("Registrations", [log.element, registrations], {
         id: "registrations-heading",
         className: "flush",
@@ -186,27 +193,63 @@ export function webhooksView(main, ctx) {
                   : null,
               ),
               timeOf(item.createdAt),
-              item.status === "disabled"
-                ? h(
-                    "button",
-                    {
-                      type: "button",
-                      class: "button small",
-                      onClick: () => void setStatus(item, "active"),
-                      "aria-label": `Enable ${item.url}`,
-                    },
-                    "Enable",
-                  )
-                : h(
-                    "button",
-                    {
-                      type: "button",
-                      class: "button small danger",
-                      onClick: () => void setStatus(item, "disabled"),
-                      "aria-label": `Disable ${item.url}`,
-                    },
-                    "Disable",
-                  ),
+              h(
+                "div",
+                { class: "row-actions" },
+                item.status === "active"
+                  ? h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "button small",
+                        onClick: () => void actions.sendTestEvent(item),
+                        "aria-label": `Send test event to ${item.url}`,
+                      },
+                      "Send test event",
+                    )
+                  : null,
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "button small",
+                    onClick: () => void actions.edit(item, eventTypes),
+                    "aria-label": `Edit ${item.url}`,
+                  },
+                  "Edit",
+                ),
+                item.status === "disabled"
+                  ? h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "button small",
+                        onClick: () => void setStatus(item, "active"),
+                        "aria-label": `Enable ${item.url}`,
+                      },
+                      "Enable",
+                    )
+                  : h(
+                      "button",
+                      {
+                        type: "button",
+                        class: "button small danger",
+                        onClick: () => void setStatus(item, "disabled"),
+                        "aria-label": `Disable ${item.url}`,
+                      },
+                      "Disable",
+                    ),
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "button small danger",
+                    onClick: () => void actions.remove(item),
+                    "aria-label": `Delete ${item.url}`,
+                  },
+                  "Delete",
+                ),
+              ),
             ]),
             rowAttrs: (index) => ({
               "data-registration-id": items[index]?.id,

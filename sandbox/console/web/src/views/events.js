@@ -1,0 +1,325 @@
+// @ts-check
+// Events: what happened in the organization, newest first, on one page: the sandbox's request log
+// (GET /_console/api/requests: method, path, status, time, request id, the wallet it was about;
+// bodies, redacted, on demand) and the webhook events delivered to its registrations. The filters
+// are kept in the page's address, so a filtered view can be linked and reloaded.
+import { ApiError, request } from "../api.js";
+import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
+import { consolePaths } from "../paths.js";
+import { BASE, link, loading, pageHeader } from "./common.js";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const STATUS_CLASSES = ["2xx", "4xx", "5xx"];
+const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
+/** The address's names of the filters, each also the name of its control. */
+const FILTERS = ["method", "status", "walletId", "eventType", "deliveryStatus"];
+
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {string} anyLabel
+ * @param {string[]} values
+ */
+function selectFilter(id, label, anyLabel, values) {
+  const select = h(
+    "select",
+    { id: `events-${id}`, name: id },
+    h("option", { value: "" }, anyLabel),
+    values.map((value) => h("option", { value }, value)),
+  );
+  return { select, field: h("div", { class: "field" }, h("label", { for: `events-${id}` }, label), select) };
+}
+
+/**
+ * The console page of what an id names (GET /_console/api/ids/{id}).
+ * @param {{ kind: string, id: string, walletId: string | null }} found
+ */
+function pageOf(found) {
+  const wallet = found.walletId === null ? null : `/wallets/${encodeURIComponent(found.walletId)}`;
+  switch (found.kind) {
+    case "wallet":
+      return wallet ?? "/wallets";
+    case "deposit":
+      return `${wallet}/deposits`;
+    case "withdrawal":
+      return `${wallet}/withdrawals`;
+    case "strategy_update":
+      return `${wallet}/strategy`;
+    case "signing_activity":
+      return "/approvals";
+    case "webhook_registration":
+    case "webhook_delivery":
+      return "/webhooks";
+    default:
+      return "/events";
+  }
+}
+
+/**
+ * A box that takes any id the sandbox gives and opens the page that shows it.
+ * @param {import("./common.js").ViewContext} ctx
+ */
+function idSearch(ctx) {
+  const input = h("input", {
+    id: "find-id",
+    name: "id",
+    type: "search",
+    spellcheck: "false",
+    autocomplete: "off",
+    required: true,
+    placeholder: "a wallet, deposit, withdrawal, delivery, activity or request id",
+    "aria-describedby": "find-id-outcome",
+  });
+  const outcome = h("p", { id: "find-id-outcome", class: "hint", role: "status" });
+  const form = h(
+    "form",
+    { class: "inline-form", role: "search", "aria-label": "Search by id", id: "find-id-form" },
+    h("div", { class: "field" }, h("label", { for: "find-id" }, "Find any id"), input),
+    h("div", { class: "form-actions" }, h("button", { type: "submit", class: "button" }, "Find")),
+    outcome,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const id = input.value.trim();
+    try {
+      const { body } = await request("GET", consolePaths.findId(id));
+      ctx.navigate(pageOf(body));
+    } catch (error) {
+      outcome.textContent =
+        error instanceof ApiError && error.status === 404
+          ? `Nothing of id ${id} in this organization.`
+          : error instanceof ApiError && error.status === 400
+            ? "Ids are UUIDs, such as 3f2b8c1e-…: paste one whole."
+            : String(error instanceof Error ? error.message : error);
+    }
+  });
+  return form;
+}
+
+/** @type {import("./common.js").ViewFactory} */
+export function eventsView(main, ctx, _params, query) {
+  const requests = h("div", { class: "region" }, loading("Reading the request log…"));
+  const deliveries = h("div", { class: "region" }, loading("Reading the webhook events…"));
+  const bodies = h("div", { class: "region", id: "request-bodies" });
+  const method = selectFilter("method", "Method", "Any method", METHODS);
+  const status = selectFilter("status", "Status", "Any status", STATUS_CLASSES);
+  const eventType = selectFilter("eventType", "Event type", "Any event type", []);
+  const deliveryStatus = selectFilter("deliveryStatus", "Delivery", "Any delivery status", DELIVERY_STATUSES);
+  const wallet = h("input", {
+    id: "events-walletId",
+    name: "walletId",
+    type: "text",
+    spellcheck: "false",
+    autocomplete: "off",
+    placeholder: "a wallet id",
+  });
+  const filters = h(
+    "form",
+    { class: "inline-form card-hint", "aria-label": "Filter the events", id: "events-filters" },
+    method.field,
+    status.field,
+    h("div", { class: "field" }, h("label", { for: "events-walletId" }, "Wallet"), wallet),
+    eventType.field,
+    deliveryStatus.field,
+  );
+  /** @returns {Record<string, HTMLInputElement | HTMLSelectElement>} */
+  const controls = () => ({
+    method: method.select,
+    status: status.select,
+    walletId: wallet,
+    eventType: eventType.select,
+    deliveryStatus: deliveryStatus.select,
+  });
+  for (const name of FILTERS) {
+    const value = query.get(name);
+    const control = controls()[name];
+    if (value !== null && control !== undefined) control.value = value;
+  }
+  /** @param {string} name */
+  const chosen = (name) => {
+    const value = controls()[name]?.value.trim() ?? "";
+    return value === "" ? undefined : value;
+  };
+  // A filter changed: the address keeps it (replaced, not pushed: each change is no new page).
+  filters.addEventListener("change", () => {
+    const params = new URLSearchParams();
+    for (const name of FILTERS) {
+      const value = chosen(name);
+      if (value !== undefined) params.set(name, value);
+    }
+    const search = params.toString();
+    window.history.replaceState(null, "", `${BASE}/events${search === "" ? "" : `?${search}`}`);
+    void refresh();
+  });
+  filters.addEventListener("submit", (event) => event.preventDefault());
+
+  main.replaceChildren(
+    pageHeader("Events", {
+      sub: "What happened in this organization, newest first: its requests to the sandbox and the webhook events sent to its registrations.",
+    }),
+    h(
+      "div",
+      { class: "stack-lg" },
+      idSearch(ctx),
+      filters,
+      card(
+        "Requests",
+        [
+          h(
+            "p",
+            { class: "hint card-hint" },
+            "The last 500 requests of this organization (the console's own reads are left out; the log is kept in memory and starts again when the sandbox restarts). Bodies are kept with secrets and tokens redacted.",
+          ),
+          requests,
+          bodies,
+        ],
+        { id: "requests-heading", className: "flush" },
+      ),
+      card("Webhook events", deliveries, { id: "webhook-events-heading", className: "flush" }),
+    ),
+  );
+
+  /** @param {string} requestId */
+  async function showBodies(requestId) {
+    const { body } = await request("GET", consolePaths.request(requestId));
+    /** @param {unknown} text */
+    const pretty = (text) => {
+      if (typeof text !== "string") return "(none)";
+      try {
+        return JSON.stringify(JSON.parse(text), null, 2);
+      } catch {
+        return text;
+      }
+    };
+    bodies.replaceChildren(
+      h(
+        "section",
+        {
+          class: "request-bodies",
+          "aria-labelledby": "request-bodies-heading",
+          "data-request-id": requestId,
+        },
+        h("h3", { id: "request-bodies-heading" }, `${String(body?.method)} ${String(body?.path)}`),
+        h("p", { class: "exchange-label" }, "Request body"),
+        h("pre", { class: "code", tabindex: 0 }, h("code", {}, pretty(body?.requestBody))),
+        h("p", { class: "exchange-label" }, `Answer body (${String(body?.status)})`),
+        h("pre", { class: "code", tabindex: 0 }, h("code", {}, pretty(body?.responseBody))),
+      ),
+    );
+    bodies.querySelector("h3")?.setAttribute("tabindex", "-1");
+    /** @type {HTMLElement | null} */ (bodies.querySelector("h3"))?.focus();
+  }
+
+  let typesOffered = false;
+  async function refresh() {
+    if (!typesOffered) {
+      const { body } = await request("GET", consolePaths.session);
+      const types = Array.isArray(body?.eventTypes) ? body.eventTypes.map(String) : [];
+      eventType.select.append(
+        ...types.map((/** @type {string} */ type) => h("option", { value: type }, type)),
+      );
+      typesOffered = true;
+      const wanted = query.get("eventType");
+      if (wanted !== null) eventType.select.value = wanted;
+    }
+    const [{ body: requestPage }, { body: deliveryPage }] = await Promise.all([
+      request(
+        "GET",
+        consolePaths.requests({
+          method: chosen("method"),
+          status: chosen("status"),
+          walletId: chosen("walletId"),
+          limit: 100,
+        }),
+      ),
+      request(
+        "GET",
+        consolePaths.webhookDeliveries({
+          eventType: chosen("eventType"),
+          status: chosen("deliveryStatus"),
+          limit: 50,
+        }),
+      ),
+    ]);
+    /** @type {import("../../../../domain/requestLog.ts").LoggedRequestSummary[]} */
+    const logged = Array.isArray(requestPage?.data) ? requestPage.data : [];
+    fillIfChanged(requests, JSON.stringify(logged), () =>
+      logged.length === 0
+        ? h("div", { class: "empty" }, h("p", {}, "No requests match these filters yet."))
+        : table({
+            caption: "Requests, newest first",
+            captionHidden: true,
+            columns: ["Request", "Status", "Time", "Wallet", "Request id", ""],
+            rows: logged.map((entry) => [
+              h(
+                "span",
+                { class: "mono break" },
+                h("span", { class: "method" }, entry.method),
+                " ",
+                entry.path,
+                entry.query === "" ? null : `?${entry.query}`,
+              ),
+              h(
+                "span",
+                { class: `num ${entry.status >= 400 ? "error-text" : ""}`.trim() },
+                String(entry.status),
+              ),
+              timeOf(entry.at),
+              entry.walletId === null
+                ? h("span", { class: "muted" }, "—")
+                : link(
+                    `/wallets/${entry.walletId}`,
+                    h("span", { class: "mono" }, entry.walletId.slice(0, 8)),
+                    {
+                      "aria-label": `Wallet ${entry.walletId}`,
+                    },
+                  ),
+              h("code", { class: "mono small break" }, entry.requestId),
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "button small",
+                  "aria-label": `Bodies of ${entry.method} ${entry.path} at ${entry.at}`,
+                  onClick: () => void showBodies(entry.requestId),
+                },
+                "Bodies",
+              ),
+            ]),
+            rowAttrs: (index) => ({
+              "data-request-id": logged[index]?.requestId,
+              "data-status": logged[index]?.status,
+            }),
+          }),
+    );
+    /** @type {import("../payloads.js").DeliveryView[]} */
+    const sent = Array.isArray(deliveryPage?.data) ? deliveryPage.data : [];
+    fillIfChanged(deliveries, JSON.stringify(sent), () =>
+      sent.length === 0
+        ? h("div", { class: "empty" }, h("p", {}, "No webhook events match these filters yet."))
+        : table({
+            caption: "Webhook events, newest first",
+            captionHidden: true,
+            columns: ["Event", "Delivery", "Attempts", "Queued", "Event id"],
+            rows: sent.map((delivery) => [
+              h(
+                "span",
+                { class: "stacked" },
+                h("span", { class: "break" }, delivery.eventType),
+                h("span", { class: "mono small muted break" }, delivery.url),
+              ),
+              statusPill(delivery.status),
+              h("span", { class: "num" }, String(delivery.attempts)),
+              timeOf(delivery.createdAt),
+              h("code", { class: "mono small break" }, delivery.eventId),
+            ]),
+            rowAttrs: (index) => ({
+              "data-delivery-id": sent[index]?.id,
+              "data-event-type": sent[index]?.eventType,
+            }),
+          }),
+    );
+  }
+
+  return { title: "Events", refresh };
+}

@@ -1,0 +1,153 @@
+/**
+ * The request log the console's Events page reads (docs/sandbox.md "Request log"): each
+ * organization's last requests, with their bodies redacted and cut short. The sandbox's storage
+ * grows with money movements, not with requests, so the log is a ring buffer in memory with a
+ * fixed capacity per organization: recording a request overwrites the oldest, and reading it costs
+ * at most the capacity, whatever the number of wallets. It is not kept across restarts.
+ */
+
+/** Requests kept per organization; older ones are overwritten. */
+export const REQUEST_LOG_CAPACITY = 500;
+/** Characters of a request's or an answer's body kept, after redaction. */
+export const REQUEST_LOG_BODY_CHARS = 4096;
+
+// A type, not an interface: an answer body must be assignable to a JSON object.
+export type LoggedRequest = {
+  /** The sandbox's id of the request, also its `x-request-id` header. */
+  requestId: string;
+  method: string;
+  path: string;
+  /** The query string, without `?`; empty when none. */
+  query: string;
+  status: number;
+  /** When it arrived, real time (ISO 8601). */
+  at: string;
+  durationMs: number;
+  /** The wallet it was about, when its path or body names one. */
+  walletId: string | null;
+  requestBody: string | null;
+  responseBody: string | null;
+};
+
+/** A logged request as listed: without its bodies (read one request for them). */
+export type LoggedRequestSummary = Omit<LoggedRequest, "requestBody" | "responseBody">;
+
+export interface RequestLogFilter {
+  method?: string | undefined;
+  /** An exact status (404), or a class (`4xx`). */
+  status?: string | undefined;
+  walletId?: string | undefined;
+  limit: number;
+}
+
+export interface RequestLog {
+  record(organizationId: string, request: LoggedRequest): void;
+  /** Newest first. */
+  list(organizationId: string, filter: RequestLogFilter): LoggedRequestSummary[];
+  find(organizationId: string, requestId: string): LoggedRequest | null;
+}
+
+/** Names of fields whose values are credentials or secrets: never kept. */
+const SECRET_FIELD = /secret|token|password|private|api.?key|signature|authorization|stamp/i;
+/** A webhook signing secret, wherever it appears. */
+const WEBHOOK_SECRET = /whsec_[A-Za-z0-9_-]+/g;
+export const REDACTED = "[redacted]";
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return value.replace(WEBHOOK_SECRET, REDACTED);
+  if (value === null || typeof value !== "object" || depth > 20) return value;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      SECRET_FIELD.test(key) ? REDACTED : redactValue(item, depth + 1),
+    ]),
+  );
+}
+
+/**
+ * A body as the log keeps it: JSON with the values of secret-named fields and every webhook
+ * secret replaced by `[redacted]`; text that is not JSON is kept only with webhook secrets
+ * replaced; either cut to REQUEST_LOG_BODY_CHARS.
+ */
+export function redactBody(text: string): string {
+  let kept: string;
+  try {
+    kept = JSON.stringify(redactValue(JSON.parse(text) as unknown, 0));
+  } catch {
+    kept = text.replace(WEBHOOK_SECRET, REDACTED);
+  }
+  return kept.length > REQUEST_LOG_BODY_CHARS ? `${kept.slice(0, REQUEST_LOG_BODY_CHARS)}…` : kept;
+}
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+const WALLET_IN_PATH = new RegExp(`^/v2/portfolio-wallets/(${UUID})(?:/|$)`);
+const WALLET_IN_CONSOLE_PATH = new RegExp(`^/_console/api/wallets/(${UUID})(?:/|$)`);
+const IS_UUID = new RegExp(`^${UUID}$`);
+
+/**
+ * The wallet a request is about: named in its path, or as `walletId` / `portfolioWalletId` in its
+ * body or its answer, or the wallet a creation made (`POST /v2/portfolio-wallets`).
+ */
+export function walletOfRequest(
+  method: string,
+  path: string,
+  requestBody: unknown,
+  responseBody: unknown,
+): string | null {
+  const inPath = WALLET_IN_PATH.exec(path) ?? WALLET_IN_CONSOLE_PATH.exec(path);
+  if (inPath?.[1] !== undefined) return inPath[1].toLowerCase();
+  for (const body of [requestBody, responseBody]) {
+    if (body === null || typeof body !== "object") continue;
+    for (const field of ["walletId", "portfolioWalletId"]) {
+      const value = (body as Record<string, unknown>)[field];
+      if (typeof value === "string" && IS_UUID.test(value)) return value.toLowerCase();
+    }
+  }
+  if (method === "POST" && path === "/v2/portfolio-wallets" && responseBody !== null) {
+    const id = (responseBody as Record<string, unknown>)["id"];
+    if (typeof id === "string" && IS_UUID.test(id)) return id.toLowerCase();
+  }
+  return null;
+}
+
+const statusMatches = (status: number, wanted: string | undefined) =>
+  wanted === undefined ||
+  (/^[1-5]xx$/.test(wanted) ? Math.floor(status / 100) === Number(wanted[0]) : String(status) === wanted);
+
+/** One ring per organization, each of `capacity` slots. */
+export function createRequestLog(capacity = REQUEST_LOG_CAPACITY): RequestLog {
+  const rings = new Map<string, { slots: LoggedRequest[]; next: number }>();
+  /** The organization's requests, newest first. */
+  function* newestFirst(organizationId: string): Generator<LoggedRequest> {
+    const ring = rings.get(organizationId);
+    if (ring === undefined) return;
+    for (let back = 1; back <= ring.slots.length; back += 1)
+      yield ring.slots[(ring.next - back + ring.slots.length) % ring.slots.length]!;
+  }
+  return {
+    record(organizationId, request) {
+      let ring = rings.get(organizationId);
+      if (ring === undefined) rings.set(organizationId, (ring = { slots: [], next: 0 }));
+      if (ring.slots.length < capacity) ring.slots.push(request);
+      else ring.slots[ring.next] = request;
+      ring.next = (ring.next + 1) % capacity;
+    },
+    list(organizationId, filter) {
+      const found: LoggedRequestSummary[] = [];
+      for (const request of newestFirst(organizationId)) {
+        if (found.length >= filter.limit) break;
+        if (filter.method !== undefined && request.method !== filter.method.toUpperCase()) continue;
+        if (!statusMatches(request.status, filter.status)) continue;
+        if (filter.walletId !== undefined && request.walletId !== filter.walletId.toLowerCase()) continue;
+        const { requestBody: _request, responseBody: _response, ...summary } = request;
+        found.push(summary);
+      }
+      return found;
+    },
+    find(organizationId, requestId) {
+      for (const request of newestFirst(organizationId)) if (request.requestId === requestId) return request;
+      return null;
+    },
+  };
+}
