@@ -135,6 +135,14 @@ function importConflict(db: DatabaseSync, organizationId: string): string | null
     .get() as { chain: string; address: string } | undefined;
   if (address !== undefined)
     return `deposit address ${address.address} on ${address.chain} of the export is already a wallet's in this sandbox`;
+  const key = db
+    .prepare(
+      `SELECT endpoint, request_id FROM ${ATTACHED}.idempotency_keys
+       WHERE (endpoint, request_id) IN (SELECT endpoint, request_id FROM main.idempotency_keys WHERE organization_id = ?) LIMIT 1`,
+    )
+    .get(organizationId) as { endpoint: string; request_id: string } | undefined;
+  if (key !== undefined)
+    return `organization "${organizationId}" already used requestId ${key.request_id} (${key.endpoint}), which the export holds too; import into an organization that has not`;
   const missingSource = db
     .prepare(
       `SELECT position_key FROM (SELECT position_key FROM ${ATTACHED}.wallet_balances UNION SELECT position_key FROM ${ATTACHED}.wallet_targets)
@@ -144,6 +152,24 @@ function importConflict(db: DatabaseSync, organizationId: string): string | null
   if (missingSource !== undefined)
     return `the export holds money in yield source ${missingSource.position_key}, which this sandbox's catalog lacks; start the sandbox with a catalog that has it (--catalog)`;
   return null;
+}
+
+/** Copies every exported row into `organizationId`, ledger entries with new sequence numbers. */
+function copyExportedRows(db: DatabaseSync, organizationId: string): void {
+  const columns = tablesOf(db, "main");
+  for (const { table, orderBy } of EXPORTED) {
+    const names = (columns.get(table) ?? []).filter(
+      (column) => !(table === "ledger_entries" && column === "seq"),
+    );
+    const list = names.map((column) => `"${column}"`).join(", ");
+    // The organization's own column takes the importing organization's id.
+    const values = names.map((column) => (column === "organization_id" ? "?1" : `"${column}"`)).join(", ");
+    const statement = db.prepare(
+      `INSERT INTO main."${table}" (${list}) SELECT ${values} FROM ${ATTACHED}."${table}"${orderBy === undefined ? "" : ` ORDER BY ${orderBy}`}`,
+    );
+    if (names.includes("organization_id")) statement.run(organizationId);
+    else statement.run();
+  }
 }
 
 /**
@@ -161,21 +187,15 @@ export function importOrganization(
     inTransaction(db, () => {
       const conflict = importConflict(db, organizationId);
       if (conflict !== null) throw new ImportConflict(conflict);
-      const columns = tablesOf(db, "main");
-      for (const { table, orderBy } of EXPORTED) {
-        const names = (columns.get(table) ?? []).filter(
-          (column) => !(table === "ledger_entries" && column === "seq"),
-        );
-        const list = names.map((column) => `"${column}"`).join(", ");
-        // The organization's own column takes the importing organization's id.
-        const values = names
-          .map((column) => (column === "organization_id" ? "?1" : `"${column}"`))
-          .join(", ");
-        const statement = db.prepare(
-          `INSERT INTO main."${table}" (${list}) SELECT ${values} FROM ${ATTACHED}."${table}"${orderBy === undefined ? "" : ` ORDER BY ${orderBy}`}`,
-        );
-        if (names.includes("organization_id")) statement.run(organizationId);
-        else statement.run();
+      try {
+        copyExportedRows(db, organizationId);
+      } catch (error) {
+        // A uniqueness the checks above do not name (the transaction rolls back all of it).
+        if (error instanceof Error && /constraint failed/i.test(error.message))
+          throw new ImportConflict(
+            `the export's rows clash with this sandbox's (${error.message}); import into a sandbox that does not hold them`,
+          );
+        throw error;
       }
       // The aggregates the yield metrics read, built from the imported ledger and wallets.
       rebuildYieldAggregates(db, organizationId);

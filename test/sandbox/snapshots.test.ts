@@ -318,8 +318,6 @@ describe("bad and foreign files are refused and change nothing", () => {
     const text = file("notes.txt");
     writeFileSync(text, "not a snapshot\n");
     const plainDatabase = file("plain.sqlite");
-    new DatabaseSync(plainDatabase).close();
-    writeFileSync(plainDatabase, readFileSync(plainDatabase));
     const plain = new DatabaseSync(plainDatabase);
     plain.exec("CREATE TABLE t (x)");
     plain.close();
