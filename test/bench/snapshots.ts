@@ -65,11 +65,18 @@ try {
     "/_sandbox/ledger",
   );
   await started.close();
-  if (
-    JSON.stringify(restoredAudit.total) !== JSON.stringify(audit.total) ||
-    JSON.stringify(startedWallets.total) !== JSON.stringify(audit.total)
-  )
-    throw new Error("the restored treasury's ledger audit differs from the saved one's");
+  // Yield keeps accruing on the wall clock, so what is compared is what time does not move: the
+  // wallets audited, what was deposited, and that every balance matches its ledger.
+  const fixed = (answer: { wallets: Record<string, unknown>; total: Record<string, number> }) =>
+    JSON.stringify([
+      Object.keys(answer.wallets).length,
+      answer.total["deposits"],
+      answer.total["discrepancyMicros"],
+    ]);
+  if (fixed(restoredAudit) !== fixed(audit) || fixed(startedWallets) !== fixed(audit))
+    throw new Error(
+      `the restored treasury differs from the saved one: ${fixed(audit)} saved, ${fixed(restoredAudit)} restored, ${fixed(startedWallets)} started`,
+    );
 
   console.log(
     [
