@@ -99,9 +99,25 @@ export async function writeAtomically(
   try {
     await write(partial);
     renameSync(partial, file);
+  } catch (error) {
+    if (error instanceof SnapshotFileError) throw error;
+    // The host refused the write (permissions, a full disk): nothing is left under either name.
+    throw new SnapshotFileError(
+      file,
+      `cannot be written (${error instanceof Error ? error.message : String(error)}); choose a directory the sandbox's process can write`,
+    );
   } finally {
-    rmSync(partial, { force: true });
-    rmSync(`${partial}-journal`, { force: true });
+    removeIfThere(partial);
+    removeIfThere(`${partial}-journal`);
+  }
+}
+
+/** Deletes a leftover file; one that cannot be there (its directory is a file) is no leftover. */
+function removeIfThere(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // ENOTDIR and the like: nothing was written there.
   }
 }
 

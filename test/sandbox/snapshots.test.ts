@@ -391,6 +391,19 @@ describe("bad and foreign files are refused and change nothing", () => {
       });
       expect(existing.status).toBe(400);
       expect(existing.body.error.message).toMatch(/a file is already there/);
+      // A directory that is missing, or that is a file: 400 naming the file, nothing left behind.
+      for (const [path, says] of [
+        [join(dir, "missing-dir", "x.snapshot"), /directory .* does not exist/],
+        [join(text, "x.snapshot"), /cannot be written .*choose a directory/],
+      ] as const) {
+        const res = await target.api("POST", "/_sandbox/snapshot/save", {
+          body: { file: path },
+          headers: { "x-sandbox-admin-token": ADMIN },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.error.message).toContain(path);
+        expect(res.body.error.message).toMatch(says);
+      }
       expect(readFileSync(good)).toEqual(bytes);
     } finally {
       await target.close();
