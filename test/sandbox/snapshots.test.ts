@@ -237,6 +237,28 @@ describe("whole-sandbox snapshots", () => {
       expect(
         (await ok(target, "GET", "/_sandbox/ledger", undefined, OTHER_TOKEN)).total.discrepancyMicros,
       ).toBe(0);
+
+      // A request held in flight (by a delay fault) is waited for: the restore answers after it.
+      await ok(
+        target,
+        "POST",
+        "/_sandbox/faults",
+        { method: "GET", path: "/v2/portfolio-wallets", kind: "delay", delayMs: 600, times: 1 },
+        OTHER_TOKEN,
+      );
+      const finished: string[] = [];
+      const held = target
+        .api("GET", "/v2/portfolio-wallets", { token: OTHER_TOKEN })
+        .then((answer) => finished.push(`held ${answer.status}`));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const restored = target
+        .api("POST", "/_sandbox/snapshot/restore", {
+          body: { file: path },
+          headers: { "x-sandbox-admin-token": ADMIN },
+        })
+        .then((answer) => finished.push(`restore ${answer.status}`));
+      await Promise.all([held, restored]);
+      expect(finished).toEqual(["held 200", "restore 200"]);
     } finally {
       await target.close();
     }
