@@ -13,12 +13,14 @@ import {
   hostCheckMiddleware,
   rateLimitMiddleware,
   requestCounterMiddleware,
+  requestGateMiddleware,
   requestIdMiddleware,
   responseHeadersMiddleware,
   settleDueWorkMiddleware,
 } from "./http/middleware.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { moneyAdminRoutes } from "./routes/moneyAdmin.ts";
+import { snapshotAdminRoutes } from "./routes/snapshotAdmin.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { serviceRoutes } from "./routes/serviceRoutes.ts";
 import { mountSigningProvider } from "./signing/index.ts";
@@ -38,6 +40,8 @@ export const WALLETS_BASE = "/v2/portfolio-wallets";
 export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   app.use("*", requestIdMiddleware());
+  // Every request, before it reads anything: a snapshot restore waits for those in flight.
+  app.use("*", requestGateMiddleware(ctx));
   app.use("*", responseHeadersMiddleware());
   app.use("*", hostCheckMiddleware(ctx.allowedHosts));
   app.use("*", bodySizeLimitMiddleware());
@@ -59,6 +63,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   registerOperations(app, SERVICE_OPERATIONS_BY_ID, serviceRoutes(ctx));
   app.route(ADMIN_PREFIX, adminRoutes(ctx));
   app.route(ADMIN_PREFIX, moneyAdminRoutes(ctx));
+  app.route(ADMIN_PREFIX, snapshotAdminRoutes(ctx));
   app.route(CONSOLE_API_PREFIX, consoleApiRoutes(ctx));
   registerConsoleOperations(app, ctx);
 

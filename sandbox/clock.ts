@@ -46,11 +46,24 @@ function checkedAdvance(nowMs: number, ms: number): void {
   if (problem !== null) throw new RangeError(`the sandbox clock cannot advance by ${ms} ms: ${problem}`);
 }
 
+/** A clock whose offset can be put back to a saved one: the sandbox's own, when a snapshot is restored. */
+export interface RestorableClock extends SandboxClock {
+  /** Sets the offset to `offsetMs` (which may be less than now: the restored data is of that time). */
+  restoreOffsetMs(offsetMs: number): void;
+}
+
+/** True for a clock that can take a restored offset (the sandbox's own wall clock). */
+export const isRestorableClock = (clock: SandboxClock): clock is RestorableClock =>
+  typeof (clock as Partial<RestorableClock>).restoreOffsetMs === "function";
+
 /**
- * Wall-clock time plus an offset that only grows. `onAdvance` is told the new offset after each
- * advance (startSandbox stores it, so the offset survives a restart).
+ * Wall-clock time plus an offset that only grows (until a snapshot is restored). `onAdvance` is
+ * told the new offset after each advance (startSandbox stores it, so the offset survives a restart).
  */
-export function createWallClock(initialOffsetMs = 0, onAdvance?: (offsetMs: number) => void): SandboxClock {
+export function createWallClock(
+  initialOffsetMs = 0,
+  onAdvance?: (offsetMs: number) => void,
+): RestorableClock {
   let offset = Number.isFinite(initialOffsetMs) && initialOffsetMs > 0 ? initialOffsetMs : 0;
   const nowMs = () => Math.min(Date.now() + offset, LATEST_TIMESTAMP_MS);
   return {
@@ -61,6 +74,9 @@ export function createWallClock(initialOffsetMs = 0, onAdvance?: (offsetMs: numb
       onAdvance?.(offset);
     },
     offsetMs: () => offset,
+    restoreOffsetMs(offsetMs) {
+      offset = Number.isFinite(offsetMs) && offsetMs > 0 ? offsetMs : 0;
+    },
   };
 }
 
@@ -113,6 +129,8 @@ export interface OrganizationClocks {
   advance(organizationId: string, ms: number): void;
   /** The organizations whose clock is ahead of the shared one, and by how much (ms). */
   leads(): ReadonlyMap<string, number>;
+  /** Replaces every lead by `leads` (a restored snapshot's), without telling `onLead`: they are stored already. */
+  restoreLeads(leads: ReadonlyMap<string, number>): void;
 }
 
 /**
@@ -125,7 +143,9 @@ export function createOrganizationClocks(
   initialLeads: ReadonlyMap<string, number> = new Map(),
   onLead?: (organizationId: string, leadMs: number) => void,
 ): OrganizationClocks {
-  const leads = new Map([...initialLeads].filter(([, lead]) => Number.isFinite(lead) && lead > 0));
+  const positive = (given: ReadonlyMap<string, number>) =>
+    [...given].filter(([, lead]) => Number.isFinite(lead) && lead > 0);
+  const leads = new Map(positive(initialLeads));
   const leadMs = (organizationId: string) => leads.get(organizationId) ?? 0;
   const nowMs = (organizationId: string) =>
     Math.min(shared.now().getTime() + leadMs(organizationId), LATEST_TIMESTAMP_MS);
@@ -141,5 +161,9 @@ export function createOrganizationClocks(
       onLead?.(organizationId, lead);
     },
     leads: () => leads,
+    restoreLeads(given) {
+      leads.clear();
+      for (const [organizationId, lead] of positive(given)) leads.set(organizationId, lead);
+    },
   };
 }

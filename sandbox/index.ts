@@ -26,6 +26,7 @@ import { createRequestCounter } from "./domain/requestCounter.ts";
 import { createRateLimiter, defaultBurst, type RateLimit } from "./domain/rateLimits.ts";
 import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
+import { createRequestGate, createSnapshots, loadSnapshotAtStartup } from "./domain/snapshots.ts";
 import type { SandboxEnv } from "./http/env.ts";
 import {
   DEFAULT_DATA_DIR,
@@ -115,6 +116,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new Error("adminToken must not be empty; leave it out or pass null to switch the admin API off");
   const organizationAdminTokens = checkedOrganizationAdminTokens(options);
   const db = openDatabase(options.dataDir ?? DEFAULT_DATA_DIR);
+  if (options.fromSnapshot !== undefined) {
+    // Before the clocks are made: they read the snapshot's offset and leads.
+    try {
+      loadSnapshotAtStartup(db, options.fromSnapshot);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
   // The sandbox's own clock keeps its offset in the database, so advanced time survives a restart
   // (a clock passed in belongs to the caller).
   const clock =
@@ -189,6 +199,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   dueWork.settleDue();
 
   const tokens = options.tokens ?? DEFAULT_TOKENS;
+  const rateLimiter = createRateLimiter(checkedRateLimit(options.rateLimit));
+  const requestGate = createRequestGate();
   const ctx: SandboxContext = {
     db,
     clocks,
@@ -200,12 +212,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     requestCounter: createRequestCounter(),
     requestLog: createRequestLog(),
-    rateLimiter: createRateLimiter(checkedRateLimit(options.rateLimit)),
+    rateLimiter,
     money,
     dueWork,
     webhookDispatcher,
     webhookUrlPolicy,
     allowedHosts: [BIND_ADDRESS, ...(options.allowedHosts ?? [])],
+    requestGate,
+    snapshots: createSnapshots({
+      db,
+      clocks,
+      dueWork,
+      webhookDispatcher,
+      faults,
+      rateLimiter,
+      gate: requestGate,
+    }),
   };
   const app = createApp(ctx);
 

@@ -51,6 +51,13 @@ export interface SandboxOptions {
    * SANDBOX_RATE_LIMIT, SANDBOX_RATE_LIMIT_BURST).
    */
   rateLimit?: { requestsPerSecond: number; burst?: number };
+  /**
+   * A whole-sandbox snapshot file to start from (`--from-snapshot <file>`, docs/sandbox.md
+   * "Snapshots"): its state replaces what `dataDir` holds before anything else starts; `catalog`
+   * and `policies`, when given, still apply on top of it. A file that is not a readable snapshot of
+   * a format and schema this sandbox reads is refused, and the sandbox does not start.
+   */
+  fromSnapshot?: string;
   /** Replaces the stored catalog at startup (`--catalog <file.json>`). Default: keep the stored one, or the built-in one. */
   catalog?: YieldSource[];
   /** Approval policies per organization, written at startup (env `SANDBOX_POLICIES`). */

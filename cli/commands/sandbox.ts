@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { startSandbox } from "../../sandbox/index.ts";
 import { loadCatalogFile } from "../../sandbox/domain/catalog.ts";
@@ -99,6 +100,7 @@ interface SandboxFlags {
   port: number;
   data: string;
   catalog?: string;
+  fromSnapshot?: string;
   rebalanceDelayMs: number;
   adminToken?: string;
   orgAdminTokens?: Map<string, string>;
@@ -118,6 +120,10 @@ export function sandboxCommand(): Command {
     .option("--port <port>", "TCP port on 127.0.0.1; 0 picks a free one", wholeNumber, DEFAULT_PORT)
     .option("--data <dir>", 'directory of the SQLite data, or ":memory:" to keep nothing', DEFAULT_DATA_DIR)
     .option("--catalog <file.json>", "replace the yield-source catalog with this file at start-up")
+    .option(
+      "--from-snapshot <file>",
+      "start from a whole-sandbox snapshot (POST /_sandbox/snapshot/save): it replaces what --data holds; --catalog and SANDBOX_POLICIES still apply on top",
+    )
     .option(
       "--rebalance-delay-ms <ms>",
       "how long a strategy update stays processing, in sandbox-clock ms",
@@ -228,6 +234,7 @@ controls use it):
         ...(flags.catalog === undefined
           ? {}
           : { catalog: loadCatalogFile(flags.catalog, new Date().toISOString()) }),
+        ...(flags.fromSnapshot === undefined ? {} : { fromSnapshot: resolve(flags.fromSnapshot) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
         adminToken: adminToken.token,
         ...(flags.orgAdminTokens === undefined ? {} : { organizationAdminTokens: flags.orgAdminTokens }),

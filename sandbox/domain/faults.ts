@@ -134,6 +134,8 @@ export interface FaultRegistry {
     legKeys: readonly string[],
   ): { legKey: string; reason: string } | null;
   clear(organizationId: string): void;
+  /** Disarms every organization's faults (a restored snapshot: planned failures named its wallets). */
+  clearAll(): void;
 }
 
 const legMatches = (planned: string, actual: string) =>
@@ -263,6 +265,11 @@ export function createFaultRegistry(): FaultRegistry {
       for (const key of legFailures.keys()) {
         if (key.startsWith(`${organizationId}\u0000`)) legFailures.delete(key);
       }
+    },
+    clearAll() {
+      httpFaults = [];
+      strategyFailures.clear();
+      legFailures.clear();
     },
   };
 }

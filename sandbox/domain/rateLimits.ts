@@ -16,6 +16,8 @@ export interface RateLimiter {
   limitOf(organizationId: string): RateLimit | null;
   /** Sets the organization's own limit (null: none for it), with a full bucket. */
   set(organizationId: string, limit: RateLimit | null): void;
+  /** Fills every organization's bucket (a restored snapshot starts with no load counted). */
+  refillAll(): void;
 }
 
 /** The burst a limit gets when none is given: one second of requests, at least one. */
@@ -46,6 +48,9 @@ export function createRateLimiter(sandboxLimit: RateLimit | null): RateLimiter {
     set(organizationId, limit) {
       own.set(organizationId, limit);
       buckets.delete(organizationId);
+    },
+    refillAll() {
+      buckets.clear();
     },
   };
 }

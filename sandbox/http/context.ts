@@ -9,6 +9,7 @@ import type { DueWorkScheduler } from "../domain/dueWorkScheduler.ts";
 import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
 import type { RateLimiter } from "../domain/rateLimits.ts";
 import type { RequestCounter } from "../domain/requestCounter.ts";
+import type { RequestGate, Snapshots } from "../domain/snapshots.ts";
 import type { StrategyUpdates } from "../domain/strategyUpdates.ts";
 import type { WebhookUrlPolicy } from "../domain/webhookUrlPolicy.ts";
 
@@ -49,4 +50,8 @@ export interface SandboxContext {
   allowedHosts: readonly string[];
   /** Where webhooks may go (sandbox/domain/webhookUrlPolicy.ts). */
   webhookUrlPolicy: WebhookUrlPolicy;
+  /** Requests in flight; a snapshot restore waits for them and holds new ones (domain/snapshots.ts). */
+  requestGate: RequestGate;
+  /** Whole-sandbox snapshots and organization export/import (domain/snapshots.ts). */
+  snapshots: Snapshots;
 }

@@ -245,6 +245,22 @@ export function authMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEn
 }
 
 /**
+ * Holds the request while a snapshot is being restored, and counts it in flight until it has
+ * answered, so a restore starts only when no handler is between two of its steps
+ * (domain/snapshots.ts RequestGate).
+ */
+export function requestGateMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (_c, next) => {
+    await ctx.requestGate.enter();
+    try {
+      await next();
+    } finally {
+      ctx.requestGate.leave();
+    }
+  };
+}
+
+/**
  * Counts the request under its method and route pattern. The pattern is the first matched
  * non-middleware route, known before the handler runs, so faulted requests are counted too.
  */

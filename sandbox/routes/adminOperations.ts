@@ -22,6 +22,7 @@ import {
   StrategyFaultSchema,
 } from "./admin.ts";
 import { DeliveryQuerySchema, LedgerQuerySchema, LegFaultSchema } from "./moneyAdmin.ts";
+import { SnapshotFileSchema } from "./snapshotAdmin.ts";
 
 /**
  * The sandbox-only admin API (`/_sandbox/...`, docs/sandbox.md) as an operation table, for the
@@ -85,6 +86,21 @@ const RateLimitAnswerSchema = z.looseObject({
   requestsPerSecond: z.number().nullable(),
   burst: z.number().int().optional(),
 });
+const SnapshotAnswerSchema = z.looseObject({
+  file: z.string(),
+  savedAt: DateTimeSchema.meta({ description: "The shared clock's time when the snapshot was saved" }),
+});
+const OrganizationFileAnswerSchema = z.looseObject({
+  file: z.string(),
+  organizationId: z.string(),
+  wallets: z.number().int(),
+  ledgerEntries: z.number().int(),
+});
+const SANDBOX_WIDE = {
+  "403": error(
+    "`forbidden`: as for every admin call, or the admin token sent is scoped to one organization (a snapshot holds every organization's state)",
+  ),
+} as const;
 const SigningActivitySchema = z.looseObject({ id: z.string(), status: z.string() });
 const DataList = z.looseObject({ data: z.array(JsonObject) });
 
@@ -269,6 +285,59 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     path: "/_sandbox/request-counts",
     summary: "Reset the request counts",
     responses: { "204": { description: "Reset" }, ...ADMIN_ERRORS },
+  }),
+  op({
+    operationId: "sandboxSaveSnapshot",
+    method: "post",
+    path: "/_sandbox/snapshot/save",
+    summary:
+      "Save the whole sandbox to a new file on its host, consistent while requests run (SQLite's online backup; the sandbox's admin token only)",
+    body: { schema: SnapshotFileSchema, required: true },
+    responses: {
+      "201": { description: "Saved", schema: SnapshotAnswerSchema },
+      ...WITH_BODY,
+      ...SANDBOX_WIDE,
+    },
+  }),
+  op({
+    operationId: "sandboxRestoreSnapshot",
+    method: "post",
+    path: "/_sandbox/snapshot/restore",
+    summary:
+      "Replace the whole sandbox's state by a snapshot file's, once requests in flight have ended (the sandbox's admin token only)",
+    body: { schema: SnapshotFileSchema, required: true },
+    responses: {
+      "200": {
+        description: "Restored; `savedAt` is when the snapshot was saved",
+        schema: SnapshotAnswerSchema,
+      },
+      ...WITH_BODY,
+      ...SANDBOX_WIDE,
+    },
+  }),
+  op({
+    operationId: "sandboxExportOrganization",
+    method: "post",
+    path: "/_sandbox/organization/export",
+    summary:
+      "Export the caller's organization's wallets, balances and history to a new file on the sandbox's host",
+    body: { schema: SnapshotFileSchema, required: true },
+    responses: { "201": { description: "Exported", schema: OrganizationFileAnswerSchema }, ...WITH_BODY },
+  }),
+  op({
+    operationId: "sandboxImportOrganization",
+    method: "post",
+    path: "/_sandbox/organization/import",
+    summary:
+      "Import an organization export into the caller's organization, which must have no wallets yet; ids are kept",
+    body: { schema: SnapshotFileSchema, required: true },
+    responses: {
+      "200": { description: "Imported", schema: OrganizationFileAnswerSchema },
+      ...WITH_BODY,
+      "409": error(
+        "`conflict`: the organization already has wallets, or an id of the export already exists in this sandbox",
+      ),
+    },
   }),
   op({
     operationId: "sandboxGetSigningActivity",

@@ -81,9 +81,9 @@ describe("an admin token scoped to one organization", () => {
         refusedAsSandboxWide.push(name);
       } else expect(res.status, name).toBeLessThan(500);
     }
-    // Nothing the table lists is sandbox-wide by itself: the clock and rate calls are, when told
-    // `scope: "sandbox"` (below).
-    expect(refusedAsSandboxWide).toEqual([]);
+    // Only the whole-sandbox snapshots are sandbox-wide by themselves (they read or replace every
+    // organization's state); the clock and rate calls are, when told `scope: "sandbox"` (below).
+    expect(refusedAsSandboxWide).toEqual(["POST /_sandbox/snapshot/save", "POST /_sandbox/snapshot/restore"]);
   });
 
   test("changes its organization's rates, and is refused changing every organization's", async () => {

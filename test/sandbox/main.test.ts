@@ -147,6 +147,58 @@ describe("npm run sandbox (portfolio-wallet sandbox)", () => {
     }
   });
 
+  test("starts from --from-snapshot with the snapshot's wallets, and refuses a file that is not one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
+    try {
+      const env = { SANDBOX_TOKENS: "cli-token=cli-org", SANDBOX_ADMIN_TOKEN: "cli-admin" };
+      const headers = {
+        authorization: "Bearer cli-token",
+        "x-sandbox-admin-token": "cli-admin",
+        "content-type": "application/json",
+      };
+      const first = await startCli(["--port", "0", "--data", ":memory:"], env);
+      const firstUrl = first.line.replace("listening on ", "");
+      const created = await fetch(`${firstUrl}/v2/portfolio-wallets`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          requestId: "6f1c4f7e-0000-4000-8000-000000000001",
+          positions: [{ positionKey: "tbills", targetWeightBps: 10000 }],
+        }),
+      });
+      expect(created.status).toBe(201);
+      const wallet = (await created.json()) as { id: string };
+      const file = join(dir, "saved.snapshot");
+      const saved = await fetch(`${firstUrl}/_sandbox/snapshot/save`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ file }),
+      });
+      expect(saved.status).toBe(201);
+
+      const second = await startCli(
+        ["--port", "0", "--data", join(dir, "data"), "--from-snapshot", file],
+        env,
+      );
+      const read = await fetch(
+        `${second.line.replace("listening on ", "")}/v2/portfolio-wallets/${wallet.id}`,
+        {
+          headers,
+        },
+      );
+      expect(read.status).toBe(200);
+      expect(((await read.json()) as { id: string }).id).toBe(wallet.id);
+
+      const notOne = join(dir, "catalog.json");
+      writeFileSync(notOne, "{}");
+      await expect(
+        startCli(["--port", "0", "--data", ":memory:", "--from-snapshot", notOne], env),
+      ).rejects.toThrow(/catalog\.json is not a whole-sandbox snapshot/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("keeps the admin API off without an admin token, and requires the token given by SANDBOX_ADMIN_TOKEN", async () => {
     const off = await startCli(["--port", "0", "--data", ":memory:"], { SANDBOX_TOKENS: "t=o" });
     const offUrl = off.line.replace("listening on ", "");

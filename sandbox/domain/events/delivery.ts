@@ -68,6 +68,13 @@ export interface WebhookDispatcher {
   kick(): void;
   /** Prunes delivery history now (it also happens every minute); returns the deliveries deleted. */
   prune(): number;
+  /**
+   * Starts no new attempt and waits for those in flight to record their outcome: a snapshot is
+   * restored between pause and resume, so no attempt writes into the restored state.
+   */
+  pause(): Promise<void>;
+  /** Starts attempts again after pause (looking for due deliveries at once). */
+  resume(): void;
   /** Stops timers, aborts attempts in flight (they stay pending and resume after a restart). */
   close(): Promise<void>;
 }
@@ -105,10 +112,11 @@ export function createWebhookDispatcher(
   let timer: NodeJS.Timeout | null = null;
   let immediate: NodeJS.Immediate | null = null;
   let closed = false;
+  let paused = false;
   let firstOrganization = 0;
 
   function kick(): void {
-    if (closed || immediate !== null) return;
+    if (closed || paused || immediate !== null) return;
     immediate = setImmediate(() => {
       immediate = null;
       run();
@@ -123,7 +131,7 @@ export function createWebhookDispatcher(
 
   /** Starts due deliveries while slots are free: per registration, per organization, in all. */
   function run(): void {
-    if (closed) return;
+    if (closed || paused) return;
     const nowMs = Date.now();
     const byOrganization = new Map<string, string[]>();
     for (const registration of listRegistrationsForDispatch(db, nowMs)) {
@@ -278,6 +286,18 @@ export function createWebhookDispatcher(
   return {
     kick,
     prune,
+    async pause() {
+      paused = true;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      if (immediate !== null) clearImmediate(immediate);
+      immediate = null;
+      await Promise.allSettled([...inFlight.values()].map((f) => f.attempt));
+    },
+    resume() {
+      paused = false;
+      kick();
+    },
     async close() {
       closed = true;
       clearInterval(pruneTimer);

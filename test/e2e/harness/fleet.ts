@@ -1,5 +1,5 @@
 import path from "node:path";
-import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
+import { startSandbox, type Sandbox, type SandboxOptions } from "../../../sandbox/index.ts";
 import { repoRoot } from "../../../scripts/pulumiEnv.ts";
 import { ConsumerProject } from "../../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../../consumer/harness/packedPackage.ts";
@@ -30,10 +30,18 @@ export class Fleet {
     this.access = { url: sandbox.url, token };
   }
 
-  /** A stack `dev` of `wallets` wallets, configured for the sandbox (the token a secret). */
-  static async start(name: string, wallets: number): Promise<Fleet> {
+  /**
+   * A stack `dev` of `wallets` wallets, configured for the sandbox (the token a secret); `options`
+   * add to the sandbox's (a rate limit, for example).
+   */
+  static async start(name: string, wallets: number, options: SandboxOptions = {}): Promise<Fleet> {
     const token = `${name}-token`;
-    const sandbox = await startSandbox({ port: 0, dataDir: ":memory:", tokens: { [token]: `${name}-org` } });
+    const sandbox = await startSandbox({
+      port: 0,
+      dataDir: ":memory:",
+      tokens: { [token]: `${name}-org` },
+      ...options,
+    });
     const project = await ConsumerProject.fromTemplate(
       path.join(repoRoot, "test", "bench", "programs", "fleet"),
       name,

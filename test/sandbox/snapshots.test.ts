@@ -1,0 +1,436 @@
+// Snapshots (docs/sandbox.md "Snapshots"): the whole sandbox saved while requests run and restored,
+// into a running sandbox or a new one, with every row equal; an organization exported and imported
+// into another sandbox to the micro; and bad or foreign files refused with nothing changed.
+import { readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createManualClock } from "../../sandbox/index.ts";
+import { startReceiver, type Receiver } from "../webhooks/receiver.ts";
+import { ORG, OTHER_TOKEN, startTestSandbox, TOKEN, TWO_SOURCES, uuid, type TestSandbox } from "./helpers.ts";
+import { DAY_MS, DEPOSIT_DELAY_MS, withdrawBody } from "./moneyHelpers.ts";
+
+const START = "2026-03-01T00:00:00.000Z";
+const ADMIN = "snapshot-admin";
+const ORG_ADMIN = "org-a-admin";
+
+let dir: string;
+let receiver: Receiver;
+const file = (name: string) => join(dir, name);
+
+/** A sandbox on a manual clock at START, with approvals needed for withdrawals and strategy updates. */
+const start = (extra: Parameters<typeof startTestSandbox>[0] = {}) =>
+  startTestSandbox({
+    clock: createManualClock(new Date(START)),
+    adminToken: ADMIN,
+    organizationAdminTokens: { [ORG_ADMIN]: ORG },
+    depositProcessingDelayMs: DEPOSIT_DELAY_MS,
+    allowPrivateWebhookUrls: true,
+    policies: {
+      "org-a": { strategyUpdateApprovals: 1, withdrawalApprovals: 1 },
+      "org-b": { strategyUpdateApprovals: 1, withdrawalApprovals: 1 },
+    },
+    ...extra,
+  });
+
+async function ok(t: TestSandbox, method: string, path: string, body?: unknown, token = TOKEN) {
+  const res = await t.api(method, path, {
+    token,
+    headers: { "x-sandbox-admin-token": ADMIN },
+    ...(body === undefined ? {} : { body }),
+  });
+  expect(res.status, `${method} ${path} ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body;
+}
+
+/** What one organization holds: funded wallets (yield accrued), a pending withdrawal, a gated update, a webhook. */
+async function fill(t: TestSandbox, token = TOKEN) {
+  await ok(
+    t,
+    "POST",
+    "/webhooks/registrations",
+    { url: receiver.url, eventTypes: ["portfolio_wallet.balance.updated"] },
+    token,
+  );
+  const wallets: string[] = [];
+  for (const amount of [1000, 250.5, 77.123456]) {
+    const wallet = await ok(
+      t,
+      "POST",
+      "/v2/portfolio-wallets",
+      { requestId: uuid(), positions: TWO_SOURCES },
+      token,
+    );
+    await ok(
+      t,
+      "POST",
+      "/_sandbox/deposits",
+      {
+        chain: "ethereum",
+        address: wallet.depositAddresses.ethereum.address,
+        amount,
+        txHash: `0x${uuid().replaceAll("-", "")}`,
+      },
+      token,
+    );
+    wallets.push(wallet.id);
+  }
+  await ok(t, "POST", "/_sandbox/clock/advance", { ms: 3 * DAY_MS }, token);
+  const [first, second] = wallets as [string, string];
+  const withdrawal = await ok(t, "POST", `/v2/portfolio-wallets/${first}/withdraw`, withdrawBody(100), token);
+  const update = await ok(
+    t,
+    "PATCH",
+    `/v2/portfolio-wallets/${second}/strategy`,
+    {
+      requestId: uuid(),
+      positions: [{ positionKey: "tbills", targetWeightBps: 10000 }],
+    },
+    token,
+  );
+  return { wallets, withdrawalPath: `/v2/portfolio-wallets/${first}/withdrawals/${withdrawal.id}`, update };
+}
+
+type Filled = Awaited<ReturnType<typeof fill>>;
+
+/** The organization as its API and admin API show it, at the sandbox's current instant. */
+async function observe(t: TestSandbox, filled: Filled, token = TOKEN) {
+  return {
+    clock: await ok(t, "GET", "/_sandbox/clock", undefined, token),
+    list: await ok(t, "GET", "/v2/portfolio-wallets?limit=100", undefined, token),
+    wallets: await Promise.all(
+      filled.wallets.map((id) => ok(t, "GET", `/v2/portfolio-wallets/${id}`, undefined, token)),
+    ),
+    withdrawal: await ok(t, "GET", filled.withdrawalPath, undefined, token),
+    update: await ok(t, "GET", `/_sandbox/strategy-updates/${filled.update.id}`, undefined, token),
+    activity: await ok(
+      t,
+      "GET",
+      `/_sandbox/signing-activities/${filled.update.signingActivityId}`,
+      undefined,
+      token,
+    ),
+    webhooks: await ok(t, "GET", "/webhooks/registrations", undefined, token),
+    ledgerEntries: await ok(t, "GET", "/_sandbox/ledger/entries?limit=1000", undefined, token),
+    audit: await ok(t, "GET", "/_sandbox/ledger", undefined, token),
+    yieldMetrics: await ok(t, "POST", "/v2/portfolio-wallets/yield", {}, token),
+  };
+}
+
+/** Every row of every table of a snapshot file (marker aside), for row-by-row comparison. */
+function rowsOf(path: string): Record<string, unknown[]> {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const tables = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'portfolio_wallet_snapshot' ORDER BY name",
+      )
+      .all() as { name: string }[];
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY 1, 2`).all()]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+let source: TestSandbox;
+let filled: Filled;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "snapshots-test-"));
+  receiver = await startReceiver();
+  source = await start();
+  filled = await fill(source);
+});
+afterAll(async () => {
+  await source.close();
+  await receiver.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("whole-sandbox snapshots", () => {
+  test("saved while requests run, restored into a new sandbox and a running one: every row and answer equal", async () => {
+    const path = file("whole.snapshot");
+    // A load of writes and reads while the snapshot is saved; every request is served.
+    const load = Array.from({ length: 60 }, (_, i) =>
+      i % 2 === 0
+        ? source.api("POST", "/v2/portfolio-wallets", {
+            body: { requestId: uuid(), positions: TWO_SOURCES },
+            token: OTHER_TOKEN,
+          })
+        : source.api("GET", `/v2/portfolio-wallets/${filled.wallets[0]}`),
+    );
+    const saved = source.api("POST", "/_sandbox/snapshot/save", {
+      body: { file: path },
+      headers: { "x-sandbox-admin-token": ADMIN },
+    });
+    const answers = await Promise.all([...load, saved]);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+    expect((await saved).status).toBe(201);
+
+    const before = await observe(source, filled);
+    // The snapshot holds one consistent state: the wallets org-b had at some instant of the load.
+    const orgBWallets = (rowsOf(path).wallets as { organization_id: string }[]).filter(
+      (w) => w.organization_id === "org-b",
+    );
+    expect(orgBWallets.length).toBeGreaterThanOrEqual(0);
+    expect(orgBWallets.length).toBeLessThanOrEqual(30);
+
+    // A new sandbox from the snapshot.
+    const restored = await start({ fromSnapshot: path });
+    try {
+      const after = await observe(restored, filled);
+      expect(after).toEqual(before);
+      const again = file("whole-again.snapshot");
+      await ok(restored, "POST", "/_sandbox/snapshot/save", { file: again });
+      expect(rowsOf(again)).toEqual(rowsOf(path));
+      // The restored pending operations go on: the gated update approved there completes there.
+      await ok(restored, "POST", `/_sandbox/signing-activities/${filled.update.signingActivityId}/approve`);
+      await ok(restored, "POST", "/_sandbox/clock/advance", { ms: DAY_MS });
+      expect((await ok(restored, "GET", `/_sandbox/strategy-updates/${filled.update.id}`)).status).toBe(
+        "completed",
+      );
+      // ... and the source did not change.
+      expect(await observe(source, filled)).toEqual(before);
+    } finally {
+      await restored.close();
+    }
+
+    // A running sandbox with other state: the restore replaces all of it.
+    const running = await start();
+    try {
+      const own = await fill(running, OTHER_TOKEN);
+      const answer = await ok(running, "POST", "/_sandbox/snapshot/restore", { file: path });
+      expect(answer.file).toBe(path);
+      expect(await observe(running, filled)).toEqual(before);
+      expect(
+        (await running.api("GET", `/v2/portfolio-wallets/${own.wallets[0]}`, { token: OTHER_TOKEN })).status,
+      ).toBe(404);
+      const again = file("restored-running.snapshot");
+      await ok(running, "POST", "/_sandbox/snapshot/save", { file: again });
+      expect(rowsOf(again)).toEqual(rowsOf(path));
+    } finally {
+      await running.close();
+    }
+  });
+
+  test("a restore waits for requests in flight and holds new ones, so none straddles it", async () => {
+    const path = file("gate.snapshot");
+    await ok(source, "POST", "/_sandbox/snapshot/save", { file: path });
+    const target = await start();
+    try {
+      const requests = Array.from({ length: 40 }, () =>
+        target.api("POST", "/v2/portfolio-wallets", {
+          body: { requestId: uuid(), positions: TWO_SOURCES },
+          token: OTHER_TOKEN,
+        }),
+      );
+      const restore = target.api("POST", "/_sandbox/snapshot/restore", {
+        body: { file: path },
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      const answers = await Promise.all([...requests, restore]);
+      for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+      // Each wallet created is wholly there or wholly gone: the ledger audit balances.
+      expect(
+        (await ok(target, "GET", "/_sandbox/ledger", undefined, OTHER_TOKEN)).total.discrepancyMicros,
+      ).toBe(0);
+
+      // A request held in flight (by a delay fault) is waited for: the restore answers after it.
+      await ok(
+        target,
+        "POST",
+        "/_sandbox/faults",
+        { method: "GET", path: "/v2/portfolio-wallets", kind: "delay", delayMs: 600, times: 1 },
+        OTHER_TOKEN,
+      );
+      const finished: string[] = [];
+      const held = target
+        .api("GET", "/v2/portfolio-wallets", { token: OTHER_TOKEN })
+        .then((answer) => finished.push(`held ${answer.status}`));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const restored = target
+        .api("POST", "/_sandbox/snapshot/restore", {
+          body: { file: path },
+          headers: { "x-sandbox-admin-token": ADMIN },
+        })
+        .then((answer) => finished.push(`restore ${answer.status}`));
+      await Promise.all([held, restored]);
+      expect(finished).toEqual(["held 200", "restore 200"]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("an organization's admin token may not save or restore the whole sandbox", async () => {
+    for (const path of ["/_sandbox/snapshot/save", "/_sandbox/snapshot/restore"]) {
+      const res = await source.api("POST", path, {
+        body: { file: file("never.snapshot") },
+        headers: { "x-sandbox-admin-token": ORG_ADMIN },
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toMatch(
+        /needs the sandbox's admin token; the admin token sent is scoped to organization "org-a"/,
+      );
+    }
+  });
+});
+
+describe("organization export and import", () => {
+  test("an organization imported into another sandbox keeps every balance to the micro", async () => {
+    const path = file("org-a.export");
+    const exported = await ok(source, "POST", "/_sandbox/organization/export", { file: path });
+    expect(exported).toMatchObject({ organizationId: "org-a", wallets: 3 });
+    const before = await observe(source, filled);
+
+    const target = await start();
+    try {
+      // Into org-b of a new sandbox, with org-a's admin token scoped out of it.
+      const imported = await ok(target, "POST", "/_sandbox/organization/import", { file: path }, OTHER_TOKEN);
+      expect(imported).toMatchObject({ organizationId: "org-b", fromOrganizationId: "org-a", wallets: 3 });
+      const after = await observe(target, filled, OTHER_TOKEN);
+      expect(after.wallets).toEqual(before.wallets);
+      expect(after.list).toEqual(before.list);
+      expect(after.withdrawal).toEqual(before.withdrawal);
+      expect(after.clock.now).toBe(before.clock.now);
+      expect(after.audit.total).toEqual(before.audit.total);
+      expect(after.yieldMetrics.global).toEqual(before.yieldMetrics.global);
+      expect(after.ledgerEntries.data.length).toBe(before.ledgerEntries.data.length);
+      // Not carried: webhook registrations (their receivers are the other sandbox's).
+      expect(after.webhooks.data).toEqual([]);
+
+      // Again into the same organization, or into one whose ids exist: refused, nothing changed.
+      const again = await target.api("POST", "/_sandbox/organization/import", {
+        body: { file: path },
+        token: OTHER_TOKEN,
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.error.message).toMatch(/already has wallets/);
+      const clash = await target.api("POST", "/_sandbox/organization/import", {
+        body: { file: path },
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      expect(clash.status).toBe(409);
+      expect(clash.body.error.message).toMatch(/already exists in this sandbox/);
+      expect((await ok(target, "GET", "/v2/portfolio-wallets")).data).toEqual([]);
+      expect(await observe(target, filled, OTHER_TOKEN)).toEqual(after);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe("bad and foreign files are refused and change nothing", () => {
+  test("truncated, corrupted, not a snapshot, newer, the other kind, missing", async () => {
+    const good = file("good.snapshot");
+    await ok(source, "POST", "/_sandbox/snapshot/save", { file: good });
+    const exportFile = file("kind.export");
+    await ok(source, "POST", "/_sandbox/organization/export", { file: exportFile });
+    const bytes = readFileSync(good);
+
+    const truncated = file("truncated.snapshot");
+    writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const corrupted = file("corrupted.snapshot");
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0xa5, 4096 * 2, Math.min(damaged.length, 4096 * 8));
+    writeFileSync(corrupted, damaged);
+    const text = file("notes.txt");
+    writeFileSync(text, "not a snapshot\n");
+    const plainDatabase = file("plain.sqlite");
+    const plain = new DatabaseSync(plainDatabase);
+    plain.exec("CREATE TABLE t (x)");
+    plain.close();
+    const newer = (key: string) => {
+      const path = file(`newer-${key}.snapshot`);
+      writeFileSync(path, bytes);
+      const db = new DatabaseSync(path);
+      db.prepare("UPDATE portfolio_wallet_snapshot SET value = '99' WHERE key = ?").run(key);
+      db.close();
+      return path;
+    };
+
+    const cases: { path: string; via: "restore" | "import"; says: RegExp }[] = [
+      { path: truncated, via: "restore", says: /is truncated .*save the snapshot again/ },
+      { path: corrupted, via: "restore", says: /is corrupted/ },
+      { path: text, via: "restore", says: /is not a whole-sandbox snapshot/ },
+      { path: plainDatabase, via: "restore", says: /is not a whole-sandbox snapshot/ },
+      { path: newer("formatVersion"), via: "restore", says: /written by a newer sandbox .*format 99/ },
+      {
+        path: newer("schemaVersion"),
+        via: "restore",
+        says: /written by a newer sandbox .*schema version 99/,
+      },
+      {
+        path: exportFile,
+        via: "restore",
+        says: /is an organization export, not a whole-sandbox snapshot: import it/,
+      },
+      {
+        path: good,
+        via: "import",
+        says: /is a whole-sandbox snapshot, not an organization export: restore it/,
+      },
+      { path: truncated, via: "import", says: /is truncated/ },
+      { path: file("missing.snapshot"), via: "restore", says: /no such file/ },
+    ];
+    const target = await start();
+    try {
+      const own = await fill(target, OTHER_TOKEN);
+      const before = await observe(target, own, OTHER_TOKEN);
+      const savedBefore = file("target-before.snapshot");
+      await ok(target, "POST", "/_sandbox/snapshot/save", { file: savedBefore });
+      for (const { path, via, says } of cases) {
+        const res = await target.api(
+          "POST",
+          via === "restore" ? "/_sandbox/snapshot/restore" : "/_sandbox/organization/import",
+          {
+            body: { file: path },
+            headers: { "x-sandbox-admin-token": ADMIN },
+          },
+        );
+        expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(400);
+        expect(res.body.error.details).toEqual([expect.objectContaining({ field: "file" })]);
+        expect(res.body.error.message).toContain(path);
+        expect(res.body.error.message).toMatch(says);
+        expect(await observe(target, own, OTHER_TOKEN), path).toEqual(before);
+        const savedAfter = file(`target-after-${uuid()}.snapshot`);
+        await ok(target, "POST", "/_sandbox/snapshot/save", { file: savedAfter });
+        expect(rowsOf(savedAfter), path).toEqual(rowsOf(savedBefore));
+      }
+      // A relative path, and a save over an existing file.
+      const relative = await target.api("POST", "/_sandbox/snapshot/save", {
+        body: { file: "relative.snapshot" },
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      expect(relative.status).toBe(400);
+      expect(relative.body.error.message).toMatch(/file: must be an absolute path/);
+      const existing = await target.api("POST", "/_sandbox/snapshot/save", {
+        body: { file: good },
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      expect(existing.status).toBe(400);
+      expect(existing.body.error.message).toMatch(/a file is already there/);
+      // A directory that is missing, or that is a file: 400 naming the file, nothing left behind.
+      for (const [path, says] of [
+        [join(dir, "missing-dir", "x.snapshot"), /directory .* does not exist/],
+        [join(text, "x.snapshot"), /cannot be written .*choose a directory/],
+      ] as const) {
+        const res = await target.api("POST", "/_sandbox/snapshot/save", {
+          body: { file: path },
+          headers: { "x-sandbox-admin-token": ADMIN },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.error.message).toContain(path);
+        expect(res.body.error.message).toMatch(says);
+      }
+      expect(readFileSync(good)).toEqual(bytes);
+    } finally {
+      await target.close();
+    }
+    // Startup from a bad file refuses to start.
+    await expect(start({ fromSnapshot: truncated })).rejects.toThrow(/is truncated/);
+  });
+});
