@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
@@ -219,6 +220,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhookUrlPolicy,
     allowedHosts: [BIND_ADDRESS, ...(options.allowedHosts ?? [])],
     requestGate,
+    snapshotDir:
+      options.snapshotDir !== undefined
+        ? resolve(options.snapshotDir)
+        : (options.dataDir ?? DEFAULT_DATA_DIR) === ":memory:"
+          ? null
+          : resolve(options.dataDir ?? DEFAULT_DATA_DIR, "snapshots"),
     snapshots: createSnapshots({
       db,
       clocks,

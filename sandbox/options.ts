@@ -58,6 +58,15 @@ export interface SandboxOptions {
    * a format and schema this sandbox reads is refused, and the sandbox does not start.
    */
   fromSnapshot?: string;
+  /**
+   * The one directory the admin API saves snapshot and export files in and reads them from
+   * (`--snapshot-dir <dir>`, env SANDBOX_SNAPSHOT_DIR): the API takes file names only, so a caller
+   * can never reach another file of the host. Whole-sandbox snapshots lie in it; an organization's
+   * exports in `organizations/<organization id>/` below it, the only place that organization's
+   * imports are read from. Default `<dataDir>/snapshots`; with `dataDir: ":memory:"` none, and the
+   * snapshot calls say to set one.
+   */
+  snapshotDir?: string;
   /** Replaces the stored catalog at startup (`--catalog <file.json>`). Default: keep the stored one, or the built-in one. */
   catalog?: YieldSource[];
   /** Approval policies per organization, written at startup (env `SANDBOX_POLICIES`). */

@@ -101,6 +101,7 @@ interface SandboxFlags {
   data: string;
   catalog?: string;
   fromSnapshot?: string;
+  snapshotDir?: string;
   rebalanceDelayMs: number;
   adminToken?: string;
   orgAdminTokens?: Map<string, string>;
@@ -123,6 +124,12 @@ export function sandboxCommand(): Command {
     .option(
       "--from-snapshot <file>",
       "start from a whole-sandbox snapshot (POST /_sandbox/snapshot/save): it replaces what --data holds; --catalog and SANDBOX_POLICIES still apply on top",
+    )
+    .addOption(
+      new Option(
+        "--snapshot-dir <dir>",
+        "the one directory the admin API saves and reads snapshot and export files in, by name (default: <--data>/snapshots; none with --data :memory:)",
+      ).env("SANDBOX_SNAPSHOT_DIR"),
     )
     .option(
       "--rebalance-delay-ms <ms>",
@@ -235,6 +242,7 @@ controls use it):
           ? {}
           : { catalog: loadCatalogFile(flags.catalog, new Date().toISOString()) }),
         ...(flags.fromSnapshot === undefined ? {} : { fromSnapshot: resolve(flags.fromSnapshot) }),
+        ...(flags.snapshotDir === undefined ? {} : { snapshotDir: resolve(flags.snapshotDir) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
         adminToken: adminToken.token,
         ...(flags.orgAdminTokens === undefined ? {} : { organizationAdminTokens: flags.orgAdminTokens }),

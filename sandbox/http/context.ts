@@ -54,4 +54,6 @@ export interface SandboxContext {
   requestGate: RequestGate;
   /** Whole-sandbox snapshots and organization export/import (domain/snapshots.ts). */
   snapshots: Snapshots;
+  /** Where the admin API's snapshot and export files live (options.ts `snapshotDir`), or null when none is set. */
+  snapshotDir: string | null;
 }

@@ -1,4 +1,5 @@
-import { isAbsolute } from "node:path";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { Hono } from "hono";
 import { z } from "zod";
 import { ValidationError } from "../domain/errors.ts";
@@ -8,14 +9,42 @@ import { requireSandboxWideAdmin } from "../http/middleware.ts";
 import { readBody } from "../http/validation.ts";
 import { SnapshotFileError } from "../store/snapshotFiles.ts";
 
-/** A file on the sandbox's host: absolute, since the sandbox's working directory is not the caller's. */
+/**
+ * A file of the sandbox's snapshot directory, by name only: the admin API never reads or writes a
+ * path a caller chooses (options.ts `snapshotDir`).
+ */
 export const SnapshotFileSchema = z.object({
   file: z
     .string()
-    .min(1)
-    .max(4096)
-    .refine((file) => isAbsolute(file), "must be an absolute path on the sandbox's host"),
+    .max(200, "must be at most 200 characters")
+    .regex(
+      /^[A-Za-z0-9_][A-Za-z0-9._-]*$/,
+      "must be a file name (letters, digits, '.', '_', '-'; no directory): files live in the sandbox's snapshot directory (--snapshot-dir)",
+    ),
 });
+
+/**
+ * Where a file name lies: whole-sandbox snapshots in the snapshot directory, an organization's
+ * exports and imports in its own folder below it, so one organization's admin never reads
+ * another's export. Created on first use.
+ */
+function snapshotPath(ctx: SandboxContext, file: string, organizationId?: string): string {
+  if (ctx.snapshotDir === null) {
+    throw new ValidationError([
+      {
+        field: "file",
+        reason:
+          "this sandbox keeps its data in memory and has no snapshot directory: start it with --snapshot-dir <dir> (env SANDBOX_SNAPSHOT_DIR)",
+      },
+    ]);
+  }
+  const dir =
+    organizationId === undefined
+      ? ctx.snapshotDir
+      : join(ctx.snapshotDir, "organizations", encodeURIComponent(organizationId));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return join(dir, file);
+}
 
 /** A refused file is a bad `file` field: 400 naming it, with the file's own message. */
 async function refusingBadFiles<T>(work: () => Promise<T>): Promise<T> {
@@ -38,24 +67,30 @@ export function snapshotAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
   routes.post("/snapshot/save", async (c) => {
     requireSandboxWideAdmin(c, "a snapshot of the whole sandbox");
     const { file } = await readBody(c, SnapshotFileSchema);
-    return c.json(await refusingBadFiles(() => ctx.snapshots.save(file)), 201);
+    return c.json(await refusingBadFiles(() => ctx.snapshots.save(snapshotPath(ctx, file))), 201);
   });
   routes.post("/snapshot/restore", async (c) => {
     requireSandboxWideAdmin(c, "restoring a snapshot of the whole sandbox");
     const { file } = await readBody(c, SnapshotFileSchema);
-    return c.json(await refusingBadFiles(() => ctx.snapshots.restore(file)));
+    return c.json(await refusingBadFiles(() => ctx.snapshots.restore(snapshotPath(ctx, file))));
   });
   routes.post("/organization/export", async (c) => {
     const { file } = await readBody(c, SnapshotFileSchema);
+    const organizationId = c.get("organizationId");
     return c.json(
-      await refusingBadFiles(() => ctx.snapshots.exportOrganization(c.get("organizationId"), file)),
+      await refusingBadFiles(() =>
+        ctx.snapshots.exportOrganization(organizationId, snapshotPath(ctx, file, organizationId)),
+      ),
       201,
     );
   });
   routes.post("/organization/import", async (c) => {
     const { file } = await readBody(c, SnapshotFileSchema);
+    const organizationId = c.get("organizationId");
     return c.json(
-      await refusingBadFiles(() => ctx.snapshots.importOrganization(c.get("organizationId"), file)),
+      await refusingBadFiles(() =>
+        ctx.snapshots.importOrganization(organizationId, snapshotPath(ctx, file, organizationId)),
+      ),
     );
   });
   return routes;

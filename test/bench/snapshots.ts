@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { startSandbox } from "../../sandbox/index.ts";
 import { callSandbox, fundedWallet, type SandboxAccess } from "../support/sandboxAccess.ts";
 
@@ -24,6 +24,7 @@ const start = (name: string, fromSnapshot?: string) =>
     dataDir: join(dir, name),
     tokens: { [TOKEN]: "bench-org" },
     adminToken: ADMIN,
+    snapshotDir: dir,
     depositProcessingDelayMs: DEPOSIT_DELAY_MS,
     ...(fromSnapshot === undefined ? {} : { fromSnapshot }),
   });
@@ -43,7 +44,7 @@ try {
   const buildSeconds = seconds(builtMs);
   const file = join(dir, "treasury.snapshot");
   builtMs = performance.now();
-  await callSandbox(access, "POST", "/_sandbox/snapshot/save", { file });
+  await callSandbox(access, "POST", "/_sandbox/snapshot/save", { file: basename(file) });
   const saveSeconds = seconds(builtMs);
   const audit = await callSandbox(access, "GET", "/_sandbox/ledger");
   await source.close();
@@ -51,7 +52,7 @@ try {
   const running = await start("running");
   const runningAccess: SandboxAccess = { url: running.url, token: TOKEN, adminToken: ADMIN };
   let restoredMs = performance.now();
-  await callSandbox(runningAccess, "POST", "/_sandbox/snapshot/restore", { file });
+  await callSandbox(runningAccess, "POST", "/_sandbox/snapshot/restore", { file: basename(file) });
   const restoreSeconds = seconds(restoredMs);
   const restoredAudit = await callSandbox(runningAccess, "GET", "/_sandbox/ledger");
   await running.close();

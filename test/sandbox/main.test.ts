@@ -156,7 +156,10 @@ describe("npm run sandbox (portfolio-wallet sandbox)", () => {
         "x-sandbox-admin-token": "cli-admin",
         "content-type": "application/json",
       };
-      const first = await startCli(["--port", "0", "--data", ":memory:"], env);
+      const first = await startCli(
+        ["--port", "0", "--data", ":memory:", "--snapshot-dir", join(dir, "snapshots")],
+        env,
+      );
       const firstUrl = first.line.replace("listening on ", "");
       const created = await fetch(`${firstUrl}/v2/portfolio-wallets`, {
         method: "POST",
@@ -168,13 +171,15 @@ describe("npm run sandbox (portfolio-wallet sandbox)", () => {
       });
       expect(created.status).toBe(201);
       const wallet = (await created.json()) as { id: string };
-      const file = join(dir, "saved.snapshot");
       const saved = await fetch(`${firstUrl}/_sandbox/snapshot/save`, {
         method: "POST",
         headers,
-        body: JSON.stringify({ file }),
+        body: JSON.stringify({ file: "saved.snapshot" }),
       });
       expect(saved.status).toBe(201);
+      // The admin API takes a name; the file lands in the --snapshot-dir.
+      const file = join(dir, "snapshots", "saved.snapshot");
+      expect(((await saved.json()) as { file: string }).file).toBe(file);
 
       const second = await startCli(
         ["--port", "0", "--data", join(dir, "data"), "--from-snapshot", file],

@@ -1,9 +1,9 @@
 // Snapshots (docs/sandbox.md "Snapshots"): the whole sandbox saved while requests run and restored,
 // into a running sandbox or a new one, with every row equal; an organization exported and imported
 // into another sandbox to the micro; and bad or foreign files refused with nothing changed.
-import { readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock } from "../../sandbox/index.ts";
@@ -17,12 +17,21 @@ const ORG_ADMIN = "org-a-admin";
 
 let dir: string;
 let receiver: Receiver;
+/** Where the sandboxes' snapshot directory keeps a whole-sandbox snapshot, and an organization's export. */
 const file = (name: string) => join(dir, name);
+const orgFile = (organizationId: string, name: string) => join(dir, "organizations", organizationId, name);
+/** Puts a file where an organization's import reads it, as the sandbox's operator would. */
+function handTo(organizationId: string, from: string, name: string): string {
+  mkdirSync(join(dir, "organizations", organizationId), { recursive: true });
+  copyFileSync(from, orgFile(organizationId, name));
+  return orgFile(organizationId, name);
+}
 
 /** A sandbox on a manual clock at START, with approvals needed for withdrawals and strategy updates. */
 const start = (extra: Parameters<typeof startTestSandbox>[0] = {}) =>
   startTestSandbox({
     clock: createManualClock(new Date(START)),
+    snapshotDir: dir,
     adminToken: ADMIN,
     organizationAdminTokens: { [ORG_ADMIN]: ORG },
     depositProcessingDelayMs: DEPOSIT_DELAY_MS,
@@ -163,7 +172,7 @@ describe("whole-sandbox snapshots", () => {
         : source.api("GET", `/v2/portfolio-wallets/${filled.wallets[0]}`),
     );
     const saved = source.api("POST", "/_sandbox/snapshot/save", {
-      body: { file: path },
+      body: { file: "whole.snapshot" },
       headers: { "x-sandbox-admin-token": ADMIN },
     });
     const answers = await Promise.all([...load, saved]);
@@ -184,7 +193,7 @@ describe("whole-sandbox snapshots", () => {
       const after = await observe(restored, filled);
       expect(after).toEqual(before);
       const again = file("whole-again.snapshot");
-      await ok(restored, "POST", "/_sandbox/snapshot/save", { file: again });
+      await ok(restored, "POST", "/_sandbox/snapshot/save", { file: "whole-again.snapshot" });
       expect(rowsOf(again)).toEqual(rowsOf(path));
       // The restored pending operations go on: the gated update approved there completes there.
       await ok(restored, "POST", `/_sandbox/signing-activities/${filled.update.signingActivityId}/approve`);
@@ -202,14 +211,14 @@ describe("whole-sandbox snapshots", () => {
     const running = await start();
     try {
       const own = await fill(running, OTHER_TOKEN);
-      const answer = await ok(running, "POST", "/_sandbox/snapshot/restore", { file: path });
+      const answer = await ok(running, "POST", "/_sandbox/snapshot/restore", { file: "whole.snapshot" });
       expect(answer.file).toBe(path);
       expect(await observe(running, filled)).toEqual(before);
       expect(
         (await running.api("GET", `/v2/portfolio-wallets/${own.wallets[0]}`, { token: OTHER_TOKEN })).status,
       ).toBe(404);
       const again = file("restored-running.snapshot");
-      await ok(running, "POST", "/_sandbox/snapshot/save", { file: again });
+      await ok(running, "POST", "/_sandbox/snapshot/save", { file: "restored-running.snapshot" });
       expect(rowsOf(again)).toEqual(rowsOf(path));
     } finally {
       await running.close();
@@ -217,7 +226,7 @@ describe("whole-sandbox snapshots", () => {
   });
 
   test("a restore waits for requests in flight and holds new ones, so none straddles it", async () => {
-    const path = file("gate.snapshot");
+    const path = "gate.snapshot";
     await ok(source, "POST", "/_sandbox/snapshot/save", { file: path });
     const target = await start();
     try {
@@ -267,7 +276,7 @@ describe("whole-sandbox snapshots", () => {
   test("an organization's admin token may not save or restore the whole sandbox", async () => {
     for (const path of ["/_sandbox/snapshot/save", "/_sandbox/snapshot/restore"]) {
       const res = await source.api("POST", path, {
-        body: { file: file("never.snapshot") },
+        body: { file: "never.snapshot" },
         headers: { "x-sandbox-admin-token": ORG_ADMIN },
       });
       expect(res.status).toBe(403);
@@ -280,13 +289,26 @@ describe("whole-sandbox snapshots", () => {
 
 describe("organization export and import", () => {
   test("an organization imported into another sandbox keeps every balance to the micro", async () => {
-    const path = file("org-a.export");
-    const exported = await ok(source, "POST", "/_sandbox/organization/export", { file: path });
-    expect(exported).toMatchObject({ organizationId: "org-a", wallets: 3 });
+    const exported = await ok(source, "POST", "/_sandbox/organization/export", { file: "org-a.export" });
+    expect(exported).toMatchObject({
+      organizationId: "org-a",
+      wallets: 3,
+      file: orgFile(ORG, "org-a.export"),
+    });
+    const path = "org-a.export";
     const before = await observe(source, filled);
 
     const target = await start();
     try {
+      // Org-b reads only its own folder: org-a's export is not there until the operator puts it there.
+      const notHanded = await target.api("POST", "/_sandbox/organization/import", {
+        body: { file: path },
+        token: OTHER_TOKEN,
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      expect(notHanded.status).toBe(400);
+      expect(notHanded.body.error.message).toMatch(/no such file/);
+      handTo("org-b", orgFile(ORG, path), path);
       // Into org-b of a new sandbox, with org-a's admin token scoped out of it.
       const imported = await ok(target, "POST", "/_sandbox/organization/import", { file: path }, OTHER_TOKEN);
       expect(imported).toMatchObject({ organizationId: "org-b", fromOrganizationId: "org-a", wallets: 3 });
@@ -326,9 +348,12 @@ describe("organization export and import", () => {
 describe("bad and foreign files are refused and change nothing", () => {
   test("truncated, corrupted, not a snapshot, newer, the other kind, missing", async () => {
     const good = file("good.snapshot");
-    await ok(source, "POST", "/_sandbox/snapshot/save", { file: good });
+    await ok(source, "POST", "/_sandbox/snapshot/save", { file: "good.snapshot" });
+    await ok(source, "POST", "/_sandbox/organization/export", { file: "kind.export" });
+    // An export handed to a whole-sandbox restore, and a snapshot to an organization's import.
     const exportFile = file("kind.export");
-    await ok(source, "POST", "/_sandbox/organization/export", { file: exportFile });
+    copyFileSync(orgFile(ORG, "kind.export"), exportFile);
+    const goodForImport = handTo(ORG, good, "good.snapshot");
     const bytes = readFileSync(good);
 
     const truncated = file("truncated.snapshot");
@@ -369,11 +394,11 @@ describe("bad and foreign files are refused and change nothing", () => {
         says: /is an organization export, not a whole-sandbox snapshot: import it/,
       },
       {
-        path: good,
+        path: goodForImport,
         via: "import",
         says: /is a whole-sandbox snapshot, not an organization export: restore it/,
       },
-      { path: truncated, via: "import", says: /is truncated/ },
+      { path: handTo(ORG, truncated, "truncated.snapshot"), via: "import", says: /is truncated/ },
       { path: file("missing.snapshot"), via: "restore", says: /no such file/ },
     ];
     const target = await start();
@@ -381,13 +406,13 @@ describe("bad and foreign files are refused and change nothing", () => {
       const own = await fill(target, OTHER_TOKEN);
       const before = await observe(target, own, OTHER_TOKEN);
       const savedBefore = file("target-before.snapshot");
-      await ok(target, "POST", "/_sandbox/snapshot/save", { file: savedBefore });
+      await ok(target, "POST", "/_sandbox/snapshot/save", { file: "target-before.snapshot" });
       for (const { path, via, says } of cases) {
         const res = await target.api(
           "POST",
           via === "restore" ? "/_sandbox/snapshot/restore" : "/_sandbox/organization/import",
           {
-            body: { file: path },
+            body: { file: basename(path) },
             headers: { "x-sandbox-admin-token": ADMIN },
           },
         );
@@ -397,38 +422,39 @@ describe("bad and foreign files are refused and change nothing", () => {
         expect(res.body.error.message).toMatch(says);
         expect(await observe(target, own, OTHER_TOKEN), path).toEqual(before);
         const savedAfter = file(`target-after-${uuid()}.snapshot`);
-        await ok(target, "POST", "/_sandbox/snapshot/save", { file: savedAfter });
+        await ok(target, "POST", "/_sandbox/snapshot/save", { file: basename(savedAfter) });
         expect(rowsOf(savedAfter), path).toEqual(rowsOf(savedBefore));
       }
-      // A relative path, and a save over an existing file.
-      const relative = await target.api("POST", "/_sandbox/snapshot/save", {
-        body: { file: "relative.snapshot" },
-        headers: { "x-sandbox-admin-token": ADMIN },
-      });
-      expect(relative.status).toBe(400);
-      expect(relative.body.error.message).toMatch(/file: must be an absolute path/);
+      // Anything but a plain name (a path, a way out of the directory): refused before any file is touched.
+      for (const name of ["/tmp/x.snapshot", "../x.snapshot", "sub/x.snapshot", ".hidden", ""]) {
+        const res = await target.api("POST", "/_sandbox/snapshot/save", {
+          body: { file: name },
+          headers: { "x-sandbox-admin-token": ADMIN },
+        });
+        expect(res.status, name).toBe(400);
+        expect(res.body.error.message, name).toMatch(/file: must be a file name .*snapshot directory/);
+      }
       const existing = await target.api("POST", "/_sandbox/snapshot/save", {
-        body: { file: good },
+        body: { file: "good.snapshot" },
         headers: { "x-sandbox-admin-token": ADMIN },
       });
       expect(existing.status).toBe(400);
       expect(existing.body.error.message).toMatch(/a file is already there/);
-      // A directory that is missing, or that is a file: 400 naming the file, nothing left behind.
-      for (const [path, says] of [
-        [join(dir, "missing-dir", "x.snapshot"), /directory .* does not exist/],
-        [join(text, "x.snapshot"), /cannot be written .*choose a directory/],
-      ] as const) {
-        const res = await target.api("POST", "/_sandbox/snapshot/save", {
-          body: { file: path },
-          headers: { "x-sandbox-admin-token": ADMIN },
-        });
-        expect(res.status, JSON.stringify(res.body)).toBe(400);
-        expect(res.body.error.message).toContain(path);
-        expect(res.body.error.message).toMatch(says);
-      }
       expect(readFileSync(good)).toEqual(bytes);
     } finally {
       await target.close();
+    }
+    // A sandbox that keeps its data in memory has no snapshot directory unless given one.
+    const inMemory = await start({ snapshotDir: undefined });
+    try {
+      const res = await inMemory.api("POST", "/_sandbox/snapshot/save", {
+        body: { file: "x.snapshot" },
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/no snapshot directory: start it with --snapshot-dir/);
+    } finally {
+      await inMemory.close();
     }
     // Startup from a bad file refuses to start.
     await expect(start({ fromSnapshot: truncated })).rejects.toThrow(/is truncated/);
