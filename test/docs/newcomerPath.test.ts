@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -252,7 +252,16 @@ interface Walk {
   pages: { page: string; sections?: string[] }[];
   before?: () => Promise<void>;
   checks: Check[];
+  /** What the walk's commands leave inside the checkout, removed after it when it was not there before. */
+  leavesInCheckout?: string[];
 }
+
+/**
+ * `pip install <checkout>/sdk/python` builds in place (setuptools' build/ and egg-info): left
+ * there, they would change the key of the shared virtual environment of the other Python tests,
+ * and a stale build/lib could ship a module the generator has since removed.
+ */
+const PIP_BUILD_IN_PLACE = ["sdk/python/build", "sdk/python/pulumi_portfolio_wallet.egg-info"];
 
 async function json(terminal: Terminal, command: string) {
   return JSON.parse((await terminal.run(command)).stdout);
@@ -357,6 +366,7 @@ const WALKS: Walk[] = [
     name: "docs/languages.md: Python",
     pages: [{ page: "docs/languages.md", sections: ["Before you start, in every language", "Python"] }],
     checks: [walletUp({ tbills: 5000, syrupUsdc: 3000, resolvRlp: 2000 })],
+    leavesInCheckout: PIP_BUILD_IN_PLACE,
   },
   {
     name: "docs/languages.md: YAML",
@@ -383,7 +393,12 @@ const WALKS: Walk[] = [
       },
     ],
   },
-  { name: "examples/python", pages: [{ page: "examples/python/README.md" }], checks: EXAMPLE_CHECKS },
+  {
+    name: "examples/python",
+    pages: [{ page: "examples/python/README.md" }],
+    checks: EXAMPLE_CHECKS,
+    leavesInCheckout: PIP_BUILD_IN_PLACE,
+  },
   { name: "examples/go", pages: [{ page: "examples/go/README.md" }], checks: EXAMPLE_CHECKS },
   { name: "examples/yaml", pages: [{ page: "examples/yaml/README.md" }], checks: EXAMPLE_CHECKS },
   {
@@ -418,18 +433,24 @@ const WALKS: Walk[] = [
   },
 ];
 
-describe.each(WALKS)("$name", ({ pages, before, checks }) => {
+describe.each(WALKS)("$name", ({ pages, before, checks, leavesInCheckout = [] }) => {
   const blocks = pages.flatMap(({ page, sections }) => blocksOf(page, sections));
   let terminal: Terminal;
   let failedFirst: string | undefined;
   const pending = [...checks];
+
+  const leftBehind = leavesInCheckout.filter((relative) => !existsSync(path.join(repoRoot, relative)));
 
   beforeAll(async () => {
     await before?.();
     terminal = new Terminal(await freePort());
   }, 900_000);
 
-  afterAll(() => terminal?.close());
+  afterAll(async () => {
+    await terminal?.close();
+    for (const relative of leftBehind)
+      rmSync(path.join(repoRoot, relative), { recursive: true, force: true });
+  });
 
   test.each(blocks.map((block) => ({ block, title: `${block.page}:${block.line} ${firstLine(block)}` })))(
     "$title",
