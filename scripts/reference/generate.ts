@@ -524,7 +524,7 @@ function resourcePage(schema: PackageSchema, token: string, spec: ResourceSpec):
   const importText =
     importId === undefined
       ? ""
-      : `## Import\n\nThe id is ${importId.what}:\n\n\`\`\`sh\npulumi import ${token} <name> ${importId.id}\n\`\`\`\n\nTypeScript programs use the npm package's dynamic resources, which cannot be imported; they adopt a wallet with \`adoptWalletId\` instead. The language hosts of the offline engine print no code for Python, Go and Java (add \`--generate-code=false\`); see [languages.md](../../languages.md#pulumi-import).\n\n` +
+      : `## Import\n\nThe id is ${importId.what}:\n\n\`\`\`sh\npulumi import ${token} <name> ${importId.id}\n\`\`\`\n\nTypeScript programs use the npm package's dynamic resources, which cannot be imported; they adopt a wallet with \`adoptWalletId\` instead. YAML and Java print the code to paste; the offline engine's Python and Go hosts print none (add \`--generate-code=false\` there); see [languages.md](../../languages.md#pulumi-import).\n\n` +
         `The import marks the resource protected: \`pulumi destroy\` then stops with \`cannot be deleted because it is protected\`. To let the stack delete it, run \`pulumi state unprotect '<urn>'\` (its URN as \`pulumi stack --show-urns\` prints it) before \`pulumi destroy\`, and drop the protect option from the code, or the next \`pulumi up\` protects it again.\n\n`;
   const allProperties = { ...spec.inputProperties, ...(spec.properties ?? {}) };
   return (
