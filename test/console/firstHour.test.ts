@@ -432,20 +432,24 @@ describe("the console's first hour (issue 40)", () => {
   );
 
   test(
-    "9: Copy says it copied, on the button",
+    "9: Copy says it copied, beside the button",
     async () => {
       const wallet = await fundedWallet("Copy", 10);
       const page = await signedInPage();
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: sandbox.url });
       await open(page, `/wallets/${wallet.id}`);
       const copy = page.getByRole("button", { name: "Copy the ethereum deposit address" });
+      const said = page.locator(".copy-control", { has: copy }).locator(".copy-feedback");
       await copy.click();
-      await eventually(() => copy.textContent()).toBe("Copied");
+      await eventually(() => said.textContent()).toBe("✓ Copied");
+      expect(await said.isVisible()).toBe(true);
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
         wallet.depositAddresses.ethereum!.address,
       );
-      // Back to its word after a moment.
-      await eventually(() => copy.textContent()).toBe("Copy");
+      // The button keeps its word (part of its accessible name), and the words go after a moment.
+      expect(await copy.textContent()).toBe("Copy");
+      expect(await seriousViolations(page)).toEqual([]);
+      await eventually(() => said.textContent()).toBe("");
       await page.close();
     },
     TIMEOUT_MS,

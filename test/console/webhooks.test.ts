@@ -156,7 +156,7 @@ describe("webhooks in the console", () => {
 
           const copy = box.getByRole("button", { name: "Copy the signing secret" });
           await copy.click();
-          await copy.getByText("Copied").waitFor();
+          await eventually(() => box.locator(".copy-feedback").textContent()).toBe("✓ Copied");
           expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
           if (width === 420) expect(await offscreenActions(page)).toEqual([]);
           expect(await seriousViolations(page)).toEqual([]);

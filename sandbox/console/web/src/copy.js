@@ -1,11 +1,12 @@
 // @ts-check
-// A Copy button that says what it did where the eye is: its own words turn "Copied" for a
-// moment (and assistive technology hears the same), or, where the browser refuses the clipboard,
-// the text is selected and the button says to press Ctrl+C.
-import { announce, h } from "./dom.js";
+// A Copy button that says what it did where the eye is: beside it, "✓ Copied" for a moment, or,
+// where the browser refuses the clipboard, the text is selected and it says to press Ctrl+C. The
+// words go in a status region (read out by assistive technology) rather than on the button, so
+// the button's visible word stays part of its accessible name ("Copy the …"), as axe asks.
+import { h } from "./dom.js";
 
-/** How long the button keeps saying what it did. */
-const FEEDBACK_MS = 2000;
+/** How long the words beside the button stay. */
+const FEEDBACK_MS = 2500;
 
 /**
  * @param {{ text: () => string, selectable: HTMLElement, what: string, label?: string }} spec the
@@ -13,6 +14,7 @@ const FEEDBACK_MS = 2000;
  *   words ("ethereum deposit address"), and the button's label for assistive technology
  */
 export function copyButton(spec) {
+  const feedback = h("span", { class: "copy-feedback", role: "status" });
   const button = h(
     "button",
     {
@@ -24,29 +26,27 @@ export function copyButton(spec) {
   );
   /** @type {number | undefined} */
   let reset;
-  /** @param {string} words @param {"copied" | "selected"} state */
-  const say = (words, state) => {
-    button.textContent = words;
-    button.dataset["copied"] = state;
+  /** @param {string} words @param {"copied" | "selected"} outcome */
+  const say = (words, outcome) => {
+    feedback.textContent = words;
+    feedback.dataset["outcome"] = outcome;
     window.clearTimeout(reset);
     reset = window.setTimeout(() => {
-      button.textContent = "Copy";
-      delete button.dataset["copied"];
+      feedback.textContent = "";
+      delete feedback.dataset["outcome"];
     }, FEEDBACK_MS);
   };
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(spec.text());
-      say("Copied", "copied");
-      announce(`Copied the ${spec.what}`);
+      say("✓ Copied", "copied");
     } catch {
       const range = document.createRange();
       range.selectNodeContents(spec.selectable);
       window.getSelection()?.removeAllRanges();
       window.getSelection()?.addRange(range);
-      say("Ctrl+C", "selected");
-      announce(`Selected the ${spec.what}: press Control+C to copy it`);
+      say("Selected: press Ctrl+C", "selected");
     }
   });
-  return button;
+  return h("span", { class: "copy-control" }, button, feedback);
 }
