@@ -60,11 +60,19 @@ const toRecord = (row: Row): DeliveryRecord => ({
 
 export function insertWebhookEvent(
   db: DatabaseSync,
-  event: { id: string; organizationId: string; type: string; payload: string; createdAt: string },
+  event: {
+    id: string;
+    organizationId: string;
+    type: string;
+    payload: string;
+    createdAt: string;
+    /** The wallet the event is about (its data's portfolioWalletId), null when it names none. */
+    walletId: string | null;
+  },
 ): void {
   db.prepare(
-    "INSERT INTO webhook_events (id, organization_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(event.id, event.organizationId, event.type, event.payload, event.createdAt);
+    "INSERT INTO webhook_events (id, organization_id, type, payload, created_at, wallet_id) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(event.id, event.organizationId, event.type, event.payload, event.createdAt, event.walletId);
 }
 
 /** The exact body sent for an event: stored once, so every retry sends the same bytes. */
@@ -323,32 +331,57 @@ export function recordDeliveryAttempt(
 }
 
 /** The organization's deliveries, newest first, optionally filtered. */
+/** A delivery as listed: its record, the wallet its event is about, and whether it is a test event. */
+export type ListedDelivery = DeliveryRecord & { walletId: string | null; test: boolean };
+
+/**
+ * The organization's deliveries, newest first. Each carries its event's wallet and test mark, read
+ * from the event row by its primary key. Filtered by wallet, the wallet's events are found by the
+ * index on (organization_id, wallet_id), then their deliveries by the index on event_id: the read
+ * grows with that wallet's events, not with the organization's wallets.
+ */
 export function listDeliveries(
   db: DatabaseSync,
   organizationId: string,
-  filter: { status?: string; registrationId?: string; eventId?: string; eventType?: string; limit: number },
-): DeliveryRecord[] {
-  return (
-    db
-      .prepare(
-        `SELECT * FROM webhook_deliveries WHERE organization_id = ?
-           AND (? IS NULL OR status = ?) AND (? IS NULL OR registration_id = ?)
-           AND (? IS NULL OR event_id = ?) AND (? IS NULL OR event_type = ?)
-         ORDER BY seq DESC LIMIT ?`,
-      )
-      .all(
-        organizationId,
-        filter.status ?? null,
-        filter.status ?? null,
-        filter.registrationId ?? null,
-        filter.registrationId ?? null,
-        filter.eventId ?? null,
-        filter.eventId ?? null,
-        filter.eventType ?? null,
-        filter.eventType ?? null,
-        filter.limit,
-      ) as unknown as Row[]
-  ).map(toRecord);
+  filter: {
+    status?: string;
+    registrationId?: string;
+    eventId?: string;
+    eventType?: string;
+    walletId?: string;
+    limit: number;
+  },
+): ListedDelivery[] {
+  const byWallet = filter.walletId !== undefined;
+  const rows = db
+    .prepare(
+      `SELECT d.*, e.wallet_id AS event_wallet_id,
+              coalesce(json_extract(e.payload, '$.test'), 0) AS event_test
+         FROM ${byWallet ? "webhook_events e CROSS JOIN webhook_deliveries d ON d.event_id = e.id" : "webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id"}
+        WHERE d.organization_id = ?
+          ${byWallet ? "AND e.organization_id = ? AND e.wallet_id = ?" : ""}
+          AND (? IS NULL OR d.status = ?) AND (? IS NULL OR d.registration_id = ?)
+          AND (? IS NULL OR d.event_id = ?) AND (? IS NULL OR d.event_type = ?)
+        ORDER BY d.seq DESC LIMIT ?`,
+    )
+    .all(
+      organizationId,
+      ...(byWallet ? [organizationId, filter.walletId!] : []),
+      filter.status ?? null,
+      filter.status ?? null,
+      filter.registrationId ?? null,
+      filter.registrationId ?? null,
+      filter.eventId ?? null,
+      filter.eventId ?? null,
+      filter.eventType ?? null,
+      filter.eventType ?? null,
+      filter.limit,
+    ) as unknown as (Row & { event_wallet_id: string | null; event_test: number })[];
+  return rows.map((row) => ({
+    ...toRecord(row),
+    walletId: row.event_wallet_id,
+    test: row.event_test === 1,
+  }));
 }
 
 /** One delivery of the organization, by id (its primary key); null when it has none such. */

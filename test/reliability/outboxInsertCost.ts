@@ -27,6 +27,7 @@ export class OutboxFixture {
       organizationId: "org",
       type: "t",
       payload: "{}",
+      walletId: null,
       createdAt: TIMESTAMP,
     });
   }

@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, test } from "vitest";
 import { DATABASE_FILE, openDatabase } from "../../sandbox/store/db.ts";
 import { SCHEMA_VERSION } from "../../sandbox/store/migrations.ts";
+import { insertDelivery, listDeliveries } from "../../sandbox/store/webhookDeliveryStore.ts";
 import { ORG, startTestSandbox } from "./helpers.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "sandbox-migrate-"));
@@ -105,6 +106,83 @@ describe("opening an older data file", () => {
       after.close();
     } finally {
       rmSync(newerDir, { recursive: true, force: true });
+    }
+  });
+
+  test("version 6: stored webhook events get their wallet from their payload (test events none), listed by wallet through an index", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-events-"));
+    const OTHER = "3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f72";
+    try {
+      // A version-5 file: the current schema less the column and its index.
+      const old = openDatabase(dir);
+      old.exec("DROP INDEX webhook_events_by_org_wallet");
+      old.exec("ALTER TABLE webhook_events DROP COLUMN wallet_id");
+      old.exec("PRAGMA user_version = 5");
+      const event = old.prepare(
+        "INSERT INTO webhook_events (id, organization_id, type, payload, created_at) VALUES (?, ?, 't', ?, ?)",
+      );
+      const events = [
+        { id: "e-mine", payload: { data: { portfolioWalletId: WALLET } } },
+        { id: "e-other", payload: { data: { portfolioWalletId: OTHER } } },
+        { id: "e-test", payload: { test: true, data: { portfolioWalletId: WALLET } } },
+      ];
+      for (const [index, { id, payload }] of events.entries()) {
+        event.run(id, ORG, JSON.stringify(payload), AT);
+        insertDelivery(old, {
+          id: `d-${id}`,
+          organizationId: ORG,
+          eventId: id,
+          eventType: "t",
+          registrationId: "reg",
+          url: "https://example.com/h",
+          status: "succeeded",
+          attempts: index + 1,
+          nextAttemptAt: null,
+          lastAttemptAt: AT,
+          lastResponseStatus: 200,
+          lastError: null,
+          deliveredAt: AT,
+          createdAt: AT,
+          updatedAt: AT,
+        });
+      }
+      old.close();
+
+      const db = openDatabase(dir);
+      try {
+        expect(db.prepare("PRAGMA user_version").get()).toEqual({ user_version: SCHEMA_VERSION });
+        expect(db.prepare("SELECT id, wallet_id FROM webhook_events ORDER BY id").all()).toEqual([
+          { id: "e-mine", wallet_id: WALLET },
+          { id: "e-other", wallet_id: OTHER },
+          { id: "e-test", wallet_id: null },
+        ]);
+        const listed = listDeliveries(db, ORG, { walletId: WALLET, limit: 10 });
+        expect(listed.map((delivery) => [delivery.id, delivery.walletId, delivery.test])).toEqual([
+          ["d-e-mine", WALLET, false],
+        ]);
+        expect(
+          listDeliveries(db, ORG, { limit: 10 }).map((delivery) => [delivery.id, delivery.test]),
+        ).toEqual([
+          ["d-e-test", true],
+          ["d-e-other", false],
+          ["d-e-mine", false],
+        ]);
+        // Another organization's filter finds none of them.
+        expect(listDeliveries(db, "org-elsewhere", { walletId: WALLET, limit: 10 })).toEqual([]);
+        // The wallet's events are found by the index, not by reading every event.
+        const plan = db
+          .prepare(
+            "EXPLAIN QUERY PLAN SELECT id FROM webhook_events WHERE organization_id = ? AND wallet_id = ?",
+          )
+          .all(ORG, WALLET) as { detail: string }[];
+        expect(plan.map((step) => step.detail).join("; ")).toContain(
+          "USING INDEX webhook_events_by_org_wallet (organization_id=? AND wallet_id=?)",
+        );
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

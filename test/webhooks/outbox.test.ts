@@ -30,6 +30,7 @@ function outbox() {
       organizationId: org,
       type: "t",
       payload: "{}",
+      walletId: null,
       createdAt: updatedAt,
     });
     insertDelivery(db, {
