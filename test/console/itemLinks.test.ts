@@ -171,7 +171,7 @@ describe("every item has an address of its own", () => {
       `at ${width} px: each item's address shows it, picked out and in view; Find any id and the Events page lead there`,
       async () => {
         const page = await signedInPage(width);
-        for (const { kind, id, path, item } of addresses(mine)) {
+        for (const { kind, path, item } of addresses(mine)) {
           await page.goto(`${sandbox.consoleUrl}${path.slice(1)}`);
           if (item === null) {
             await page.locator(`[data-stat="totalBalanceUsd"]`).waitFor();
@@ -187,7 +187,8 @@ describe("every item has an address of its own", () => {
           }
           expect(await seriousViolations(page), `${kind} at ${width}`).toEqual([]);
           if (width === 420) expect(await offscreenActions(page), `${kind} at ${width}`).toEqual([]);
-
+        }
+        for (const { id, path } of addresses(mine)) {
           // The same item from the search box, and from its bare-id address.
           await page.goto(`${sandbox.consoleUrl}events`);
           await page.getByLabel("Find any id").fill(id);
@@ -235,7 +236,7 @@ describe("every item has an address of its own", () => {
 
   for (const width of [1280, 420]) {
     test(
-      `at ${width} px: the Events page's webhook events filtered by wallet, the filter kept in the address; test events marked`,
+      `at ${width} px: the Events page's webhook events filtered by wallet, the filter kept in the address`,
       async () => {
         const page = await signedInPage(width);
         const rows = page.locator("tr[data-delivery-id]");
@@ -275,6 +276,17 @@ describe("every item has an address of its own", () => {
         await page.goto(`${sandbox.consoleUrl}events?walletId=${theirs.walletId}`);
         await page.getByText("No webhook events match these filters yet.").waitFor();
 
+        await page.close();
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: a test event is marked as one in the Events page's and the Webhooks page's lists of deliveries`,
+      async () => {
+        const page = await signedInPage(width);
         // A test event sent to the registration: marked as one in both lists, and the others not.
         const sent = await sandbox.api(
           TOKEN_A,
