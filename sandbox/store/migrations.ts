@@ -25,7 +25,7 @@ const STEPS: readonly { to: number; does: string; run: (db: DatabaseSync) => voi
   { to: 3, does: "yield totals per organization summed from its ledger", run: yieldTotalsFromLedger },
   { to: 4, does: "yield sums per source and withdrawn history built", run: yieldAggregatesFromWallets },
   { to: 5, does: "rate history per organization", run: rateHistoryPerOrganization },
-  { to: 6, does: "webhook events know their wallet", run: webhookEventWallets },
+  { to: 6, does: "webhook deliveries know their event's wallet", run: deliveryWallets },
 ];
 
 /** The schema version this sandbox writes: a new data file starts at it. */
@@ -69,7 +69,7 @@ function schemaVersionOf(db: DatabaseSync): number {
   if (!hasMarker(db, "migration.organization_yield_totals")) return 2;
   if (!hasMarker(db, "migration.organization_source_accruals")) return 3;
   if (!hasColumn(db, "rate_history", "organization_id")) return 4;
-  if (!hasColumn(db, "webhook_events", "wallet_id")) return 5;
+  if (!hasColumn(db, "webhook_deliveries", "wallet_id")) return 5;
   return 6;
 }
 
@@ -97,17 +97,20 @@ function rateHistoryPerOrganization(db: DatabaseSync): void {
 }
 
 /**
- * Version 6 gave each stored webhook event the wallet it is about, read from its own payload (every
- * event type's data names it as portfolioWalletId), so the console lists one wallet's events by an
- * index (moneySchema.ts INDEXES_ON_ADDED_COLUMNS) rather than by reading every payload. A test
- * event's wallet id is made up (domain/events/testEvents.ts): it stays null, as new ones are stored.
+ * Version 6 gave each webhook delivery the wallet its event is about, read from the event's own
+ * payload (every event type's data names it as portfolioWalletId), so the console lists one
+ * wallet's deliveries from an index (moneySchema.ts INDEXES_ON_ADDED_COLUMNS) rather than by
+ * reading every payload. A test event's wallet id is made up (domain/events/testEvents.ts): its
+ * deliveries stay without one, as new ones are stored.
  */
-function webhookEventWallets(db: DatabaseSync): void {
-  if (!hasColumn(db, "webhook_events", "wallet_id"))
-    db.exec("ALTER TABLE webhook_events ADD COLUMN wallet_id TEXT");
+function deliveryWallets(db: DatabaseSync): void {
+  if (!hasColumn(db, "webhook_deliveries", "wallet_id"))
+    db.exec("ALTER TABLE webhook_deliveries ADD COLUMN wallet_id TEXT");
   db.exec(
-    `UPDATE webhook_events SET wallet_id = json_extract(payload, '$.data.portfolioWalletId')
-       WHERE wallet_id IS NULL AND json_extract(payload, '$.test') IS NULL`,
+    `UPDATE webhook_deliveries SET wallet_id = (
+       SELECT json_extract(e.payload, '$.data.portfolioWalletId') FROM webhook_events e
+        WHERE e.id = webhook_deliveries.event_id AND json_extract(e.payload, '$.test') IS NULL)
+     WHERE wallet_id IS NULL`,
   );
 }
 

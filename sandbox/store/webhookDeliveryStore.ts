@@ -20,6 +20,8 @@ export interface DeliveryRecord {
   deliveredAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The wallet its event is about (the event data's portfolioWalletId); null for a test event. */
+  walletId: string | null;
 }
 
 interface Row {
@@ -38,6 +40,7 @@ interface Row {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+  wallet_id: string | null;
 }
 
 const toRecord = (row: Row): DeliveryRecord => ({
@@ -56,23 +59,16 @@ const toRecord = (row: Row): DeliveryRecord => ({
   deliveredAt: row.delivered_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  walletId: row.wallet_id,
 });
 
 export function insertWebhookEvent(
   db: DatabaseSync,
-  event: {
-    id: string;
-    organizationId: string;
-    type: string;
-    payload: string;
-    createdAt: string;
-    /** The wallet the event is about (its data's portfolioWalletId), null when it names none. */
-    walletId: string | null;
-  },
+  event: { id: string; organizationId: string; type: string; payload: string; createdAt: string },
 ): void {
   db.prepare(
-    "INSERT INTO webhook_events (id, organization_id, type, payload, created_at, wallet_id) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(event.id, event.organizationId, event.type, event.payload, event.createdAt, event.walletId);
+    "INSERT INTO webhook_events (id, organization_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+  ).run(event.id, event.organizationId, event.type, event.payload, event.createdAt);
 }
 
 /** The exact body sent for an event: stored once, so every retry sends the same bytes. */
@@ -111,8 +107,8 @@ export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void
   db.prepare(
     `INSERT INTO webhook_deliveries
        (id, seq, organization_id, event_id, event_type, registration_id, url, status, attempts, next_attempt_at,
-        last_attempt_at, last_response_status, last_error, delivered_at, created_at, updated_at)
-     VALUES (?, COALESCE((SELECT MAX(seq) FROM webhook_deliveries), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        last_attempt_at, last_response_status, last_error, delivered_at, created_at, updated_at, wallet_id)
+     VALUES (?, COALESCE((SELECT MAX(seq) FROM webhook_deliveries), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     delivery.id,
     delivery.organizationId,
@@ -129,6 +125,7 @@ export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void
     delivery.deliveredAt,
     delivery.createdAt,
     delivery.updatedAt,
+    delivery.walletId,
   );
 }
 
@@ -331,14 +328,13 @@ export function recordDeliveryAttempt(
 }
 
 /** The organization's deliveries, newest first, optionally filtered. */
-/** A delivery as listed: its record, the wallet its event is about, and whether it is a test event. */
-export type ListedDelivery = DeliveryRecord & { walletId: string | null; test: boolean };
+/** A delivery as listed: its record, and whether its event is a test event. */
+export type ListedDelivery = DeliveryRecord & { test: boolean };
 
 /**
- * The organization's deliveries, newest first. Each carries its event's wallet and test mark, read
- * from the event row by its primary key. Filtered by wallet, the wallet's events are found by the
- * index on (organization_id, wallet_id), then their deliveries by the index on event_id: the read
- * grows with that wallet's events, not with the organization's wallets.
+ * The organization's deliveries, newest first, each with its event's test mark (read from the
+ * event row by its primary key). Filtered by wallet, they are read in order from the index on
+ * (organization_id, wallet_id, seq): the read costs the page, whatever the number of wallets.
  */
 export function listDeliveries(
   db: DatabaseSync,
@@ -355,18 +351,16 @@ export function listDeliveries(
   const byWallet = filter.walletId !== undefined;
   const rows = db
     .prepare(
-      `SELECT d.*, e.wallet_id AS event_wallet_id,
-              coalesce(json_extract(e.payload, '$.test'), 0) AS event_test
-         FROM ${byWallet ? "webhook_events e CROSS JOIN webhook_deliveries d ON d.event_id = e.id" : "webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id"}
-        WHERE d.organization_id = ?
-          ${byWallet ? "AND e.organization_id = ? AND e.wallet_id = ?" : ""}
+      `SELECT d.*, coalesce(json_extract(e.payload, '$.test'), 0) AS event_test
+         FROM webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.organization_id = ? ${byWallet ? "AND d.wallet_id = ?" : ""}
           AND (? IS NULL OR d.status = ?) AND (? IS NULL OR d.registration_id = ?)
           AND (? IS NULL OR d.event_id = ?) AND (? IS NULL OR d.event_type = ?)
         ORDER BY d.seq DESC LIMIT ?`,
     )
     .all(
       organizationId,
-      ...(byWallet ? [organizationId, filter.walletId!] : []),
+      ...(byWallet ? [filter.walletId!] : []),
       filter.status ?? null,
       filter.status ?? null,
       filter.registrationId ?? null,
@@ -376,12 +370,8 @@ export function listDeliveries(
       filter.eventType ?? null,
       filter.eventType ?? null,
       filter.limit,
-    ) as unknown as (Row & { event_wallet_id: string | null; event_test: number })[];
-  return rows.map((row) => ({
-    ...toRecord(row),
-    walletId: row.event_wallet_id,
-    test: row.event_test === 1,
-  }));
+    ) as unknown as (Row & { event_test: number })[];
+  return rows.map((row) => ({ ...toRecord(row), test: row.event_test === 1 }));
 }
 
 /** One delivery of the organization, by id (its primary key); null when it has none such. */

@@ -27,7 +27,6 @@ export class OutboxFixture {
       organizationId: "org",
       type: "t",
       payload: "{}",
-      walletId: null,
       createdAt: TIMESTAMP,
     });
   }
@@ -68,6 +67,7 @@ export class OutboxFixture {
           deliveredAt: null,
           createdAt: TIMESTAMP,
           updatedAt: TIMESTAMP,
+          walletId: null,
         });
       }
       best = Math.min(best, Number(process.hrtime.bigint() - start) / 1000 / 200);

@@ -30,7 +30,6 @@ function outbox() {
       organizationId: org,
       type: "t",
       payload: "{}",
-      walletId: null,
       createdAt: updatedAt,
     });
     insertDelivery(db, {
@@ -49,6 +48,7 @@ function outbox() {
       deliveredAt: null,
       createdAt: updatedAt,
       updatedAt,
+      walletId: null,
     });
   };
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;

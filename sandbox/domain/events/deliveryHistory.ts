@@ -21,8 +21,7 @@ import { SIGNATURE_VERSION } from "./signature.ts";
 export type DeliveryView = Omit<DeliveryRecord, "nextAttemptAt"> & {
   /** When the next attempt is due (real time, ISO 8601); null once the delivery is finished. */
   nextAttemptAt: string | null;
-  /** In lists: the wallet the event is about, and whether it is a test event (`"test": true`). */
-  walletId?: string | null;
+  /** In lists: whether its event is a test event (`"test": true` in its body). */
   test?: boolean;
 };
 

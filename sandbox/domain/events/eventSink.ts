@@ -70,19 +70,11 @@ export function createEventSink(
   ): { eventId: string; deliveryIds: string[] } {
     const id = randomUUID();
     const payload = JSON.stringify({ id, type, createdAt: at, organizationId, ...envelope });
-    // Every event type's data names its wallet (sdk/nodejs/contract/events.ts): kept in a column too.
-    // A test event's wallet id is made up (testEvents.ts), so it belongs to no wallet.
-    const walletId = envelope.test
-      ? null
-      : (envelope.data as { portfolioWalletId?: unknown }).portfolioWalletId;
-    insertWebhookEvent(db, {
-      id,
-      organizationId,
-      type,
-      payload,
-      createdAt: at,
-      walletId: typeof walletId === "string" ? walletId : null,
-    });
+    insertWebhookEvent(db, { id, organizationId, type, payload, createdAt: at });
+    // Every event type's data names its wallet (sdk/nodejs/contract/events.ts): kept on each
+    // delivery for the console's by-wallet list. A test event's wallet id is made up (testEvents.ts).
+    const named = (envelope.data as { portfolioWalletId?: unknown }).portfolioWalletId;
+    const walletId = envelope.test || typeof named !== "string" ? null : named;
     const nowMs = Date.now();
     const createdAt = new Date(nowMs).toISOString();
     const deliveryIds: string[] = [];
@@ -108,6 +100,7 @@ export function createEventSink(
         deliveredAt: null,
         createdAt,
         updatedAt: createdAt,
+        walletId,
       });
     }
     onEnqueued();
