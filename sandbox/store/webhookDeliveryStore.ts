@@ -327,7 +327,6 @@ export function recordDeliveryAttempt(
   );
 }
 
-/** The organization's deliveries, newest first, optionally filtered. */
 /** A delivery as listed: its record, and whether its event is a test event. */
 export type ListedDelivery = DeliveryRecord & { test: boolean };
 
