@@ -35,6 +35,7 @@ export const HEAVY_TESTS = [
   // Chromium (installed with apt-get when missing).
   "test/console/console.test.ts",
   "test/console/firstHour.test.ts",
+  "test/console/itemLinks.test.ts",
   "test/console/serving.test.ts",
   "test/console/webhooks.test.ts",
   // Schemathesis and openapi-python-client in virtual environments from PyPI: minutes each.

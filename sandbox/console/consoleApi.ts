@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { EVENT_TYPES } from "../../sdk/nodejs/contract/index.ts";
+import { EVENT_TYPES, UuidSchema } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import type { SandboxEnv } from "../http/env.ts";
 import { adminApiMode, settleDueWorkMiddleware } from "../http/middleware.ts";
@@ -35,6 +35,7 @@ export const DeliveryQuerySchema = z.object({
     .optional(),
   registrationId: z.string().min(1).max(100).optional(),
   eventType: z.string().min(1).max(200).optional(),
+  walletId: UuidSchema.optional(),
   limit: limit(50, 200),
 });
 

@@ -25,6 +25,7 @@ const STEPS: readonly { to: number; does: string; run: (db: DatabaseSync) => voi
   { to: 3, does: "yield totals per organization summed from its ledger", run: yieldTotalsFromLedger },
   { to: 4, does: "yield sums per source and withdrawn history built", run: yieldAggregatesFromWallets },
   { to: 5, does: "rate history per organization", run: rateHistoryPerOrganization },
+  { to: 6, does: "webhook deliveries know their event's wallet", run: deliveryWallets },
 ];
 
 /** The schema version this sandbox writes: a new data file starts at it. */
@@ -68,7 +69,8 @@ function schemaVersionOf(db: DatabaseSync): number {
   if (!hasMarker(db, "migration.organization_yield_totals")) return 2;
   if (!hasMarker(db, "migration.organization_source_accruals")) return 3;
   if (!hasColumn(db, "rate_history", "organization_id")) return 4;
-  return 5;
+  if (!hasColumn(db, "webhook_deliveries", "wallet_id")) return 5;
+  return 6;
 }
 
 const columnsOf = (db: DatabaseSync, table: string) =>
@@ -92,6 +94,24 @@ function rateHistoryPerOrganization(db: DatabaseSync): void {
   db.exec("DROP TRIGGER IF EXISTS rate_history_on_catalog_insert");
   db.exec("DROP TRIGGER IF EXISTS rate_history_on_rate_change");
   for (const statement of SHARED_RATE_TRIGGERS) db.exec(statement);
+}
+
+/**
+ * Version 6 gave each webhook delivery the wallet its event is about, read from the event's own
+ * payload (every event type's data names it as portfolioWalletId), so the console lists one
+ * wallet's deliveries from an index (moneySchema.ts INDEXES_ON_ADDED_COLUMNS) rather than by
+ * reading every payload. A test event's wallet id is made up (domain/events/testEvents.ts): its
+ * deliveries stay without one, as new ones are stored.
+ */
+function deliveryWallets(db: DatabaseSync): void {
+  if (!hasColumn(db, "webhook_deliveries", "wallet_id"))
+    db.exec("ALTER TABLE webhook_deliveries ADD COLUMN wallet_id TEXT");
+  db.exec(
+    `UPDATE webhook_deliveries SET wallet_id = (
+       SELECT json_extract(e.payload, '$.data.portfolioWalletId') FROM webhook_events e
+        WHERE e.id = webhook_deliveries.event_id AND json_extract(e.payload, '$.test') IS NULL)
+     WHERE wallet_id IS NULL`,
+  );
 }
 
 /** Version 1 (money flows) began rate history; a file from before has none: its current rates start it. */

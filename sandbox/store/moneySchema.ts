@@ -32,6 +32,10 @@ export const INDEXES_ON_ADDED_COLUMNS: readonly string[] = [
   // A yield source's shared rates, and one organization's own (rateHistoryStore.ts).
   `CREATE INDEX IF NOT EXISTS rate_history_by_org_key
      ON rate_history (organization_id, position_key, effective_from, seq)`,
+  // One wallet's deliveries newest first (the console's Events page filtered by wallet), read in
+  // order from the index whatever the number of wallets: webhookDeliveryStore.ts listDeliveries.
+  `CREATE INDEX IF NOT EXISTS webhook_deliveries_by_org_wallet_seq
+     ON webhook_deliveries (organization_id, wallet_id, seq)`,
 ];
 
 export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
@@ -198,6 +202,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS webhook_events_by_created ON webhook_events (created_at)`,
   // One row per (event, registration). next_attempt_at is real time in epoch ms: retries wait on
   // the wall clock, since the receiver's clock is what the signature timestamp is checked against.
+  // wallet_id: the wallet its event is about (the event data's portfolioWalletId; null for a test
+  // event), so one wallet's deliveries are listed from an index (migrations.ts version 6 added it).
   `CREATE TABLE IF NOT EXISTS webhook_deliveries (
      id TEXT PRIMARY KEY,
      seq INTEGER NOT NULL,
@@ -214,7 +220,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
      last_error TEXT,
      delivered_at TEXT,
      created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL
+     updated_at TEXT NOT NULL,
+     wallet_id TEXT
    )`,
   `CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)`,
   // The registrations that have deliveries due: what a dispatch pass visits.

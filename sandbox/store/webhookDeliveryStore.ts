@@ -20,6 +20,8 @@ export interface DeliveryRecord {
   deliveredAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The wallet its event is about (the event data's portfolioWalletId); null for a test event. */
+  walletId: string | null;
 }
 
 interface Row {
@@ -38,6 +40,7 @@ interface Row {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+  wallet_id: string | null;
 }
 
 const toRecord = (row: Row): DeliveryRecord => ({
@@ -56,6 +59,7 @@ const toRecord = (row: Row): DeliveryRecord => ({
   deliveredAt: row.delivered_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  walletId: row.wallet_id,
 });
 
 export function insertWebhookEvent(
@@ -103,8 +107,8 @@ export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void
   db.prepare(
     `INSERT INTO webhook_deliveries
        (id, seq, organization_id, event_id, event_type, registration_id, url, status, attempts, next_attempt_at,
-        last_attempt_at, last_response_status, last_error, delivered_at, created_at, updated_at)
-     VALUES (?, COALESCE((SELECT MAX(seq) FROM webhook_deliveries), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        last_attempt_at, last_response_status, last_error, delivered_at, created_at, updated_at, wallet_id)
+     VALUES (?, COALESCE((SELECT MAX(seq) FROM webhook_deliveries), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     delivery.id,
     delivery.organizationId,
@@ -121,6 +125,7 @@ export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void
     delivery.deliveredAt,
     delivery.createdAt,
     delivery.updatedAt,
+    delivery.walletId,
   );
 }
 
@@ -322,33 +327,50 @@ export function recordDeliveryAttempt(
   );
 }
 
-/** The organization's deliveries, newest first, optionally filtered. */
+/** A delivery as listed: its record, and whether its event is a test event. */
+export type ListedDelivery = DeliveryRecord & { test: boolean };
+
+/**
+ * The organization's deliveries, newest first, each with its event's test mark (read from the
+ * event row by its primary key). Filtered by wallet, they are read in order from the index on
+ * (organization_id, wallet_id, seq): the read costs the page, whatever the number of wallets.
+ */
 export function listDeliveries(
   db: DatabaseSync,
   organizationId: string,
-  filter: { status?: string; registrationId?: string; eventId?: string; eventType?: string; limit: number },
-): DeliveryRecord[] {
-  return (
-    db
-      .prepare(
-        `SELECT * FROM webhook_deliveries WHERE organization_id = ?
-           AND (? IS NULL OR status = ?) AND (? IS NULL OR registration_id = ?)
-           AND (? IS NULL OR event_id = ?) AND (? IS NULL OR event_type = ?)
-         ORDER BY seq DESC LIMIT ?`,
-      )
-      .all(
-        organizationId,
-        filter.status ?? null,
-        filter.status ?? null,
-        filter.registrationId ?? null,
-        filter.registrationId ?? null,
-        filter.eventId ?? null,
-        filter.eventId ?? null,
-        filter.eventType ?? null,
-        filter.eventType ?? null,
-        filter.limit,
-      ) as unknown as Row[]
-  ).map(toRecord);
+  filter: {
+    status?: string;
+    registrationId?: string;
+    eventId?: string;
+    eventType?: string;
+    walletId?: string;
+    limit: number;
+  },
+): ListedDelivery[] {
+  const byWallet = filter.walletId !== undefined;
+  const rows = db
+    .prepare(
+      `SELECT d.*, coalesce(json_extract(e.payload, '$.test'), 0) AS event_test
+         FROM webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.organization_id = ? ${byWallet ? "AND d.wallet_id = ?" : ""}
+          AND (? IS NULL OR d.status = ?) AND (? IS NULL OR d.registration_id = ?)
+          AND (? IS NULL OR d.event_id = ?) AND (? IS NULL OR d.event_type = ?)
+        ORDER BY d.seq DESC LIMIT ?`,
+    )
+    .all(
+      organizationId,
+      ...(byWallet ? [filter.walletId!] : []),
+      filter.status ?? null,
+      filter.status ?? null,
+      filter.registrationId ?? null,
+      filter.registrationId ?? null,
+      filter.eventId ?? null,
+      filter.eventId ?? null,
+      filter.eventType ?? null,
+      filter.eventType ?? null,
+      filter.limit,
+    ) as unknown as (Row & { event_test: number })[];
+  return rows.map((row) => ({ ...toRecord(row), test: row.event_test === 1 }));
 }
 
 /** One delivery of the organization, by id (its primary key); null when it has none such. */

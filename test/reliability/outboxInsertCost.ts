@@ -67,6 +67,7 @@ export class OutboxFixture {
           deliveredAt: null,
           createdAt: TIMESTAMP,
           updatedAt: TIMESTAMP,
+          walletId: null,
         });
       }
       best = Math.min(best, Number(process.hrtime.bigint() - start) / 1000 / 200);

@@ -130,6 +130,7 @@ describe("console API: authentication and isolation", () => {
       ["/_console/api/signing-activities?limit=0", "limit"],
       ["/_console/api/webhook-deliveries?limit=1000", "limit"],
       ["/_console/api/webhook-deliveries?status=lost", "status"],
+      ["/_console/api/webhook-deliveries?walletId=not-a-wallet", "walletId"],
       [`/_console/api/wallets/${uuid()}/strategy-updates?limit=abc`, "limit"],
       [`/_console/api/wallets/${uuid()}/withdrawals?cursor=nope`, "cursor"],
       ["/_console/api/wallets/not-a-uuid/withdrawals", "id"],

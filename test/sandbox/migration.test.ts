@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, test } from "vitest";
 import { DATABASE_FILE, openDatabase } from "../../sandbox/store/db.ts";
 import { SCHEMA_VERSION } from "../../sandbox/store/migrations.ts";
+import { listDeliveries } from "../../sandbox/store/webhookDeliveryStore.ts";
 import { ORG, startTestSandbox } from "./helpers.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "sandbox-migrate-"));
@@ -105,6 +106,58 @@ describe("opening an older data file", () => {
       after.close();
     } finally {
       rmSync(newerDir, { recursive: true, force: true });
+    }
+  });
+
+  test("version 6: each webhook delivery gets its event's wallet from the event's payload (a test event's none), listed by wallet from an index", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-events-"));
+    const OTHER = "3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f72";
+    try {
+      // A version-5 file: the current schema less the column and its index.
+      const old = openDatabase(dir);
+      old.exec("DROP INDEX webhook_deliveries_by_org_wallet_seq");
+      old.exec("ALTER TABLE webhook_deliveries DROP COLUMN wallet_id");
+      old.exec("PRAGMA user_version = 5");
+      const event = old.prepare(
+        "INSERT INTO webhook_events (id, organization_id, type, payload, created_at) VALUES (?, ?, 't', ?, ?)",
+      );
+      const delivery = old.prepare(
+        `INSERT INTO webhook_deliveries (id, seq, organization_id, event_id, event_type, registration_id, url,
+           status, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, 't', 'reg', 'https://example.com/h', 'succeeded', 1, ?, ?)`,
+      );
+      const events = [
+        { id: "e-mine", payload: { data: { portfolioWalletId: WALLET } } },
+        { id: "e-other", payload: { data: { portfolioWalletId: OTHER } } },
+        { id: "e-test", payload: { test: true, data: { portfolioWalletId: WALLET } } },
+      ];
+      for (const [index, { id, payload }] of events.entries()) {
+        event.run(id, ORG, JSON.stringify(payload), AT);
+        delivery.run(`d-${id}`, index + 1, ORG, id, AT, AT);
+      }
+      old.close();
+
+      const db = openDatabase(dir);
+      try {
+        expect(db.prepare("PRAGMA user_version").get()).toEqual({ user_version: SCHEMA_VERSION });
+        expect(db.prepare("SELECT id, wallet_id FROM webhook_deliveries ORDER BY id").all()).toEqual([
+          { id: "d-e-mine", wallet_id: WALLET },
+          { id: "d-e-other", wallet_id: OTHER },
+          { id: "d-e-test", wallet_id: null },
+        ]);
+        const listed = listDeliveries(db, ORG, { walletId: WALLET, limit: 10 });
+        expect(listed.map((one) => [one.id, one.walletId, one.test])).toEqual([["d-e-mine", WALLET, false]]);
+        expect(listDeliveries(db, ORG, { limit: 10 }).map((one) => [one.id, one.test])).toEqual([
+          ["d-e-test", true],
+          ["d-e-other", false],
+          ["d-e-mine", false],
+        ]);
+        // Another organization's filter finds none of them.
+        expect(listDeliveries(db, "org-elsewhere", { walletId: WALLET, limit: 10 })).toEqual([]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -48,6 +48,7 @@ function outbox() {
       deliveredAt: null,
       createdAt: updatedAt,
       updatedAt,
+      walletId: null,
     });
   };
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;

@@ -12,6 +12,7 @@ import {
   insertDelivery,
   listDeliveries,
   type DeliveryRecord,
+  type ListedDelivery,
 } from "../../store/webhookDeliveryStore.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import { SIGNATURE_VERSION } from "./signature.ts";
@@ -20,6 +21,8 @@ import { SIGNATURE_VERSION } from "./signature.ts";
 export type DeliveryView = Omit<DeliveryRecord, "nextAttemptAt"> & {
   /** When the next attempt is due (real time, ISO 8601); null once the delivery is finished. */
   nextAttemptAt: string | null;
+  /** In lists: whether its event is a test event (`"test": true` in its body). */
+  test?: boolean;
 };
 
 /** Which deliveries to list: all filters optional, at most `limit`. */
@@ -28,6 +31,8 @@ export interface DeliveryFilter {
   registrationId?: string;
   eventId?: string;
   eventType?: string;
+  /** Deliveries of events about this wallet. */
+  walletId?: string;
   limit: number;
 }
 
@@ -40,7 +45,7 @@ export function listDeliveryHistory(
   return listDeliveries(db, organizationId, filter).map(deliveryView);
 }
 
-export const deliveryView = (delivery: DeliveryRecord): DeliveryView => ({
+export const deliveryView = (delivery: DeliveryRecord & Partial<ListedDelivery>): DeliveryView => ({
   ...delivery,
   nextAttemptAt: delivery.nextAttemptAt === null ? null : new Date(delivery.nextAttemptAt).toISOString(),
 });

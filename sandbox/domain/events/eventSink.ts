@@ -71,6 +71,10 @@ export function createEventSink(
     const id = randomUUID();
     const payload = JSON.stringify({ id, type, createdAt: at, organizationId, ...envelope });
     insertWebhookEvent(db, { id, organizationId, type, payload, createdAt: at });
+    // Every event type's data names its wallet (sdk/nodejs/contract/events.ts): kept on each
+    // delivery for the console's by-wallet list. A test event's wallet id is made up (testEvents.ts).
+    const named = (envelope.data as { portfolioWalletId?: unknown }).portfolioWalletId;
+    const walletId = envelope.test || typeof named !== "string" ? null : named;
     const nowMs = Date.now();
     const createdAt = new Date(nowMs).toISOString();
     const deliveryIds: string[] = [];
@@ -96,6 +100,7 @@ export function createEventSink(
         deliveredAt: null,
         createdAt,
         updatedAt: createdAt,
+        walletId,
       });
     }
     onEnqueued();

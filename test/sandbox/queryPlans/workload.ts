@@ -217,6 +217,8 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
     await consoleRead("/webhook-deliveries?limit=5");
     await consoleRead(`/webhook-deliveries?status=failed&registrationId=${hook.body.id}&limit=5`);
     await consoleRead("/webhook-deliveries?eventType=portfolio_wallet.balance.updated");
+    // One wallet's webhook events: its events by (organization_id, wallet_id), their deliveries by event.
+    await consoleRead(`/webhook-deliveries?walletId=${a.id}&limit=5`);
     const [delivered] = (await consoleRead(`/webhook-deliveries?registrationId=${hook.body.id}&limit=1`)).body
       .data;
     await consoleRead(`/webhook-deliveries/${delivered.id}`);

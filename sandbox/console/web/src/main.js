@@ -16,6 +16,7 @@ import { walletsView } from "./views/wallets.js";
 import { headerClock } from "./views/controls/clock.js";
 import { webhooksView } from "./views/webhooks.js";
 import { eventsView } from "./views/events.js";
+import { idView } from "./views/itemLinks.js";
 import { consolePaths } from "./paths.js";
 
 /** @typedef {import("./views/common.js").View} View */
@@ -25,9 +26,11 @@ import { consolePaths } from "./paths.js";
 const ROUTES = [
   { pattern: /^\/wallets$/, view: walletsView, section: "wallets" },
   { pattern: /^\/wallets\/new$/, view: newWalletView, section: "wallets" },
-  { pattern: /^\/wallets\/([^/]+)(?:\/([^/]+))?$/, view: walletView, section: "wallets" },
-  { pattern: /^\/approvals$/, view: approvalsView, section: "approvals" },
-  { pattern: /^\/webhooks$/, view: webhooksView, section: "webhooks" },
+  // A wallet, a section of it, an item of that section (itemLinks.js).
+  { pattern: /^\/wallets\/([^/]+)(?:\/([^/]+)(?:\/([^/]+))?)?$/, view: walletView, section: "wallets" },
+  { pattern: /^\/approvals(?:\/([^/]+))?$/, view: approvalsView, section: "approvals" },
+  { pattern: /^\/webhooks(?:\/deliveries\/([^/]+))?$/, view: webhooksView, section: "webhooks" },
+  { pattern: /^\/ids\/([^/]+)$/, view: idView, section: "events" },
   { pattern: /^\/events$/, view: eventsView, section: "events" },
   { pattern: /^\/controls$/, view: controlsView, section: "controls" },
 ];

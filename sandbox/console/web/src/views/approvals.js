@@ -9,6 +9,7 @@ import { card, facts, fill, fillIfChanged, h, statusPill, table, timeOf } from "
 import { confirmAction } from "../confirm.js";
 import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
+import { itemFocus } from "./itemLinks.js";
 import { link, loading, pageHeader } from "./common.js";
 import { consolePaths, sandboxPaths } from "../paths.js";
 import { moneyImpact } from "../../../../../sdk/nodejs/contract/moneyImpact.ts";
@@ -171,7 +172,9 @@ const titleOf = (request) =>
       : "Signing activity";
 
 /** @type {import("./common.js").ViewFactory} */
-export function approvalsView(main, ctx) {
+export function approvalsView(main, ctx, params) {
+  // /approvals/{signingActivityId}: the page with that activity picked out (itemLinks.js).
+  const focus = itemFocus(params[0] || null, "data-activity-id", "signing_activity");
   const keyRegion = h("div", { class: "region" });
   const keyLog = requestLog("Approver key result");
   const decisionLog = requestLog("Vote result");
@@ -340,7 +343,8 @@ export function approvalsView(main, ctx) {
             }),
     );
   }
-  void renderKey();
+  // The key's card is drawn first: an activity the address picks out is scrolled to once it is there.
+  const keyDrawn = renderKey();
 
   /**
    * @param {ApprovalRequest} item
@@ -397,6 +401,7 @@ export function approvalsView(main, ctx) {
     h(
       "div",
       { class: "stack-lg" },
+      focus.notice,
       card("Your approver key", [keyRegion, keyLog.element, keyLists], { id: "approver-heading" }),
       card("Waiting for approval", [decisionLog.element, pending], { id: "pending-heading" }),
       card("Recently decided", decided, { id: "decided-heading", className: "flush" }),
@@ -404,7 +409,9 @@ export function approvalsView(main, ctx) {
   );
 
   async function refresh() {
-    const { body } = await request("GET", consolePaths.signingActivities({ status: "all", limit: 50 }));
+    // An address naming one activity reads the most the list gives, so an older one is still found.
+    const limit = focus.id === null ? 50 : 100;
+    const { body } = await request("GET", consolePaths.signingActivities({ status: "all", limit }));
     /** @type {ApprovalRequest[]} */
     const all = Array.isArray(body?.data) ? body.data : [];
     const waiting = all.filter((item) => item.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED");
@@ -499,8 +506,11 @@ export function approvalsView(main, ctx) {
               item.failureReason ? moneyInText(item.failureReason) : h("span", { class: "muted" }, "—"),
               timeOf(item.updatedAt),
             ]),
+            rowAttrs: (index) => ({ "data-activity-id": done[index]?.signingActivityId }),
           }),
     );
+    await keyDrawn;
+    await focus.mark(main, limit);
   }
 
   return { title: "Approvals", refresh };

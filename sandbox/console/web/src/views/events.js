@@ -7,6 +7,8 @@ import { ApiError, request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { consolePaths } from "../paths.js";
 import { BASE, link, loading, pageHeader } from "./common.js";
+import { itemPath, nothingOf } from "./itemLinks.js";
+import { testMark } from "./webhookDelivery.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const STATUS_CLASSES = ["2xx", "4xx", "5xx"];
@@ -31,32 +33,7 @@ function selectFilter(id, label, anyLabel, values) {
 }
 
 /**
- * The console page of what an id names (GET /_console/api/ids/{id}).
- * @param {{ kind: string, id: string, walletId: string | null }} found
- */
-function pageOf(found) {
-  const wallet = found.walletId === null ? null : `/wallets/${encodeURIComponent(found.walletId)}`;
-  switch (found.kind) {
-    case "wallet":
-      return wallet ?? "/wallets";
-    case "deposit":
-      return `${wallet}/deposits`;
-    case "withdrawal":
-      return `${wallet}/withdrawals`;
-    case "strategy_update":
-      return `${wallet}/strategy`;
-    case "signing_activity":
-      return "/approvals";
-    case "webhook_registration":
-    case "webhook_delivery":
-      return "/webhooks";
-    default:
-      return "/events";
-  }
-}
-
-/**
- * A box that takes any id the sandbox gives and opens the page that shows it.
+ * A box that takes any id the sandbox gives and opens its own address (itemLinks.js).
  * @param {import("./common.js").ViewContext} ctx
  */
 function idSearch(ctx) {
@@ -83,11 +60,11 @@ function idSearch(ctx) {
     const id = input.value.trim();
     try {
       const { body } = await request("GET", consolePaths.findId(id));
-      ctx.navigate(pageOf(body));
+      ctx.navigate(itemPath(body));
     } catch (error) {
       outcome.textContent =
         error instanceof ApiError && error.status === 404
-          ? `Nothing of id ${id} in this organization.`
+          ? nothingOf(id)
           : error instanceof ApiError && error.status === 400
             ? "Ids are UUIDs, such as 3f2b8c1e-…: paste one whole."
             : String(error instanceof Error ? error.message : error);
@@ -237,6 +214,7 @@ export function eventsView(main, ctx, _params, query) {
         consolePaths.webhookDeliveries({
           eventType: chosen("eventType"),
           status: chosen("deliveryStatus"),
+          walletId: chosen("walletId"),
           limit: 50,
         }),
       ),
@@ -300,22 +278,35 @@ export function eventsView(main, ctx, _params, query) {
         : table({
             caption: "Webhook events, newest first",
             captionHidden: true,
-            columns: ["Event", "Delivery", "Attempts", "Queued", "Event id"],
+            columns: ["Event", "Delivery", "Attempts", "Queued", "Wallet", "Event id"],
             rows: sent.map((delivery) => [
               h(
                 "span",
                 { class: "stacked" },
-                h("span", { class: "break" }, delivery.eventType),
+                h("span", { class: "break" }, delivery.eventType, testMark(delivery)),
                 h("span", { class: "mono small muted break" }, delivery.url),
               ),
               statusPill(delivery.status),
               h("span", { class: "num" }, String(delivery.attempts)),
               timeOf(delivery.createdAt),
-              h("code", { class: "mono small break" }, delivery.eventId),
+              // A test event's wallet is made up: no link to a wallet that is not there.
+              delivery.walletId === null || delivery.walletId === undefined || delivery.test
+                ? h("span", { class: "muted" }, "—")
+                : link(
+                    `/wallets/${delivery.walletId}`,
+                    h("span", { class: "mono" }, delivery.walletId.slice(0, 8)),
+                    { "aria-label": `Wallet ${delivery.walletId}` },
+                  ),
+              link(
+                `/webhooks/deliveries/${encodeURIComponent(delivery.id)}`,
+                h("code", { class: "mono small break" }, delivery.eventId),
+                { "data-delivery-link": true },
+              ),
             ]),
             rowAttrs: (index) => ({
               "data-delivery-id": sent[index]?.id,
               "data-event-type": sent[index]?.eventType,
+              "data-wallet-id": sent[index]?.walletId,
             }),
           }),
     );

@@ -6,6 +6,7 @@ import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { percent, shortId, usd, walletName } from "../format.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";
+import { itemFocus, nothingOf } from "./itemLinks.js";
 import { walletDeposits } from "./walletDeposits.js";
 import { walletOverview } from "./walletOverview.js";
 import { walletStrategy } from "./walletStrategy.js";
@@ -19,11 +20,31 @@ import { largestDrift, largestDriftText } from "./wallets.js";
  * @property {(wallet: import("../payloads.js").PortfolioWallet) => Promise<void>} refresh
  */
 
+/**
+ * Each section's path, and the kind of item whose id may follow it (/wallets/{id}/deposits/{depositId}):
+ * the section then picks that item out (itemLinks.js).
+ * @type {{ path: string, title: string, make: (ctx: import("./common.js").ViewContext, walletId: string, focus: ReturnType<typeof itemFocus>) => WalletSection, item: { kind: string, attribute: string } | null }[]}
+ */
 const SECTIONS = [
-  { path: "", title: "Overview", make: walletOverview },
-  { path: "deposits", title: "Deposits", make: walletDeposits },
-  { path: "withdrawals", title: "Withdrawals", make: walletWithdrawals },
-  { path: "strategy", title: "Strategy updates", make: walletStrategy },
+  { path: "", title: "Overview", make: walletOverview, item: null },
+  {
+    path: "deposits",
+    title: "Deposits",
+    make: walletDeposits,
+    item: { kind: "deposit", attribute: "data-deposit-id" },
+  },
+  {
+    path: "withdrawals",
+    title: "Withdrawals",
+    make: walletWithdrawals,
+    item: { kind: "withdrawal", attribute: "data-withdrawal-id" },
+  },
+  {
+    path: "strategy",
+    title: "Strategy updates",
+    make: walletStrategy,
+    item: { kind: "strategy_update", attribute: "data-update-id" },
+  },
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,15 +53,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function walletView(main, ctx, params) {
   const walletId = params[0] ?? "";
   const sectionPath = params[1] ?? "";
+  const itemId = params[2] === undefined || params[2] === "" ? null : params[2];
   const section = SECTIONS.find((candidate) => candidate.path === sectionPath);
   const organization = session()?.organizationId ?? "your organization";
+  // An item's address under another organization's wallet says only that nothing of the item's id
+  // is here: the wallet's absence is no news about the item.
   const notFound = () =>
-    notFoundView(
-      main,
-      "Wallet not found",
-      `There is no wallet ${walletId} in organization ${organization}. The console shows the wallets of the organization your API token belongs to, and no other.`,
-    );
-  if (!UUID.test(walletId) || section === undefined) return notFound();
+    itemId === null
+      ? notFoundView(
+          main,
+          "Wallet not found",
+          `There is no wallet ${walletId} in organization ${organization}. The console shows the wallets of the organization your API token belongs to, and no other.`,
+        )
+      : notFoundView(main, "Not found", nothingOf(itemId));
+  if (!UUID.test(walletId) || section === undefined || (itemId !== null && section.item === null))
+    return notFound();
 
   const heading = h("div", {}, pageHeader("Wallet", { kicker: link("/wallets", "Wallets") }));
   const summary = h("div", { class: "region" }, loading("Reading the wallet…"));
@@ -54,8 +81,9 @@ export function walletView(main, ctx, params) {
       }),
     ),
   );
-  const body = section.make(ctx, walletId);
-  main.replaceChildren(heading, summary, tabs, body.element);
+  const focus = itemFocus(itemId, section.item?.attribute ?? "", section.item?.kind ?? "");
+  const body = section.make(ctx, walletId, focus);
+  main.replaceChildren(heading, summary, tabs, focus.notice, body.element);
 
   let gone = false;
   async function refresh() {

@@ -10,9 +10,10 @@ import { consolePaths } from "../paths.js";
 /**
  * @param {import("./common.js").ViewContext} ctx
  * @param {string} walletId
+ * @param {ReturnType<typeof import("./itemLinks.js").itemFocus>} focus the deposit the address picks out, if any
  * @returns {import("./wallet.js").WalletSection}
  */
-export function walletDeposits(ctx, walletId) {
+export function walletDeposits(ctx, walletId, focus) {
   const list = h("div", { class: "region" }, loading("Reading the deposits…"));
   const depositControl = walletDepositControl("deposits-deposit", () => ctx.refreshNow());
   const element = card("Deposits", [h("div", { class: "card-control" }, depositControl.element), list], {
@@ -24,7 +25,9 @@ export function walletDeposits(ctx, walletId) {
     async refresh(wallet) {
       depositControl.update(wallet);
       // The console API's list: the public deposits plus each leg's amount from the ledger.
-      const { body } = await request("GET", consolePaths.walletDeposits(walletId, { pageSize: 50 }));
+      // An address naming one deposit reads the most a page holds, so an older one is still found.
+      const pageSize = focus.id === null ? 50 : 100;
+      const { body } = await request("GET", consolePaths.walletDeposits(walletId, { pageSize }));
       /** @type {import("../payloads.js").DepositWithLegs[]} */
       const deposits = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(deposits), () =>
@@ -71,6 +74,7 @@ export function walletDeposits(ctx, walletId) {
               rowAttrs: (index) => ({ "data-deposit-id": deposits[index]?.id }),
             }),
       );
+      await focus.mark(list, pageSize);
     },
   };
 }

@@ -16,9 +16,10 @@ const allocationText = (positions) =>
 /**
  * @param {import("./common.js").ViewContext} ctx
  * @param {string} walletId
+ * @param {ReturnType<typeof import("./itemLinks.js").itemFocus>} focus the update the address picks out, if any
  * @returns {import("./wallet.js").WalletSection}
  */
-export function walletStrategy(ctx, walletId) {
+export function walletStrategy(ctx, walletId, focus) {
   const formRegion = h("div", { class: "region" }, loading("Reading the catalog…"));
   const list = h("div", { class: "region" }, loading("Reading the strategy updates…"));
   const element = h(
@@ -97,7 +98,9 @@ export function walletStrategy(ctx, walletId) {
       const target = allocationText(wallet.strategyConfig?.positions ?? []);
       if (currentTarget.textContent !== target) currentTarget.textContent = target;
       if (!formBuilt) await buildForm(wallet);
-      const { body } = await request("GET", consolePaths.walletStrategyUpdates(walletId, { limit: 25 }));
+      // An address naming one update reads the most the list gives, so an older one is still found.
+      const limit = focus.id === null ? 25 : 100;
+      const { body } = await request("GET", consolePaths.walletStrategyUpdates(walletId, { limit }));
       /** @type {import("../payloads.js").StrategyUpdate[]} */
       const updates = Array.isArray(body?.data) ? body.data : [];
       fillIfChanged(list, JSON.stringify(updates), () =>
@@ -132,6 +135,7 @@ export function walletStrategy(ctx, walletId) {
               }),
             }),
       );
+      await focus.mark(list, limit);
     },
   };
 }

@@ -178,9 +178,10 @@ function timeline(withdrawal, now) {
 /**
  * @param {import("./common.js").ViewContext} ctx
  * @param {string} walletId
+ * @param {ReturnType<typeof import("./itemLinks.js").itemFocus>} focus the withdrawal the address picks out, if any
  * @returns {import("./wallet.js").WalletSection}
  */
-export function walletWithdrawals(ctx, walletId) {
+export function walletWithdrawals(ctx, walletId, focus) {
   const list = h("div", { class: "region" }, loading("Reading the withdrawals…"));
   const log = requestLog("Withdrawal result");
   const submit = h("button", { type: "submit", class: "button primary" }, "Request withdrawal");
@@ -332,7 +333,9 @@ export function walletWithdrawals(ctx, walletId) {
           ...chains.map((chain) => h("option", { value: chain, selected: chain === selected }, chain)),
         );
       }
-      const { body } = await request("GET", consolePaths.walletWithdrawals(walletId, { pageSize: 20 }));
+      // An address naming one withdrawal reads the most a page holds, so an older one is still found.
+      const pageSize = focus.id === null ? 20 : 100;
+      const { body } = await request("GET", consolePaths.walletWithdrawals(walletId, { pageSize }));
       /** @type {import("../payloads.js").WithdrawalTimeline[]} */
       const withdrawals = Array.isArray(body?.data) ? body.data : [];
       const now = ctx.now();
@@ -371,6 +374,7 @@ export function walletWithdrawals(ctx, walletId) {
               ),
             ),
       );
+      await focus.mark(list, pageSize);
     },
   };
 }

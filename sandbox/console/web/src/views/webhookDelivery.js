@@ -2,7 +2,9 @@
 // One webhook delivery in detail (GET /_console/api/webhook-deliveries/{id}): its attempts, the
 // event's body, the headers each attempt sends and how a receiver verifies the signature; and
 // Redeliver (POST …/redeliver), a new delivery of the same event.
-import { request } from "../api.js";
+import { ApiError, request } from "../api.js";
+import { BASE } from "./common.js";
+import { nothingOf } from "./itemLinks.js";
 import { breakable, card, facts, fill, h, statusPill, timeOf } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { consolePaths } from "../paths.js";
@@ -14,6 +16,15 @@ if (!verifyWebhookSignature({ payload: rawBody, headers: req.headers, secret, to
   return res.writeHead(400).end();
 const event = parseWebhookEvent(rawBody);
 res.writeHead(204).end(); // then process it, idempotently by event.id`;
+
+/**
+ * The mark of a test event (sent from "Send test event", `"test": true` in its body) in a list of
+ * deliveries, so it is not taken for something that happened to a wallet.
+ * @param {{ test?: boolean }} delivery
+ */
+export function testMark(delivery) {
+  return delivery.test ? h("span", { class: "pill test-mark", "data-test-event": true }, "test event") : null;
+}
 
 /**
  * @param {() => void} after reads the page again
@@ -36,17 +47,22 @@ export function deliveryInspector(after) {
     log.clear();
     /** @type {import("../payloads.js").DeliveryDetail} */
     let detail;
+    // The page's address names the delivery shown, so it can be bookmarked and shared.
+    window.history.replaceState(null, "", `${BASE}/webhooks/deliveries/${encodeURIComponent(id)}`);
     try {
       ({ body: detail } = await request("GET", consolePaths.webhookDelivery(id)));
     } catch (error) {
+      // Another organization's delivery is a 404 like an unknown id: the same words for both.
+      const notHere = error instanceof ApiError && (error.status === 404 || error.status === 400);
       fill(
         body,
         h(
           "p",
-          { class: "notice notice-bad", role: "alert" },
-          error instanceof Error ? error.message : String(error),
+          { class: "notice notice-bad", role: "alert", "data-not-found": notHere ? true : null },
+          notHere ? nothingOf(id) : error instanceof Error ? error.message : String(error),
         ),
       );
+      element.scrollIntoView({ block: "nearest" });
       return;
     }
     const redeliver = h("button", { type: "button", class: "button" }, "Redeliver");
@@ -63,6 +79,7 @@ export function deliveryInspector(after) {
     close.addEventListener("click", () => {
       shown = null;
       element.hidden = true;
+      window.history.replaceState(null, "", `${BASE}/webhooks`);
     });
     fill(
       body,

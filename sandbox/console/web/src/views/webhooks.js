@@ -10,7 +10,7 @@ import { requestLog, runLogged } from "../requestLog.js";
 import { loading, pageHeader } from "./common.js";
 import { registrationActions } from "./webhookActions.js";
 import { webhookCreateForm } from "./webhookCreate.js";
-import { deliveryInspector } from "./webhookDelivery.js";
+import { deliveryInspector, testMark } from "./webhookDelivery.js";
 import { consolePaths } from "../paths.js";
 
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
@@ -29,7 +29,10 @@ function realTime(iso, now) {
 }
 
 /** @type {import("./common.js").ViewFactory} */
-export function webhooksView(main, ctx) {
+export function webhooksView(main, ctx, params) {
+  // /webhooks/deliveries/{id}: the page with that delivery's detail open (itemLinks.js).
+  const linkedDelivery = params[0] || null;
+  let linkedShown = false;
   const registrations = h("div", { class: "region" }, loading("Reading the registrations…"));
   const deliveries = h("div", { class: "region" }, loading("Reading the deliveries…"));
   const log = requestLog("Registration change result");
@@ -140,6 +143,15 @@ export function webhooksView(main, ctx) {
   );
 
   async function refresh() {
+    await readLists();
+    // Opened once the lists above it are drawn, so it is scrolled to where it stays.
+    if (linkedDelivery !== null && !linkedShown) {
+      linkedShown = true;
+      await inspector.show(linkedDelivery);
+    }
+  }
+
+  async function readLists() {
     await offerEventTypes();
     /** @type {Record<string, string | number | undefined>} */
     const query = {
@@ -283,7 +295,12 @@ export function webhooksView(main, ctx) {
                 { class: "stacked" },
                 // Event types are long ("portfolio_wallet.withdrawal.payout.status_changed"): they
                 // wrap at their dots and underscores rather than widen the table at 420 px.
-                h("span", { class: "break-at-separators" }, breakable(delivery.eventType)),
+                h(
+                  "span",
+                  { class: "break-at-separators" },
+                  breakable(delivery.eventType),
+                  testMark(delivery),
+                ),
                 h(
                   "span",
                   { class: "mono small muted break" },
