@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { verifyWebhookSignature } from "../../sdk/nodejs/webhooks/index.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
-import { offscreenActions, seriousViolations } from "./pageChecks.ts";
+import { eventually, offscreenActions, seriousViolations } from "./pageChecks.ts";
 import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox } from "./harness.ts";
 
 /**
@@ -11,8 +11,6 @@ import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox
  * a test event, editing and deleting a registration; in Chromium at 1280 and 420 px, against
  * `portfolio-wallet sandbox` run as a user runs it.
  */
-
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
 const TOKEN_A = `hooks-a-${randomBytes(12).toString("hex")}`;
 const TOKEN_B = `hooks-b-${randomBytes(12).toString("hex")}`;
