@@ -51,17 +51,17 @@ export interface RecordedStrategyChange {
   signingActivityId: string | null;
 }
 
-/** One resource of this package in the refresh preview. */
-/**
- * What the drift check compares for each kind at the service: a wallet's allocation, or a webhook
- * registration's settings. A new kind is a compile error here until it says which.
- */
-export const DRIFT_SUBJECT: Record<ResourceKind, "allocation" | "webhook"> = {
+/** What the drift check compares at the service: a wallet's allocation, or a webhook registration's settings. */
+export type DriftSubject = "allocation" | "webhook";
+
+/** What the drift check compares for each kind. A new kind is a compile error here until it says which. */
+export const DRIFT_SUBJECT: Record<ResourceKind, DriftSubject> = {
   portfolioWallet: "allocation",
   walletStrategy: "allocation",
   webhookRegistration: "webhook",
 };
 
+/** One resource of this package in the refresh preview. */
 export interface RefreshedResource {
   urn: string;
   name: string;

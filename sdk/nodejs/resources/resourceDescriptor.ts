@@ -14,11 +14,12 @@ export interface ResourceDescriptor<
   Kind extends string = string,
   Inputs extends z.ZodObject = z.ZodObject,
   Outputs extends z.ZodObject = z.ZodObject,
+  Type extends string = string,
 > {
   /** The kind's name in this package's tables (`portfolioWallet`). */
   kind: Kind;
   /** The class name and the native type (`PortfolioWallet`: `portfolio-wallet:index:PortfolioWallet`). */
-  type: string;
+  type: Type;
   /** The dynamic resource's module (`portfoliowallet`: `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`). */
   module: string;
   /** The file of the class and its `<type>Args`, whose JSDoc documents the kind and its inputs. */
@@ -53,8 +54,9 @@ export const describeResource = <
   Kind extends string,
   Inputs extends z.ZodObject,
   Outputs extends z.ZodObject,
+  Type extends string,
 >(
-  descriptor: ResourceDescriptor<Kind, Inputs, Outputs>,
+  descriptor: ResourceDescriptor<Kind, Inputs, Outputs, Type>,
 ) => descriptor;
 
 /** The outputs a kind writes into state, as plain values. */
