@@ -179,7 +179,7 @@ const REPORT_WORDS: Record<
 /** The headline's noun for a resource of another package. */
 const OTHER_RESOURCE = ["other resource", "other resources"] as const;
 
-const NOUNS_BY_CLASS = new Map(
+const NOUNS_BY_CLASS = new Map<string, readonly [string, string]>(
   RESOURCE_KINDS.map((kind) => [RESOURCE_DESCRIPTORS[kind].type, REPORT_WORDS[kind].noun]),
 );
 
