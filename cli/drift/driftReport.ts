@@ -254,20 +254,25 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
   for (const resource of facts.resources) {
     let findings: DriftFinding[];
     let sources: SourceDrift[] = [];
+    const subject = DRIFT_SUBJECT[resource.kind];
     if (resource.missing) {
       findings = [missingFinding(resource)];
-    } else if (DRIFT_SUBJECT[resource.kind] === "webhook") {
+    } else if (subject === "webhook") {
       findings =
         resource.codeWebhook && resource.serviceWebhook
           ? webhookFindings(resource.codeWebhook, resource.serviceWebhook)
           : [];
-    } else {
+    } else if (subject === "allocation") {
       findings = allocationFindings(resource, report);
       const code = known(resource.codeWeights);
       const service = known(resource.serviceWeights);
       if (findings.some((finding) => finding.kind === "allocation") && code && service) {
         sources = sourcesOf(code, service);
       }
+    } else {
+      // A new subject is a compile error here until it says what its findings are.
+      const unhandled: never = subject;
+      throw new Error(`no drift findings for subject ${String(unhandled)}`);
     }
     if (findings.length === 0) {
       report.inSync += 1;
