@@ -3,7 +3,12 @@ import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts"
 import { moneyImpact } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import type { ServiceWallets } from "../report/allocationReport.ts";
 import type { Weights } from "../report/previewSteps.ts";
-import type { ResourceKind } from "../../sdk/nodejs/resources/resourceTypes.ts";
+import {
+  RESOURCE_DESCRIPTORS,
+  RESOURCE_KINDS,
+  type ResourceKind,
+  type ResourceTypeName,
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
 import {
   DRIFT_SUBJECT,
   type RecordedStrategyChange,
@@ -66,7 +71,7 @@ export type DriftDollars =
 
 export interface ResourceDrift {
   name: string;
-  kind: "PortfolioWallet" | "WalletStrategy" | "WebhookRegistration";
+  kind: ResourceTypeName;
   id: string | null;
   findings: DriftFinding[];
   /** Per yield source, for an allocation finding (every source of either side). */
@@ -94,11 +99,7 @@ export interface DriftReport {
   misplacedMicros: string | null;
 }
 
-const KIND_NAMES = {
-  portfolioWallet: "PortfolioWallet",
-  walletStrategy: "WalletStrategy",
-  webhookRegistration: "WebhookRegistration",
-} as const;
+const typeNameOf = (kind: ResourceKind): ResourceTypeName => RESOURCE_DESCRIPTORS[kind].type;
 
 /** Statuses of a strategy update that may still be applied. */
 const OPEN_STATUSES = new Set(["pending_approval", "processing", "created"]);
@@ -253,20 +254,25 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
   for (const resource of facts.resources) {
     let findings: DriftFinding[];
     let sources: SourceDrift[] = [];
+    const subject = DRIFT_SUBJECT[resource.kind];
     if (resource.missing) {
       findings = [missingFinding(resource)];
-    } else if (DRIFT_SUBJECT[resource.kind] === "webhook") {
+    } else if (subject === "webhook") {
       findings =
         resource.codeWebhook && resource.serviceWebhook
           ? webhookFindings(resource.codeWebhook, resource.serviceWebhook)
           : [];
-    } else {
+    } else if (subject === "allocation") {
       findings = allocationFindings(resource, report);
       const code = known(resource.codeWeights);
       const service = known(resource.serviceWeights);
       if (findings.some((finding) => finding.kind === "allocation") && code && service) {
         sources = sourcesOf(code, service);
       }
+    } else {
+      // A new subject is a compile error here until it says what its findings are.
+      const unhandled: never = subject;
+      throw new Error(`no drift findings for subject ${String(unhandled)}`);
     }
     if (findings.length === 0) {
       report.inSync += 1;
@@ -274,17 +280,17 @@ export function buildDriftReport(facts: RefreshFacts, checkedAt: string): DriftR
     }
     report.resources.push({
       name: resource.name,
-      kind: KIND_NAMES[resource.kind],
+      kind: typeNameOf(resource.kind),
       id: resource.id,
       findings,
       sources,
       dollars: null,
     });
   }
-  // One order whatever order the engine refreshed in (it runs steps in parallel): wallets, then
-  // strategies, then webhooks, each by name, so that a report, and the issue it updates, changes
-  // only when the drift does.
-  const kindOrder: string[] = Object.values(KIND_NAMES);
+  // One order whatever order the engine refreshed in (it runs steps in parallel): the kinds' order
+  // (wallets, then strategies, then webhooks), each by name, so that a report, and the issue it
+  // updates, changes only when the drift does.
+  const kindOrder = RESOURCE_KINDS.map(typeNameOf);
   report.resources.sort(
     (a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) || a.name.localeCompare(b.name),
   );
@@ -316,7 +322,7 @@ export function withDriftDollars(
   const resources = report.resources.map((resource): ResourceDrift => {
     if (!hasAllocationDrift(resource)) return resource;
     const code = known(
-      facts.resources.find((fact) => fact.id === resource.id && KIND_NAMES[fact.kind] === resource.kind)
+      facts.resources.find((fact) => fact.id === resource.id && typeNameOf(fact.kind) === resource.kind)
         ?.codeWeights ?? null,
     );
     let dollars: DriftDollars;

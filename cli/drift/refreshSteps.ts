@@ -51,17 +51,17 @@ export interface RecordedStrategyChange {
   signingActivityId: string | null;
 }
 
-/** One resource of this package in the refresh preview. */
-/**
- * What the drift check compares for each kind at the service: a wallet's allocation, or a webhook
- * registration's settings. A new kind is a compile error here until it says which.
- */
-export const DRIFT_SUBJECT: Record<ResourceKind, "allocation" | "webhook"> = {
+/** What the drift check compares at the service: a wallet's allocation, or a webhook registration's settings. */
+export type DriftSubject = "allocation" | "webhook";
+
+/** What the drift check compares for each kind. A new kind is a compile error here until it says which. */
+export const DRIFT_SUBJECT: Record<ResourceKind, DriftSubject> = {
   portfolioWallet: "allocation",
   walletStrategy: "allocation",
   webhookRegistration: "webhook",
 };
 
+/** One resource of this package in the refresh preview. */
 export interface RefreshedResource {
   urn: string;
   name: string;
@@ -129,7 +129,6 @@ function refreshedResource(
   deleted: boolean,
 ): RefreshedResource {
   const { name } = urnParts(urn);
-  const isWebhook = DRIFT_SUBJECT[kind] === "webhook";
   const idField = RESOURCE_DESCRIPTORS[kind].serviceIdOutput;
   const read = after ?? undefined;
   const last = before ?? undefined;
@@ -140,13 +139,39 @@ function refreshedResource(
     id: stringOf(last?.outputs?.[idField]) ?? stringOf(last?.inputs?.[idField]),
     // A read that finds nothing makes the refresh delete the resource from the state.
     missing: deleted || read === undefined || read.outputs === undefined,
-    codeWeights: isWebhook ? null : weightsOf(last?.inputs),
-    serviceWeights: isWebhook ? null : weightsOf(read?.inputs),
-    codeWebhook: isWebhook ? webhookOf(last?.inputs) : null,
-    serviceWebhook: isWebhook ? webhookOf(read?.inputs) : null,
-    strategyChange: isWebhook ? null : changeOf(read?.outputs ?? last?.outputs),
+    ...SUBJECT_FIELDS[DRIFT_SUBJECT[kind]](last, read),
   };
 }
+
+type SubjectFields = Pick<
+  RefreshedResource,
+  "codeWeights" | "serviceWeights" | "codeWebhook" | "serviceWebhook" | "strategyChange"
+>;
+
+/**
+ * What each subject reads from the state the code applied (`last`) and the one the read found
+ * (`read`): a wallet's weights and latest strategy change, or a registration's settings. A new
+ * subject is a compile error here until it says what it reads.
+ */
+const SUBJECT_FIELDS: Record<
+  DriftSubject,
+  (last: State | undefined, read: State | undefined) => SubjectFields
+> = {
+  allocation: (last, read) => ({
+    codeWeights: weightsOf(last?.inputs),
+    serviceWeights: weightsOf(read?.inputs),
+    codeWebhook: null,
+    serviceWebhook: null,
+    strategyChange: changeOf(read?.outputs ?? last?.outputs),
+  }),
+  webhook: (last, read) => ({
+    codeWeights: null,
+    serviceWeights: null,
+    codeWebhook: webhookOf(last?.inputs),
+    serviceWebhook: webhookOf(read?.inputs),
+    strategyChange: null,
+  }),
+};
 
 function factsOf(resources: RefreshedResource[]): RefreshFacts {
   const first = resources[0] ? urnParts(resources[0].urn) : undefined;

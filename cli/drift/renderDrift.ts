@@ -1,7 +1,9 @@
 import { table } from "../output.ts";
 import { bps, dollars, signedBps, signedDollars } from "../report/format.ts";
 import { cell } from "../report/renderMarkdown.ts";
+import { RESOURCE_DESCRIPTORS, RESOURCE_KINDS } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { DriftReport, ResourceDrift } from "./driftReport.ts";
+import { DRIFT_SUBJECT, type DriftSubject } from "./refreshSteps.ts";
 
 /**
  * The drift report in the pull-request report's shape: a hidden marker, the headline, then per
@@ -17,11 +19,12 @@ export function driftMarker(stack: string): string {
 const MARKET_NOTE =
   "Market movement (balances, accrued yield, rates) is not drift and is not shown: read it with `portfolio-wallet wallets show`.";
 
+/** What the id beside a resource's name is the id of, per subject of the drift check. */
+const ID_NOUN: Record<DriftSubject, string> = { allocation: "wallet", webhook: "registration" };
+
 function title(resource: ResourceDrift): string {
-  const id =
-    resource.id === null
-      ? ""
-      : ` (${resource.kind === "WebhookRegistration" ? "registration" : "wallet"} ${resource.id})`;
+  const kind = RESOURCE_KINDS.find((candidate) => RESOURCE_DESCRIPTORS[candidate].type === resource.kind)!;
+  const id = resource.id === null ? "" : ` (${ID_NOUN[DRIFT_SUBJECT[kind]]} ${resource.id})`;
   return `${resource.kind} \`${cell(resource.name)}\`${id}`;
 }
 

@@ -17,6 +17,7 @@ import {
   carriesAllocation,
   RESOURCE_DESCRIPTORS,
   RESOURCE_KINDS,
+  resourceKindOfType,
   type ResourceKind,
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { PreviewFacts, PreviewStep, Weights } from "./previewSteps.ts";
@@ -137,7 +138,7 @@ export interface ReportContext {
 const REPLACED = "is replaced (created anew, then the old one deleted).";
 
 /**
- * How the report speaks of each kind: its noun, what creating and removing it does to an
+ * How the report speaks of each kind: its noun in the headline, what creating and removing it does to an
  * allocation, and what to warn of when it is deleted (null: nothing; a wallet's delete is judged
  * on its balance in `warningsOf`) or replaced. A new kind is a compile error here until it says so.
  */
@@ -166,7 +167,7 @@ const REPORT_WORDS: Record<
     replaceWarning: REPLACED,
   },
   webhookRegistration: {
-    noun: ["webhook registration", "webhook registrations"],
+    noun: ["webhook", "webhooks"],
     created: "created",
     removed: "removed from the stack",
     deleteWarning: "is deleted: its endpoint stops receiving events.",
@@ -175,7 +176,10 @@ const REPORT_WORDS: Record<
   },
 };
 
-const NOUNS_BY_CLASS = new Map(
+/** The headline's noun for a resource of another package. */
+const OTHER_RESOURCE = ["other resource", "other resources"] as const;
+
+const NOUNS_BY_CLASS = new Map<string, readonly [string, string]>(
   RESOURCE_KINDS.map((kind) => [RESOURCE_DESCRIPTORS[kind].type, REPORT_WORDS[kind].noun]),
 );
 
@@ -374,8 +378,9 @@ function headlineOf(facts: PreviewFacts, wallets: WalletChange[], others: OtherC
   }
   const byOp = new Map<string, number>();
   for (const other of others) {
-    const noun = other.type.endsWith(":WebhookRegistration") ? "webhook" : "other resource";
-    const key = `${noun}\0${other.op}`;
+    const kind = resourceKindOfType(other.type);
+    const [one, many] = kind === undefined ? OTHER_RESOURCE : REPORT_WORDS[kind].noun;
+    const key = `${one}\0${many}\0${other.op}`;
     byOp.set(key, (byOp.get(key) ?? 0) + 1);
   }
   const past: Record<string, string> = {
@@ -385,8 +390,8 @@ function headlineOf(facts: PreviewFacts, wallets: WalletChange[], others: OtherC
     replace: "replaced",
   };
   for (const [key, n] of byOp) {
-    const [noun, op] = key.split("\0") as [string, string];
-    phrases.push(`${count(n, noun)} ${past[op] ?? op}`);
+    const [one, many, op] = key.split("\0") as [string, string, string];
+    phrases.push(`${count(n, one, many)} ${past[op] ?? op}`);
   }
   return `${where}: ${phrases.length === 0 ? "no changes" : phrases.join(", ")}`;
 }

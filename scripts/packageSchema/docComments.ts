@@ -5,14 +5,15 @@ import ts from "typescript";
 /**
  * The TypeScript docs of the resources and functions, read from their JSDoc comments: the one
  * source of every description in the native provider's package schema, so a Python, Go or YAML
- * user reads what a TypeScript user reads on hover. A resource's outputs are documented on the
- * keys of its descriptor's outputs schema (sdk/nodejs/resources/*Descriptor.ts); the class shows them
- * through its merged interface, so they are read through the type checker, as an editor does.
+ * user reads what a TypeScript user reads on hover. A resource's inputs and outputs are documented
+ * on the keys of its descriptor's inputs shape and outputs schema (sdk/nodejs/resources/*Descriptor.ts);
+ * its `<Class>Args` and the class show them through mapped types, so they are read through the type
+ * checker, as an editor does.
  */
 
 export interface ResourceDocs {
   description: string;
-  /** Each input's description, from the `<Class>Args` interface. */
+  /** Each input's description, from the properties of `<Class>Args`. */
   inputs: Record<string, string>;
   /** Each output's description, from the class's output properties. */
   outputs: Record<string, string>;
@@ -37,27 +38,23 @@ function sourceFile(repoRoot: string, relative: string): ts.SourceFile {
   return ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
 }
 
-const nameOf = (member: ts.ClassElement | ts.TypeElement) =>
-  member.name !== undefined && ts.isIdentifier(member.name) ? member.name.text : undefined;
-
 /** The docs of resource class `className` and its `<className>Args`, in `relative` (from the repo root). */
 export function resourceDocs(repoRoot: string, relative: string, className: string): ResourceDocs {
-  const file = sourceFile(repoRoot, relative);
+  const file = programOf(repoRoot).getSourceFile(path.join(repoRoot, relative));
+  if (file === undefined) throw new Error(`${relative} is not reached from sdk/nodejs/index.ts`);
   const args = file.statements.find(
-    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === `${className}Args`,
+    (s): s is ts.TypeAliasDeclaration | ts.InterfaceDeclaration =>
+      (ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s)) && s.name.text === `${className}Args`,
   );
   const resourceClass = file.statements.find(
     (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className,
   );
   if (args === undefined || resourceClass === undefined) {
-    throw new Error(`${relative} must declare class ${className} and interface ${className}Args`);
+    throw new Error(`${relative} must declare class ${className} and type ${className}Args`);
   }
-  const inputs: Record<string, string> = {};
-  for (const member of args.members) {
-    const name = nameOf(member);
-    if (name !== undefined) inputs[name] = docOf(member);
-  }
-  const outputs = outputDocs(repoRoot, relative, className);
+  const checker = programOf(repoRoot).getTypeChecker();
+  const inputs = ownPropertyDocs(checker, checker.getTypeAtLocation(args.name));
+  const outputs = ownPropertyDocs(checker, checker.getTypeAtLocation(resourceClass));
   return { description: docOf(resourceClass), inputs, outputs, declaredOutputs: Object.keys(outputs) };
 }
 
@@ -83,25 +80,19 @@ function programOf(repoRoot: string): ts.Program {
 }
 
 /**
- * The output properties of class `className` and their docs: its own properties, not those of
- * Pulumi's CustomResource, with each one's JSDoc where it is written (the descriptor's schema keys).
+ * The properties of a type declared in this repository (for a class, its own: not those of
+ * Pulumi's CustomResource) and their docs, each one's JSDoc where it is written (the keys of a
+ * descriptor's inputs shape or outputs schema).
  */
-function outputDocs(repoRoot: string, relative: string, className: string): Record<string, string> {
-  const program = programOf(repoRoot);
-  const file = program.getSourceFile(path.join(repoRoot, relative));
-  const resourceClass = file?.statements.find(
-    (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className,
-  );
-  if (resourceClass === undefined) throw new Error(`${relative} is not reached from sdk/nodejs/index.ts`);
-  const checker = program.getTypeChecker();
-  const outputs: Record<string, string> = {};
-  for (const property of checker.getTypeAtLocation(resourceClass).getProperties()) {
+function ownPropertyDocs(checker: ts.TypeChecker, type: ts.Type): Record<string, string> {
+  const docs: Record<string, string> = {};
+  for (const property of type.getProperties()) {
     const declarations = property.getDeclarations() ?? [];
     const ours = declarations.filter((d) => !d.getSourceFile().fileName.includes("/node_modules/"));
     if (declarations.length === 0 || ours.length < declarations.length) continue;
-    outputs[property.name] = ours.map(docOf).find((doc) => doc !== "") ?? "";
+    docs[property.name] = ours.map(docOf).find((doc) => doc !== "") ?? "";
   }
-  return outputs;
+  return docs;
 }
 
 /** The docs of the exported functions of a module, by name. */

@@ -2,40 +2,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import { resourceClassOf } from "./packageResource.ts";
+import type { portfolioWalletInputs } from "./portfolioWalletDescriptor.ts";
 import { portfolioWalletDescriptor, type OnDelete } from "./portfolioWalletDescriptor.ts";
-import { dynamicTypeToken } from "./resourceDescriptor.ts";
+import { dynamicTypeToken, type ArgsOf } from "./resourceDescriptor.ts";
 
 export const PORTFOLIO_WALLET_TYPE = dynamicTypeToken(portfolioWalletDescriptor);
 
 export type { OnDelete };
 
-/** Inputs of a {@link PortfolioWallet}. */
-export interface PortfolioWalletArgs {
-  /**
-   * Target allocation: yield sources (`positionKey` from the strategy catalog) with weights in
-   * basis points that sum to exactly 10000. The positions of a quote option can be passed as they
-   * are; extra fields are ignored. Changing it rebalances the wallet through a strategy update,
-   * which may need an approval.
-   */
-  positions: pulumi.Input<pulumi.Input<PositionInput>[]>;
-  /** Free label. Fixed at creation: the service cannot rename a wallet. */
-  label?: pulumi.Input<string>;
-  /**
-   * What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
-   * - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
-   *   including pending allocations, makes the delete fail with its balance.
-   * - `"retain"`: the resource leaves the stack while the wallet and its funds stay at the service.
-   * Apply the change with `pulumi up` before destroying: delete reads the value from state.
-   */
-  onDelete?: pulumi.Input<OnDelete>;
-  /**
-   * Bring an existing wallet under management instead of creating one. The wallet must belong to
-   * the API token's organization; its allocation is then reconciled to `positions`. Fixed after
-   * creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
-   * resources cannot be imported, so this is their way.)
-   */
-  adoptWalletId?: pulumi.Input<string>;
-}
+/** Inputs of a {@link PortfolioWallet}; each is documented in portfolioWalletDescriptor.ts. */
+export type PortfolioWalletArgs = ArgsOf<typeof portfolioWalletInputs, { positions: PositionInput[] }>;
 
 /**
  * A portfolio wallet of the Portfolio Wallet Yield Service: stablecoin funds split across yield

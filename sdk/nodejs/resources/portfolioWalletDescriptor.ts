@@ -17,6 +17,42 @@ export const ON_DELETE_CHOICES = ["fail-if-funded", "retain"] as const;
  */
 export type OnDelete = (typeof ON_DELETE_CHOICES)[number];
 
+/**
+ * The inputs of a PortfolioWallet, each documented here: the class's `PortfolioWalletArgs` and the
+ * package schema read these docs (resourceDescriptor.ts's ArgsOf says why a shape of its own).
+ * They reuse the contract's request schemas, so a value the service would reject is rejected by
+ * check() first, before any network call.
+ */
+export const portfolioWalletInputs = {
+  resourceUrn: ResourceUrnSchema,
+  /**
+   * Target allocation: yield sources (`positionKey` from the strategy catalog) with weights in
+   * basis points that sum to exactly 10000. The positions of a quote option can be passed as they
+   * are; extra fields are ignored. Changing it rebalances the wallet through a strategy update,
+   * which may need an approval.
+   */
+  positions: AllocationSchema,
+  /** Free label. Fixed at creation: the service cannot rename a wallet. */
+  label: z.string().max(200, "must be at most 200 characters").optional(),
+  /**
+   * What `pulumi destroy` (or removing the resource) does. The service has no wallet delete.
+   * - `"fail-if-funded"` (default): an empty wallet leaves the stack; a wallet holding any balance,
+   *   including pending allocations, makes the delete fail with its balance.
+   * - `"retain"`: the resource leaves the stack while the wallet and its funds stay at the service.
+   * Apply the change with `pulumi up` before destroying: delete reads the value from state.
+   */
+  onDelete: z
+    .enum(ON_DELETE_CHOICES, { error: 'must be "fail-if-funded" (the default) or "retain"' })
+    .optional(),
+  /**
+   * Bring an existing wallet under management instead of creating one. The wallet must belong to
+   * the API token's organization; its allocation is then reconciled to `positions`. Fixed after
+   * creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
+   * resources cannot be imported, so this is their way.)
+   */
+  adoptWalletId: UuidSchema.optional(),
+};
+
 /** PortfolioWallet, described once (resourceDescriptor.ts says what follows from it). */
 export const portfolioWalletDescriptor = describeResource({
   kind: "portfolioWallet",
@@ -25,17 +61,7 @@ export const portfolioWalletDescriptor = describeResource({
   classFile: "sdk/nodejs/resources/portfolioWallet.ts",
   allocation: "owns",
   serviceIdOutput: "walletId",
-  // They reuse the contract's request schemas, so a value the service would reject is rejected
-  // by check() first, before any network call.
-  inputs: z.object({
-    resourceUrn: ResourceUrnSchema,
-    positions: AllocationSchema,
-    label: z.string().max(200, "must be at most 200 characters").optional(),
-    onDelete: z
-      .enum(ON_DELETE_CHOICES, { error: 'must be "fail-if-funded" (the default) or "retain"' })
-      .optional(),
-    adoptWalletId: UuidSchema.optional(),
-  }),
+  inputs: z.object(portfolioWalletInputs),
   outputs: z.object({
     /** The wallet id at the service (also the resource id). */
     walletId: UuidSchema,

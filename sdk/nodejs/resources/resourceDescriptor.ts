@@ -14,14 +14,18 @@ export interface ResourceDescriptor<
   Kind extends string = string,
   Inputs extends z.ZodObject = z.ZodObject,
   Outputs extends z.ZodObject = z.ZodObject,
+  Type extends string = string,
 > {
   /** The kind's name in this package's tables (`portfolioWallet`). */
   kind: Kind;
   /** The class name and the native type (`PortfolioWallet`: `portfolio-wallet:index:PortfolioWallet`). */
-  type: string;
+  type: Type;
   /** The dynamic resource's module (`portfoliowallet`: `pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet`). */
   module: string;
-  /** The file of the class and its `<type>Args`, whose JSDoc documents the kind and its inputs. */
+  /**
+   * The file of the class and its `<type>Args` (an ArgsOf of the kind's inputs shape): the class's
+   * JSDoc documents the kind, the JSDoc on each key of the inputs shape each input.
+   */
   classFile: string;
   /**
    * What the kind is to a wallet's allocation: `owns` (a wallet and its target weights), `manages`
@@ -53,9 +57,34 @@ export const describeResource = <
   Kind extends string,
   Inputs extends z.ZodObject,
   Outputs extends z.ZodObject,
+  Type extends string,
 >(
-  descriptor: ResourceDescriptor<Kind, Inputs, Outputs>,
+  descriptor: ResourceDescriptor<Kind, Inputs, Outputs, Type>,
 ) => descriptor;
+
+/** A value as a program passes it: the value or an Output of it, and for an array each element too. */
+type ProgramInput<T> = [T] extends [readonly (infer Element)[]]
+  ? pulumi.Input<pulumi.Input<Element>[]>
+  : pulumi.Input<T>;
+
+/** Each input of a shape as a program passes it, optional where zod's input is. */
+type ProgramInputs<Inputs, Narrowed> = {
+  [K in keyof Inputs]: ProgramInput<Exclude<K extends keyof Narrowed ? Narrowed[K] : Inputs[K], undefined>>;
+};
+
+/**
+ * A kind's `<Type>Args`, derived from the inputs shape its descriptor validates (so an input is
+ * written once): each input bar `resourceUrn` (the class sets it), as a program passes it. It maps
+ * over the shape's keys, so the JSDoc on each key shows on hover; the shape is an exported object
+ * literal, because declaration emit keeps the JSDoc of such an object's keys in the published
+ * .d.ts (and drops it inside a call such as `z.object({...})`). `Narrowed` gives an input a program
+ * type tighter than what check() accepts: check() takes any array as `positions`, to report every
+ * problem in it, while a program is told the shape of a position.
+ */
+export type ArgsOf<
+  Shape extends z.ZodRawShape,
+  Narrowed extends { [K in keyof Shape]?: unknown } = Record<never, never>,
+> = Omit<ProgramInputs<z.input<z.ZodObject<Shape>>, Narrowed>, "resourceUrn">;
 
 /** The outputs a kind writes into state, as plain values. */
 export type ResourceOutputs<D extends ResourceDescriptor> = z.output<D["outputs"]>;

@@ -18,6 +18,8 @@ export const RESOURCE_DESCRIPTORS = {
 export type ResourceKind = keyof typeof RESOURCE_DESCRIPTORS;
 export type DescriptorOf<K extends ResourceKind> = (typeof RESOURCE_DESCRIPTORS)[K];
 export const RESOURCE_KINDS = Object.keys(RESOURCE_DESCRIPTORS) as ResourceKind[];
+/** The class names of the kinds (`PortfolioWallet`, ...), each its descriptor's `type`. */
+export type ResourceTypeName = DescriptorOf<ResourceKind>["type"];
 
 export { ON_DELETE_CHOICES, type OnDelete } from "./portfolioWalletDescriptor.ts";
 export { PACKAGE_NAME } from "./resourceDescriptor.ts";

@@ -2,21 +2,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { PositionInput } from "../contract/allocation.ts";
 import { noteManagedAllocation } from "./allocationOwnership.ts";
 import { resourceClassOf } from "./packageResource.ts";
-import { dynamicTypeToken } from "./resourceDescriptor.ts";
+import { dynamicTypeToken, type ArgsOf } from "./resourceDescriptor.ts";
+import type { walletStrategyInputs } from "./walletStrategyDescriptor.ts";
 import { walletStrategyDescriptor } from "./walletStrategyDescriptor.ts";
 
 export const WALLET_STRATEGY_TYPE = dynamicTypeToken(walletStrategyDescriptor);
 
-/** Inputs of a {@link WalletStrategy}. */
-export interface WalletStrategyArgs {
-  /** Id of an existing wallet, for example from another stack's outputs through a `StackReference`. */
-  walletId: pulumi.Input<string>;
-  /**
-   * Target allocation: `positionKey`s from the catalog with weights in basis points summing to
-   * exactly 10000. Applied through a strategy update, which may need an approval.
-   */
-  positions: pulumi.Input<pulumi.Input<PositionInput>[]>;
-}
+/** Inputs of a {@link WalletStrategy}; each is documented in walletStrategyDescriptor.ts. */
+export type WalletStrategyArgs = ArgsOf<typeof walletStrategyInputs, { positions: PositionInput[] }>;
 
 /**
  * The target allocation of a wallet this stack does not create. Deleting it stops managing the

@@ -8,6 +8,21 @@ import {
   WeightsByKeySchema,
 } from "./strategyChangeState.ts";
 
+/**
+ * The inputs of a WalletStrategy, each documented here: the class's `WalletStrategyArgs` and the
+ * package schema read these docs (resourceDescriptor.ts's ArgsOf says why a shape of its own).
+ */
+export const walletStrategyInputs = {
+  resourceUrn: ResourceUrnSchema,
+  /** Id of an existing wallet, for example from another stack's outputs through a `StackReference`. */
+  walletId: UuidSchema,
+  /**
+   * Target allocation: `positionKey`s from the catalog with weights in basis points summing to
+   * exactly 10000. Applied through a strategy update, which may need an approval.
+   */
+  positions: AllocationSchema,
+};
+
 /** WalletStrategy, described once (resourceDescriptor.ts says what follows from it). */
 export const walletStrategyDescriptor = describeResource({
   kind: "walletStrategy",
@@ -16,11 +31,7 @@ export const walletStrategyDescriptor = describeResource({
   classFile: "sdk/nodejs/resources/walletStrategy.ts",
   allocation: "manages",
   serviceIdOutput: "walletId",
-  inputs: z.object({
-    resourceUrn: ResourceUrnSchema,
-    walletId: UuidSchema,
-    positions: AllocationSchema,
-  }),
+  inputs: z.object(walletStrategyInputs),
   outputs: z.object({
     walletId: UuidSchema,
     /** The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what allocation diffs show. */

@@ -2,6 +2,26 @@ import { z } from "zod";
 import { CreateWebhookRegistrationRequestSchema } from "../contract/webhook.ts";
 import { describeResource, ResourceUrnSchema } from "./resourceDescriptor.ts";
 
+/**
+ * The inputs of a WebhookRegistration, each documented here: the class's `WebhookRegistrationArgs`
+ * and the package schema read these docs (resourceDescriptor.ts's ArgsOf says why a shape of its own).
+ */
+export const webhookRegistrationInputs = {
+  /** Absolute http(s) URL that receives the events. Changing it replaces the registration. */
+  url: CreateWebhookRegistrationRequestSchema.shape.url,
+  /** Event types to receive (spec 6). Changing them replaces the registration. */
+  eventTypes: CreateWebhookRegistrationRequestSchema.shape.eventTypes,
+  // A Pulumi input is left out rather than null, so the resource takes a string or nothing (the
+  // service's body also takes null; spec 2.10).
+  /** Free description. Changing it replaces the registration. */
+  description: z.string().max(500, "must be at most 500 characters").optional(),
+  resourceUrn: ResourceUrnSchema,
+  /** False disables the registration (no events are delivered) without deleting it. Default true. */
+  enabled: z.boolean({ error: "must be true or false" }).optional(),
+  /** Why it is disabled; used only when `enabled` is false. */
+  disabledReason: z.string().max(500, "must be at most 500 characters").optional(),
+};
+
 /** WebhookRegistration, described once (resourceDescriptor.ts says what follows from it). */
 export const webhookRegistrationDescriptor = describeResource({
   kind: "webhookRegistration",
@@ -10,14 +30,10 @@ export const webhookRegistrationDescriptor = describeResource({
   classFile: "sdk/nodejs/resources/webhookRegistration.ts",
   allocation: "none",
   serviceIdOutput: "registrationId",
-  inputs: CreateWebhookRegistrationRequestSchema.pick({ url: true, eventTypes: true }).extend({
-    // A Pulumi input is left out rather than null, so the resource takes a string or nothing (the
-    // service's body also takes null; spec 2.10).
-    description: z.string().max(500, "must be at most 500 characters").optional(),
-    resourceUrn: ResourceUrnSchema,
-    enabled: z.boolean({ error: "must be true or false" }).optional(),
-    disabledReason: z.string().max(500, "must be at most 500 characters").optional(),
-  }),
+  // The request schema's object keeps its own settings (what it does with unknown keys).
+  inputs: CreateWebhookRegistrationRequestSchema.pick({ url: true, eventTypes: true }).extend(
+    webhookRegistrationInputs,
+  ),
   outputs: z.object({
     /** The registration's id at the service (also the resource id). */
     registrationId: z.string(),
