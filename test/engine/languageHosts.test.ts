@@ -1,12 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  engineBinDir,
-  PYTHON_SDK_REQUIREMENTS,
-  pythonSdkBinDir,
-  repoRoot,
-} from "../../scripts/pulumiEnv.ts";
+import { engineBinDir, PYTHON_SDK_REQUIREMENTS, pythonSdkBinDir, repoRoot } from "../../scripts/pulumiEnv.ts";
 import { filesUnder, secretFindings, textSecret } from "../e2e/harness/secrets.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
 

@@ -11,7 +11,7 @@ import { durationLabel, moneyInText, percent, shortId, usd, walletName, when, wo
 import { requestLog, runLogged } from "../requestLog.js";
 import { itemFocus } from "./itemLinks.js";
 import { link, loading, pageHeader } from "./common.js";
-import { consolePaths, sandboxPaths } from "../paths.js";
+import { consolePaths, sandboxPaths, servicePaths } from "../paths.js";
 import { moneyImpact } from "../../../../../sdk/nodejs/contract/moneyImpact.ts";
 import { microsToUsd } from "../../../../../sdk/nodejs/contract/money.ts";
 
@@ -80,8 +80,8 @@ function moneyOfStrategyUpdate(operation, walletId) {
   void (async () => {
     try {
       const [{ body: wallet }, { body: catalog }] = await Promise.all([
-        request("GET", `/v2/portfolio-wallets/${encodeURIComponent(walletId)}`),
-        request("GET", "/v2/portfolio-wallets/strategies"),
+        request("GET", servicePaths.wallet(walletId)),
+        request("GET", servicePaths.strategies),
       ]);
       const impact = moneyImpact(wallet, target, catalog.strategies);
       const atOnce = impact.withdrawable.find((entry) => entry.within === "PT0H");
