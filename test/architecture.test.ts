@@ -130,6 +130,20 @@ describe("architecture (docs/architecture.md)", () => {
     expect(cycles).toEqual([]);
   });
 
+  test("no sub-folder imports a module of a folder above it that imports the sub-folder back", () => {
+    // A sub-folder (sandbox/domain/money/) holds rules its parent builds on: a module of the parent
+    // it imports must not itself stand on the sub-folder, or the two rooms are one.
+    const backUp = files.flatMap((file) => {
+      const folder = path.posix.dirname(file);
+      return importsOf(file)
+        .filter((target) => folder.startsWith(`${path.posix.dirname(target)}/`))
+        .filter((target) => files.includes(target))
+        .filter((target) => importsOf(target).some((back) => back.startsWith(`${folder}/`)))
+        .map((target) => `${file} imports ${target}, which imports ${folder}/`);
+    });
+    expect(backUp).toEqual([]);
+  });
+
   test("no module reaches itself through what it imports to run (no import circle, within a folder either)", () => {
     // Types (`import type`, JSDoc's `import("…")`) are erased before anything runs: a view and the
     // sections that name its type are no circle; a store that runs another that runs it is one.
