@@ -17,6 +17,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: "resource classes and functions", paths: ["sdk/nodejs/resources/", "sdk/nodejs/functions/"] },
   { name: "package entry", paths: ["sdk/nodejs/index.ts"] },
   { name: "provider implementation", paths: ["provider/"] },
+  { name: "sandbox money arithmetic", paths: ["sandbox/domain/money/arithmetic/"] },
   { name: "sandbox store", paths: ["sandbox/store/"] },
   { name: "sandbox domain", paths: ["sandbox/clock.ts", "sandbox/domain/"] },
   {
