@@ -12,7 +12,10 @@ import { repoRoot } from "../scripts/pulumiEnv.ts";
 const LAYERS: { name: string; paths: string[] }[] = [
   { name: "contract", paths: ["sdk/nodejs/contract/"] },
   { name: "client", paths: ["sdk/nodejs/client/"] },
-  { name: "settings", paths: ["sdk/nodejs/stackSettings.ts", "sdk/nodejs/allocationFile.ts"] },
+  {
+    name: "settings",
+    paths: ["sdk/nodejs/stackSettings.ts", "sdk/nodejs/retryWording.ts", "sdk/nodejs/allocationFile.ts"],
+  },
   { name: "approval and webhook verification", paths: ["sdk/nodejs/approval/", "sdk/nodejs/webhooks/"] },
   { name: "resource classes and functions", paths: ["sdk/nodejs/resources/", "sdk/nodejs/functions/"] },
   { name: "package entry", paths: ["sdk/nodejs/index.ts"] },
