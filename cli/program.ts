@@ -8,7 +8,7 @@ import { quoteCommand } from "./commands/quote.ts";
 import { reportCommand } from "./commands/report.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
 import { withdrawCommand } from "./commands/withdraw.ts";
-import { packageVersion } from "./packageVersion.ts";
+import { CLIENT_VERSION } from "../sdk/nodejs/client/internal/version.ts";
 
 /** The `portfolio-wallet` command and its subcommands. */
 export function createProgram(): Command {
@@ -16,7 +16,7 @@ export function createProgram(): Command {
     .description(
       "Treasury operations on the Portfolio Wallet Yield Service, pull-request reports of allocation changes, and a local sandbox.",
     )
-    .version(packageVersion(), "-v, --version")
+    .version(CLIENT_VERSION, "-v, --version")
     .option(
       "--base-url <url>",
       "the service (else PORTFOLIO_WALLET_BASE_URL, else stack config portfolio-wallet:baseUrl)",

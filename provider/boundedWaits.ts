@@ -18,4 +18,4 @@ export function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>)
 }
 
 /** A timeout for messages (`300 s`), worded once with the settings' own messages. */
-export { secondsText } from "../sdk/nodejs/stackSettings.ts";
+export { secondsText } from "../sdk/nodejs/retryWording.ts";

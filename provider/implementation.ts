@@ -1,4 +1,5 @@
-import { withSettingHint, type ConfigSource } from "../sdk/nodejs/stackSettings.ts";
+import { withSettingHint } from "../sdk/nodejs/retryWording.ts";
+import type { ConfigSource } from "../sdk/nodejs/stackSettings.ts";
 import { timedCall } from "./callTimings.ts";
 import { portfolioWalletProvider } from "./portfolioWallet.ts";
 import { providerProcess } from "./providerProcess.ts";

@@ -7,11 +7,11 @@ import {
 } from "../sdk/nodejs/client/index.ts";
 import {
   deploymentRetryOptions,
-  retryNoticeText,
   resolveProviderSettings,
   type ConfigSource,
   type ProviderSettings,
 } from "../sdk/nodejs/stackSettings.ts";
+import { retryNoticeText } from "../sdk/nodejs/retryWording.ts";
 import type { EngineLog, LogSeverity } from "./engineLog.ts";
 
 /**

@@ -21,6 +21,7 @@ import { createFaultRegistry } from "./domain/faults.ts";
 import { createDueWorkScheduler, type DueWorkScheduler } from "./domain/dueWorkScheduler.ts";
 import { dueMoneyWork } from "./domain/money/dueMoneyWork.ts";
 import type { MoneyDeps } from "./domain/money/moneyDeps.ts";
+import { emitWalletFigures } from "./domain/walletFigures.ts";
 import { rebalanceWallet } from "./domain/money/rebalance.ts";
 import { withdrawalContinuation } from "./domain/money/withdrawals.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
@@ -179,6 +180,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     depositProcessingDelayMs: options.depositProcessingDelayMs ?? DEFAULT_DEPOSIT_PROCESSING_DELAY_MS,
     wake,
+    emitWalletFigures: (wallet, at, figureOptions) =>
+      emitWalletFigures({ db, catalog, events }, wallet, at, figureOptions),
   };
   const strategyUpdates = createStrategyUpdates({
     db,

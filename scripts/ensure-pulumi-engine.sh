@@ -124,10 +124,9 @@ publish() {
   printf '%s\n' "$1"
 }
 
-# Every executable of a complete engine.
-ENGINE_EXECUTABLES=(pulumi pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec
-  pulumi-language-yaml pulumi-language-go pulumi-language-java pulumi-java-gen
-  pulumi-resource-pulumi-nodejs pulumi-analyzer-policy-nodejsshim)
+# Every executable of a complete engine, from the one list scripts/pulumiEnv.ts reads too.
+mapfile -t ENGINE_EXECUTABLES < <(grep -Ev '^[[:space:]]*(#|$)' "$repo_root/scripts/engine-executables.txt")
+[[ ${#ENGINE_EXECUTABLES[@]} -gt 0 ]] || die "scripts/engine-executables.txt lists no executable"
 
 # The pieces this run ensures: all of them, or the CLI and those named by --only.
 WANTED_EXECUTABLES=("${ENGINE_EXECUTABLES[@]}")

@@ -9,7 +9,8 @@
 // packages; the Java one is pulumi-java's `pulumi-java-gen`, built with the engine
 // (scripts/ensure-pulumi-engine.sh), asked for no build files (it writes Gradle's only, and Gradle
 // cannot be had here), so the Maven pom.xml is written here. The API reference (docs/reference/,
-// scripts/reference/generate.ts) is generated from the same schema, and checked with them.
+// scripts/reference/generate.ts) is generated from the same schema, and checked with them; so are
+// the lists of these paths in .gitattributes and .prettierignore (scripts/generatedMarks.ts).
 import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
@@ -25,6 +26,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { generatedMarksDifferences, writeGeneratedMarks } from "./generatedMarks.ts";
 import { packageSchemaText, SCHEMA_FILE } from "./packageSchema/generate.ts";
 import { engineBinDir } from "./pulumiEnv.ts";
 import { referencePages, type PackageSchema } from "./reference/generate.ts";
@@ -148,8 +150,9 @@ function writeGeneratedNotice(schemaFile: string, outDir: string): void {
 export const REFERENCE_DIR = path.join(repoRoot, "docs", "reference");
 
 /**
- * Everything `npm run generate` writes, relative to the repository root: each is marked
- * `linguist-generated` in .gitattributes, and test/architecture.test.ts checks that exactly these are.
+ * Everything `npm run generate` writes, relative to the repository root: the one list, from the
+ * generators' own output paths. `npm run generate` writes it into .gitattributes (each marked
+ * `linguist-generated`) and .prettierignore (scripts/generatedMarks.ts).
  */
 export const GENERATED_PATHS: readonly string[] = [
   SCHEMA_FILE,
@@ -222,6 +225,7 @@ export function generatedDifferences(): string[] {
     differences.push(
       ...treeDifferences(path.join(scratch, "reference"), REFERENCE_DIR).map((d) => `${d} (docs/reference)`),
     );
+    differences.push(...generatedMarksDifferences(GENERATED_PATHS, repoRoot));
     return differences;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -236,6 +240,7 @@ export function generateAll(): void {
     writeGeneratedNotice(SCHEMA_FILE, sdkDir(language));
   }
   writeReference(readFileSync(SCHEMA_FILE, "utf8"), REFERENCE_DIR);
+  writeGeneratedMarks(GENERATED_PATHS, repoRoot);
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

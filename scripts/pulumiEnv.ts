@@ -26,21 +26,16 @@ const ensurePythonEnvScript = path.join(repoRoot, "scripts", "ensure-python-env.
 export const PYTHON_SDK_REQUIREMENTS = path.join(repoRoot, "scripts", "python", "pulumi-sdk.txt");
 
 /**
- * Every executable of a complete engine: the same list as ENGINE_EXECUTABLES in
- * scripts/ensure-pulumi-engine.sh (test/engine/languageHosts.test.ts holds them equal).
+ * Every executable of a complete engine, from scripts/engine-executables.txt: the one list, which
+ * scripts/ensure-pulumi-engine.sh reads too (a shell script cannot import this module).
  */
-export const ENGINE_EXECUTABLES = [
-  "pulumi",
-  "pulumi-language-nodejs",
-  "pulumi-language-python",
-  "pulumi-language-python-exec",
-  "pulumi-language-yaml",
-  "pulumi-language-go",
-  "pulumi-language-java",
-  "pulumi-java-gen",
-  "pulumi-resource-pulumi-nodejs",
-  "pulumi-analyzer-policy-nodejsshim",
-];
+export const ENGINE_EXECUTABLES: readonly string[] = readFileSync(
+  path.join(repoRoot, "scripts", "engine-executables.txt"),
+  "utf8",
+)
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line !== "" && !line.startsWith("#"));
 
 /**
  * What a Node.js program needs of the engine and nothing more: the CLI, the Node.js host and the
@@ -51,7 +46,7 @@ export const NODEJS_ENGINE_EXECUTABLES = [
   "pulumi",
   "pulumi-language-nodejs",
   "pulumi-resource-pulumi-nodejs",
-] as const satisfies readonly (typeof ENGINE_EXECUTABLES)[number][];
+] as const;
 
 function hasPieces(dir: string, pieces: readonly string[]): boolean {
   try {

@@ -12,11 +12,15 @@ import { repoRoot } from "../scripts/pulumiEnv.ts";
 const LAYERS: { name: string; paths: string[] }[] = [
   { name: "contract", paths: ["sdk/nodejs/contract/"] },
   { name: "client", paths: ["sdk/nodejs/client/"] },
-  { name: "settings", paths: ["sdk/nodejs/stackSettings.ts", "sdk/nodejs/allocationFile.ts"] },
+  {
+    name: "settings",
+    paths: ["sdk/nodejs/stackSettings.ts", "sdk/nodejs/retryWording.ts", "sdk/nodejs/allocationFile.ts"],
+  },
   { name: "approval and webhook verification", paths: ["sdk/nodejs/approval/", "sdk/nodejs/webhooks/"] },
   { name: "resource classes and functions", paths: ["sdk/nodejs/resources/", "sdk/nodejs/functions/"] },
   { name: "package entry", paths: ["sdk/nodejs/index.ts"] },
   { name: "provider implementation", paths: ["provider/"] },
+  { name: "sandbox money arithmetic", paths: ["sandbox/domain/money/arithmetic/"] },
   { name: "sandbox store", paths: ["sandbox/store/"] },
   { name: "sandbox domain", paths: ["sandbox/clock.ts", "sandbox/domain/"] },
   {
@@ -128,6 +132,20 @@ describe("architecture (docs/architecture.md)", () => {
       return folderEdges.has(`${to} -> ${from}`);
     });
     expect(cycles).toEqual([]);
+  });
+
+  test("no sub-folder imports a module of a folder above it that imports the sub-folder back", () => {
+    // A sub-folder (sandbox/domain/money/) holds rules its parent builds on: a module of the parent
+    // it imports must not itself stand on the sub-folder, or the two rooms are one.
+    const backUp = files.flatMap((file) => {
+      const folder = path.posix.dirname(file);
+      return importsOf(file)
+        .filter((target) => folder.startsWith(`${path.posix.dirname(target)}/`))
+        .filter((target) => files.includes(target))
+        .filter((target) => importsOf(target).some((back) => back.startsWith(`${folder}/`)))
+        .map((target) => `${file} imports ${target}, which imports ${folder}/`);
+    });
+    expect(backUp).toEqual([]);
   });
 
   test("no module reaches itself through what it imports to run (no import circle, within a folder either)", () => {

@@ -1,6 +1,7 @@
 import { fieldProblemsOf } from "../../sdk/nodejs/contract/errors.ts";
 import { READ_FUNCTIONS, type ReadFunctionName } from "../../sdk/nodejs/functions/readFunctions.ts";
-import { withSettingHint, type ConfigSource } from "../../sdk/nodejs/stackSettings.ts";
+import { withSettingHint } from "../../sdk/nodejs/retryWording.ts";
+import type { ConfigSource } from "../../sdk/nodejs/stackSettings.ts";
 import {
   nativeTypeTokenOf,
   PACKAGE_NAME,

@@ -71,41 +71,6 @@ const toEntry = (row: Row): StoredLedgerEntry => ({
   at: row.at,
 });
 
-/** Lifetime yield credited to and paid out of the organization's wallets. */
-export interface YieldTotals {
-  generated: bigint;
-  withdrawn: bigint;
-}
-
-export function readYieldTotals(db: DatabaseSync, organizationId: string): YieldTotals {
-  const row = db
-    .prepare(
-      "SELECT generated_micros, withdrawn_micros FROM organization_yield_totals WHERE organization_id = ?",
-    )
-    .get(organizationId) as { generated_micros: string; withdrawn_micros: string } | undefined;
-  return row === undefined
-    ? { generated: 0n, withdrawn: 0n }
-    : { generated: BigInt(row.generated_micros), withdrawn: BigInt(row.withdrawn_micros) };
-}
-
-function addToYieldTotals(db: DatabaseSync, organizationId: string, delta: YieldTotals, at: string): void {
-  if (delta.generated === 0n && delta.withdrawn === 0n) return;
-  if (delta.withdrawn !== 0n) addToWithdrawnHistory(db, organizationId, at, delta.withdrawn);
-  const totals = readYieldTotals(db, organizationId);
-  writeYieldTotals(db, organizationId, {
-    generated: totals.generated + delta.generated,
-    withdrawn: totals.withdrawn + delta.withdrawn,
-  });
-}
-
-export function writeYieldTotals(db: DatabaseSync, organizationId: string, totals: YieldTotals): void {
-  db.prepare(
-    `INSERT INTO organization_yield_totals (organization_id, generated_micros, withdrawn_micros) VALUES (?, ?, ?)
-     ON CONFLICT (organization_id) DO UPDATE SET
-       generated_micros = excluded.generated_micros, withdrawn_micros = excluded.withdrawn_micros`,
-  ).run(organizationId, totals.generated.toString(), totals.withdrawn.toString());
-}
-
 /** The organization's yield withdrawn by `at` (payouts completed at or before it), in all. */
 export function readWithdrawnThrough(db: DatabaseSync, organizationId: string, at: string): bigint {
   const row = db
@@ -142,12 +107,6 @@ export function addToWithdrawnHistory(
     write.run(organizationId, row.at, (BigInt(row.withdrawn_micros) + micros).toString());
 }
 
-/** What an entry adds to its organization's yield totals: accruals are yield generated, completed payouts carry yield withdrawn. */
-const yieldDeltaOf = (kind: LedgerKind, amountMicros: bigint, yieldMicros: bigint): YieldTotals => ({
-  generated: kind === "accrual" ? amountMicros : 0n,
-  withdrawn: kind === "payout_completed" ? yieldMicros : 0n,
-});
-
 export function appendLedgerEntry(db: DatabaseSync, entry: LedgerEntry): void {
   db.prepare(
     `INSERT INTO ledger_entries
@@ -165,12 +124,9 @@ export function appendLedgerEntry(db: DatabaseSync, entry: LedgerEntry): void {
     entry.fromAt,
     entry.at,
   );
-  addToYieldTotals(
-    db,
-    entry.organizationId,
-    yieldDeltaOf(entry.kind, entry.amountMicros, entry.yieldMicros),
-    entry.at,
-  );
+  // A completed payout's yield share is yield withdrawn, which the yield metrics read by instant.
+  if (entry.kind === "payout_completed" && entry.yieldMicros !== 0n)
+    addToWithdrawnHistory(db, entry.organizationId, entry.at, entry.yieldMicros);
 }
 
 /** A position's newest accrual entry, or null. */
@@ -198,7 +154,6 @@ export function extendAccrualEntry(
     `UPDATE ledger_entries SET amount_micros = amount_micros + ?, yield_micros = yield_micros + ?, at = ?
      WHERE seq = ? AND kind = 'accrual'`,
   ).run(micros, micros, at, entry.seq);
-  addToYieldTotals(db, entry.organizationId, { generated: micros, withdrawn: 0n }, at);
 }
 
 /**

@@ -22,10 +22,11 @@ import { rebuildYieldAggregates } from "./sourceAccrualStore.ts";
 const STEPS: readonly { to: number; does: string; run: (db: DatabaseSync) => void }[] = [
   { to: 1, does: "rate history starts from the catalog's current rates", run: rateHistoryFromCatalog },
   { to: 2, does: "wallet money in integer micros, not REAL USD", run: usdColumnsToMicros },
-  { to: 3, does: "yield totals per organization summed from its ledger", run: yieldTotalsFromLedger },
+  { to: 3, does: "due-work indexes in the order work is taken", run: dueWorkIndexes },
   { to: 4, does: "yield sums per source and withdrawn history built", run: yieldAggregatesFromWallets },
   { to: 5, does: "rate history per organization", run: rateHistoryPerOrganization },
   { to: 6, does: "webhook deliveries know their event's wallet", run: deliveryWallets },
+  { to: 7, does: "the yield totals per organization, never read, dropped", run: yieldTotalsDropped },
 ];
 
 /** The schema version this sandbox writes: a new data file starts at it. */
@@ -70,7 +71,8 @@ function schemaVersionOf(db: DatabaseSync): number {
   if (!hasMarker(db, "migration.organization_source_accruals")) return 3;
   if (!hasColumn(db, "rate_history", "organization_id")) return 4;
   if (!hasColumn(db, "webhook_deliveries", "wallet_id")) return 5;
-  return 6;
+  if (hasTable(db, "organization_yield_totals")) return 6;
+  return 7;
 }
 
 const columnsOf = (db: DatabaseSync, table: string) =>
@@ -145,37 +147,12 @@ function usdColumnsToMicros(db: DatabaseSync): void {
 }
 
 /**
- * Version 3 computed accrual on reads: organizations' running yield totals
- * (organization_yield_totals) began, summed once from the ledger, in bigint (a lifetime sum may
- * pass SQLite's 64-bit SUM), and two indexes were replaced by ones in the order work is taken.
+ * Version 3 computed accrual on reads, and two indexes were replaced by ones in the order work is
+ * taken. It also began running yield totals per organization (organization_yield_totals), summed
+ * from the ledger; they were written and never read, and version 7 drops them, so they are no
+ * longer summed here.
  */
-function yieldTotalsFromLedger(db: DatabaseSync): void {
-  const missing = db
-    .prepare(
-      `SELECT DISTINCT organization_id FROM ledger_entries
-       WHERE organization_id NOT IN (SELECT organization_id FROM organization_yield_totals)`,
-    )
-    .all() as { organization_id: string }[];
-  const rows = db.prepare(
-    `SELECT kind, CAST(amount_micros AS TEXT) AS amount, CAST(yield_micros AS TEXT) AS yield
-     FROM ledger_entries WHERE organization_id = ? AND kind IN ('accrual', 'payout_completed')`,
-  );
-  const write = db.prepare(
-    "INSERT INTO organization_yield_totals (organization_id, generated_micros, withdrawn_micros) VALUES (?, ?, ?)",
-  );
-  for (const { organization_id: organizationId } of missing) {
-    let generated = 0n;
-    let withdrawn = 0n;
-    for (const row of rows.iterate(organizationId) as Iterable<{
-      kind: string;
-      amount: string;
-      yield: string;
-    }>) {
-      if (row.kind === "accrual") generated += BigInt(row.amount);
-      else withdrawn += BigInt(row.yield);
-    }
-    write.run(organizationId, generated.toString(), withdrawn.toString());
-  }
+function dueWorkIndexes(db: DatabaseSync): void {
   db.exec("DROP INDEX IF EXISTS deposits_by_next_step");
   db.exec("DROP INDEX IF EXISTS withdrawal_legs_by_due");
 }
@@ -191,4 +168,13 @@ function yieldAggregatesFromWallets(db: DatabaseSync): void {
     organization_id: string;
   }[];
   for (const { organization_id: organizationId } of organizations) rebuildYieldAggregates(db, organizationId);
+}
+
+/**
+ * Version 7 dropped the yield totals per organization (organization_yield_totals, begun by
+ * version 3): every entry kept them, but nothing read them: yield metrics read the running sums
+ * per source and the withdrawn history (version 4).
+ */
+function yieldTotalsDropped(db: DatabaseSync): void {
+  db.exec("DROP TABLE IF EXISTS organization_yield_totals");
 }

@@ -90,14 +90,6 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS ledger_by_org_seq ON ledger_entries (organization_id, seq)`,
   // A wallet's newest entries (the admin ledger listing of one wallet).
   `CREATE INDEX IF NOT EXISTS ledger_by_wallet_seq ON ledger_entries (wallet_id, seq)`,
-  // Running totals per organization of the yield credited and the yield paid out (bigints as
-  // text: lifetime sums are not bounded by any balance), kept by ledgerStore.ts as entries are
-  // written, so lifetime yield metrics need no scan of the ledger.
-  `CREATE TABLE IF NOT EXISTS organization_yield_totals (
-     organization_id TEXT PRIMARY KEY,
-     generated_micros TEXT NOT NULL,
-     withdrawn_micros TEXT NOT NULL
-   )`,
   // Running accrual sums per organization and yield source (sourceAccrualStore.ts), one row per
   // change: the organization's yield at any time without reading its wallets. Bigints as text.
   `CREATE TABLE IF NOT EXISTS organization_source_accruals (

@@ -1,7 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { DatabaseSync as Database } from "node:sqlite";
 import { inTransaction } from "./connection.ts";
-import { writeYieldTotals } from "./ledgerStore.ts";
 import { migrate, SCHEMA_VERSION } from "./migrations.ts";
 import {
   ATTACHED,
@@ -199,17 +198,6 @@ export function importOrganization(
       }
       // The aggregates the yield metrics read, built from the imported ledger and wallets.
       rebuildYieldAggregates(db, organizationId);
-      const sums = db
-        .prepare(
-          `SELECT CAST(COALESCE(SUM(CASE WHEN kind = 'accrual' THEN amount_micros END), 0) AS TEXT) AS generated,
-                  CAST(COALESCE(SUM(CASE WHEN kind = 'payout_completed' THEN yield_micros END), 0) AS TEXT) AS withdrawn
-           FROM main.ledger_entries WHERE organization_id = ?`,
-        )
-        .get(organizationId) as { generated: string; withdrawn: string };
-      writeYieldTotals(db, organizationId, {
-        generated: BigInt(sums.generated),
-        withdrawn: BigInt(sums.withdrawn),
-      });
       const counts = {
         wallets: countRows(db, ATTACHED, "wallets"),
         ledgerEntries: countRows(db, ATTACHED, "ledger_entries"),

@@ -1,13 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  ENGINE_EXECUTABLES,
-  engineBinDir,
-  PYTHON_SDK_REQUIREMENTS,
-  pythonSdkBinDir,
-  repoRoot,
-} from "../../scripts/pulumiEnv.ts";
+import { engineBinDir, PYTHON_SDK_REQUIREMENTS, pythonSdkBinDir, repoRoot } from "../../scripts/pulumiEnv.ts";
 import { filesUnder, secretFindings, textSecret } from "../e2e/harness/secrets.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
 
@@ -40,13 +34,6 @@ function tokenFindings(project: LanguageProject): string[] {
 }
 
 describe("the engine's pins", () => {
-  test("the engine script and scripts/pulumiEnv.ts name the same executables", () => {
-    const script = readFileSync(path.join(repoRoot, "scripts", "ensure-pulumi-engine.sh"), "utf8");
-    const listed = /^ENGINE_EXECUTABLES=\(([^)]*)\)/m.exec(script)?.[1];
-    expect(listed, "ENGINE_EXECUTABLES=(...) in scripts/ensure-pulumi-engine.sh").toBeDefined();
-    expect(listed!.split(/\s+/).filter(Boolean).sort()).toEqual([...ENGINE_EXECUTABLES].sort());
-  });
-
   test("Python programs get the `pulumi` package of the CLI's version", () => {
     const pins = readFileSync(PYTHON_SDK_REQUIREMENTS, "utf8")
       .split("\n")

@@ -3,13 +3,19 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { GENERATED_PATHS } from "../../scripts/generateSdks.ts";
+import {
+  generatedMarksDifferences,
+  MARKED_FILE_NAMES,
+  withGeneratedBlock,
+} from "../../scripts/generatedMarks.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 
 /**
  * The tree says what is generated: what `npm run generate` writes (GENERATED_PATHS, from the
  * generator's own output paths) is what .gitattributes marks `linguist-generated`, no more and no
- * less, and what prettier leaves alone. A new generated output, or a hand-written file marked by
- * mistake, fails here instead of drifting.
+ * less, and what prettier leaves alone. Both files' lists are written from GENERATED_PATHS
+ * (scripts/generatedMarks.ts): a new generated output with the files not regenerated, or a
+ * hand-written file marked by mistake, fails here instead of drifting.
  */
 
 /** Files git tracks or would track (untracked ones not ignored), repo-relative. */
@@ -47,14 +53,8 @@ describe("generated files are marked (.gitattributes)", () => {
   const generated = files.filter(isGenerated);
   const marked = markedGenerated(files);
 
-  test("the generator's outputs are the schema, the three SDKs and the API reference", () => {
-    expect(GENERATED_PATHS).toEqual([
-      "provider/native/schema.json",
-      "sdk/python",
-      "sdk/go",
-      "sdk/java",
-      "docs/reference",
-    ]);
+  test("each generated path holds files", () => {
+    expect(GENERATED_PATHS.length).toBeGreaterThan(0);
     // Each holds files: a path that names nothing would mark nothing.
     const empty = GENERATED_PATHS.filter(
       (output) => !generated.some((file) => file === output || file.startsWith(`${output}/`)),
@@ -81,5 +81,25 @@ describe("generated files are marked (.gitattributes)", () => {
   test("prettier leaves every generated path alone (.prettierignore)", () => {
     const ignored = readFileSync(path.join(repoRoot, ".prettierignore"), "utf8").split("\n");
     expect(GENERATED_PATHS.filter((output) => !ignored.includes(output))).toEqual([]);
+  });
+});
+
+describe("the lists of generated paths are written from GENERATED_PATHS (scripts/generatedMarks.ts)", () => {
+  test(".gitattributes and .prettierignore hold what `npm run generate` writes", () => {
+    expect(MARKED_FILE_NAMES).toEqual([".gitattributes", ".prettierignore"]);
+    expect(generatedMarksDifferences(GENERATED_PATHS, repoRoot)).toEqual([]);
+  });
+
+  test("a path added to GENERATED_PATHS changes both files' blocks", () => {
+    // The check can fail: one more output (a folder that exists) is one more line in each block.
+    const more = [...GENERATED_PATHS, "sdk/nodejs"];
+    expect(generatedMarksDifferences(more, repoRoot)).toEqual([
+      "changed .gitattributes",
+      "changed .prettierignore",
+    ]);
+    const text = readFileSync(path.join(repoRoot, ".gitattributes"), "utf8");
+    expect(withGeneratedBlock(".gitattributes", text, more, repoRoot)).toContain(
+      "docs/reference/** linguist-generated\nsdk/nodejs/** linguist-generated\n# END generated paths",
+    );
   });
 });

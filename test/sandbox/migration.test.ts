@@ -161,6 +161,31 @@ describe("opening an older data file", () => {
     }
   });
 
+  test("version 7: the yield totals per organization, written and never read, are dropped", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-totals-"));
+    try {
+      // A version-6 file: the current schema and the table version 3 began, with a row.
+      const old = openDatabase(dir);
+      old.exec(`CREATE TABLE organization_yield_totals (organization_id TEXT PRIMARY KEY,
+        generated_micros TEXT NOT NULL, withdrawn_micros TEXT NOT NULL)`);
+      old.prepare("INSERT INTO organization_yield_totals VALUES (?, '5', '1')").run(ORG);
+      old.exec("PRAGMA user_version = 6");
+      old.close();
+
+      const db = openDatabase(dir);
+      try {
+        expect(db.prepare("PRAGMA user_version").get()).toEqual({ user_version: SCHEMA_VERSION });
+        expect(
+          db.prepare("SELECT name FROM sqlite_master WHERE name = 'organization_yield_totals'").all(),
+        ).toEqual([]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("a new file starts at the current schema version, and reopening it changes nothing", () => {
     const newDir = mkdtempSync(join(tmpdir(), "sandbox-new-"));
     try {

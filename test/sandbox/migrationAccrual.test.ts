@@ -10,11 +10,10 @@ import { fundedWallet } from "../support/sandboxAccess.ts";
 import { OTHER_TOKEN, startTestSandbox, TOKEN, uuid, type TestSandbox } from "./helpers.ts";
 import { expectGlobalGenerated, withdrawBody } from "./moneyHelpers.ts";
 
-// A data directory written before accrual was computed on reads: no running yield totals per
-// organization, no running sums per yield source, an accrual entry per position on every
-// request, and none of the indexes that keep requests to their own rows. Opening it migrates it:
-// the totals are summed from its ledger once, the source sums built from its wallets, the indexes
-// built, and every figure reads as before, to the micro.
+// A data directory written before accrual was computed on reads: no running sums per yield
+// source, an accrual entry per position on every request, and none of the indexes that keep
+// requests to their own rows. Opening it migrates it: the source sums built from its wallets, the
+// indexes built, and every figure reads as before, to the micro.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Each test starts from a new data directory at the same time.
@@ -104,7 +103,6 @@ function writtenTwoVersionsBack(userVersion: 0 | 2): void {
   try {
     db.exec("BEGIN");
     db.exec(`PRAGMA user_version = ${userVersion}`);
-    db.exec("DROP TABLE organization_yield_totals");
     db.exec("DROP TABLE organization_source_accruals");
     db.exec("DROP TABLE organization_sources");
     db.exec("DROP TABLE organization_withdrawn_history");
@@ -158,22 +156,6 @@ function schemaObjects(): { indexes: string[]; tables: string[]; version: number
   }
 }
 
-function yieldTotals(): Record<string, { generated: string; withdrawn: string }> {
-  const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
-  try {
-    const rows = db.prepare("SELECT * FROM organization_yield_totals ORDER BY organization_id").all() as {
-      organization_id: string;
-      generated_micros: string;
-      withdrawn_micros: string;
-    }[];
-    return Object.fromEntries(
-      rows.map((r) => [r.organization_id, { generated: r.generated_micros, withdrawn: r.withdrawn_micros }]),
-    );
-  } finally {
-    db.close();
-  }
-}
-
 describe("opening a data directory written before accrual was computed on reads", () => {
   test.each([
     {
@@ -182,7 +164,7 @@ describe("opening a data directory written before accrual was computed on reads"
     },
     { written: "two schema versions back (user_version 2)", userVersion: 2 },
   ] as const)(
-    "written $written: migrates it on start: yield totals summed from its ledger once, the new indexes built, every figure kept",
+    "written $written: migrates it on start: the new indexes built, every figure kept",
     async ({ userVersion }) => {
       // Money in two organizations: deposits, time, a withdrawal paid out with a yield share, more time.
       let sandbox = await startTestSandbox(options);
@@ -200,8 +182,6 @@ describe("opening a data directory written before accrual was computed on reads"
         await sandbox.api("POST", "/_sandbox/clock/advance", { body: { ms: 2 * DAY_MS } });
       }
       const before = { a: await figures(sandbox, TOKEN), b: await figures(sandbox, OTHER_TOKEN) };
-      const totalsWritten = yieldTotals();
-      expect(Number(totalsWritten["org-a"]?.withdrawn)).toBeGreaterThan(0);
       await sandbox.close();
 
       writtenTwoVersionsBack(userVersion);
@@ -226,10 +206,10 @@ describe("opening a data directory written before accrual was computed on reads"
       expect(migrated.version).toBe(SCHEMA_VERSION);
       expect(migrated.indexes).toEqual(expect.arrayContaining(ADDED_INDEXES));
       expect(migrated.indexes.filter((index) => index in REPLACED_INDEXES)).toEqual([]);
-      // The totals summed from the split entries are the ones the current version kept itself.
-      expect(yieldTotals()).toEqual(totalsWritten);
+      // Version 3's yield totals, never read, are gone with version 7.
+      expect(migrated.tables).not.toContain("organization_yield_totals");
 
-      // Once per file: a later start leaves the totals to the entries that keep them, and money
+      // Once per file: a later start leaves the sums to the movements that keep them, and money
       // that moves after the migration is counted on top.
       sandbox = await startTestSandbox(options);
       try {

@@ -7,11 +7,9 @@ import { describe, expect, test } from "vitest";
 import { createManualClock } from "../../sandbox/index.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "../../sandbox/domain/catalog.ts";
 import { DATABASE_FILE } from "../../sandbox/store/db.ts";
-import {
-  organizationYieldNumeratorAt,
-  rebuildSourceAccruals,
-  YIELD_NUMERATOR_DENOMINATOR,
-} from "../../sandbox/store/sourceAccrualStore.ts";
+import { YIELD_NUMERATOR_DENOMINATOR } from "../../sandbox/domain/money/arithmetic/sourceAccrualSums.ts";
+import { organizationYieldNumeratorAt } from "../../sandbox/domain/money/organizationYield.ts";
+import { rebuildSourceAccruals } from "../../sandbox/store/sourceAccrualStore.ts";
 import { ORG } from "./helpers.ts";
 import {
   DAY_MS,

@@ -8,9 +8,8 @@ import { rebuildYieldAggregates } from "../../sandbox/store/sourceAccrualStore.t
  * deposit and its ledger entries), written by SQLite itself with INSERT … SELECT over a counter,
  * so a million wallets take a minute, not the hours a million API calls would. Each copy gets its
  * own ids, deposit addresses and transaction hashes; its figures are the template's, so every
- * copy balances against its own ledger as the template does. The organization's running yield
- * totals are raised by what the copies' accrual entries add, so they stay the ledger's sums, and
- * its yield sums per source are built again over all its wallets.
+ * copy balances against its own ledger as the template does. The organization's yield sums per
+ * source and withdrawn history are built again over all its wallets.
  *
  * Run it on a data file no sandbox has open (between a sandbox's close and the next start).
  */
@@ -105,16 +104,6 @@ export function cloneWallet(
     statement.setAllowUnknownNamedParameters(true);
     return statement;
   });
-  const accrued = db
-    .prepare(
-      "SELECT CAST(COALESCE(SUM(amount_micros), 0) AS TEXT) AS s FROM ledger_entries WHERE wallet_id = ? AND kind = 'accrual'",
-    )
-    .get(templateId) as { s: string };
-  const paidYield = db
-    .prepare(
-      "SELECT CAST(COALESCE(SUM(yield_micros), 0) AS TEXT) AS s FROM ledger_entries WHERE wallet_id = ? AND kind = 'payout_completed'",
-    )
-    .get(templateId) as { s: string };
   const batch = options.batch ?? 50_000;
   for (let from = 0; from < count; from += batch) {
     const to = Math.min(count, from + batch);
@@ -123,17 +112,6 @@ export function cloneWallet(
       for (const statement of statements) {
         statement.run({ from, to, template: templateId, organization: organizationId });
       }
-      const copies = BigInt(to - from);
-      db.prepare(
-        `INSERT INTO organization_yield_totals (organization_id, generated_micros, withdrawn_micros)
-         VALUES (?, ?, ?) ON CONFLICT (organization_id) DO UPDATE SET
-           generated_micros = CAST(CAST(generated_micros AS INTEGER) + CAST(excluded.generated_micros AS INTEGER) AS TEXT),
-           withdrawn_micros = CAST(CAST(withdrawn_micros AS INTEGER) + CAST(excluded.withdrawn_micros AS INTEGER) AS TEXT)`,
-      ).run(
-        organizationId,
-        (BigInt(accrued.s) * copies).toString(),
-        (BigInt(paidYield.s) * copies).toString(),
-      );
       db.exec("COMMIT");
     } catch (error) {
       db.exec("ROLLBACK");

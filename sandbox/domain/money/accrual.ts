@@ -11,13 +11,10 @@ import {
   writePositionMicros,
 } from "../../store/holdingsStore.ts";
 import { appendLedgerEntry, extendAccrualEntry, findLatestAccrualEntry } from "../../store/ledgerStore.ts";
-import {
-  ACCRUAL_DENOMINATOR,
-  listRateHistory,
-  rateUnits,
-  type RatePeriodStart,
-} from "../../store/rateHistoryStore.ts";
-import { applySourceAccrualChanges, type PositionUnits } from "../../store/sourceAccrualStore.ts";
+import { listRateHistory } from "../../store/rateHistoryStore.ts";
+import { applySourceAccrualChanges } from "../../store/sourceAccrualStore.ts";
+import { ACCRUAL_DENOMINATOR, rateUnits, type RatePeriodStart } from "./arithmetic/accrualRates.ts";
+import type { PositionUnits } from "./arithmetic/sourceAccrualSums.ts";
 import { MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
 import { sumMicros } from "./micros.ts";
 

@@ -35,7 +35,7 @@ import { canonicalAddress, isKnownChain, unknownChainReason } from "../chainAddr
 import { accrueWallet, setPositionMicros } from "./accrual.ts";
 import { MAX_OPERATION_MICROS, MAX_STORED_MICROS, MAX_WALLET_TOTAL_MICROS } from "./limits.ts";
 import { splitByWeights, sumMicros } from "./micros.ts";
-import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
+import type { MoneyDeps } from "./moneyDeps.ts";
 
 /** Body of `POST /_sandbox/deposits`: an on-chain transfer to a deposit address, as if detected. */
 export const SimulateDepositSchema = z.object({
@@ -199,7 +199,7 @@ export function simulateDeposit(
     });
     touchWallet(deps.db, walletId, at);
     emitDepositStatus(deps, record, null, at);
-    emitWalletFigures(deps, { id: walletId, organizationId }, at, { positionsMoved: false });
+    deps.emitWalletFigures({ id: walletId, organizationId }, at, { positionsMoved: false });
     deps.wake();
     return { deposit: depositView(record), replayed: false };
   });
@@ -285,7 +285,7 @@ function advanceDeposit(deps: MoneyDeps, record: DepositRecord): void {
   };
   updateDeposit(deps.db, record.id, completed);
   emitDepositStatus(deps, completed, record.status, at);
-  emitWalletFigures(deps, wallet, at, { positionsMoved: true });
+  deps.emitWalletFigures(wallet, at, { positionsMoved: true });
 }
 
 /** Runs a due deposit step in its own transaction (see dueMoneyWork.ts for the ordering). */

@@ -3,7 +3,7 @@ import { appendLedgerEntry } from "../../store/ledgerStore.ts";
 import type { TargetRecord } from "../../store/walletStore.ts";
 import { accrueWallet, setPositionMicros } from "./accrual.ts";
 import { splitByWeights, sumMicros } from "./micros.ts";
-import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
+import type { MoneyDeps } from "./moneyDeps.ts";
 
 /**
  * Moves a wallet's invested money onto a new target allocation at `at` (a completed strategy
@@ -47,5 +47,5 @@ export function rebalanceWallet(
       at,
     });
   }
-  if (moved) emitWalletFigures(deps, wallet, at, { positionsMoved: true });
+  if (moved) deps.emitWalletFigures(wallet, at, { positionsMoved: true });
 }

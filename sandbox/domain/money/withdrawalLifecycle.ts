@@ -11,7 +11,7 @@ import {
 } from "../../store/withdrawalStore.ts";
 import { accrueWallet } from "./accrual.ts";
 import { maxMicros, sumMicros } from "./micros.ts";
-import { emitWalletFigures, type MoneyDeps } from "./moneyDeps.ts";
+import type { MoneyDeps } from "./moneyDeps.ts";
 import { planPayoutLegs } from "./payoutRouting.ts";
 import { heldPositions, withdrawableMicros } from "./withdrawableFunds.ts";
 import { recordLegStatus, recordWithdrawalStatus } from "./withdrawalEvents.ts";
@@ -84,7 +84,7 @@ export function startWithdrawal(
   touchWallet(deps.db, record.walletId, at);
   const processing = recordWithdrawalStatus(deps, record, { status: "processing" }, previousStatus, at);
   for (const leg of legs) recordLegStatus(deps, processing, leg, "processing", at);
-  emitWalletFigures(deps, wallet, at, { positionsMoved: true });
+  deps.emitWalletFigures(wallet, at, { positionsMoved: true });
   for (const leg of legs) {
     if (leg.dueAt === at) settleLeg(deps, processing, { ...leg, status: "processing" }, at);
   }
@@ -135,7 +135,7 @@ function failLeg(
     current.status,
     at,
   );
-  emitWalletFigures(deps, wallet, at, { positionsMoved: true });
+  deps.emitWalletFigures(wallet, at, { positionsMoved: true });
 }
 
 /** Derives the withdrawal's status from its legs after one of them changed (withdrawalStatus.ts). */

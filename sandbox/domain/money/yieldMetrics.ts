@@ -11,7 +11,8 @@ import {
   readWithdrawnThrough,
   type StoredLedgerEntry,
 } from "../../store/ledgerStore.ts";
-import { organizationYieldNumeratorAt, YIELD_NUMERATOR_DENOMINATOR } from "../../store/sourceAccrualStore.ts";
+import { YIELD_NUMERATOR_DENOMINATOR } from "./arithmetic/sourceAccrualSums.ts";
+import { organizationYieldNumeratorAt } from "./organizationYield.ts";
 import { findWallet, firstWalletCreatedAt } from "../../store/walletStore.ts";
 import { pendingAccrual, type RateHistories } from "./accrual.ts";
 import type { MoneyDeps } from "./moneyDeps.ts";

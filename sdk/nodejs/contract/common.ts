@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DURATION_EXAMPLES, DURATION_JSON_PATTERN, readIsoDuration } from "./duration.ts";
+import { UUID_PATTERN } from "./uuid.ts";
 
 export { TOTAL_WEIGHT_BPS } from "./basisPoints.ts";
 
@@ -7,8 +8,12 @@ export { TOTAL_WEIGHT_BPS } from "./basisPoints.ts";
  * An id (spec conventions: "UUID strings"): any canonical 8-4-4-4-12 hex form, in either case. Not
  * only RFC 9562 variants: the interface names no version or variant, JSON Schema's `uuid` format and
  * most services accept any, and refusing a well-formed id the service handed out would strand it.
+ * The pattern is uuid.ts's, which the console shares; the format is still `guid` (JSON Schema's
+ * `uuid`), as z.guid() would say.
  */
-export const UuidSchema = z.guid({ error: "must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70" });
+export const UuidSchema = z.stringFormat("guid", UUID_PATTERN, {
+  error: "must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70",
+});
 export type Uuid = z.infer<typeof UuidSchema>;
 
 export const DateTimeSchema = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });

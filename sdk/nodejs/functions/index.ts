@@ -11,10 +11,9 @@ import {
   fromStackConfig,
   resolveProviderSettings,
   resolveRetryTimeoutMs,
-  retryNoticeText,
-  withSettingHint,
   type ConfigSource,
 } from "../stackSettings.ts";
+import { retryNoticeText, withSettingHint } from "../retryWording.ts";
 import { READ_FUNCTIONS } from "./readFunctions.ts";
 
 /**

@@ -5,7 +5,7 @@ import { ApiError, request } from "./api.js";
 import { deleteKey, listKeys, saveKey } from "./keyStore.js";
 import { session } from "./session.js";
 import { createApproverKey, stampBody } from "./stamp.js";
-import { sandboxPaths } from "./paths.js";
+import { sandboxPaths, signingPaths } from "./paths.js";
 
 /** @typedef {import("./api.js").Answer} Answer */
 
@@ -128,7 +128,7 @@ async function stamped(signer, path, body) {
 export async function vote(signer, activityId, decision, call) {
   const organizationId = session()?.organizationId ?? "";
   const { body: fetched } = await call(
-    stamped(signer, "/public/v1/query/get_activity", { organizationId, activityId }),
+    stamped(signer, signingPaths.getActivity, { organizationId, activityId }),
   );
   const fingerprint = fetched?.activity?.fingerprint;
   if (typeof fingerprint !== "string" || fingerprint === "")
@@ -136,7 +136,7 @@ export async function vote(signer, activityId, decision, call) {
       "The signing provider's activity carries no fingerprint, so nothing was voted (docs/approvals.md).",
     );
   const { body: decided } = await call(
-    stamped(signer, `/public/v1/submit/${decision}_activity`, {
+    stamped(signer, signingPaths.vote(decision), {
       type: decision === "approve" ? "ACTIVITY_TYPE_APPROVE_ACTIVITY" : "ACTIVITY_TYPE_REJECT_ACTIVITY",
       timestampMs: String(Date.now()),
       organizationId,

@@ -1,7 +1,10 @@
 // @ts-check
-// Every path of the sandbox's own APIs the console calls, written once: the admin API
-// (docs/sandbox.md "Admin API") and the console's read API (docs/sandbox.md "Console API").
-// The views ask for a path here, never write one; test/console/paths.test.ts holds them to it.
+// Every path the console calls, written once: the service's own API (spec 4), the signing provider's
+// endpoints the sandbox serves (docs/approvals.md), the admin API (docs/sandbox.md "Admin API") and
+// the console's read API (docs/sandbox.md "Console API"). The views ask for a path here, never
+// write one; test/console/paths.test.ts holds them to it, and holds every service and signing path
+// here to an operation of the contract's tables (the tables carry zod schemas, which the browser
+// bundle leaves out, so the paths cannot be read from them here).
 
 /** @param {string} segment */
 const seg = (segment) => encodeURIComponent(segment);
@@ -12,6 +15,40 @@ const withQuery = (query) => {
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   const text = params.toString();
   return text === "" ? "" : `?${text}`;
+};
+
+const WALLETS = "/v2/portfolio-wallets";
+const REGISTRATIONS = "/webhooks/registrations";
+
+/** The service's API (sdk/nodejs/contract/operations.ts), called with the API token. */
+export const servicePaths = {
+  /** @param {{ pageSize?: number, cursor?: string }} query */
+  wallets: (query) => `${WALLETS}${withQuery(query)}`,
+  createWallet: WALLETS,
+  strategies: `${WALLETS}/strategies`,
+  yieldMetrics: `${WALLETS}/yield`,
+  /** @param {string} walletId */
+  wallet: (walletId) => `${WALLETS}/${seg(walletId)}`,
+  /** @param {string} walletId */
+  walletStrategy: (walletId) => `${WALLETS}/${seg(walletId)}/strategy`,
+  /** @param {string} walletId */
+  walletWithdraw: (walletId) => `${WALLETS}/${seg(walletId)}/withdraw`,
+  /** The withdraw call as a fault's path pattern (the admin API's `:param` form): the arm-fault form's default. */
+  walletWithdrawPattern: `${WALLETS}/:id/withdraw`,
+  /** @param {{ pageSize?: number, cursor?: string }} query */
+  webhookRegistrations: (query) => `${REGISTRATIONS}${withQuery(query)}`,
+  createWebhookRegistration: REGISTRATIONS,
+  /** @param {string} registrationId */
+  webhookRegistration: (registrationId) => `${REGISTRATIONS}/${seg(registrationId)}`,
+  /** @param {string} registrationId */
+  webhookRegistrationStatus: (registrationId) => `${REGISTRATIONS}/${seg(registrationId)}/status`,
+};
+
+/** The signing provider's endpoints (sdk/nodejs/contract/signingProvider.ts), called with a stamp. */
+export const signingPaths = {
+  getActivity: "/public/v1/query/get_activity",
+  /** @param {"approve" | "reject"} decision */
+  vote: (decision) => `/public/v1/submit/${decision}_activity`,
 };
 
 /** The admin API: sandbox controls, called with the admin token. */

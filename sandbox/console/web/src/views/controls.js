@@ -4,6 +4,7 @@
 import { request } from "../api.js";
 import { card, fill, h } from "../dom.js";
 import { walletName, when } from "../format.js";
+import { servicePaths } from "../paths.js";
 import { failure, loading, pageHeader } from "./common.js";
 import { adminTokenControl } from "./controls/adminToken.js";
 import { armedFaults } from "./controls/armedFaults.js";
@@ -62,8 +63,8 @@ export function controlsView(main, ctx, _params, query) {
     let catalog = [];
     try {
       const [{ body: walletPage }, { body: strategies }] = await Promise.all([
-        request("GET", "/v2/portfolio-wallets?pageSize=100"),
-        request("GET", "/v2/portfolio-wallets/strategies"),
+        request("GET", servicePaths.wallets({ pageSize: 100 })),
+        request("GET", servicePaths.strategies),
       ]);
       wallets = Array.isArray(walletPage?.data) ? walletPage.data : [];
       catalog = Array.isArray(strategies?.strategies) ? strategies.strategies : [];

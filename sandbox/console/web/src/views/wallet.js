@@ -1,9 +1,11 @@
 // @ts-check
 // A wallet's page: its figures, then one of four sections (overview, deposits, withdrawals,
 // strategy updates), each a path of its own so it can be linked and reloaded.
+import { UUID_PATTERN } from "../../../../../sdk/nodejs/contract/uuid.ts";
 import { ApiError, request } from "../api.js";
 import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { percent, shortId, usd, walletName } from "../format.js";
+import { servicePaths } from "../paths.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";
 import { itemFocus, nothingOf } from "./itemLinks.js";
@@ -47,8 +49,6 @@ const SECTIONS = [
   },
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** @type {import("./common.js").ViewFactory} */
 export function walletView(main, ctx, params) {
   const walletId = params[0] ?? "";
@@ -66,7 +66,7 @@ export function walletView(main, ctx, params) {
           `There is no wallet ${walletId} in organization ${organization}. The console shows the wallets of the organization your API token belongs to, and no other.`,
         )
       : notFoundView(main, "Not found", nothingOf(itemId));
-  if (!UUID.test(walletId) || section === undefined || (itemId !== null && section.item === null))
+  if (!UUID_PATTERN.test(walletId) || section === undefined || (itemId !== null && section.item === null))
     return notFound();
 
   const heading = h("div", {}, pageHeader("Wallet", { kicker: link("/wallets", "Wallets") }));
@@ -90,7 +90,7 @@ export function walletView(main, ctx, params) {
     if (gone) return;
     let wallet;
     try {
-      ({ body: wallet } = await request("GET", `/v2/portfolio-wallets/${walletId}`));
+      ({ body: wallet } = await request("GET", servicePaths.wallet(walletId)));
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
         gone = true;

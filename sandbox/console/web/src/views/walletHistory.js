@@ -7,7 +7,7 @@ import { request } from "../api.js";
 import { fillIfChanged, h, table, timeOf } from "../dom.js";
 import { drift, localZone, percent, usd } from "../format.js";
 import { timeChart } from "../timeCharts.js";
-import { consolePaths } from "../paths.js";
+import { consolePaths, servicePaths } from "../paths.js";
 
 /** How many moments the table lists, newest first (the charts draw every one). */
 const TABLE_ROWS = 12;
@@ -54,7 +54,7 @@ async function yieldSamples(walletId, fromMs, now, generatedNow) {
   );
   const figures = await Promise.all(
     moments.map(async (ms) => {
-      const { body } = await request("POST", "/v2/portfolio-wallets/yield", {
+      const { body } = await request("POST", servicePaths.yieldMetrics, {
         body: { portfolioWalletIds: [walletId], periodEndIso: new Date(ms).toISOString() },
       });
       const generated = body?.portfolioWallets?.[walletId]?.generated;

@@ -3,6 +3,7 @@
 import { TOTAL_WEIGHT_BPS } from "../../../../../sdk/nodejs/contract/basisPoints.ts";
 import { newRequestId, request } from "../api.js";
 import { announce, fieldValue, fill, h } from "../dom.js";
+import { servicePaths } from "../paths.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
 import { failure, link, loading, pageHeader } from "./common.js";
@@ -35,7 +36,7 @@ export function newWalletView(main, ctx) {
   void (async () => {
     let catalog;
     try {
-      const { body: answer } = await request("GET", "/v2/portfolio-wallets/strategies");
+      const { body: answer } = await request("GET", servicePaths.strategies);
       catalog = Array.isArray(answer?.strategies) ? answer.strategies : [];
     } catch (error) {
       fill(body, failure(error));
@@ -74,7 +75,7 @@ export function newWalletView(main, ctx) {
         log,
         async (call) => {
           const { body: wallet } = await call(
-            request("POST", "/v2/portfolio-wallets", {
+            request("POST", servicePaths.createWallet, {
               body: {
                 requestId: newRequestId(),
                 ...(label === "" ? {} : { label }),

@@ -5,6 +5,7 @@ import { allocationChart, liquidityChart } from "../charts.js";
 import { copyButton } from "../copy.js";
 import { card, facts, fillIfChanged, h } from "../dom.js";
 import { usd, when } from "../format.js";
+import { servicePaths } from "../paths.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
 import { walletHistory } from "./walletHistory.js";
@@ -74,7 +75,7 @@ export function walletOverview(ctx, walletId) {
         liquidityChart(profile),
       ]);
 
-      const { body: metrics } = await request("POST", "/v2/portfolio-wallets/yield", {
+      const { body: metrics } = await request("POST", servicePaths.yieldMetrics, {
         body: { portfolioWalletIds: [walletId] },
       });
       const own = metrics?.portfolioWallets?.[walletId] ?? {};

@@ -7,7 +7,7 @@ import { moneyInText, percent, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
 import { failure, link, loading } from "./common.js";
-import { consolePaths } from "../paths.js";
+import { consolePaths, servicePaths } from "../paths.js";
 
 /** @param {{ positionKey: string, targetWeightBps: number }[]} positions */
 const allocationText = (positions) =>
@@ -38,7 +38,7 @@ export function walletStrategy(ctx, walletId, focus) {
     formBuilt = true;
     let catalog;
     try {
-      const { body } = await request("GET", "/v2/portfolio-wallets/strategies");
+      const { body } = await request("GET", servicePaths.strategies);
       catalog = Array.isArray(body?.strategies) ? body.strategies : [];
     } catch (error) {
       formBuilt = false;
@@ -66,7 +66,7 @@ export function walletStrategy(ctx, walletId, focus) {
         log,
         async (call) => {
           const { body } = await call(
-            request("PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+            request("PATCH", servicePaths.walletStrategy(walletId), {
               body: { requestId: newRequestId(), positions: editor.positions() },
             }),
           );

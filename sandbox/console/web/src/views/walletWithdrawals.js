@@ -8,7 +8,7 @@ import { durationLabel, moneyInText, relative, shortId, usd, words } from "../fo
 import { chainAddressProblem } from "../../../../../sdk/nodejs/contract/chainAddress.ts";
 import { RefusedInPage, requestLog, runLogged } from "../requestLog.js";
 import { link, loading } from "./common.js";
-import { consolePaths } from "../paths.js";
+import { consolePaths, servicePaths } from "../paths.js";
 
 const TOKENS = ["usdc", "usdt"];
 const MICROS_PER_USD = 1_000_000;
@@ -286,7 +286,7 @@ export function walletWithdrawals(ctx, walletId, focus) {
       log,
       async (call) => {
         const { body: created } = await call(
-          request("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, { body }),
+          request("POST", servicePaths.walletWithdraw(walletId), { body }),
         );
         return created?.status === "pending_approval"
           ? "Withdrawal requested. It waits for approval: approve it under Approvals."

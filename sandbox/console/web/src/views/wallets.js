@@ -3,6 +3,7 @@
 import { request } from "../api.js";
 import { facts, fillIfChanged, h, table, timeOf } from "../dom.js";
 import { drift, percent, shortId, usd, walletName, when } from "../format.js";
+import { servicePaths } from "../paths.js";
 import { link, loading, pageHeader } from "./common.js";
 
 const PAGE_SIZE = 100;
@@ -70,8 +71,10 @@ export function walletsView(main) {
     /** @type {string | null} */
     let cursor = null;
     for (let page = 0; page < pages; page += 1) {
-      const query = `pageSize=${PAGE_SIZE}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
-      const { body } = await request("GET", `/v2/portfolio-wallets?${query}`);
+      const { body } = await request(
+        "GET",
+        servicePaths.wallets({ pageSize: PAGE_SIZE, cursor: cursor === null ? undefined : cursor }),
+      );
       wallets.push(...(Array.isArray(body?.data) ? body.data : []));
       cursor = typeof body?.nextCursor === "string" ? body.nextCursor : null;
       if (cursor === null) break;
@@ -79,7 +82,7 @@ export function walletsView(main) {
     moreCursor = cursor;
     more.hidden = moreCursor === null;
     // The organization's yield over its life (POST /v2/portfolio-wallets/yield, every wallet).
-    const { body: metrics } = await request("POST", "/v2/portfolio-wallets/yield", { body: {} });
+    const { body: metrics } = await request("POST", servicePaths.yieldMetrics, { body: {} });
     const sum = (/** @type {string} */ field) =>
       Math.round(wallets.reduce((acc, wallet) => acc + (Number(wallet[field]) || 0), 0) * 1e6) / 1e6;
     const figures = {

@@ -6,7 +6,7 @@
 import { request } from "../api.js";
 import { confirmAction } from "../confirm.js";
 import { h } from "../dom.js";
-import { consolePaths } from "../paths.js";
+import { consolePaths, servicePaths } from "../paths.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { checkedEventTypes, eventTypeChoices } from "./webhookCreate.js";
 
@@ -192,7 +192,7 @@ export function registrationActions(pageLog, after) {
     });
     if (confirmed === null) return;
     await runLogged(pageLog, async (call) => {
-      await call(request("DELETE", `/webhooks/registrations/${registration.id}`));
+      await call(request("DELETE", servicePaths.webhookRegistration(registration.id)));
       return `Deleted the registration of ${registration.url}.`;
     });
     after();

@@ -10,6 +10,7 @@ import { confirmAction } from "../confirm.js";
 import { copyButton } from "../copy.js";
 import { fieldValue, h } from "../dom.js";
 import { when } from "../format.js";
+import { servicePaths } from "../paths.js";
 import { requestLog, runLogged } from "../requestLog.js";
 
 /** @typedef {import("../payloads.js").WebhookRegistration} WebhookRegistration */
@@ -61,7 +62,7 @@ const typeSet = (types) => JSON.stringify([...types].sort());
  * @returns {Promise<WebhookRegistration | null>}
  */
 async function activeTwin(url, eventTypes) {
-  const { body } = await request("GET", "/webhooks/registrations?pageSize=100");
+  const { body } = await request("GET", servicePaths.webhookRegistrations({ pageSize: 100 }));
   /** @type {WebhookRegistration[]} */
   const items = Array.isArray(body?.data) ? body.data : [];
   return (
@@ -216,7 +217,7 @@ export function webhookCreateForm(after) {
       log,
       async (call) => {
         const { body } = await call(
-          request("POST", "/webhooks/registrations", {
+          request("POST", servicePaths.createWebhookRegistration, {
             body: { url, eventTypes, ...(description === "" ? {} : { description }) },
           }),
         );

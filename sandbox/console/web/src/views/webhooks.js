@@ -11,7 +11,7 @@ import { loading, pageHeader } from "./common.js";
 import { registrationActions } from "./webhookActions.js";
 import { webhookCreateForm } from "./webhookCreate.js";
 import { deliveryInspector, testMark } from "./webhookDelivery.js";
-import { consolePaths } from "../paths.js";
+import { consolePaths, servicePaths } from "../paths.js";
 
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
 
@@ -100,7 +100,7 @@ export function webhooksView(main, ctx, params) {
     }
     await runLogged(log, async (call) => {
       await call(
-        request("PATCH", `/webhooks/registrations/${registration.id}/status`, {
+        request("PATCH", servicePaths.webhookRegistrationStatus(registration.id), {
           body:
             status === "disabled" ? { status, ...(reason ? { disabledReason: reason } : {}) } : { status },
         }),
@@ -160,7 +160,7 @@ export function webhooksView(main, ctx, params) {
       eventType: typeFilter.value === "" ? undefined : typeFilter.value,
     };
     const [{ body: registrationPage }, { body: deliveryPage }] = await Promise.all([
-      request("GET", "/webhooks/registrations?pageSize=100"),
+      request("GET", servicePaths.webhookRegistrations({ pageSize: 100 })),
       request("GET", consolePaths.webhookDeliveries(query)),
     ]);
     /** @type {import("../payloads.js").WebhookRegistration[]} */

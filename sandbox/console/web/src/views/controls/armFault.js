@@ -8,7 +8,7 @@ import { fieldValue, fill, h } from "../../dom.js";
 import { walletName } from "../../format.js";
 import { RefusedInPage } from "../../requestLog.js";
 import { actionForm, field } from "./forms.js";
-import { sandboxPaths } from "../../paths.js";
+import { sandboxPaths, servicePaths } from "../../paths.js";
 
 /** @typedef {"leg" | "strategy" | "http"} FaultKind */
 
@@ -53,7 +53,7 @@ export function armFaultControl(wallets, selected, after) {
   const path = h("input", {
     name: "path",
     type: "text",
-    value: "/v2/portfolio-wallets/:id/withdraw",
+    value: servicePaths.walletWithdrawPattern,
     class: "mono",
     spellcheck: "false",
   });
