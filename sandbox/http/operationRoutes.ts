@@ -22,6 +22,25 @@ import { pathParameterProblem, readBody, readQuery } from "./validation.ts";
  */
 
 /**
+ * A body type without the index signatures of loose schemas (`z.looseObject`), at every depth: the
+ * admin and console documents describe some answers as open JSON objects, and a handler answers
+ * them with the domain's own interfaces, which name their fields but declare no index signature.
+ */
+type KnownFields<T> = T extends readonly (infer U)[]
+  ? readonly KnownFields<U>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: KnownFields<T[K]> }
+    : T;
+
+/** What a handler answers: one of the operation's success answers, its body as `KnownFields` sees it. */
+type HandlerAnswer<O extends ApiOperation> =
+  OperationAnswer<O> extends infer A
+    ? A extends { body: infer B }
+      ? Omit<A, "body"> & { body: KnownFields<B> }
+      : A
+    : never;
+
+/**
  * The operation's work, on its parsed input, for the caller's organization. `request` is for what
  * only the request knows: the admin token's scope, the signing provider's verified stamp.
  */
@@ -29,7 +48,7 @@ export type OperationHandler<O extends ApiOperation, E extends SandboxEnv = Sand
   input: OperationInput<O>,
   organizationId: string,
   request: Context<E>,
-) => OperationAnswer<O> | Promise<OperationAnswer<O>>;
+) => HandlerAnswer<O> | Promise<HandlerAnswer<O>>;
 
 /**
  * What the sandbox does for one operation: its handler, or its handler with
@@ -131,7 +150,12 @@ const byParameterCount = (a: ApiOperation, b: ApiOperation) =>
 export function registerOperations<
   T extends Readonly<Record<string, ApiOperation>>,
   E extends SandboxEnv = SandboxEnv,
->(app: Hono<E>, table: T, routes: NoInfer<OperationRoutes<T, E>>, options: OperationTableOptions<E> = {}): void {
+>(
+  app: Hono<E>,
+  table: T,
+  routes: NoInfer<OperationRoutes<T, E>>,
+  options: OperationTableOptions<E> = {},
+): void {
   const entries = Object.keys(table).map((id) => {
     const route: OperationRoute<ApiOperation, E> = routes[id]!;
     return typeof route === "function"
