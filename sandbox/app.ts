@@ -27,7 +27,8 @@ import { mountConsolePages } from "./console/consolePages.ts";
 import { registerConsoleOperations } from "./console/consoleOperationRoutes.ts";
 import { requestLogMiddleware } from "./http/requestLogMiddleware.ts";
 
-export const WALLETS_BASE = "/v2/portfolio-wallets";
+/** Where the wallet operations live: the wallet list's path, from the service's table. */
+const WALLETS_BASE = SERVICE_OPERATIONS_BY_ID.listPortfolioWallets.path;
 
 /**
  * The sandbox's HTTP application. Middleware order matters: the request id and the response

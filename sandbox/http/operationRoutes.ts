@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   pathParamNames,
+  routePattern,
   safeParseInContractWording,
   type ApiOperation,
   type FieldProblem,
@@ -93,9 +94,6 @@ export interface OperationTableOptions<E extends SandboxEnv> {
   readBody?: (request: Context<E>, schema: z.ZodType) => unknown;
 }
 
-/** `/v2/portfolio-wallets/{id}` as Hono writes it: `/v2/portfolio-wallets/:id`. */
-const honoPath = (template: string) => template.replace(/\{(\w+)\}/g, ":$1");
-
 /** Path parameters parsed with the operation's schema: a bad one is a 400 naming it (never a 404 or 500). */
 function readPathParams<E extends SandboxEnv>(c: Context<E>, operation: ApiOperation): unknown {
   const names = pathParamNames(operation.path);
@@ -164,7 +162,7 @@ export function registerOperations<
   });
   entries.sort((a, b) => byParameterCount(a.operation, b.operation));
   for (const { operation, handle, bodyChecks, authorize } of entries) {
-    app.on(operation.method.toUpperCase(), honoPath(operation.path), async (c) => {
+    app.on(operation.method.toUpperCase(), routePattern(operation.path), async (c) => {
       authorize?.(c);
       const input = {
         path: readPathParams(c, operation),

@@ -122,6 +122,11 @@ export type OperationAnswer<O extends ApiOperation> = {
     : { status: S; body: SuccessBodyOf<O, S> };
 }[SuccessStatusOf<O>];
 
+/** A path template as routers write it: `/v2/portfolio-wallets/{id}` → `/v2/portfolio-wallets/:id`. */
+export function routePattern(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ":$1");
+}
+
 /** The names of a path template's parameters, in order: `/a/{id}/b/{depositId}` → `["id", "depositId"]`. */
 export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
