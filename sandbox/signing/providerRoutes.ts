@@ -20,10 +20,12 @@ import {
   type VoteSelection,
 } from "../store/signingProviderStore.ts";
 import { turnkeyActivityView } from "./activityView.ts";
-import {
+import type {
   ApproveActivityBodySchema,
-  OrganizationSchema,
   RejectActivityBodySchema,
+} from "../../sdk/nodejs/contract/signingProvider.ts";
+import {
+  OrganizationSchema,
   MAX_SIGNING_BODY_BYTES,
   SIGNING_PROVIDER_OPERATIONS_BY_ID,
   SIGNING_PROVIDER_PREFIX,
