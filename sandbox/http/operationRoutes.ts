@@ -17,9 +17,8 @@ import { pathParameterProblem, readBody, readQuery } from "./validation.ts";
 /**
  * Routes registered from an operation table (the service's, `sdk/nodejs/contract/operations.ts`; the
  * signing provider's; the sandbox's admin, console and document tables): the sandbox registers no
- * route any other way. Each operation's
- * method and path come from its entry, and so do the schemas its path parameters, query and body
- * are parsed with, before the handler runs. A handler only says what the operation does; the types
+ * route any other way. Each operation's method and path come from its entry, and so do the schemas
+ * its path parameters, query and body are parsed with, before the handler runs. A handler only says what the operation does; the types
  * of what it receives and answers are derived from the same entry, so a handler that answers a
  * status or a shape the operation does not document does not compile.
  */
