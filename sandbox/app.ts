@@ -18,18 +18,17 @@ import {
   responseHeadersMiddleware,
   settleDueWorkMiddleware,
 } from "./http/middleware.ts";
-import { adminRoutes } from "./routes/admin.ts";
-import { moneyAdminRoutes } from "./routes/moneyAdmin.ts";
-import { snapshotAdminRoutes } from "./routes/snapshotAdmin.ts";
-import { openApiRoutes } from "./routes/openapi.ts";
+import { adminRoutes } from "./routes/adminRoutes.ts";
+import { ADMIN_OPERATIONS_BY_ID } from "./routes/adminOperations.ts";
+import { registerDocumentOperations } from "./routes/openapi.ts";
 import { serviceRoutes } from "./routes/serviceRoutes.ts";
 import { mountSigningProvider } from "./signing/index.ts";
-import { CONSOLE_API_PREFIX, consoleApiRoutes } from "./console/consoleApi.ts";
 import { mountConsolePages } from "./console/consolePages.ts";
 import { registerConsoleOperations } from "./console/consoleOperationRoutes.ts";
 import { requestLogMiddleware } from "./http/requestLogMiddleware.ts";
 
-export const WALLETS_BASE = "/v2/portfolio-wallets";
+/** Where the wallet operations live: the wallet list's path, from the service's table. */
+const WALLETS_BASE = SERVICE_OPERATIONS_BY_ID.listPortfolioWallets.path;
 
 /**
  * The sandbox's HTTP application. Middleware order matters: the request id and the response
@@ -49,7 +48,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminAccess));
   app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminAccess));
   mountSigningProvider(app, ctx); // before bearer auth: Turnkey requests are authenticated by their X-Stamp
-  app.route("/", openApiRoutes()); // before bearer auth: the documents need no credentials
+  registerDocumentOperations(app); // before bearer auth: the documents need no credentials
   mountConsolePages(app); // before bearer auth: a browser loads the console's page and files without a token
   app.use("*", authMiddleware(ctx));
   app.use("*", requestLogMiddleware(ctx.requestLog));
@@ -61,10 +60,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
 
   // Every operation of the service, registered from its entry in the contract's table.
   registerOperations(app, SERVICE_OPERATIONS_BY_ID, serviceRoutes(ctx));
-  app.route(ADMIN_PREFIX, adminRoutes(ctx));
-  app.route(ADMIN_PREFIX, moneyAdminRoutes(ctx));
-  app.route(ADMIN_PREFIX, snapshotAdminRoutes(ctx));
-  app.route(CONSOLE_API_PREFIX, consoleApiRoutes(ctx));
+  registerOperations(app, ADMIN_OPERATIONS_BY_ID, adminRoutes(ctx));
   registerConsoleOperations(app, ctx);
 
   app.notFound(() => {

@@ -6,14 +6,23 @@ import { sendTestEvent } from "../domain/events/testEvents.ts";
 import { editWebhook } from "../domain/webhooks.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { findResourceById } from "../store/lookupStore.ts";
-import { CONSOLE_LOG_OPERATIONS, CONSOLE_WEBHOOK_OPERATIONS } from "./consoleOperations.ts";
+import { settleDueWorkMiddleware } from "../http/middleware.ts";
+import { CONSOLE_API_PREFIX, consoleReadRoutes } from "./consoleApi.ts";
+import {
+  CONSOLE_LOG_OPERATIONS,
+  CONSOLE_READ_OPERATIONS,
+  CONSOLE_WEBHOOK_OPERATIONS,
+} from "./consoleOperations.ts";
 
 /**
- * The console's operations of operation tables (consoleOperations.ts: webhooks, the request log), on the sandbox's app: authenticated as
- * the API, each acting on the token's organization only (another organization's registration is
- * 404, as on the service's webhook endpoints).
+ * The console's operations (consoleOperations.ts: its reads, webhooks, the request log), on the
+ * sandbox's app: authenticated as the API, each acting on the token's organization only (another
+ * organization's registration is 404, as on the service's webhook endpoints). Due work settles
+ * before any of them runs, as on every API read.
  */
 export function registerConsoleOperations(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
+  app.use(`${CONSOLE_API_PREFIX}/*`, settleDueWorkMiddleware(ctx));
+  registerOperations(app, CONSOLE_READ_OPERATIONS, consoleReadRoutes(ctx));
   const deps = { db: ctx.db, clocks: ctx.clocks, urlPolicy: ctx.webhookUrlPolicy };
   registerOperations(app, CONSOLE_WEBHOOK_OPERATIONS, {
     consoleEditWebhookRegistration: ({ path, body }, org) =>

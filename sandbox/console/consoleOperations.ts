@@ -177,31 +177,30 @@ export const CONSOLE_LOG_OPERATIONS = operationTable({
   },
 });
 
-const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
+/** A console read: its tag and security are every console operation's. */
+const read = <const O extends Omit<ApiOperation, "operationId" | "tag" | "security">>(operation: O) => ({
   tag: CONSOLE_TAG,
-  security: [BEARER_AUTH],
+  security: [BEARER_AUTH] as const,
   ...operation,
 });
 
-export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
-  op({
-    operationId: "consoleSession",
+/** The console's reads of wallets, approvals and deliveries (consoleApi.ts serves them). */
+export const CONSOLE_READ_OPERATIONS = operationTable({
+  consoleSession: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/session`,
     summary:
       "The token's organization, whether the admin API is open, off or needs its token, and the sandbox clock",
     responses: { "200": { description: "The session", schema: SessionSchema }, "401": ERRORS["401"] },
   }),
-  op({
-    operationId: "consoleSigningActivities",
+  consoleSigningActivities: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/signing-activities`,
     summary: "The organization's approval requests with what each would do and the votes so far",
     query: ApprovalQuerySchema,
     responses: { "200": { description: "The approval requests", schema: DataList }, ...ERRORS },
   }),
-  op({
-    operationId: "consoleWalletStrategyUpdates",
+  consoleWalletStrategyUpdates: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/wallets/{id}/strategy-updates`,
     summary: "A wallet's strategy updates, newest first",
@@ -209,8 +208,7 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     query: LimitQuerySchema,
     responses: { "200": { description: "The strategy updates", schema: DataList }, ...ERRORS, ...NOT_FOUND },
   }),
-  op({
-    operationId: "consoleWalletHistory",
+  consoleWalletHistory: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/wallets/{id}/history`,
     summary:
@@ -226,8 +224,7 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       ...NOT_FOUND,
     },
   }),
-  op({
-    operationId: "consoleWalletDeposits",
+  consoleWalletDeposits: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/wallets/{id}/deposits`,
     summary:
@@ -244,8 +241,7 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       ...NOT_FOUND,
     },
   }),
-  op({
-    operationId: "consoleWalletWithdrawals",
+  consoleWalletWithdrawals: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/wallets/{id}/withdrawals`,
     summary: "A wallet's withdrawals with each payout leg's due and paid times, newest first",
@@ -260,8 +256,7 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       ...NOT_FOUND,
     },
   }),
-  op({
-    operationId: "consoleWebhookDeliveries",
+  consoleWebhookDeliveries: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/webhook-deliveries`,
     summary:
@@ -269,8 +264,7 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
     query: DeliveryQuerySchema,
     responses: { "200": { description: "The deliveries", schema: DataList }, ...ERRORS },
   }),
-  op({
-    operationId: "consoleWebhookDelivery",
+  consoleWebhookDelivery: read({
     method: "get",
     path: `${CONSOLE_API_PREFIX}/webhook-deliveries/{id}`,
     summary:
@@ -282,8 +276,7 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       "404": error("`not_found`: no delivery of that id in the caller's organization"),
     },
   }),
-  op({
-    operationId: "consoleRedeliverWebhook",
+  consoleRedeliverWebhook: read({
     method: "post",
     path: `${CONSOLE_API_PREFIX}/webhook-deliveries/{id}/redeliver`,
     summary:
@@ -296,6 +289,11 @@ export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
       "409": error("`conflict`: the registration is disabled or deleted, or the event's body was pruned"),
     },
   }),
+});
+
+/** Every console operation, in the document's order. */
+export const CONSOLE_OPERATIONS: readonly ApiOperation[] = [
+  ...Object.values(CONSOLE_READ_OPERATIONS),
   ...Object.values(CONSOLE_WEBHOOK_OPERATIONS),
   ...Object.values(CONSOLE_LOG_OPERATIONS),
 ];

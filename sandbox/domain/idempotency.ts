@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { routePattern, type ApiOperation } from "../../sdk/nodejs/contract/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { IdempotencyConflictError } from "./errors.ts";
 import { inTransaction } from "../store/connection.ts";
@@ -28,6 +29,15 @@ export interface IdempotentRequest {
    * does not matter.
    */
   canonicalBody: unknown;
+}
+
+/**
+ * The idempotency scope of an operation of a table: its method and route pattern
+ * (`PATCH /v2/portfolio-wallets/:id/strategy`). Stored with every key, so this form is what
+ * earlier databases and snapshots hold: it must not change.
+ */
+export function idempotencyScopeOf(operation: Pick<ApiOperation, "method" | "path">): string {
+  return `${operation.method.toUpperCase()} ${routePattern(operation.path)}`;
 }
 
 export type IdempotentOutcome = { resourceId: string; replayed: boolean };

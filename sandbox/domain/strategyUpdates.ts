@@ -6,6 +6,7 @@ import {
   type StrategyUpdate,
   type StrategyUpdateRequest,
   type YieldSource,
+  SERVICE_OPERATIONS_BY_ID,
 } from "../../sdk/nodejs/contract/index.ts";
 import { isoAfter, type OrganizationClocks } from "../clock.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
@@ -31,10 +32,12 @@ import {
 } from "./approvals.ts";
 import type { FaultRegistry } from "./faults.ts";
 import type { DueWork } from "./dueWorkScheduler.ts";
-import { runIdempotent } from "./idempotency.ts";
+import { idempotencyScopeOf, runIdempotent } from "./idempotency.ts";
 
 /** Idempotency scope of the strategy PATCH. */
-export const STRATEGY_UPDATE_ENDPOINT = "PATCH /v2/portfolio-wallets/:id/strategy";
+export const STRATEGY_UPDATE_ENDPOINT = idempotencyScopeOf(
+  SERVICE_OPERATIONS_BY_ID.updatePortfolioWalletStrategy,
+);
 
 export interface StrategyUpdateDeps {
   db: DatabaseSync;

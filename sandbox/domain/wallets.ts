@@ -7,17 +7,18 @@ import {
   type Page,
   type PortfolioWallet,
   type YieldSource,
+  SERVICE_OPERATIONS_BY_ID,
 } from "../../sdk/nodejs/contract/index.ts";
 import type { OrganizationClocks } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { NotFoundError, ValidationError } from "./errors.ts";
 import { findWallet, insertWallet, listWallets } from "../store/walletStore.ts";
 import { depositAddressesFor } from "./depositAddresses.ts";
-import { runIdempotent } from "./idempotency.ts";
+import { idempotencyScopeOf, runIdempotent } from "./idempotency.ts";
 import { walletView } from "./walletView.ts";
 
 /** Idempotency scope of wallet creation. */
-export const CREATE_WALLET_ENDPOINT = "POST /v2/portfolio-wallets";
+export const CREATE_WALLET_ENDPOINT = idempotencyScopeOf(SERVICE_OPERATIONS_BY_ID.createPortfolioWallet);
 
 export interface WalletDeps {
   db: DatabaseSync;

@@ -8,6 +8,7 @@ import type {
   WebhookRegistration,
   WebhookStatusUpdateRequest,
 } from "../../sdk/nodejs/contract/index.ts";
+import { SERVICE_OPERATIONS_BY_ID } from "../../sdk/nodejs/contract/index.ts";
 import type { OrganizationClocks } from "../clock.ts";
 import { pageFrom, type PageRequest } from "./pagination.ts";
 import { ConflictError, NotFoundError, ValidationError } from "./errors.ts";
@@ -23,10 +24,11 @@ import {
   updateWebhookTarget,
   type WebhookRecord,
 } from "../store/webhookStore.ts";
-import { runIdempotent } from "./idempotency.ts";
+import { idempotencyScopeOf, runIdempotent } from "./idempotency.ts";
 import { webhookUrlProblem, type WebhookUrlPolicy } from "./webhookUrlPolicy.ts";
 
-export const CREATE_WEBHOOK_ENDPOINT = "POST /webhooks/registrations";
+/** Idempotency scope of a webhook registration. */
+export const CREATE_WEBHOOK_ENDPOINT = idempotencyScopeOf(SERVICE_OPERATIONS_BY_ID.createWebhookRegistration);
 
 export interface WebhookDeps {
   db: DatabaseSync;

@@ -2,8 +2,6 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import {
   DEFAULT_PAGE_SIZE,
-  PageQuerySchema,
-  UuidSchema,
   fieldProblemsOf,
   MAX_QUOTED_VALUE_LENGTH,
   quoteValue,
@@ -65,22 +63,6 @@ export function pathParameterProblem(name: string, mustBe: string, value: unknow
   return { field: name, reason: `path parameter ${name} ${mustBe} (got ${quoteValue(value)})` };
 }
 
-/**
- * A uuid path parameter of a route that is not in an operation table (the admin API's); a
- * non-uuid is a 400 naming the parameter (never a 404 or 500).
- */
-export function uuidParam(c: Context<SandboxEnv>, name: string): string {
-  const value = c.req.param(name) ?? "";
-  const result = safeParseInContractWording(UuidSchema, value);
-  if (!result.success) {
-    throw HttpError.validation(
-      result.error.issues.map((issue) => pathParameterProblem(name, issue.message, value)),
-      "invalid path parameter",
-    );
-  }
-  return result.data;
-}
-
 /** Numbers in a query string: plain decimal digits, nothing that only a lenient reader takes as one. */
 const PLAIN_DIGITS = /^[0-9]+$/;
 
@@ -137,9 +119,4 @@ export function pageRequestOf(query: PageQuery): PageRequest {
     );
   }
   return { pageSize: query.pageSize ?? DEFAULT_PAGE_SIZE, cursor };
-}
-
-/** Parses and validates `cursor` and `pageSize` of a list request outside the operation tables. */
-export function parsePageQuery(c: Context<SandboxEnv>): PageRequest {
-  return pageRequestOf(readQuery(c, PageQuerySchema));
 }

@@ -1,18 +1,16 @@
-import { Hono } from "hono";
 import { z } from "zod";
 import { UuidSchema } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
-import { HttpFaultRequestSchema } from "../domain/faults.ts";
-import type { SandboxEnv } from "../http/env.ts";
 import { clockAdvanceProblem, MAX_CLOCK_ADVANCE_MS } from "../clock.ts";
 import { NotFoundError, ValidationError } from "../domain/errors.ts";
 import { requireSandboxWideAdmin } from "../http/middleware.ts";
-import { readBody, uuidParam } from "../http/validation.ts";
+import { ok } from "../http/operationRoutes.ts";
 import { changeRate } from "../domain/rateChanges.ts";
 import { defaultBurst } from "../domain/rateLimits.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
 import { findWallet } from "../store/walletStore.ts";
+import type { AdminRoutes } from "./adminHandlers.ts";
 
 const approvals = z
   .number()
@@ -70,12 +68,13 @@ export const StrategyFaultSchema = z.object({
 export const RejectSchema = z.object({ reason: z.string().min(1).max(500).optional() });
 
 /**
- * The sandbox-only admin API (`/_sandbox/...`), documented in docs/sandbox.md. Same bearer tokens
- * as the API; calls about organization data act on the caller's organization only. The catalog and
- * the clock are shared by every organization of the sandbox.
+ * The sandbox-only admin API (`/_sandbox/...`), documented in docs/sandbox.md: the policy, rates,
+ * clock, faults, request counts, rate limit and signing activities, by operationId of the admin
+ * table (adminOperations.ts). Same bearer tokens as the API; calls about organization data act on
+ * the caller's organization only. The catalog and the clock are shared by every organization of
+ * the sandbox.
  */
-export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
+export function generalAdminRoutes(ctx: SandboxContext) {
   const clockView = (organizationId: string, scope?: "organization" | "sandbox") => {
     const sharedOffsetMs = ctx.clocks.shared.offsetMs();
     const leadMs = ctx.clocks.leadMs(organizationId);
@@ -88,144 +87,116 @@ export function adminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
     };
   };
   const now = (organizationId: string) => ctx.clocks.now(organizationId).toISOString();
-
-  routes.get("/admin-scope", (c) => {
-    const scope = c.get("adminScope") ?? { kind: "sandbox" };
-    return c.json({ organizationId: c.get("organizationId"), scope: scope.kind });
-  });
-
-  routes.get("/policy", (c) => c.json(getPolicy(ctx.db, c.get("organizationId"))));
-  routes.put("/policy", async (c) => {
-    const organizationId = c.get("organizationId");
-    const change = await readBody(c, PolicySchema);
-    const policy = { ...getPolicy(ctx.db, organizationId), ...change };
-    setPolicy(ctx.db, organizationId, policy, now(organizationId));
-    return c.json(policy);
-  });
-
-  // The caller's organization's view of the catalog by default; `scope: "sandbox"` the shared
-  // catalog, and so every organization's (docs/sandbox.md "Rates per organization").
-  routes.put("/catalog/:positionKey/rate", async (c) => {
-    const { currentRateBps, scope } = await readBody(c, RateSchema);
-    if (scope === "sandbox") requireSandboxWideAdmin(c, "a rate change of every organization's catalog");
-    const entry = changeRate(ctx, {
-      organizationId: c.get("organizationId"),
-      positionKey: c.req.param("positionKey"),
-      rateBps: currentRateBps,
-      scope,
-    });
-    return c.json({ ...entry, scope });
-  });
-
-  routes.get("/clock", (c) => c.json(clockView(c.get("organizationId"))));
-  // The caller's organization's clock by default; `scope: "sandbox"` moves the shared clock, and
-  // so every organization's (docs/sandbox.md "Time").
-  routes.post("/clock/advance", async (c) => {
-    const organizationId = c.get("organizationId");
-    const body = await readBody(c, AdvanceSchema);
-    if (body.scope === "sandbox") requireSandboxWideAdmin(c, "moving every organization's clock");
-    const ms = (body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000);
-    // Moving every clock must not take the organization furthest ahead past the last instant.
-    const furthestLeadMs = Math.max(0, ...ctx.clocks.leads().values());
-    const fromMs =
-      body.scope === "sandbox"
-        ? ctx.clocks.shared.now().getTime() + furthestLeadMs
-        : ctx.clocks.now(organizationId).getTime();
-    const problem = clockAdvanceProblem(fromMs, ms);
-    if (problem !== null) {
-      throw new ValidationError([{ field: body.ms === undefined ? "seconds" : "ms", reason: problem }]);
-    }
-    if (body.scope === "sandbox") ctx.clocks.shared.advance(ms);
-    else ctx.clocks.advance(organizationId, ms);
-    ctx.dueWork.settleDue();
-    return c.json(clockView(organizationId, body.scope));
-  });
-
-  routes.get("/faults", (c) =>
-    c.json({
-      faults: ctx.faults.listHttpFaults(c.get("organizationId")),
-      planned: ctx.faults.listPlannedFailures(c.get("organizationId")),
-    }),
-  );
-  routes.post("/faults", async (c) => {
-    const body = await readBody(c, HttpFaultRequestSchema);
-    return c.json(ctx.faults.addHttpFault(c.get("organizationId"), body), 201);
-  });
-  routes.post("/faults/strategy-update", async (c) => {
-    const organizationId = c.get("organizationId");
-    const body = await readBody(c, StrategyFaultSchema);
-    if (findWallet(ctx.db, organizationId, body.walletId) === null)
-      throw new NotFoundError(`portfolio wallet ${body.walletId}`);
-    return c.json(ctx.faults.planStrategyFailure(organizationId, body.walletId, body.reason), 201);
-  });
-  routes.delete("/faults", (c) => {
-    ctx.faults.clear(c.get("organizationId"));
-    return c.body(null, 204);
-  });
-  routes.delete("/faults/:id", (c) => {
-    const id = c.req.param("id");
-    if (!ctx.faults.disarm(c.get("organizationId"), id)) throw new NotFoundError(`fault ${id}`);
-    return c.body(null, 204);
-  });
-
-  routes.get("/request-counts", (c) =>
-    c.json({
-      counts: ctx.requestCounter.snapshot(c.get("organizationId")),
-      inFlight: ctx.requestCounter.inFlight(c.get("organizationId")),
-      rateLimited: ctx.requestCounter.rateLimited(c.get("organizationId")),
-    }),
-  );
-
   // The caller's organization's emulated rate limit (docs/sandbox.md "Rate limit").
   const rateLimitView = (organizationId: string) =>
     ctx.rateLimiter.limitOf(organizationId) ?? { requestsPerSecond: null };
-  routes.get("/rate-limit", (c) => c.json(rateLimitView(c.get("organizationId"))));
-  routes.put("/rate-limit", async (c) => {
-    const organizationId = c.get("organizationId");
-    const { requestsPerSecond, burst } = await readBody(c, RateLimitSchema);
-    ctx.rateLimiter.set(
-      organizationId,
-      requestsPerSecond === null
-        ? null
-        : { requestsPerSecond, burst: burst ?? defaultBurst(requestsPerSecond) },
-    );
-    return c.json(rateLimitView(organizationId));
-  });
-  routes.delete("/request-counts", (c) => {
-    ctx.requestCounter.reset(c.get("organizationId"));
-    return c.body(null, 204);
-  });
 
-  routes.get("/signing-activities/:activityId", (c) =>
-    c.json(getSigningActivity(ctx.approvals, c.get("organizationId"), uuidParam(c, "activityId"))),
-  );
-  routes.post("/signing-activities/:activityId/approve", (c) =>
-    c.json(
-      resolveSigningActivity(ctx.approvals, {
-        organizationId: c.get("organizationId"),
-        activityId: uuidParam(c, "activityId"),
-        decision: "approved",
-      }),
-    ),
-  );
-  routes.post("/signing-activities/:activityId/reject", async (c) => {
-    const activityId = uuidParam(c, "activityId");
-    const hasBody = (c.req.header("content-length") ?? "0") !== "0";
-    const { reason } = hasBody ? await readBody(c, RejectSchema) : { reason: undefined };
-    return c.json(
-      resolveSigningActivity(ctx.approvals, {
-        organizationId: c.get("organizationId"),
-        activityId,
-        decision: "rejected",
-        ...(reason === undefined ? {} : { reason }),
-      }),
-    );
-  });
+  return {
+    sandboxGetAdminScope: (_input, org, c) =>
+      ok({ organizationId: org, scope: (c.get("adminScope") ?? { kind: "sandbox" }).kind }),
 
-  // A plain look at the stored state: unlike API reads it does not settle due work, so tests can
-  // tell the rebalance timer apart from lazy settling.
-  routes.get("/strategy-updates/:updateId", (c) =>
-    c.json(ctx.strategyUpdates.get(c.get("organizationId"), uuidParam(c, "updateId"))),
-  );
-  return routes;
+    sandboxGetPolicy: (_input, org) => ok(getPolicy(ctx.db, org)),
+    sandboxSetPolicy: ({ body }, org) => {
+      const policy = { ...getPolicy(ctx.db, org), ...body };
+      setPolicy(ctx.db, org, policy, now(org));
+      return ok(policy);
+    },
+
+    // The caller's organization's view of the catalog by default; `scope: "sandbox"` the shared
+    // catalog, and so every organization's (docs/sandbox.md "Rates per organization").
+    sandboxSetRate: ({ path, body: { currentRateBps, scope } }, org, c) => {
+      if (scope === "sandbox") requireSandboxWideAdmin(c, "a rate change of every organization's catalog");
+      const entry = changeRate(ctx, {
+        organizationId: org,
+        positionKey: path.positionKey,
+        rateBps: currentRateBps,
+        scope,
+      });
+      return ok({ ...entry, scope });
+    },
+
+    sandboxGetClock: (_input, org) => ok(clockView(org)),
+    // The caller's organization's clock by default; `scope: "sandbox"` moves the shared clock, and
+    // so every organization's (docs/sandbox.md "Time").
+    sandboxAdvanceClock: ({ body }, org, c) => {
+      if (body.scope === "sandbox") requireSandboxWideAdmin(c, "moving every organization's clock");
+      const ms = (body.ms ?? 0) + Math.round((body.seconds ?? 0) * 1000);
+      // Moving every clock must not take the organization furthest ahead past the last instant.
+      const furthestLeadMs = Math.max(0, ...ctx.clocks.leads().values());
+      const fromMs =
+        body.scope === "sandbox"
+          ? ctx.clocks.shared.now().getTime() + furthestLeadMs
+          : ctx.clocks.now(org).getTime();
+      const problem = clockAdvanceProblem(fromMs, ms);
+      if (problem !== null) {
+        throw new ValidationError([{ field: body.ms === undefined ? "seconds" : "ms", reason: problem }]);
+      }
+      if (body.scope === "sandbox") ctx.clocks.shared.advance(ms);
+      else ctx.clocks.advance(org, ms);
+      ctx.dueWork.settleDue();
+      return ok(clockView(org, body.scope));
+    },
+
+    sandboxListFaults: (_input, org) =>
+      ok({ faults: ctx.faults.listHttpFaults(org), planned: ctx.faults.listPlannedFailures(org) }),
+    sandboxAddFault: ({ body }, org) => ({ status: 201, body: ctx.faults.addHttpFault(org, body) }),
+    sandboxFailNextStrategyUpdate: ({ body }, org) => {
+      if (findWallet(ctx.db, org, body.walletId) === null)
+        throw new NotFoundError(`portfolio wallet ${body.walletId}`);
+      return { status: 201, body: ctx.faults.planStrategyFailure(org, body.walletId, body.reason) };
+    },
+    sandboxClearFaults: (_input, org) => {
+      ctx.faults.clear(org);
+      return { status: 204 };
+    },
+    sandboxDisarmFault: ({ path }, org) => {
+      if (!ctx.faults.disarm(org, path.id)) throw new NotFoundError(`fault ${path.id}`);
+      return { status: 204 };
+    },
+
+    sandboxGetRequestCounts: (_input, org) =>
+      ok({
+        counts: ctx.requestCounter.snapshot(org),
+        inFlight: ctx.requestCounter.inFlight(org),
+        rateLimited: ctx.requestCounter.rateLimited(org),
+      }),
+    sandboxResetRequestCounts: (_input, org) => {
+      ctx.requestCounter.reset(org);
+      return { status: 204 };
+    },
+
+    sandboxGetRateLimit: (_input, org) => ok(rateLimitView(org)),
+    sandboxSetRateLimit: ({ body: { requestsPerSecond, burst } }, org) => {
+      ctx.rateLimiter.set(
+        org,
+        requestsPerSecond === null
+          ? null
+          : { requestsPerSecond, burst: burst ?? defaultBurst(requestsPerSecond) },
+      );
+      return ok(rateLimitView(org));
+    },
+
+    sandboxGetSigningActivity: ({ path }, org) => ok(getSigningActivity(ctx.approvals, org, path.activityId)),
+    sandboxApproveSigningActivity: ({ path }, org) =>
+      ok(
+        resolveSigningActivity(ctx.approvals, {
+          organizationId: org,
+          activityId: path.activityId,
+          decision: "approved",
+        }),
+      ),
+    sandboxRejectSigningActivity: ({ path, body }, org) =>
+      ok(
+        resolveSigningActivity(ctx.approvals, {
+          organizationId: org,
+          activityId: path.activityId,
+          decision: "rejected",
+          ...(body?.reason === undefined ? {} : { reason: body.reason }),
+        }),
+      ),
+
+    // A plain look at the stored state: unlike API reads it does not settle due work, so tests can
+    // tell the rebalance timer apart from lazy settling.
+    sandboxGetStrategyUpdate: ({ path }, org) => ok(ctx.strategyUpdates.get(org, path.updateId)),
+  } satisfies Partial<AdminRoutes>;
 }

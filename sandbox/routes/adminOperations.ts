@@ -6,6 +6,7 @@ import {
   StrategyUpdateSchema,
   UuidSchema,
   YieldSourceSchema,
+  operationTable,
   type ApiOperation,
   type OperationResponse,
 } from "../../sdk/nodejs/contract/index.ts";
@@ -108,15 +109,20 @@ const DataList = z.looseObject({ data: z.array(JsonObject) });
 const adminSecurity = [BEARER_AUTH, ADMIN_TOKEN_AUTH] as const;
 const ActivityPath = z.object({ activityId: UuidSchema.meta({ description: "Signing activity id" }) });
 
-const op = (operation: Omit<ApiOperation, "tag" | "security">): ApiOperation => ({
+/** An admin operation: its tag and security are every admin operation's. */
+const admin = <const O extends Omit<ApiOperation, "operationId" | "tag" | "security">>(operation: O) => ({
   tag: ADMIN_TAG,
   security: adminSecurity,
   ...operation,
 });
 
-export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
-  op({
-    operationId: "sandboxGetAdminScope",
+/**
+ * Every admin operation, in the document's order. Registered from this table
+ * (`sandbox/routes/adminRoutes.ts` joins the handlers of admin.ts, moneyAdmin.ts, snapshotAdmin.ts
+ * and signing/adminRoutes.ts), so each route and its document entry are one declaration.
+ */
+export const ADMIN_OPERATIONS_BY_ID = operationTable({
+  sandboxGetAdminScope: admin({
     method: "get",
     path: "/_sandbox/admin-scope",
     summary: "What the admin token sent may act on: the whole sandbox, or the caller's organization only",
@@ -129,23 +135,20 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...ADMIN_ERRORS,
     },
   }),
-  op({
-    operationId: "sandboxGetPolicy",
+  sandboxGetPolicy: admin({
     method: "get",
     path: "/_sandbox/policy",
     summary: "The caller's approval policy",
     responses: { "200": { description: "The policy", schema: PolicyAnswerSchema }, ...ADMIN_ERRORS },
   }),
-  op({
-    operationId: "sandboxSetPolicy",
+  sandboxSetPolicy: admin({
     method: "put",
     path: "/_sandbox/policy",
     summary: "Set how many approvals withdrawals and strategy updates need",
     body: { schema: PolicySchema, required: true },
     responses: { "200": { description: "The policy", schema: PolicyAnswerSchema }, ...WITH_BODY },
   }),
-  op({
-    operationId: "sandboxSetRate",
+  sandboxSetRate: admin({
     method: "put",
     path: "/_sandbox/catalog/{positionKey}/rate",
     summary:
@@ -162,15 +165,13 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...NOT_FOUND,
     },
   }),
-  op({
-    operationId: "sandboxGetClock",
+  sandboxGetClock: admin({
     method: "get",
     path: "/_sandbox/clock",
     summary: "The caller's organization's clock",
     responses: { "200": { description: "Now and the offsets", schema: ClockSchema }, ...ADMIN_ERRORS },
   }),
-  op({
-    operationId: "sandboxAdvanceClock",
+  sandboxAdvanceClock: admin({
     method: "post",
     path: "/_sandbox/clock/advance",
     summary:
@@ -178,8 +179,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     body: { schema: AdvanceSchema, required: true },
     responses: { "200": { description: "Now and the offsets", schema: ClockSchema }, ...WITH_BODY },
   }),
-  op({
-    operationId: "sandboxListFaults",
+  sandboxListFaults: admin({
     method: "get",
     path: "/_sandbox/faults",
     summary: "The caller's armed faults: HTTP faults, and planned leg and strategy-update failures",
@@ -192,8 +192,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...ADMIN_ERRORS,
     },
   }),
-  op({
-    operationId: "sandboxAddFault",
+  sandboxAddFault: admin({
     method: "post",
     path: "/_sandbox/faults",
     summary: "Arm an HTTP fault: a status, a delay or a dropped connection",
@@ -204,39 +203,34 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       "409": error("`conflict`: the most faults the sandbox keeps are armed"),
     },
   }),
-  op({
-    operationId: "sandboxClearFaults",
+  sandboxClearFaults: admin({
     method: "delete",
     path: "/_sandbox/faults",
     summary: "Disarm every fault of the caller",
     responses: { "204": { description: "Cleared" }, ...ADMIN_ERRORS },
   }),
-  op({
-    operationId: "sandboxDisarmFault",
+  sandboxDisarmFault: admin({
     method: "delete",
     path: "/_sandbox/faults/{id}",
     summary:
       "Disarm one fault of the caller (an HTTP fault or a planned failure), by the id GET /_sandbox/faults lists",
     responses: { "204": { description: "Disarmed" }, ...ADMIN_ERRORS, ...NOT_FOUND },
   }),
-  op({
-    operationId: "sandboxFailNextStrategyUpdate",
+  sandboxFailNextStrategyUpdate: admin({
     method: "post",
     path: "/_sandbox/faults/strategy-update",
     summary: "Make a wallet's next strategy update fail",
     body: { schema: StrategyFaultSchema, required: true },
     responses: { "201": { description: "Planned", schema: JsonObject }, ...WITH_BODY, ...NOT_FOUND },
   }),
-  op({
-    operationId: "sandboxFailNextWithdrawalLeg",
+  sandboxFailNextWithdrawalLeg: admin({
     method: "post",
     path: "/_sandbox/faults/withdrawal-leg",
     summary: "Make a payout leg of a wallet's next withdrawal fail",
     body: { schema: LegFaultSchema, required: true },
     responses: { "201": { description: "Planned", schema: JsonObject }, ...WITH_BODY, ...NOT_FOUND },
   }),
-  op({
-    operationId: "sandboxGetRequestCounts",
+  sandboxGetRequestCounts: admin({
     method: "get",
     path: "/_sandbox/request-counts",
     summary: "API requests counted by method and route",
@@ -260,8 +254,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...ADMIN_ERRORS,
     },
   }),
-  op({
-    operationId: "sandboxGetRateLimit",
+  sandboxGetRateLimit: admin({
     method: "get",
     path: "/_sandbox/rate-limit",
     summary: "The caller's organization's emulated rate limit",
@@ -270,8 +263,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...ADMIN_ERRORS,
     },
   }),
-  op({
-    operationId: "sandboxSetRateLimit",
+  sandboxSetRateLimit: admin({
     method: "put",
     path: "/_sandbox/rate-limit",
     summary:
@@ -279,15 +271,13 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     body: { schema: RateLimitSchema, required: true },
     responses: { "200": { description: "The limit", schema: RateLimitAnswerSchema }, ...WITH_BODY },
   }),
-  op({
-    operationId: "sandboxResetRequestCounts",
+  sandboxResetRequestCounts: admin({
     method: "delete",
     path: "/_sandbox/request-counts",
     summary: "Reset the request counts",
     responses: { "204": { description: "Reset" }, ...ADMIN_ERRORS },
   }),
-  op({
-    operationId: "sandboxSaveSnapshot",
+  sandboxSaveSnapshot: admin({
     method: "post",
     path: "/_sandbox/snapshot/save",
     summary:
@@ -299,8 +289,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...SANDBOX_WIDE,
     },
   }),
-  op({
-    operationId: "sandboxRestoreSnapshot",
+  sandboxRestoreSnapshot: admin({
     method: "post",
     path: "/_sandbox/snapshot/restore",
     summary:
@@ -315,8 +304,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...SANDBOX_WIDE,
     },
   }),
-  op({
-    operationId: "sandboxExportOrganization",
+  sandboxExportOrganization: admin({
     method: "post",
     path: "/_sandbox/organization/export",
     summary:
@@ -324,8 +312,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
     body: { schema: SnapshotFileSchema, required: true },
     responses: { "201": { description: "Exported", schema: OrganizationFileAnswerSchema }, ...WITH_BODY },
   }),
-  op({
-    operationId: "sandboxImportOrganization",
+  sandboxImportOrganization: admin({
     method: "post",
     path: "/_sandbox/organization/import",
     summary:
@@ -339,8 +326,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ),
     },
   }),
-  op({
-    operationId: "sandboxGetSigningActivity",
+  sandboxGetSigningActivity: admin({
     method: "get",
     path: "/_sandbox/signing-activities/{activityId}",
     summary: "A signing activity",
@@ -352,8 +338,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...NOT_FOUND,
     },
   }),
-  op({
-    operationId: "sandboxApproveSigningActivity",
+  sandboxApproveSigningActivity: admin({
     method: "post",
     path: "/_sandbox/signing-activities/{activityId}/approve",
     summary: "Approve a signing activity without a signing key",
@@ -366,8 +351,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       "409": error("`conflict`: the activity is already decided"),
     },
   }),
-  op({
-    operationId: "sandboxRejectSigningActivity",
+  sandboxRejectSigningActivity: admin({
     method: "post",
     path: "/_sandbox/signing-activities/{activityId}/reject",
     summary: "Reject a signing activity without a signing key",
@@ -380,8 +364,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       "409": error("`conflict`: the activity is already decided"),
     },
   }),
-  op({
-    operationId: "sandboxGetStrategyUpdate",
+  sandboxGetStrategyUpdate: admin({
     method: "get",
     path: "/_sandbox/strategy-updates/{updateId}",
     summary: "A strategy update as stored, without settling due work",
@@ -393,8 +376,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...NOT_FOUND,
     },
   }),
-  op({
-    operationId: "sandboxSimulateDeposit",
+  sandboxSimulateDeposit: admin({
     method: "post",
     path: "/_sandbox/deposits",
     summary: "Simulate an on-chain transfer to a deposit address",
@@ -407,31 +389,27 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       "409": error("`idempotency_conflict`: the txHash was credited with another address or amount"),
     },
   }),
-  op({
-    operationId: "sandboxLedgerSummary",
+  sandboxLedgerSummary: admin({
     method: "get",
     path: "/_sandbox/ledger",
     summary: "The ledger audit: money in, out and held, per wallet",
     responses: { "200": { description: "The audit", schema: JsonObject }, ...ADMIN_ERRORS },
   }),
-  op({
-    operationId: "sandboxLedgerEntries",
+  sandboxLedgerEntries: admin({
     method: "get",
     path: "/_sandbox/ledger/entries",
     summary: "Recent ledger entries, newest first",
     query: LedgerQuerySchema,
     responses: { "200": { description: "The entries", schema: DataList }, ...ADMIN_ERRORS, ...INVALID },
   }),
-  op({
-    operationId: "sandboxWebhookDeliveries",
+  sandboxWebhookDeliveries: admin({
     method: "get",
     path: "/_sandbox/webhook-deliveries",
     summary: "Webhook delivery records",
     query: DeliveryQuerySchema,
     responses: { "200": { description: "The deliveries", schema: DataList }, ...ADMIN_ERRORS, ...INVALID },
   }),
-  op({
-    operationId: "sandboxListApproverKeys",
+  sandboxListApproverKeys: admin({
     method: "get",
     path: "/_sandbox/signing/api-keys",
     summary: "The API public keys that may approve the caller's signing activities",
@@ -440,8 +418,7 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...ADMIN_ERRORS,
     },
   }),
-  op({
-    operationId: "sandboxRegisterApproverKey",
+  sandboxRegisterApproverKey: admin({
     method: "post",
     path: "/_sandbox/signing/api-keys",
     summary: "Register an API public key (compressed P-256) as an approver",
@@ -452,20 +429,21 @@ export const ADMIN_OPERATIONS: readonly ApiOperation[] = [
       ...WITH_BODY,
     },
   }),
-  op({
-    operationId: "sandboxDeleteApproverKey",
+  sandboxDeleteApproverKey: admin({
     method: "delete",
     path: "/_sandbox/signing/api-keys/{publicKey}",
     summary: "Remove an approver key",
     pathParams: z.object({ publicKey: z.string().min(1) }),
     responses: { "204": { description: "Removed" }, ...ADMIN_ERRORS, ...INVALID, ...NOT_FOUND },
   }),
-];
+});
+
+/** The same operations as a list, in the table's order (what the document lists). */
+export const ADMIN_OPERATIONS: readonly ApiOperation[] = Object.values(ADMIN_OPERATIONS_BY_ID);
 
 /** The routes that serve the documents themselves: no credentials. */
-export const DOCUMENT_OPERATIONS: readonly ApiOperation[] = [
-  {
-    operationId: "getServiceOpenApiDocument",
+export const DOCUMENT_OPERATIONS_BY_ID = operationTable({
+  getServiceOpenApiDocument: {
     method: "get",
     path: "/openapi.json",
     tag: DOCUMENTS_TAG,
@@ -473,8 +451,7 @@ export const DOCUMENT_OPERATIONS: readonly ApiOperation[] = [
     security: [],
     responses: { "200": { description: "The document", schema: JsonObject } },
   },
-  {
-    operationId: "getSandboxAdminOpenApiDocument",
+  getSandboxAdminOpenApiDocument: {
     method: "get",
     path: "/openapi/sandbox-admin.json",
     tag: DOCUMENTS_TAG,
@@ -482,4 +459,6 @@ export const DOCUMENT_OPERATIONS: readonly ApiOperation[] = [
     security: [],
     responses: { "200": { description: "The document", schema: JsonObject } },
   },
-];
+});
+
+export const DOCUMENT_OPERATIONS: readonly ApiOperation[] = Object.values(DOCUMENT_OPERATIONS_BY_ID);

@@ -1,19 +1,14 @@
-import { Hono } from "hono";
 import { z } from "zod";
 import type { SandboxContext } from "../http/context.ts";
-import {
-  depositDestinationProblems,
-  simulateDeposit,
-  SimulateDepositSchema,
-} from "../domain/money/deposits.ts";
+import { depositDestinationProblems, simulateDeposit } from "../domain/money/deposits.ts";
 import { listDeliveryHistory } from "../domain/events/deliveryHistory.ts";
 import { ledgerSummary } from "../domain/money/ledgerSummary.ts";
 import { microsToUsd, UuidSchema } from "../../sdk/nodejs/contract/index.ts";
-import type { SandboxEnv } from "../http/env.ts";
 import { NotFoundError } from "../domain/errors.ts";
-import { readBody, readQuery } from "../http/validation.ts";
+import { created, ok } from "../http/operationRoutes.ts";
 import { listRecentLedgerEntries } from "../store/ledgerStore.ts";
 import { findWallet } from "../store/walletStore.ts";
+import type { AdminRoutes } from "./adminHandlers.ts";
 
 export const LegFaultSchema = z.object({
   walletId: UuidSchema,
@@ -37,58 +32,43 @@ export const LedgerQuerySchema = z.object({
  * Sandbox-only admin calls of money flows (docs/sandbox.md, "Money flows"): simulated on-chain
  * deposits, payout-leg faults, the ledger audit, and webhook delivery records.
  */
-export function moneyAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
+export function moneyAdminRoutes(ctx: SandboxContext) {
+  return {
+    sandboxSimulateDeposit: {
+      bodyChecks: (raw, org) => depositDestinationProblems(ctx.money, org, raw),
+      handle: ({ body }, org) => {
+        const { deposit, replayed } = simulateDeposit(ctx.money, org, body);
+        return created(deposit, replayed);
+      },
+    },
 
-  routes.post("/deposits", async (c) => {
-    const organizationId = c.get("organizationId");
-    const body = await readBody(c, SimulateDepositSchema, (raw) =>
-      depositDestinationProblems(ctx.money, organizationId, raw),
-    );
-    const { deposit, replayed } = simulateDeposit(ctx.money, organizationId, body);
-    return c.json(deposit, replayed ? 200 : 201);
-  });
+    sandboxFailNextWithdrawalLeg: ({ body }, org) => {
+      if (findWallet(ctx.db, org, body.walletId) === null)
+        throw new NotFoundError(`portfolio wallet ${body.walletId}`);
+      return {
+        status: 201,
+        body: ctx.faults.planWithdrawalLegFailure(org, body.walletId, body.legKey, body.reason),
+      };
+    },
 
-  routes.post("/faults/withdrawal-leg", async (c) => {
-    const organizationId = c.get("organizationId");
-    const body = await readBody(c, LegFaultSchema);
-    if (findWallet(ctx.db, organizationId, body.walletId) === null)
-      throw new NotFoundError(`portfolio wallet ${body.walletId}`);
-    return c.json(
-      ctx.faults.planWithdrawalLegFailure(organizationId, body.walletId, body.legKey, body.reason),
-      201,
-    );
-  });
+    sandboxLedgerSummary: (_input, org) => {
+      ctx.dueWork.settleDue();
+      return ok(ledgerSummary(ctx.db, org, ctx.clocks.now(org).toISOString()));
+    },
+    sandboxLedgerEntries: ({ query }, org) => {
+      const entries = listRecentLedgerEntries(ctx.db, org, query.walletId ?? null, query.limit);
+      return ok({
+        data: entries.map((e) => ({
+          ...e,
+          // JSON has no bigint; micros beyond 2^53 come out as the nearest double.
+          amountMicros: Number(e.amountMicros),
+          yieldMicros: Number(e.yieldMicros),
+          amountUsd: microsToUsd(e.amountMicros),
+          yieldUsd: microsToUsd(e.yieldMicros),
+        })),
+      });
+    },
 
-  routes.get("/ledger", (c) => {
-    ctx.dueWork.settleDue();
-    return c.json(
-      ledgerSummary(ctx.db, c.get("organizationId"), ctx.clocks.now(c.get("organizationId")).toISOString()),
-    );
-  });
-  routes.get("/ledger/entries", (c) => {
-    const query = readQuery(c, LedgerQuerySchema);
-    const entries = listRecentLedgerEntries(
-      ctx.db,
-      c.get("organizationId"),
-      query.walletId ?? null,
-      query.limit,
-    );
-    return c.json({
-      data: entries.map((e) => ({
-        ...e,
-        // JSON has no bigint; micros beyond 2^53 come out as the nearest double.
-        amountMicros: Number(e.amountMicros),
-        yieldMicros: Number(e.yieldMicros),
-        amountUsd: microsToUsd(e.amountMicros),
-        yieldUsd: microsToUsd(e.yieldMicros),
-      })),
-    });
-  });
-
-  routes.get("/webhook-deliveries", (c) => {
-    const query = readQuery(c, DeliveryQuerySchema);
-    return c.json({ data: listDeliveryHistory(ctx.db, c.get("organizationId"), query) });
-  });
-  return routes;
+    sandboxWebhookDeliveries: ({ query }, org) => ok({ data: listDeliveryHistory(ctx.db, org, query) }),
+  } satisfies Partial<AdminRoutes>;
 }

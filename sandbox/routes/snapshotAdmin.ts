@@ -1,13 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Hono } from "hono";
 import { z } from "zod";
 import { ValidationError } from "../domain/errors.ts";
 import type { SandboxContext } from "../http/context.ts";
-import type { SandboxEnv } from "../http/env.ts";
 import { requireSandboxWideAdmin } from "../http/middleware.ts";
-import { readBody } from "../http/validation.ts";
+import { ok } from "../http/operationRoutes.ts";
 import { SnapshotFileError } from "../store/snapshotFiles.ts";
+import type { AdminRoutes } from "./adminHandlers.ts";
 
 /**
  * A file of the sandbox's snapshot directory, by name only: the admin API never reads or writes a
@@ -59,39 +58,28 @@ async function refusingBadFiles<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Snapshots of the whole sandbox (the sandbox's admin token only: they read or replace every
- * organization's state) and one organization's export and import (its admin token may too):
- * docs/sandbox.md "Snapshots".
+ * organization's state, so an organization's token is refused before the body is read) and one
+ * organization's export and import (its admin token may too): docs/sandbox.md "Snapshots".
  */
-export function snapshotAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
-  routes.post("/snapshot/save", async (c) => {
-    requireSandboxWideAdmin(c, "a snapshot of the whole sandbox");
-    const { file } = await readBody(c, SnapshotFileSchema);
-    return c.json(await refusingBadFiles(() => ctx.snapshots.save(snapshotPath(ctx, file))), 201);
-  });
-  routes.post("/snapshot/restore", async (c) => {
-    requireSandboxWideAdmin(c, "restoring a snapshot of the whole sandbox");
-    const { file } = await readBody(c, SnapshotFileSchema);
-    return c.json(await refusingBadFiles(() => ctx.snapshots.restore(snapshotPath(ctx, file))));
-  });
-  routes.post("/organization/export", async (c) => {
-    const { file } = await readBody(c, SnapshotFileSchema);
-    const organizationId = c.get("organizationId");
-    return c.json(
-      await refusingBadFiles(() =>
-        ctx.snapshots.exportOrganization(organizationId, snapshotPath(ctx, file, organizationId)),
-      ),
-      201,
-    );
-  });
-  routes.post("/organization/import", async (c) => {
-    const { file } = await readBody(c, SnapshotFileSchema);
-    const organizationId = c.get("organizationId");
-    return c.json(
-      await refusingBadFiles(() =>
-        ctx.snapshots.importOrganization(organizationId, snapshotPath(ctx, file, organizationId)),
-      ),
-    );
-  });
-  return routes;
+export function snapshotAdminRoutes(ctx: SandboxContext) {
+  return {
+    sandboxSaveSnapshot: {
+      authorize: (c) => requireSandboxWideAdmin(c, "a snapshot of the whole sandbox"),
+      handle: async ({ body: { file } }) => ({
+        status: 201,
+        body: await refusingBadFiles(() => ctx.snapshots.save(snapshotPath(ctx, file))),
+      }),
+    },
+    sandboxRestoreSnapshot: {
+      authorize: (c) => requireSandboxWideAdmin(c, "restoring a snapshot of the whole sandbox"),
+      handle: async ({ body: { file } }) =>
+        ok(await refusingBadFiles(() => ctx.snapshots.restore(snapshotPath(ctx, file)))),
+    },
+    sandboxExportOrganization: async ({ body: { file } }, org) => ({
+      status: 201,
+      body: await refusingBadFiles(() => ctx.snapshots.exportOrganization(org, snapshotPath(ctx, file, org))),
+    }),
+    sandboxImportOrganization: async ({ body: { file } }, org) =>
+      ok(await refusingBadFiles(() => ctx.snapshots.importOrganization(org, snapshotPath(ctx, file, org)))),
+  } satisfies Partial<AdminRoutes>;
 }

@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { Hono } from "hono";
 import { z } from "zod";
 import type { SandboxContext } from "../http/context.ts";
-import type { SandboxEnv } from "../http/env.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { HttpError } from "../http/errors.ts";
-import { authMiddleware } from "../http/middleware.ts";
-import { readBody } from "../http/validation.ts";
+import { created, ok } from "../http/operationRoutes.ts";
+import type { AdminRoutes } from "../routes/adminHandlers.ts";
 import { publicKeyFromCompressedHex, StampError } from "./stamp.ts";
 import {
   deleteApproverKey,
@@ -39,46 +37,41 @@ const keyView = (key: ApproverKeyRecord) => ({
  * Sandbox-only admin API of the signing provider (`/_sandbox/signing/...`, docs/approvals.md):
  * registers the API public keys that may approve or reject the caller's organization's signing
  * activities. The number of approvals needed is the organization's policy (`PUT /_sandbox/policy`).
- * Mounted ahead of the app-wide bearer check, so it applies that check itself.
+ * Operations of the admin table (sandbox/routes/adminOperations.ts).
  */
-export function signingAdminRoutes(ctx: SandboxContext): Hono<SandboxEnv> {
-  const routes = new Hono<SandboxEnv>();
-  routes.use("*", authMiddleware(ctx));
+export function signingAdminRoutes(ctx: SandboxContext) {
+  return {
+    sandboxListApproverKeys: (_input, org) => ok({ data: listApproverKeys(ctx.db, org).map(keyView) }),
 
-  routes.get("/api-keys", (c) =>
-    c.json({ data: listApproverKeys(ctx.db, c.get("organizationId")).map(keyView) }),
-  );
+    sandboxRegisterApproverKey: ({ body }, org) => {
+      try {
+        publicKeyFromCompressedHex(body.publicKey);
+      } catch (error) {
+        if (!(error instanceof StampError)) throw error;
+        throw HttpError.validation([{ field: "publicKey", reason: "is not a point on the P-256 curve" }]);
+      }
+      const userId = randomUUID();
+      const { key, created: isNew } = upsertApproverKey(ctx.db, {
+        organizationId: org,
+        publicKey: body.publicKey,
+        userId,
+        userName: body.userName ?? `approver ${userId.slice(0, 8)}`,
+        createdAt: ctx.clocks.now(org).toISOString(),
+      });
+      return created(keyView(key), !isNew);
+    },
 
-  routes.post("/api-keys", async (c) => {
-    const body = await readBody(c, RegisterKeySchema);
-    try {
-      publicKeyFromCompressedHex(body.publicKey);
-    } catch (error) {
-      if (!(error instanceof StampError)) throw error;
-      throw HttpError.validation([{ field: "publicKey", reason: "is not a point on the P-256 curve" }]);
-    }
-    const organizationId = c.get("organizationId");
-    const userId = randomUUID();
-    const { key, created } = upsertApproverKey(ctx.db, {
-      organizationId,
-      publicKey: body.publicKey,
-      userId,
-      userName: body.userName ?? `approver ${userId.slice(0, 8)}`,
-      createdAt: ctx.clocks.now(organizationId).toISOString(),
-    });
-    return c.json(keyView(key), created ? 201 : 200);
-  });
-
-  routes.delete("/api-keys/:publicKey", (c) => {
-    const parsed = PublicKeySchema.safeParse(c.req.param("publicKey"));
-    if (!parsed.success)
-      throw HttpError.validation(
-        [{ field: "publicKey", reason: parsed.error.issues[0]?.message ?? "is invalid" }],
-        "invalid path parameter",
-      );
-    if (!deleteApproverKey(ctx.db, c.get("organizationId"), parsed.data))
-      throw new NotFoundError(`approver API key ${parsed.data}`);
-    return c.body(null, 204);
-  });
-  return routes;
+    // The document says only "not empty"; the key's form is checked here, with its own wording.
+    sandboxDeleteApproverKey: ({ path }, org) => {
+      const parsed = PublicKeySchema.safeParse(path.publicKey);
+      if (!parsed.success)
+        throw HttpError.validation(
+          [{ field: "publicKey", reason: parsed.error.issues[0]?.message ?? "is invalid" }],
+          "invalid path parameter",
+        );
+      if (!deleteApproverKey(ctx.db, org, parsed.data))
+        throw new NotFoundError(`approver API key ${parsed.data}`);
+      return { status: 204 };
+    },
+  } satisfies Partial<AdminRoutes>;
 }

@@ -1,2 +1,2 @@
-export { mountSigningProvider, SIGNING_ADMIN_PREFIX } from "./mountSigningProvider.ts";
-export { SIGNING_PROVIDER_PREFIX } from "./providerRoutes.ts";
+export { mountSigningProvider } from "./mountSigningProvider.ts";
+export { SIGNING_PROVIDER_PREFIX } from "../../sdk/nodejs/contract/signingProvider.ts";

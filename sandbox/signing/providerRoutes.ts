@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import {
@@ -20,14 +20,18 @@ import {
   type VoteSelection,
 } from "../store/signingProviderStore.ts";
 import { turnkeyActivityView } from "./activityView.ts";
-import {
-  APPROVE_ACTIVITY,
+import type {
   ApproveActivityBodySchema,
-  GetActivityBodySchema,
-  OrganizationSchema,
   RejectActivityBodySchema,
-  MAX_SIGNING_BODY_BYTES,
 } from "../../sdk/nodejs/contract/signingProvider.ts";
+import {
+  OrganizationSchema,
+  MAX_SIGNING_BODY_BYTES,
+  SIGNING_PROVIDER_OPERATIONS_BY_ID,
+  SIGNING_PROVIDER_PREFIX,
+} from "../../sdk/nodejs/contract/signingProvider.ts";
+import type { SandboxEnv } from "../http/env.ts";
+import { ok, registerOperations } from "../http/operationRoutes.ts";
 import {
   activityTimestampProblem,
   parseStamp,
@@ -38,9 +42,6 @@ import {
   type ApiKeyStamp,
 } from "./stamp.ts";
 
-/** Where the signing provider's API lives, as the Turnkey SDK calls it (`apiBaseUrl` + this). */
-export const SIGNING_PROVIDER_PREFIX = "/public/v1";
-
 /** What the stamp check hands to the handlers: the verified caller and the body it signed. */
 type StampedVariables = {
   signer: ApproverKeyRecord;
@@ -49,7 +50,7 @@ type StampedVariables = {
   stampedBody: unknown;
   stampSignature: string;
 };
-type SigningEnv = { Variables: StampedVariables };
+type SigningEnv = { Bindings: SandboxEnv["Bindings"]; Variables: SandboxEnv["Variables"] & StampedVariables };
 
 function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = safeParseInContractWording(schema, value);
@@ -130,13 +131,14 @@ function organizationIdIn(text: string): string | undefined {
 
 /**
  * The signing provider's endpoints the Turnkey SDK calls for approvals, so that `@turnkey/sdk-server`
- * runs against the sandbox unchanged: get_activity, approve_activity and reject_activity. Answers
- * and errors have Turnkey's shapes (`{ activity }`, `{ code, message, details }`).
+ * runs against the sandbox unchanged: get_activity, approve_activity and reject_activity, from the
+ * contract's table (SIGNING_PROVIDER_OPERATIONS_BY_ID). Answers and errors have Turnkey's shapes
+ * (`{ activity }`, `{ code, message, details }`). Mount it at `/`: its paths are the table's.
  */
 export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
   const routes = new Hono<SigningEnv>();
   routes.onError((error, c) => toTurnkeyErrorResponse(c, error));
-  routes.use("*", stampCheck(ctx));
+  routes.use(`${SIGNING_PROVIDER_PREFIX}/*`, stampCheck(ctx));
 
   const answer = (activity: SigningActivityRecord, signer: ApproverKeyRecord) => ({
     activity: turnkeyActivityView(
@@ -147,35 +149,43 @@ export function signingProviderRoutes(ctx: SandboxContext): Hono<SigningEnv> {
     ),
   });
 
-  routes.post("/query/get_activity", (c) => {
-    const { organizationId, activityId } = parseOr400(GetActivityBodySchema, c.get("stampedBody"));
-    const activity = findSigningActivity(ctx.db, organizationId, activityId);
-    if (activity === null)
-      throw new NotFoundError(`activity ${activityId} in organization ${organizationId}`);
-    return c.json(answer(activity, c.get("signer")));
-  });
+  const vote =
+    (selection: VoteSelection) =>
+    (
+      { body }: { body: z.output<typeof ApproveActivityBodySchema | typeof RejectActivityBodySchema> },
+      _org: string,
+      c: Context<SigningEnv>,
+    ) => {
+      const stale = activityTimestampProblem(body.timestampMs, Date.now());
+      if (stale !== null)
+        throw new TurnkeyHttpError("unauthenticated", `could not verify the request's stamp: ${stale}`);
+      const signer = c.get("signer");
+      const decided = castVote(ctx.approvals, {
+        organizationId: body.organizationId,
+        fingerprint: body.parameters.fingerprint,
+        signer,
+        selection,
+        message: c.get("stampedText"),
+        signature: c.get("stampSignature"),
+      });
+      return ok(answer(decided, signer));
+    };
 
-  const vote = (selection: VoteSelection, schema: typeof ApproveActivityBodySchema) =>
-    routes.post(
-      `/submit/${schema.shape.type.value === APPROVE_ACTIVITY ? "approve" : "reject"}_activity`,
-      (c) => {
-        const body = parseOr400(schema, c.get("stampedBody"));
-        const stale = activityTimestampProblem(body.timestampMs, Date.now());
-        if (stale !== null)
-          throw new TurnkeyHttpError("unauthenticated", `could not verify the request's stamp: ${stale}`);
-        const signer = c.get("signer");
-        const decided = castVote(ctx.approvals, {
-          organizationId: body.organizationId,
-          fingerprint: body.parameters.fingerprint,
-          signer,
-          selection,
-          message: c.get("stampedText"),
-          signature: c.get("stampSignature"),
-        });
-        return c.json(answer(decided, signer));
+  registerOperations(
+    routes,
+    SIGNING_PROVIDER_OPERATIONS_BY_ID,
+    {
+      signingGetActivity: ({ body: { organizationId, activityId } }, _org, c) => {
+        const activity = findSigningActivity(ctx.db, organizationId, activityId);
+        if (activity === null)
+          throw new NotFoundError(`activity ${activityId} in organization ${organizationId}`);
+        return ok(answer(activity, c.get("signer")));
       },
-    );
-  vote("VOTE_SELECTION_APPROVED", ApproveActivityBodySchema);
-  vote("VOTE_SELECTION_REJECTED", RejectActivityBodySchema);
+      signingApproveActivity: vote("VOTE_SELECTION_APPROVED"),
+      signingRejectActivity: vote("VOTE_SELECTION_REJECTED"),
+    },
+    // The body was read and its stamp verified by stampCheck; a bad one is refused in Turnkey's shape.
+    { readBody: (c, schema) => parseOr400(schema, c.get("stampedBody")) },
+  );
   return routes;
 }

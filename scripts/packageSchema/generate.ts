@@ -53,14 +53,18 @@ export function generatePackageSchema(): Record<string, unknown> {
     repository?: { url?: string };
   };
   const types = new PulumiTypeCollector(PACKAGE_NAME);
-  // Every object schema of the contract is a named type wherever it appears (`QuoteOption`, ...).
+  // Every object schema of the contract is a named type wherever it appears (`QuoteOption`, ...),
+  // named by the rule that names the OpenAPI document's components.
   for (const [name, value] of Object.entries(contract)) {
     if (name.endsWith("Schema") && value instanceof z.ZodObject)
-      types.name(value, name.slice(0, -"Schema".length));
+      types.name(value, contract.schemaComponentName(name));
   }
-  types.name(StrategyChangeStateSchema, "StrategyChangeState");
-  types.name(TargetPositionSchema, "TargetPosition");
-  types.name(SupersededFailureSchema, "SupersededFailure");
+  for (const [name, value] of Object.entries({
+    StrategyChangeStateSchema,
+    TargetPositionSchema,
+    SupersededFailureSchema,
+  }))
+    types.name(value, contract.schemaComponentName(name));
   // Schemas whose JSON Schema form cannot say what they check (an allocation, a refined array) are
   // typed as the contract documents them, as in the OpenAPI document.
   for (const [schema, documentedAs] of contract.DOCUMENTED_AS)

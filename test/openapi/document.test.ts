@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { DURATION_JSON_PATTERN, SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
+import { DURATION_JSON_PATTERN, routePattern, SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
 import { SANDBOX_DOCUMENT_OPERATIONS } from "../../sandbox/index.ts";
 import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { CONSOLE_PAGE_ROUTES } from "../../sandbox/console/consolePages.ts";
@@ -88,23 +88,23 @@ describe("GET /openapi.json", () => {
     expect(operations.filter((op) => op.includes("/_sandbox"))).toEqual([]);
   });
 
-  test("every route of the sandbox is a documented operation, and every documented operation a route", async () => {
-    const routes = new Set(
-      t.sandbox.app.routes
-        .filter((route) => route.method !== "ALL")
-        // The console's page and its files (sandbox/console/consolePages.ts) are what a browser
-        // loads, not API operations; the console's read API is documented.
-        .filter((route) => !CONSOLE_PAGE_ROUTES.includes(route.path))
-        .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`),
+  test("every route of the sandbox is an operation of a table, and every operation of the tables a route", () => {
+    // The app registers its routes from the operation tables and the documents list the same
+    // tables: a route added outside a table, or a table left unregistered, shows here.
+    const routes = t.sandbox.app.routes
+      .filter((route) => route.method !== "ALL")
+      // The console's page and its files (sandbox/console/consolePages.ts) are what a browser
+      // loads, not API operations; the console's read API is in a table.
+      .filter((route) => !CONSOLE_PAGE_ROUTES.includes(route.path))
+      .map((route) => `${route.method} ${route.path}`);
+    const operations = [...SANDBOX_DOCUMENT_OPERATIONS.service, ...SANDBOX_DOCUMENT_OPERATIONS.admin].map(
+      (operation) => `${operation.method.toUpperCase()} ${routePattern(operation.path)}`,
     );
-    const service = operationsOf((await fetchDocument("/openapi.json")).body);
-    const admin = operationsOf((await fetchDocument("/openapi/sandbox-admin.json")).body);
-    const documented = new Set([...service, ...admin]);
-    expect([...routes].filter((route) => !documented.has(route))).toEqual([]);
-    expect([...documented].filter((operation) => !routes.has(operation))).toEqual([]);
-    expect(documented.size).toBe(
-      SANDBOX_DOCUMENT_OPERATIONS.service.length + SANDBOX_DOCUMENT_OPERATIONS.admin.length,
-    );
+    expect(operations.length).toBeGreaterThan(50);
+    expect(new Set(operations).size).toBe(operations.length);
+    expect(routes.filter((route) => !operations.includes(route))).toEqual([]);
+    expect(operations.filter((operation) => !routes.includes(operation))).toEqual([]);
+    expect(routes.length).toBe(operations.length);
   });
 
   test("carries formats, bounds, bearer auth and the error body on every service operation", async () => {

@@ -1,144 +1,118 @@
 // The bad-input matrix: every endpoint of the sandbox (service, admin, console API and signing provider), each
 // with bad path parameters, another organization's ids, bad queries, bad bodies of every kind and
 // bad credentials. The oracle is the same for all: an answer (no hang), below 500, small, and
-// never showing another organization's data.
+// never showing another organization's data. The endpoints are read from the operation tables the
+// sandbox registers its routes from, so a new operation is in the matrix without an edit here.
+import { z } from "zod";
+import type { ApiOperation } from "../../sdk/nodejs/contract/index.ts";
+import { SANDBOX_DOCUMENT_OPERATIONS } from "../../sandbox/index.ts";
+import type {
+  ADMIN_OPERATIONS_BY_ID,
+  DOCUMENT_OPERATIONS_BY_ID,
+} from "../../sandbox/routes/adminOperations.ts";
+import { ADMIN_PREFIX } from "../../sandbox/http/middleware.ts";
 
 /** An endpoint: method, path with `{placeholders}`, the body fields it reads and its query parameters. */
 export interface Endpoint {
   method: string;
+  /** `{placeholder}`s name the test's ids (`{wallet}`, `{deposit}`): see ID_OF_COLLECTION. */
   path: string;
   fields?: string[];
   query?: string[];
   admin?: boolean;
 }
 
+type AdminOperationId = keyof typeof ADMIN_OPERATIONS_BY_ID;
+type LeftOutId = AdminOperationId | keyof typeof DOCUMENT_OPERATIONS_BY_ID;
+
+/**
+ * Operations left out, each for why: what they do to the sandbox as a whole would change what the
+ * rest of the reliability run sees, or their answer is no small one. Named by operationId, so a
+ * renamed operation does not compile.
+ */
+const LEFT_OUT: ReadonlyMap<LeftOutId, string> = new Map<LeftOutId, string>([
+  ["sandboxApproveSigningActivity", "would approve org-a's withdrawal and pay it out mid-matrix"],
+  ["sandboxSaveSnapshot", "writes files of the whole sandbox"],
+  ["sandboxRestoreSnapshot", "replaces the whole sandbox's state"],
+  ["sandboxExportOrganization", "writes files"],
+  ["sandboxImportOrganization", "replaces an organization's state"],
+  // Whole documents, hundreds of KB, over the matrix's small-answer bound; they read no input.
+  ["getServiceOpenApiDocument", "answers the whole document and reads no input"],
+  ["getSandboxAdminOpenApiDocument", "answers the whole document and reads no input"],
+]);
+
+/**
+ * Last: a bad value can be a valid tiny limit (0.0000001 requests a second), after which org-a's
+ * API requests are 429; admin calls are never limited, and the test lifts the limit at the end.
+ */
+const LAST: readonly AdminOperationId[] = ["sandboxGetRateLimit", "sandboxSetRateLimit"];
+
+/**
+ * Which of the test's ids fills a path parameter, by the collection segment just before it
+ * (`/v2/portfolio-wallets/{id}` → a wallet id). A parameter after a segment not named here fails
+ * the matrix, naming it: add the collection and the id the test makes for it.
+ */
+const ID_OF_COLLECTION: Readonly<Record<string, string>> = {
+  "portfolio-wallets": "wallet",
+  wallets: "wallet",
+  ids: "wallet",
+  deposits: "deposit",
+  withdrawals: "withdrawal",
+  registrations: "webhook",
+  "webhook-registrations": "webhook",
+  faults: "fault",
+  "signing-activities": "activity",
+  "strategy-updates": "update",
+  catalog: "positionKey",
+  "api-keys": "publicKey",
+  "webhook-deliveries": "delivery",
+  requests: "request",
+};
+
+/** `/v2/portfolio-wallets/{id}/deposits/{depositId}` → `/v2/portfolio-wallets/{wallet}/deposits/{deposit}`. */
+function placeholdersByIdKind(path: string): string {
+  return path.replace(/([^/]+)\/\{\w+\}/g, (_, collection: string) => {
+    const kind = ID_OF_COLLECTION[collection];
+    if (kind === undefined)
+      throw new Error(`badInputMatrix.ts: no test id for a parameter after /${collection}/ in ${path}`);
+    return `${collection}/{${kind}}`;
+  });
+}
+
+/**
+ * The top-level fields of a body schema (an object, possibly refined, piped, or the intersection or
+ * union of objects), for one bad value each. A body schema of another kind fails the matrix, so that
+ * no operation's fields are silently left untried.
+ */
+function fieldsOf(schema: z.ZodType): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodPipe) return fieldsOf(schema.in as z.ZodType);
+  if (schema instanceof z.ZodIntersection)
+    return [
+      ...new Set([...fieldsOf(schema.def.left as z.ZodType), ...fieldsOf(schema.def.right as z.ZodType)]),
+    ];
+  if (schema instanceof z.ZodUnion)
+    return [...new Set(schema.options.flatMap((option) => fieldsOf(option as z.ZodType)))];
+  throw new Error(`badInputMatrix.ts: cannot list the fields of a ${schema.def.type} body`);
+}
+
+const endpointOf = (operation: ApiOperation): Endpoint => ({
+  method: operation.method.toUpperCase(),
+  path: placeholdersByIdKind(operation.path),
+  ...(operation.body === undefined ? {} : { fields: fieldsOf(operation.body.schema) }),
+  ...(operation.query === undefined ? {} : { query: Object.keys(operation.query.shape) }),
+  ...(operation.path.startsWith(`${ADMIN_PREFIX}/`) ? { admin: true } : {}),
+});
+
+const isLast = (operation: ApiOperation) => (LAST as readonly string[]).includes(operation.operationId);
+const operations = [...SANDBOX_DOCUMENT_OPERATIONS.service, ...SANDBOX_DOCUMENT_OPERATIONS.admin].filter(
+  (operation) => !LEFT_OUT.has(operation.operationId as LeftOutId),
+);
+
 export const ENDPOINTS: Endpoint[] = [
-  { method: "GET", path: "/v2/portfolio-wallets/strategies" },
-  { method: "GET", path: "/v2/portfolio-wallets/yield-sources" },
-  {
-    method: "POST",
-    path: "/v2/portfolio-wallets/quote",
-    fields: [
-      "requestId",
-      "minApyTargetBps",
-      "liquidityConstraints",
-      "yieldSourceTypeExclusions",
-      "yieldSourceExclusions",
-    ],
-  },
-  {
-    method: "POST",
-    path: "/v2/portfolio-wallets/yield",
-    fields: ["periodStartIso", "periodEndIso", "portfolioWalletIds"],
-  },
-  { method: "POST", path: "/v2/portfolio-wallets", fields: ["requestId", "positions", "label"] },
-  { method: "GET", path: "/v2/portfolio-wallets", query: ["pageSize", "cursor"] },
-  { method: "GET", path: "/v2/portfolio-wallets/{wallet}" },
-  { method: "PATCH", path: "/v2/portfolio-wallets/{wallet}/strategy", fields: ["requestId", "positions"] },
-  { method: "GET", path: "/v2/portfolio-wallets/{wallet}/deposits", query: ["pageSize", "cursor"] },
-  { method: "GET", path: "/v2/portfolio-wallets/{wallet}/deposits/{deposit}" },
-  {
-    method: "POST",
-    path: "/v2/portfolio-wallets/{wallet}/withdraw",
-    fields: ["requestId", "withdrawalAmount", "destinationToken", "destinationChain", "destinationAddress"],
-  },
-  { method: "GET", path: "/v2/portfolio-wallets/{wallet}/withdrawals", query: ["pageSize", "cursor"] },
-  { method: "GET", path: "/v2/portfolio-wallets/{wallet}/withdrawals/{withdrawal}" },
-  {
-    method: "POST",
-    path: "/webhooks/registrations",
-    fields: ["requestId", "url", "eventTypes", "description"],
-  },
-  { method: "GET", path: "/webhooks/registrations", query: ["pageSize", "cursor"] },
-  { method: "GET", path: "/webhooks/registrations/{webhook}" },
-  { method: "PATCH", path: "/webhooks/registrations/{webhook}/status", fields: ["status", "disabledReason"] },
-  { method: "DELETE", path: "/webhooks/registrations/{webhook}" },
-  { method: "GET", path: "/_sandbox/admin-scope", admin: true },
-  { method: "GET", path: "/_sandbox/policy", admin: true },
-  {
-    method: "PUT",
-    path: "/_sandbox/policy",
-    fields: ["strategyUpdateApprovals", "withdrawalApprovals"],
-    admin: true,
-  },
-  { method: "PUT", path: "/_sandbox/catalog/{positionKey}/rate", fields: ["currentRateBps"], admin: true },
-  { method: "GET", path: "/_sandbox/clock", admin: true },
-  { method: "POST", path: "/_sandbox/clock/advance", fields: ["ms", "seconds"], admin: true },
-  { method: "GET", path: "/_sandbox/faults", admin: true },
-  {
-    method: "POST",
-    path: "/_sandbox/faults",
-    fields: ["method", "path", "times", "kind", "status", "retryAfterSeconds", "delayMs"],
-    admin: true,
-  },
-  { method: "POST", path: "/_sandbox/faults/strategy-update", fields: ["walletId", "reason"], admin: true },
-  {
-    method: "POST",
-    path: "/_sandbox/faults/withdrawal-leg",
-    fields: ["walletId", "legKey", "reason"],
-    admin: true,
-  },
-  { method: "DELETE", path: "/_sandbox/faults/{fault}", admin: true },
-  { method: "DELETE", path: "/_sandbox/faults", admin: true },
-  { method: "GET", path: "/_sandbox/request-counts", admin: true },
-  { method: "GET", path: "/_sandbox/signing-activities/{activity}", admin: true },
-  { method: "POST", path: "/_sandbox/signing-activities/{activity}/reject", fields: ["reason"], admin: true },
-  { method: "GET", path: "/_sandbox/strategy-updates/{update}", admin: true },
-  {
-    method: "POST",
-    path: "/_sandbox/deposits",
-    fields: ["chain", "address", "amount", "txHash"],
-    admin: true,
-  },
-  { method: "GET", path: "/_sandbox/ledger", admin: true },
-  { method: "GET", path: "/_sandbox/ledger/entries", query: ["walletId", "limit"], admin: true },
-  {
-    method: "GET",
-    path: "/_sandbox/webhook-deliveries",
-    query: ["status", "registrationId", "eventId", "eventType", "limit"],
-    admin: true,
-  },
-  { method: "GET", path: "/_sandbox/signing/api-keys", admin: true },
-  { method: "POST", path: "/_sandbox/signing/api-keys", fields: ["publicKey", "userName"], admin: true },
-  { method: "DELETE", path: "/_sandbox/signing/api-keys/{publicKey}", admin: true },
-  // The console's read API (docs/sandbox.md "Console API"), authenticated like the service's.
-  { method: "GET", path: "/_console/api/session" },
-  { method: "GET", path: "/_console/api/signing-activities", query: ["status", "limit"] },
-  { method: "GET", path: "/_console/api/wallets/{wallet}/strategy-updates", query: ["limit"] },
-  { method: "GET", path: "/_console/api/wallets/{wallet}/history" },
-  { method: "GET", path: "/_console/api/wallets/{wallet}/deposits", query: ["pageSize", "cursor"] },
-  { method: "GET", path: "/_console/api/wallets/{wallet}/withdrawals", query: ["pageSize", "cursor"] },
-  {
-    method: "GET",
-    path: "/_console/api/webhook-deliveries",
-    query: ["status", "registrationId", "eventType", "limit"],
-  },
-  { method: "GET", path: "/_console/api/webhook-deliveries/{delivery}" },
-  { method: "POST", path: "/_console/api/webhook-deliveries/{delivery}/redeliver" },
-  {
-    method: "PATCH",
-    path: "/_console/api/webhook-registrations/{webhook}",
-    fields: ["url", "eventTypes", "description"],
-  },
-  {
-    method: "POST",
-    path: "/_console/api/webhook-registrations/{webhook}/test-events",
-    fields: ["eventType"],
-  },
-  { method: "GET", path: "/_console/api/requests", query: ["method", "status", "walletId", "limit"] },
-  { method: "GET", path: "/_console/api/requests/{request}" },
-  { method: "GET", path: "/_console/api/ids/{wallet}" },
-  { method: "POST", path: "/public/v1/query/get_activity", fields: ["organizationId", "activityId"] },
-  {
-    method: "POST",
-    path: "/public/v1/submit/approve_activity",
-    fields: ["type", "timestampMs", "organizationId", "parameters"],
-  },
-  // Last: a bad value can be a valid tiny limit (0.0000001 requests a second), after which org-a's
-  // API requests are 429; admin calls are never limited, and the test lifts the limit at the end.
-  { method: "GET", path: "/_sandbox/rate-limit", admin: true },
-  { method: "PUT", path: "/_sandbox/rate-limit", fields: ["requestsPerSecond", "burst"], admin: true },
-];
+  ...operations.filter((operation) => !isLast(operation)),
+  ...operations.filter(isLast),
+].map(endpointOf);
 
 /** Values a field should never be trusted to hold. */
 export const BAD_VALUES: unknown[] = [

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { SERVICE_OPERATIONS, UuidSchema, operationTable } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxEnv } from "../../sandbox/http/env.ts";
-import { toErrorResponse } from "../../sandbox/http/errors.ts";
+import { HttpError, toErrorResponse } from "../../sandbox/http/errors.ts";
 import { registerOperations } from "../../sandbox/http/operationRoutes.ts";
 import { startTestSandbox } from "./helpers.ts";
 
@@ -111,6 +111,84 @@ describe("registerOperations", () => {
     const forbidden = await app.request(`/things/${THING}/notes`, json({ text: "forbidden" }));
     const { error } = (await forbidden.json()) as { error: { details: { field: string }[] } };
     expect(error.details.map((problem) => problem.field)).toEqual(["text"]);
+  });
+});
+
+/** Operations whose routes use what a table may add beyond parsing: a raw path parameter, a refusal first, the request. */
+const GUARDED = operationTable({
+  dropThing: {
+    method: "delete",
+    path: "/guarded/{name}",
+    tag: "t",
+    summary: "a parameter the document shows no schema for",
+    security: [],
+    responses: { "204": { description: "dropped" } },
+  },
+  keepThing: {
+    method: "post",
+    path: "/guarded",
+    tag: "t",
+    summary: "refused before its body is read unless x-allowed is sent",
+    security: [],
+    body: { schema: z.object({ text: z.string().min(1) }), required: true },
+    responses: ok,
+  },
+});
+
+function guardedApp(readBody?: (raw: unknown) => unknown): { app: Hono<SandboxEnv>; dropped: string[] } {
+  const app = new Hono<SandboxEnv>();
+  const dropped: string[] = [];
+  app.use("*", async (c, next) => {
+    c.set("requestId", "test");
+    c.set("organizationId", "org");
+    await next();
+  });
+  registerOperations(
+    app,
+    GUARDED,
+    {
+      dropThing: ({ path }) => {
+        dropped.push(path.name);
+        return { status: 204 };
+      },
+      keepThing: {
+        authorize: (c) => {
+          if (c.req.header("x-allowed") === undefined) throw new HttpError(403, "forbidden", "not allowed");
+        },
+        handle: ({ body }, _org, c) => ({ status: 200, body: { served: `${body.text} ${c.req.method}` } }),
+      },
+    },
+    readBody === undefined ? {} : { readBody: (_c, schema) => schema.parse(readBody(undefined)) },
+  );
+  app.onError((error, c) => toErrorResponse(c, error));
+  return { app, dropped };
+}
+
+describe("registerOperations, beyond parsing", () => {
+  test("a path parameter without a schema reaches the handler as the raw string", async () => {
+    const { app, dropped } = guardedApp();
+    expect((await app.request("/guarded/some%20name", { method: "DELETE" })).status).toBe(204);
+    expect(dropped).toEqual(["some name"]);
+  });
+
+  test("authorize refuses before the body is read: a bad body is 403, not 400", async () => {
+    const { app } = guardedApp();
+    expect((await app.request("/guarded", json({ text: "" }))).status).toBe(403);
+    const allowed = json({ text: "kept" });
+    const res = await app.request("/guarded", {
+      ...allowed,
+      headers: { ...allowed.headers, "x-allowed": "1" },
+    });
+    expect(await res.json()).toEqual({ served: "kept POST" });
+  });
+
+  test("a table's own body reader replaces the JSON one", async () => {
+    const { app } = guardedApp(() => ({ text: "from the reader" }));
+    const res = await app.request("/guarded", {
+      method: "POST",
+      headers: { "x-allowed": "1", "content-length": "0" },
+    });
+    expect(await res.json()).toEqual({ served: "from the reader POST" });
   });
 });
 

@@ -7,6 +7,7 @@ import {
   type Withdrawal,
   type WithdrawalListItem,
   type WithdrawRequest,
+  SERVICE_OPERATIONS_BY_ID,
 } from "../../../sdk/nodejs/contract/index.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { InsufficientFundsError, NotFoundError, ValidationError } from "../errors.ts";
@@ -25,7 +26,7 @@ import {
   type WithdrawalRecord,
 } from "../../store/withdrawalStore.ts";
 import { createSigningActivity, type ApprovalContinuation } from "../approvals.ts";
-import { runIdempotent } from "../idempotency.ts";
+import { idempotencyScopeOf, runIdempotent } from "../idempotency.ts";
 import { accrueWallet } from "./accrual.ts";
 import { MAX_OPERATION_MICROS } from "./limits.ts";
 
@@ -37,7 +38,7 @@ import { failBeforeStart, settleLeg, startWithdrawal } from "./withdrawalLifecyc
 import { plannedLegs } from "./withdrawalLegs.ts";
 
 /** Idempotency scope of the withdraw POST. */
-export const WITHDRAW_ENDPOINT = "POST /v2/portfolio-wallets/:id/withdraw";
+export const WITHDRAW_ENDPOINT = idempotencyScopeOf(SERVICE_OPERATIONS_BY_ID.withdrawFromPortfolioWallet);
 
 /** The withdrawal as spec 2.8 shows it. Payouts are the legs that have started. */
 export function withdrawalView(deps: MoneyDeps, record: WithdrawalRecord): Withdrawal {

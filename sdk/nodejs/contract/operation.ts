@@ -55,10 +55,21 @@ export function operationTable<const T extends Record<string, Omit<ApiOperation,
   ) as { readonly [K in keyof T & string]: T[K] & { readonly operationId: K } };
 }
 
-/** The parsed path parameters of operation `O` (`{ id: string }`), or undefined when it has none. */
+/** The names of the parameters of a path template: `/a/{id}/b/{depositId}` → `"id" | "depositId"`. */
+export type PathParamNamesOf<P extends string> = P extends `${string}{${infer N}}${infer Rest}`
+  ? N | PathParamNamesOf<Rest>
+  : never;
+
+/**
+ * The parsed path parameters of operation `O` (`{ id: string }`); the raw strings when its path has
+ * parameters that it gives no schema (the document shows none, the handler checks them itself);
+ * undefined when it has none.
+ */
 export type PathParamsOf<O extends ApiOperation> = O extends { pathParams: infer S extends z.ZodType }
   ? z.output<S>
-  : undefined;
+  : [PathParamNamesOf<O["path"]>] extends [never]
+    ? undefined
+    : Record<PathParamNamesOf<O["path"]>, string>;
 
 /** The parsed query of operation `O`, or undefined when it takes none. */
 export type QueryOf<O extends ApiOperation> = O extends { query: infer S extends z.ZodType }
@@ -110,6 +121,11 @@ export type OperationAnswer<O extends ApiOperation> = {
     ? { status: S }
     : { status: S; body: SuccessBodyOf<O, S> };
 }[SuccessStatusOf<O>];
+
+/** A path template as routers write it: `/v2/portfolio-wallets/{id}` → `/v2/portfolio-wallets/:id`. */
+export function routePattern(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ":$1");
+}
 
 /** The names of a path template's parameters, in order: `/a/{id}/b/{depositId}` → `["id", "depositId"]`. */
 export function pathParamNames(path: string): string[] {

@@ -356,28 +356,46 @@ export const SERVICE_OPERATIONS_BY_ID = operationTable({
 /** The same operations as a list, in the table's order (what the document lists). */
 export const SERVICE_OPERATIONS: readonly ApiOperation[] = Object.values(SERVICE_OPERATIONS_BY_ID);
 
+/**
+ * The one rule by which a contract schema is named as a type: its export's name without `Schema`
+ * (`PortfolioWalletSchema` → `PortfolioWallet`). The OpenAPI document's components and the
+ * package schema's types (scripts/packageSchema) are both named by it.
+ */
+export function schemaComponentName(exportName: string): string {
+  if (!exportName.endsWith("Schema") || exportName === "Schema")
+    throw new Error(`a named schema's export must be called <Name>Schema (got ${exportName})`);
+  return exportName.slice(0, -"Schema".length);
+}
+
+/** Schemas given by export name (`{ PortfolioWalletSchema }`), keyed by their component names, in order. */
+export function byComponentName(schemas: Readonly<Record<string, z.ZodType>>): Record<string, z.ZodType> {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([exportName, schema]) => [schemaComponentName(exportName), schema]),
+  );
+}
+
 /** The contract's schemas that the document names as components (`#/components/schemas/<name>`). */
-export const SERVICE_SCHEMA_NAMES: Readonly<Record<string, z.ZodType>> = {
-  ErrorBody: ErrorBodySchema,
-  QuoteRequest: QuoteRequestSchema,
-  QuoteResponse: QuoteResponseSchema,
-  YieldSourcesResponse: YieldSourcesResponseSchema,
-  StrategiesResponse: StrategiesResponseSchema,
-  CreateWalletRequest: CreateWalletRequestSchema,
-  PortfolioWallet: PortfolioWalletSchema,
-  WalletList: WalletListSchema,
-  StrategyUpdateRequest: StrategyUpdateRequestSchema,
-  StrategyUpdate: StrategyUpdateSchema,
-  WithdrawRequest: WithdrawRequestSchema,
-  Withdrawal: WithdrawalSchema,
-  WithdrawalList: WithdrawalListSchema,
-  Deposit: DepositSchema,
-  DepositList: DepositListSchema,
-  YieldMetricsRequest: YieldMetricsRequestSchema,
-  YieldMetrics: YieldMetricsSchema,
-  CreateWebhookRegistrationRequest: CreateWebhookRegistrationRequestSchema,
-  CreatedWebhookRegistration: CreatedWebhookRegistrationSchema,
-  WebhookRegistration: WebhookRegistrationSchema,
-  WebhookRegistrationList: WebhookRegistrationListSchema,
-  WebhookStatusUpdateRequest: WebhookStatusUpdateRequestSchema,
-};
+export const SERVICE_SCHEMA_NAMES: Readonly<Record<string, z.ZodType>> = byComponentName({
+  ErrorBodySchema,
+  QuoteRequestSchema,
+  QuoteResponseSchema,
+  YieldSourcesResponseSchema,
+  StrategiesResponseSchema,
+  CreateWalletRequestSchema,
+  PortfolioWalletSchema,
+  WalletListSchema,
+  StrategyUpdateRequestSchema,
+  StrategyUpdateSchema,
+  WithdrawRequestSchema,
+  WithdrawalSchema,
+  WithdrawalListSchema,
+  DepositSchema,
+  DepositListSchema,
+  YieldMetricsRequestSchema,
+  YieldMetricsSchema,
+  CreateWebhookRegistrationRequestSchema,
+  CreatedWebhookRegistrationSchema,
+  WebhookRegistrationSchema,
+  WebhookRegistrationListSchema,
+  WebhookStatusUpdateRequestSchema,
+});

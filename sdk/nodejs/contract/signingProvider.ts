@@ -108,10 +108,14 @@ const ERRORS = {
 } as const;
 const activity = { "200": { description: "The activity", schema: ActivityResponseSchema } } as const;
 
-const SIGNING_PROVIDER_TABLE = operationTable({
+/** Where the signing provider's API lives, as the Turnkey SDK calls it (`apiBaseUrl` + this). */
+export const SIGNING_PROVIDER_PREFIX = "/public/v1";
+
+/** The signing provider's operations; the sandbox serves them from this table (sandbox/signing/providerRoutes.ts). */
+export const SIGNING_PROVIDER_OPERATIONS_BY_ID = operationTable({
   signingGetActivity: {
     method: "post",
-    path: "/public/v1/query/get_activity",
+    path: `${SIGNING_PROVIDER_PREFIX}/query/get_activity`,
     tag: SIGNING_TAG,
     summary: "Read a signing activity and its fingerprint (spec 4.14, step 3)",
     security: [STAMP_AUTH],
@@ -120,7 +124,7 @@ const SIGNING_PROVIDER_TABLE = operationTable({
   },
   signingApproveActivity: {
     method: "post",
-    path: "/public/v1/submit/approve_activity",
+    path: `${SIGNING_PROVIDER_PREFIX}/submit/approve_activity`,
     tag: SIGNING_TAG,
     summary: "Approve a signing activity by its fingerprint (spec 4.14, step 3)",
     security: [STAMP_AUTH],
@@ -129,7 +133,7 @@ const SIGNING_PROVIDER_TABLE = operationTable({
   },
   signingRejectActivity: {
     method: "post",
-    path: "/public/v1/submit/reject_activity",
+    path: `${SIGNING_PROVIDER_PREFIX}/submit/reject_activity`,
     tag: SIGNING_TAG,
     summary: "Reject a signing activity by its fingerprint",
     security: [STAMP_AUTH],
@@ -139,4 +143,6 @@ const SIGNING_PROVIDER_TABLE = operationTable({
 });
 
 /** The signing provider's operations, as the published document lists them. */
-export const SIGNING_PROVIDER_OPERATIONS: readonly ApiOperation[] = Object.values(SIGNING_PROVIDER_TABLE);
+export const SIGNING_PROVIDER_OPERATIONS: readonly ApiOperation[] = Object.values(
+  SIGNING_PROVIDER_OPERATIONS_BY_ID,
+);
