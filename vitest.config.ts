@@ -108,6 +108,12 @@ export default defineConfig({
           // then about what the step does, not what the other file does meanwhile: an engine test
           // gets five minutes and a set-up ten, where vitest's defaults suit a unit test.
           maxWorkers: 2,
+          // The engine runs TypeScript programs without type-checking them each time (ts-node's
+          // transpile-only, as a user with a separate `tsc` step sets it): what these files test is
+          // the provider, and the check took seconds of CPU per run, a third or more of a TypeScript
+          // program's step. The projects that stand for a user's own (test/consumer/layouts.test.ts,
+          // the doc walks of test/docs/newcomerPath.test.ts) type-check, as a user's do by default.
+          env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
           testTimeout: 300_000,
           hookTimeout: 600_000,
           sequence: { groupOrder: 2 },
