@@ -46,6 +46,20 @@ export const HEAVY_TESTS = [
 /** What the unit project finds first on PATH instead of the heavy tools (each says what to do). */
 const UNIT_TIER_STAND_INS = path.join(import.meta.dirname, "test", "support", "unitTier");
 
+/**
+ * Unit files whose assertions compare counts that depend on timing: they run alone, after the other
+ * unit files (which share the two cores two at a time), so that another file's load cannot change
+ * their answer. test/provider/throttling.test.ts compares the 429s the service answers with and
+ * without the provider's limiter, and failed under two workers on a loaded machine.
+ */
+const TIMING_TESTS = ["test/provider/throttling.test.ts"];
+
+/** The unit tiers' environment: the heavy tools replaced by stand-ins that say what to do. */
+const UNIT_TIER_ENV = {
+  PORTFOLIO_WALLET_TEST_TIER: "unit",
+  PATH: [UNIT_TIER_STAND_INS, process.env["PATH"] ?? ""].join(path.delimiter),
+};
+
 export default defineConfig({
   test: {
     // Engine tests drive the real Pulumi CLI; they need minutes, not the default 5 s.
@@ -63,18 +77,24 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          // Vitest's default: one worker fewer than the CPUs, so one on two cores. Two workers run
-          // the unit files in about a quarter of the time (docs/testing.md), but
-          // test/provider/throttling.test.ts compares counts of throttled requests that depend on
-          // timing, and failed under two workers on a loaded machine: until it does not, two
-          // workers are for the edit loop only (`npm run test:unit -- --maxWorkers=2`).
+          // Two workers on two cores: a unit file is mostly one process's CPU, and two at a time take
+          // about a quarter of one worker's time (docs/testing.md). The timing files run alone.
           // Each project names its own files: a project's arrays add to the root's, not replace them.
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...HEAVY_TESTS],
-          env: {
-            PORTFOLIO_WALLET_TEST_TIER: "unit",
-            PATH: [UNIT_TIER_STAND_INS, process.env["PATH"] ?? ""].join(path.delimiter),
-          },
+          exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...TIMING_TESTS],
+          maxWorkers: 2,
+          env: UNIT_TIER_ENV,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "timing",
+          include: TIMING_TESTS,
+          maxWorkers: 1,
+          env: UNIT_TIER_ENV,
+          // A group of its own (vitest runs groups one after the other): nothing else runs meanwhile.
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -82,12 +102,21 @@ export default defineConfig({
         test: {
           name: "heavy",
           include: HEAVY_TESTS,
-          // One heavy file at a time, after the unit files (a group of its own, as vitest requires of
-          // projects with other maxWorkers): an engine file already keeps both cores busy with the
-          // CLI, its language host and the provider, and two at once ran steps past their time limits
-          // (test/consumer/savedPlans.test.ts's 60 s) on the loaded two-core machine.
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          // Two heavy files at a time, after the unit files: an engine file spends most of its time
+          // waiting on process start-ups and on the sandbox's clock, using about half of one core
+          // on average (docs/testing.md), so two share the two cores well. A step's time limit is
+          // then about what the step does, not what the other file does meanwhile: an engine test
+          // gets five minutes and a set-up ten, where vitest's defaults suit a unit test.
+          maxWorkers: 2,
+          // The engine runs TypeScript programs without type-checking them each time (ts-node's
+          // transpile-only, as a user with a separate `tsc` step sets it): what these files test is
+          // the provider, and the check took seconds of CPU per run, a third or more of a TypeScript
+          // program's step. The projects that stand for a user's own (test/consumer/layouts.test.ts,
+          // the doc walks of test/docs/newcomerPath.test.ts) type-check, as a user's do by default.
+          env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

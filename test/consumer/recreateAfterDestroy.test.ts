@@ -22,9 +22,7 @@ beforeAll(async () => {
   tarball = await packedPackage();
 }, 600_000);
 
-const KINDS = PROGRAM_KINDS.filter((kind) => kind.name === "esm-typescript" || kind.name === "yaml");
-
-describe.each(KINDS)("re-creating after destroy, $title", ({ name, create }) => {
+describe.each(PROGRAM_KINDS)("re-creating after destroy, $title", ({ name, create }) => {
   let t: TestSandbox;
   let project: ProgramProject;
   const access: SandboxAccess = { url: "", token: TOKEN };

@@ -14,17 +14,18 @@ import {
 import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
 
 /**
- * `portfolio-wallet drift` and the pull-request report through the real engine, for every kind of
- * program this package supports, each set up outside this repository as its user has it: the
- * TypeScript programs with the packed package installed by npm (the dynamic resources), the YAML
- * and Python programs with the plugin installed from its release archive (the native plugin) and
- * the CLI from the packed package. Each program declares the same treasury (test/drift/programs),
+ * `portfolio-wallet drift` and the pull-request report through the real engine, for a program on
+ * each adapter, each set up outside this repository as its user has it: an ES-module TypeScript
+ * program with the packed package installed by npm (the dynamic resources), a YAML program with
+ * the plugin installed from its release archive (the native plugin) and the CLI from the packed
+ * package. Each program declares the same treasury (test/drift/programs),
  * is changed at the sandbox behind its back, and is checked with the command as a pipeline runs
  * it, counting the sandbox's requests: a drift check only reads.
  *
- * A new kind of program is one more entry in PROGRAM_KINDS (test/support/programProjects.ts). Go
- * and Java programs run on the same native plugin process as YAML and Python, so what the plugin
- * answers a refresh is covered here; their own SDKs are tested in test/native.
+ * A new adapter is one more entry in PROGRAM_KINDS (test/support/programProjects.ts). A refresh
+ * does not run the program, and Python, Go and Java programs reach the same plugin process as YAML,
+ * so what the plugin answers a refresh is covered here; CommonJS programs load the same dynamic
+ * resources as ES-module ones. Each language's own SDK is tested in test/native.
  */
 
 const A = { tbills: 6000, syrupUsdc: 4000 };

@@ -28,7 +28,7 @@ describeTreasuryLifecycle(
     await useGoSdk(project);
     return project;
   },
-  { setUpTimeoutMs: 600_000, stepTimeoutMs: 300_000 },
+  { setUpTimeoutMs: 600_000, stepTimeoutMs: 300_000, languageIndependentSteps: false },
 );
 
 let t: TestSandbox;

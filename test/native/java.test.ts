@@ -32,6 +32,7 @@ describeTreasuryLifecycle(
   {
     setUpTimeoutMs: 900_000,
     stepTimeoutMs: 600_000,
+    languageIndependentSteps: false,
     // The code `pulumi import` prints compiles, as printed, against the SDK (in the program's jar):
     // its input types are the SDK's package, com.portfoliowallet.portfoliowallet (the schema's namespace).
     checkImportCode: async (printed, project) => {

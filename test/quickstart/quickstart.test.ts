@@ -28,10 +28,13 @@ async function freePort(): Promise<number> {
 }
 
 async function quickstart(...args: string[]): Promise<string> {
+  // As the README's first command runs it: the engine type-checks the quickstart program (the
+  // heavy tier's transpile-only setting, vitest.config.ts, is not a user's).
+  const { PULUMI_NODEJS_TRANSPILE_ONLY: _tierSetting, ...userEnv } = process.env;
   const { stdout } = await run(process.execPath, ["scripts/quickstart.ts", ...args], {
     cwd: repoRoot,
     env: {
-      ...process.env,
+      ...userEnv,
       PORTFOLIO_WALLET_QUICKSTART_STACK: stackName,
       PORTFOLIO_WALLET_QUICKSTART_STATE_DIR: stateRoot,
       PORTFOLIO_WALLET_QUICKSTART_PORT: String(port),

@@ -23,9 +23,6 @@ const A = { tbills: 6000, syrupUsdc: 4000 };
 const B = { tbills: 5000, syrupUsdc: 5000 };
 const DEPOSIT_USD = 1_000_000;
 
-/** One program per adapter: the dynamic resources and the native plugin. */
-const PROGRAMS = PROGRAM_KINDS.filter((kind) => kind.name === "esm-typescript" || kind.name === "yaml");
-
 /** The installed package's policy pack for this project's offline engine. */
 const packOf = (project: ProgramProject) => path.join(project.packageDir, "policy", "offline");
 
@@ -53,7 +50,7 @@ interface ReportJson {
 
 const usd = (micros: bigint) => Number(micros) / 1_000_000;
 
-describe.each(PROGRAMS)("the change in dollars, $title", ({ name, create }) => {
+describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create }) => {
   let t: TestSandbox;
   let project: ProgramProject;
   let walletId: string;

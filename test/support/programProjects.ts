@@ -3,14 +3,17 @@ import path from "node:path";
 import { runProcess, type CliRun } from "../cli/harness.ts";
 import { ConsumerProject, type Layout } from "../consumer/harness/consumerProject.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
-import { installPythonSdk } from "../native/harness/sdks.ts";
 
 /**
- * The kinds of user programs that declare the same treasury (test/drift/programs: a wallet of
- * tbills and syrupUsdc from the stack config tbillsBps and syrupUsdcBps, and a webhook), each set up
- * outside this repository as its user has it, with the package's CLI as that user runs it. The
- * tests that must hold for every program (drift, the report's dollars) take them from here, so a
- * new kind of program is one more entry in PROGRAM_KINDS.
+ * One user program per adapter, each declaring the same treasury (test/drift/programs: a wallet of
+ * tbills and syrupUsdc from the stack config tbillsBps and syrupUsdcBps, and a webhook), set up
+ * outside this repository as its user has it, with the package's CLI as that user runs it: an
+ * ES-module TypeScript program on the dynamic resources and a YAML program on the native plugin.
+ * The tests that must hold for every program (drift, the report's dollars, re-creation after
+ * destroy) take them from here. What they check does not depend on the language: a refresh does
+ * not run the program, and every language but TypeScript reaches the same plugin process, so a
+ * CommonJS or Python program would repeat the same engine runs (each language's own behaviour is
+ * in test/native and test/consumer/layouts.test.ts). A new adapter is one more entry here.
  */
 
 /** A user's project of one kind. */
@@ -53,18 +56,12 @@ async function typescriptProject(layout: Layout, tarball: string, name: string):
 }
 
 /**
- * A project of another language on the native plugin (installed from its release archive), the
- * CLI installed from the packed package into a tools directory beside it (a Python or YAML
- * repository has no package.json of its own) and run in the project directory.
+ * A YAML project on the native plugin (installed from its release archive), the CLI installed from
+ * the packed package into a tools directory beside it (a YAML repository has no package.json of
+ * its own) and run in the project directory.
  */
-async function nativeProject(
-  language: "yaml" | "python",
-  tarball: string,
-  name: string,
-  prepare: (project: LanguageProject) => Promise<void> = async () => undefined,
-): Promise<ProgramProject> {
-  const project = await LanguageProject.create(path.join(programsDir, language), name);
-  await prepare(project);
+async function yamlProject(tarball: string, name: string): Promise<ProgramProject> {
+  const project = await LanguageProject.create(path.join(programsDir, "yaml"), name);
   const tools = path.join(project.root, "tools");
   mkdirSync(tools);
   await project.run("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], tools, {
@@ -90,21 +87,9 @@ export const PROGRAM_KINDS: ProgramKind[] = [
     create: (tarball, name) => typescriptProject("esm-typescript", tarball, name),
   },
   {
-    name: "commonjs-typescript",
-    title: "TypeScript, CommonJS (dynamic resources)",
-    adapter: "dynamic",
-    create: (tarball, name) => typescriptProject("commonjs-typescript", tarball, name),
-  },
-  {
     name: "yaml",
     title: "YAML (native plugin)",
     adapter: "native",
-    create: (tarball, name) => nativeProject("yaml", tarball, name),
-  },
-  {
-    name: "python",
-    title: "Python (native plugin)",
-    adapter: "native",
-    create: (tarball, name) => nativeProject("python", tarball, name, installPythonSdk),
+    create: (tarball, name) => yamlProject(tarball, name),
   },
 ];

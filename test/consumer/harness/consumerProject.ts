@@ -40,13 +40,31 @@ export class ConsumerProject {
     this.stateDir = path.join(root, "state");
   }
 
-  /** Copies the layout into a new temp dir and installs its dependencies and the tarball with npm. */
+  /**
+   * Whether the engine type-checks the TypeScript program on every run, as it does for a user who
+   * sets nothing (ts-node's default). The heavy test tier turns it off for its other projects
+   * (PULUMI_NODEJS_TRANSPILE_ONLY in vitest.config.ts): what they test is the provider, and the
+   * check costs seconds of CPU per run.
+   */
+  #typeChecksProgram = false;
+
+  /**
+   * Copies the layout into a new temp dir and installs its dependencies and the tarball with npm;
+   * the engine type-checks its program on every run, as a user's.
+   */
   static async create(layout: Layout, tarball: string): Promise<ConsumerProject> {
-    return ConsumerProject.fromTemplate(path.join(layoutsDir, layout), layout, tarball, (dir) => {
-      if (layout !== "javascript") {
-        cpSync(path.join(layoutsDir, "typescript-program.ts"), path.join(dir, "index.ts"));
-      }
-    });
+    const project = await ConsumerProject.fromTemplate(
+      path.join(layoutsDir, layout),
+      layout,
+      tarball,
+      (dir) => {
+        if (layout !== "javascript") {
+          cpSync(path.join(layoutsDir, "typescript-program.ts"), path.join(dir, "index.ts"));
+        }
+      },
+    );
+    project.#typeChecksProgram = true;
+    return project;
   }
 
   /** A project from any template directory (a Pulumi.yaml, a package.json and the program). */
@@ -89,6 +107,7 @@ export class ConsumerProject {
     env["PATH"] = [engineBinDir(), env["PATH"] ?? ""].join(path.delimiter);
     // Settings reach the provider through stack config only, as the tests set them.
     for (const name of Object.keys(env)) if (name.startsWith("PORTFOLIO_WALLET_")) delete env[name];
+    if (this.#typeChecksProgram) delete env["PULUMI_NODEJS_TRANSPILE_ONLY"];
     return env;
   }
 

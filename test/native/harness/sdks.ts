@@ -16,11 +16,22 @@ import { filesUnder, type LanguageProject, PACKAGE_VERSION } from "./languagePro
 /** A Go user's shell: the module proxy, no workspace, the installed Go. */
 export const GO_ENV = { GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" };
 
+/**
+ * Whether a path of a checkout's SDK directory is its source, not what a build left there: the doc
+ * walks build the SDKs in the checkout as their pages say (`pip install <checkout>/sdk/python`,
+ * `mvn -f <checkout>/sdk/java/pom.xml install`), possibly while another test file copies them, and a
+ * half-written build/ or target/ must neither ship nor change the key of a shared environment.
+ */
+function isSdkSource(source: string): boolean {
+  const name = path.basename(source);
+  return !["build", "target", "__pycache__"].includes(name) && !name.endsWith(".egg-info");
+}
+
 /** A virtual environment with the project's requirements.txt and the Python SDK (`pip install <checkout>/sdk/python`). */
 export async function installPythonSdk(project: LanguageProject): Promise<void> {
   // A copy of the generated directory: pip builds in place.
   const sdk = path.join(project.root, "sdk-python");
-  cpSync(path.join(repoRoot, "sdk", "python"), sdk, { recursive: true });
+  cpSync(path.join(repoRoot, "sdk", "python"), sdk, { recursive: true, filter: isSdkSource });
   await project.createVirtualEnvironment([sdk]);
 }
 
@@ -55,7 +66,7 @@ export async function installJavaSdk(project: LanguageProject): Promise<void> {
  */
 export async function installJavaSdkIntoLocalRepository(project: LanguageProject): Promise<string> {
   const sdk = path.join(project.root, "sdk-java");
-  cpSync(path.join(repoRoot, "sdk", "java"), sdk, { recursive: true });
+  cpSync(path.join(repoRoot, "sdk", "java"), sdk, { recursive: true, filter: isSdkSource });
   const hash = createHash("sha256");
   for (const file of filesUnder(sdk)) hash.update(file).update(readFileSync(path.join(sdk, file)));
   const installed = path.join(

@@ -9,9 +9,11 @@ import type { LanguageProject } from "./languageProject.ts";
 /**
  * The lifecycle a treasury goes through, the same in every language whose program uses the native
  * plugin through a generated SDK (Python, Go, Java): up, a no-change preview, a reweight shown per
- * yield source, an update approved at the signing provider during `up`, refresh, bad input refused
- * at preview, `pulumi import` of a wallet made through the API, a funded wallet that destroy will
- * not drop, and destroy. Each language's test file gives only how its project is made.
+ * yield source, `pulumi import` of a wallet made through the API, destroy, and the secrets kept out
+ * of the backend. One language (`languageIndependentSteps`) also runs what the language cannot
+ * change: an update approved at the signing provider during `up`, refresh, bad input refused at
+ * preview, and a funded wallet that destroy will not drop. Each language's test file gives only
+ * how its project is made.
  *
  * Every program (test/native/programs/<language>-treasury) is the same treasury, written once per
  * language: stack config `positions` (JSON list of {positionKey, targetWeightBps}), `label` and
@@ -50,6 +52,15 @@ export interface LifecycleOptions {
    * no code.
    */
   checkImportCode?: (printed: string, project: LanguageProject) => Promise<void>;
+  /**
+   * Whether this language also runs the steps whose outcome the language cannot change: an update
+   * approved at the signing provider during `up`, refresh, bad input refused at preview, and a
+   * funded wallet that destroy will not drop. They are the plugin's and the engine's behaviour, not
+   * the SDK's, so one language runs them for the native plugin (Python: the fastest to start), and
+   * the others keep only what is their own (their SDK's types and outputs, a reweight, import with
+   * their code, secrets in their state, destroy). docs/testing.md lists where each step runs.
+   */
+  languageIndependentSteps: boolean;
 }
 
 /**
@@ -59,18 +70,37 @@ export interface LifecycleOptions {
 export function describeTreasuryLifecycle(
   title: string,
   createProject: () => Promise<LanguageProject>,
-  options: LifecycleOptions = {},
+  options: LifecycleOptions,
 ): void {
   const approverKeys = generateTurnkeyApiKeyPair();
   /** The stack's API token: distinctive, so that finding it anywhere in state cannot be an accident. */
   const stackToken = `pw-lifecycle-stack-token-${crypto.randomUUID()}`;
   const stepTimeout = options.stepTimeoutMs ?? 120_000;
+  /** Registers a language-independent step only in the language that runs them (not skipped: absent). */
+  const testLanguageIndependent = options.languageIndependentSteps ? test : () => undefined;
 
   let t: TestSandbox;
   let project: LanguageProject;
   const access = () => ({ url: t.url, token: TOKEN });
   const setPositions = async (positions: unknown) => {
     await project.pulumi(["config", "set", "positions", JSON.stringify(positions)]);
+  };
+  const setApproverConfig = async () => {
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiBaseUrl", t.url]);
+    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyOrganizationId", ORG]);
+    await project.pulumi([
+      "config",
+      "set",
+      "portfolio-wallet:turnkeyApiPublicKey",
+      approverKeys.apiPublicKey,
+    ]);
+    await project.pulumi([
+      "config",
+      "set",
+      "--secret",
+      "portfolio-wallet:turnkeyApiPrivateKey",
+      approverKeys.apiPrivateKey,
+    ]);
   };
   const walletAtService = async (walletId: string) =>
     (await t.api("GET", `/v2/portfolio-wallets/${walletId}`)).body;
@@ -86,6 +116,11 @@ export function describeTreasuryLifecycle(
       await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
       await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", stackToken]);
       await setPositions(POSITIONS_A);
+      if (!options.languageIndependentSteps) {
+        // No approval step here, but the signing key is still in the stack's config from the first
+        // `up` on, so the last test still checks that it never reaches the backend in plaintext.
+        await setApproverConfig();
+      }
     }, options.setUpTimeoutMs ?? 300_000);
 
     afterAll(async () => {
@@ -147,7 +182,7 @@ export function describeTreasuryLifecycle(
       stepTimeout,
     );
 
-    test(
+    testLanguageIndependent(
       "a strategy update held for approval is approved during up with the stack's Turnkey key",
       async () => {
         expect(
@@ -157,21 +192,7 @@ export function describeTreasuryLifecycle(
           body: { publicKey: approverKeys.apiPublicKey, userName: `${title} pipeline` },
         });
         expect(registered.status).toBe(201);
-        await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiBaseUrl", t.url]);
-        await project.pulumi(["config", "set", "portfolio-wallet:turnkeyOrganizationId", ORG]);
-        await project.pulumi([
-          "config",
-          "set",
-          "portfolio-wallet:turnkeyApiPublicKey",
-          approverKeys.apiPublicKey,
-        ]);
-        await project.pulumi([
-          "config",
-          "set",
-          "--secret",
-          "portfolio-wallet:turnkeyApiPrivateKey",
-          approverKeys.apiPrivateKey,
-        ]);
+        await setApproverConfig();
         await setPositions(POSITIONS_C);
         await project.pulumi(["up", "--yes", "--skip-preview"]);
         const outputs = await project.outputs();
@@ -191,7 +212,7 @@ export function describeTreasuryLifecycle(
       stepTimeout,
     );
 
-    test(
+    testLanguageIndependent(
       "refresh reads the wallet back; the next preview shows no change",
       async () => {
         await project.pulumi(["refresh", "--yes", "--skip-preview"]);
@@ -200,7 +221,7 @@ export function describeTreasuryLifecycle(
       stepTimeout,
     );
 
-    test(
+    testLanguageIndependent(
       "bad input is refused at preview, before any request that changes anything, naming the field",
       async () => {
         const cases = [
@@ -266,7 +287,7 @@ export function describeTreasuryLifecycle(
       stepTimeout,
     );
 
-    test(
+    testLanguageIndependent(
       "destroy will not drop a funded wallet; with onDelete retain it leaves the stack and keeps its funds",
       async () => {
         const { walletId } = await project.outputs();
@@ -292,6 +313,17 @@ export function describeTreasuryLifecycle(
       },
       stepTimeout * 3,
     );
+
+    if (!options.languageIndependentSteps) {
+      test(
+        "destroy removes the empty wallets from the stack",
+        async () => {
+          await project.pulumi(["destroy", "--yes", "--skip-preview"]);
+          expect(await project.stateResources()).toEqual([]);
+        },
+        stepTimeout,
+      );
+    }
 
     test("the API token and the signing key never reach the state backend in plaintext", () => {
       const findings = secretFindings(filesUnder(path.join(project.stateDir, ".pulumi")), [
