@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { EVENT_TYPES, UuidSchema } from "../../sdk/nodejs/contract/index.ts";
+import { EVENT_TYPES } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { adminApiMode } from "../http/middleware.ts";
 import { ok, type OperationRoutes } from "../http/operationRoutes.ts";
@@ -10,34 +9,6 @@ import { listDepositsWithLegs } from "../domain/money/depositLegs.ts";
 import { walletHistory } from "../domain/money/walletHistory.ts";
 import { listWithdrawalTimelines } from "../domain/money/withdrawalTimeline.ts";
 import type { CONSOLE_READ_OPERATIONS } from "./consoleOperations.ts";
-
-/** The console's read API: what the console shows that no endpoint of the service gives. */
-export const CONSOLE_API_PREFIX = "/_console/api";
-
-const limit = (defaultLimit: number, max: number) =>
-  z.coerce
-    .number({ error: `must be a whole number from 1 to ${max}` })
-    .int(`must be a whole number from 1 to ${max}`)
-    .min(1, `must be a whole number from 1 to ${max}`)
-    .max(max, `must be a whole number from 1 to ${max}`)
-    .default(defaultLimit);
-
-export const ApprovalQuerySchema = z.object({
-  status: z.enum(["pending", "all"], { error: "must be pending or all" }).default("pending"),
-  limit: limit(50, 100),
-});
-export const LimitQuerySchema = z.object({ limit: limit(25, 100) });
-export const DeliveryQuerySchema = z.object({
-  status: z
-    .enum(["pending", "succeeded", "failed", "cancelled"], {
-      error: "must be pending, succeeded, failed or cancelled",
-    })
-    .optional(),
-  registrationId: z.string().min(1).max(100).optional(),
-  eventType: z.string().min(1).max(200).optional(),
-  walletId: UuidSchema.optional(),
-  limit: limit(50, 200),
-});
 
 /**
  * Sandbox-only reads for the console (docs/sandbox.md "Console API"), by operationId of

@@ -7,8 +7,9 @@ import { editWebhook } from "../domain/webhooks.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { findResourceById } from "../store/lookupStore.ts";
 import { settleDueWorkMiddleware } from "../http/middleware.ts";
-import { CONSOLE_API_PREFIX, consoleReadRoutes } from "./consoleApi.ts";
+import { consoleReadRoutes } from "./consoleApi.ts";
 import {
+  CONSOLE_API_PREFIX,
   CONSOLE_LOG_OPERATIONS,
   CONSOLE_READ_OPERATIONS,
   CONSOLE_WEBHOOK_OPERATIONS,

@@ -13,12 +13,6 @@ import {
 } from "../../sdk/nodejs/contract/index.ts";
 
 import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
-import {
-  ApprovalQuerySchema,
-  CONSOLE_API_PREFIX,
-  DeliveryQuerySchema,
-  LimitQuerySchema,
-} from "./consoleApi.ts";
 
 /**
  * The console's read API (consoleApi.ts) as an operation table, for the sandbox's second OpenAPI
@@ -26,6 +20,34 @@ import {
  * and any script may too. The console's page and its static files are not API operations and are
  * not documented.
  */
+
+/** The console's read API (consoleApi.ts): what the console shows that no endpoint of the service gives. */
+export const CONSOLE_API_PREFIX = "/_console/api";
+
+const limit = (defaultLimit: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number from 1 to ${max}` })
+    .int(`must be a whole number from 1 to ${max}`)
+    .min(1, `must be a whole number from 1 to ${max}`)
+    .max(max, `must be a whole number from 1 to ${max}`)
+    .default(defaultLimit);
+
+export const ApprovalQuerySchema = z.object({
+  status: z.enum(["pending", "all"], { error: "must be pending or all" }).default("pending"),
+  limit: limit(50, 100),
+});
+export const LimitQuerySchema = z.object({ limit: limit(25, 100) });
+export const DeliveryQuerySchema = z.object({
+  status: z
+    .enum(["pending", "succeeded", "failed", "cancelled"], {
+      error: "must be pending, succeeded, failed or cancelled",
+    })
+    .optional(),
+  registrationId: z.string().min(1).max(100).optional(),
+  eventType: z.string().min(1).max(200).optional(),
+  walletId: UuidSchema.optional(),
+  limit: limit(50, 200),
+});
 
 export const CONSOLE_TAG = "Sandbox console";
 

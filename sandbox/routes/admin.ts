@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { UuidSchema } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
-import { clockAdvanceProblem, MAX_CLOCK_ADVANCE_MS } from "../clock.ts";
+import { clockAdvanceProblem } from "../clock.ts";
 import { NotFoundError, ValidationError } from "../domain/errors.ts";
 import { requireSandboxWideAdmin } from "../http/middleware.ts";
 import { ok } from "../http/operationRoutes.ts";
@@ -11,61 +9,6 @@ import { defaultBurst } from "../domain/rateLimits.ts";
 import { getPolicy, setPolicy } from "../store/policyStore.ts";
 import { findWallet } from "../store/walletStore.ts";
 import type { AdminRoutes } from "./adminHandlers.ts";
-
-const approvals = z
-  .number()
-  .int("must be a whole number")
-  .min(0, "must be 0 (no approval) or more")
-  .max(10, "must be at most 10");
-export const PolicySchema = z.object({
-  strategyUpdateApprovals: approvals.optional(),
-  withdrawalApprovals: approvals.optional(),
-});
-/** What an admin change acts on: the caller's organization (the default), or every organization. */
-export const ChangeScopeSchema = z
-  .enum(["organization", "sandbox"], {
-    error: "must be organization (the caller's organization only) or sandbox (every organization)",
-  })
-  .default("organization");
-export const RateSchema = z.object({
-  currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
-  scope: ChangeScopeSchema,
-});
-export const AdvanceSchema = z
-  .object({
-    scope: ChangeScopeSchema,
-    ms: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_CLOCK_ADVANCE_MS, `must be at most ${MAX_CLOCK_ADVANCE_MS} (100 years)`)
-      .optional(),
-    seconds: z
-      .number()
-      .min(0)
-      .max(MAX_CLOCK_ADVANCE_MS / 1000, `must be at most ${MAX_CLOCK_ADVANCE_MS / 1000} (100 years)`)
-      .optional(),
-  })
-  .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");
-export const RateLimitSchema = z
-  .object({
-    requestsPerSecond: z
-      .number()
-      .finite()
-      .gt(0, "must be above 0 (null: no limit)")
-      .max(100_000, "must be at most 100000")
-      .nullable(),
-    burst: z.number().int("must be a whole number").min(1).max(100_000).optional(),
-  })
-  .refine((b) => b.requestsPerSecond !== null || b.burst === undefined, {
-    message: "a burst needs a requestsPerSecond",
-    path: ["burst"],
-  });
-export const StrategyFaultSchema = z.object({
-  walletId: UuidSchema,
-  reason: z.string().min(1).max(500).default("rebalance failed (injected fault)"),
-});
-export const RejectSchema = z.object({ reason: z.string().min(1).max(500).optional() });
 
 /**
  * The sandbox-only admin API (`/_sandbox/...`), documented in docs/sandbox.md: the policy, rates,

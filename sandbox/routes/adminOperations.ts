@@ -13,17 +13,19 @@ import {
 import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import { HttpFaultRequestSchema } from "../domain/faults.ts";
 import { SimulateDepositSchema } from "../domain/money/deposits.ts";
-import { RegisterKeySchema } from "../signing/adminRoutes.ts";
 import {
   AdvanceSchema,
+  DeliveryQuerySchema,
+  LedgerQuerySchema,
+  LegFaultSchema,
   PolicySchema,
   RateLimitSchema,
   RateSchema,
+  RegisterKeySchema,
   RejectSchema,
+  SnapshotFileSchema,
   StrategyFaultSchema,
-} from "./admin.ts";
-import { DeliveryQuerySchema, LedgerQuerySchema, LegFaultSchema } from "./moneyAdmin.ts";
-import { SnapshotFileSchema } from "./snapshotAdmin.ts";
+} from "./adminRequestSchemas.ts";
 
 /**
  * The sandbox-only admin API (`/_sandbox/...`, docs/sandbox.md) as an operation table, for the

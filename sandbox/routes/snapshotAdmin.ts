@@ -1,26 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { ValidationError } from "../domain/errors.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { requireSandboxWideAdmin } from "../http/middleware.ts";
 import { ok } from "../http/operationRoutes.ts";
 import { SnapshotFileError } from "../store/snapshotFiles.ts";
 import type { AdminRoutes } from "./adminHandlers.ts";
-
-/**
- * A file of the sandbox's snapshot directory, by name only: the admin API never reads or writes a
- * path a caller chooses (options.ts `snapshotDir`).
- */
-export const SnapshotFileSchema = z.object({
-  file: z
-    .string()
-    .max(200, "must be at most 200 characters")
-    .regex(
-      /^[A-Za-z0-9_][A-Za-z0-9._-]*$/,
-      "must be a file name (letters, digits, '.', '_', '-'; no directory): files live in the sandbox's snapshot directory (--snapshot-dir)",
-    ),
-});
 
 /**
  * Where a file name lies: whole-sandbox snapshots in the snapshot directory, an organization's

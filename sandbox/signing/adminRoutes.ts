@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { SandboxContext } from "../http/context.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { HttpError } from "../http/errors.ts";
 import { created, ok } from "../http/operationRoutes.ts";
 import type { AdminRoutes } from "../routes/adminHandlers.ts";
+import { PublicKeySchema } from "../routes/adminRequestSchemas.ts";
 import { publicKeyFromCompressedHex, StampError } from "./stamp.ts";
 import {
   deleteApproverKey,
@@ -12,18 +12,6 @@ import {
   upsertApproverKey,
   type ApproverKeyRecord,
 } from "../store/signingProviderStore.ts";
-
-export const PublicKeySchema = z
-  .string()
-  .regex(
-    /^0[23][0-9a-fA-F]{64}$/,
-    "must be a compressed P-256 public key: 66 hex characters starting with 02 or 03",
-  )
-  .transform((key) => key.toLowerCase());
-export const RegisterKeySchema = z.object({
-  publicKey: PublicKeySchema,
-  userName: z.string().min(1).max(200).optional(),
-});
 
 const keyView = (key: ApproverKeyRecord) => ({
   organizationId: key.organizationId,
