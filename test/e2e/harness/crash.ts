@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { engineBinDir } from "../../../scripts/pulumiEnv.ts";
 
 /**
@@ -126,5 +127,28 @@ export async function upKilledAfter(run: InterruptedUp, route: string, after: nu
   await sleep(200);
   const survivors = killed.filter(isRunning);
   if (survivors.length > 0) throw new Error(`processes of the killed up still run: ${survivors.join(", ")}`);
+  removeEmptyAttributeFiles(run);
   await run.project.pulumi(["cancel", "--yes"]);
+}
+
+/**
+ * The recovery step docs/provider.md gives for the file backend ("A cancelled or killed run"): a
+ * run killed while it wrote a checkpoint can leave the checkpoint's metadata file
+ * (`<stack>.json.attrs`, which the backend's storage library truncates and then writes in place)
+ * empty, and every later command on the stack then fails with `failed to load checkpoint: EOF`.
+ * It holds only the file's content type, so the docs say to delete it when empty; the checkpoint
+ * itself is written whole to a temporary file and renamed into place. Said in the run's output
+ * when it happens, as a user would see it.
+ */
+function removeEmptyAttributeFiles(run: InterruptedUp): void {
+  const backendUrl = (run.project.env() as Record<string, string>)["PULUMI_BACKEND_URL"] ?? "";
+  if (!backendUrl.startsWith("file:")) return;
+  const stacksDir = path.join(fileURLToPath(backendUrl), ".pulumi", "stacks");
+  const files = readdirSync(stacksDir, { recursive: true, encoding: "utf8" });
+  for (const relative of files.filter((name) => name.endsWith(".json.attrs"))) {
+    const file = path.join(stacksDir, relative);
+    if (statSync(file).size > 0) continue;
+    run.write(`\n[recovery] the killed run left ${file} empty: removed, as docs/provider.md says\n`);
+    rmSync(file);
+  }
 }
