@@ -54,6 +54,15 @@ const UNIT_TIER_STAND_INS = path.join(import.meta.dirname, "test", "support", "u
  */
 const TIMING_TESTS = ["test/provider/throttling.test.ts"];
 
+/**
+ * Heavy files that build in the checkout itself, so that nothing else may run meanwhile: the
+ * release (scripts/release.sh rebuilds dist/ and its plugin archive, which the other heavy files'
+ * packed package is made from, and copies sdk/java and sdk/python, where the doc walks build in
+ * place). Run alone, last. With two heavy files at a time, the release once found the plugin
+ * archive half rewritten.
+ */
+const CHECKOUT_BUILDING_TESTS = ["test/release/**/*.test.ts"];
+
 /** The unit tiers' environment: the heavy tools replaced by stand-ins that say what to do. */
 const UNIT_TIER_ENV = {
   PORTFOLIO_WALLET_TEST_TIER: "unit",
@@ -102,6 +111,7 @@ export default defineConfig({
         test: {
           name: "heavy",
           include: HEAVY_TESTS,
+          exclude: ["**/node_modules/**", ...CHECKOUT_BUILDING_TESTS],
           // Two heavy files at a time, after the unit files: an engine file spends most of its time
           // waiting on process start-ups and on the sandbox's clock, using about half of one core
           // on average (docs/testing.md), so two share the two cores well. A step's time limit is
@@ -117,6 +127,17 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 600_000,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "heavy-alone",
+          include: CHECKOUT_BUILDING_TESTS,
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          sequence: { groupOrder: 3 },
         },
       },
     ],
