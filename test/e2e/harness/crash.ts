@@ -140,7 +140,7 @@ export async function upKilledAfter(run: InterruptedUp, route: string, after: nu
  * itself is written whole to a temporary file and renamed into place. Said in the run's output
  * when it happens, as a user would see it.
  */
-function removeEmptyAttributeFiles(run: InterruptedUp): void {
+export function removeEmptyAttributeFiles(run: Pick<InterruptedUp, "project" | "write">): void {
   const backendUrl = (run.project.env() as Record<string, string>)["PULUMI_BACKEND_URL"] ?? "";
   if (!backendUrl.startsWith("file:")) return;
   const stacksDir = path.join(fileURLToPath(backendUrl), ".pulumi", "stacks");
