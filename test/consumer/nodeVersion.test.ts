@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MINIMUM_NODE_VERSION, unsupportedNodeMessage } from "../../sdk/nodejs/client/core/nodeVersion.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { npmEnv, packedPackage } from "./harness/packedPackage.ts";
+import { packedPackage } from "./harness/packedPackage.ts";
+import { installPackedPackage } from "./harness/sharedInstall.ts";
 
 /**
  * On a Node.js older than the package's floor, each entry (the ES module and the CommonJS root,
@@ -40,10 +41,7 @@ beforeAll(async () => {
   const tarball = await packedPackage();
   dir = mkdtempSync(path.join(os.tmpdir(), "pw-node-version-"));
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "old-node-user", private: true }));
-  await execFileAsync("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], {
-    cwd: dir,
-    env: npmEnv(),
-  });
+  await installPackedPackage(dir, tarball);
 }, 600_000);
 
 afterAll(() => {

@@ -23,7 +23,9 @@ let sandbox: ChildProcess | undefined;
 let serviceUrl: string;
 
 beforeAll(async () => {
-  project = await ConsumerProject.create("esm-typescript", await packedPackage());
+  project = await ConsumerProject.create("esm-typescript", await packedPackage(), {
+    installWith: "shared",
+  });
   sandbox = project.spawnCli(["sandbox", "--port", "0", "--data", ":memory:"], {
     SANDBOX_TOKENS: `${API_TOKEN}=policy-org`,
     SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,

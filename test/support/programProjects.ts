@@ -2,6 +2,7 @@ import { cpSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { runProcess, type CliRun } from "../cli/harness.ts";
 import { ConsumerProject, type Layout } from "../consumer/harness/consumerProject.ts";
+import { installPackedPackage } from "../consumer/harness/sharedInstall.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
 
 /**
@@ -64,11 +65,7 @@ async function yamlProject(tarball: string, name: string): Promise<ProgramProjec
   const project = await LanguageProject.create(path.join(programsDir, "yaml"), name);
   const tools = path.join(project.root, "tools");
   mkdirSync(tools);
-  await project.run("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], tools, {
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-  });
+  await installPackedPackage(tools, tarball);
   const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
   return {
     dir: project.dir,

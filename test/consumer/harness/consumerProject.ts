@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { engineBinDir, LOCAL_STACK_PASSPHRASE } from "../../../scripts/pulumiEnv.ts";
 import { npmEnv } from "./packedPackage.ts";
+import { installPackedPackage } from "./sharedInstall.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -49,10 +50,16 @@ export class ConsumerProject {
   #typeChecksProgram = false;
 
   /**
-   * Copies the layout into a new temp dir and installs its dependencies and the tarball with npm;
-   * the engine type-checks its program on every run, as a user's.
+   * Copies the layout into a new temp dir and installs its dependencies and the tarball with npm
+   * itself, as the user this project stands for does (`installWith: "shared"`: a copy of the run's
+   * install, for a test about something else); the engine type-checks its program on every run, as
+   * a user's.
    */
-  static async create(layout: Layout, tarball: string): Promise<ConsumerProject> {
+  static async create(
+    layout: Layout,
+    tarball: string,
+    { installWith = "npm" }: { installWith?: "shared" | "npm" } = {},
+  ): Promise<ConsumerProject> {
     const project = await ConsumerProject.fromTemplate(
       path.join(layoutsDir, layout),
       layout,
@@ -62,23 +69,30 @@ export class ConsumerProject {
           cpSync(path.join(layoutsDir, "typescript-program.ts"), path.join(dir, "index.ts"));
         }
       },
+      { installWith },
     );
     project.#typeChecksProgram = true;
     return project;
   }
 
-  /** A project from any template directory (a Pulumi.yaml, a package.json and the program). */
+  /**
+   * A project from any template directory (a Pulumi.yaml, a package.json and the program), its
+   * dependencies and the tarball installed: by default a copy of the run's one npm install of the
+   * same dependencies (installPackedPackage), with `installWith: "npm"` by npm in the project.
+   */
   static async fromTemplate(
     templateDir: string,
     name: string,
     tarball: string,
     prepare: (dir: string) => void = () => undefined,
+    { installWith = "shared" }: { installWith?: "shared" | "npm" } = {},
   ): Promise<ConsumerProject> {
     const project = new ConsumerProject(name, mkdtempSync(path.join(os.tmpdir(), `pw-consumer-${name}-`)));
     cpSync(templateDir, project.dir, { recursive: true });
     prepare(project.dir);
     mkdirSync(path.join(project.stateDir, "home"), { recursive: true });
-    await project.install(tarball);
+    if (installWith === "npm") await project.install(tarball);
+    else await installPackedPackage(project.dir, tarball);
     return project;
   }
 

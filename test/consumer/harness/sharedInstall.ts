@@ -1,0 +1,104 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+import { npmEnv } from "./packedPackage.ts";
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Where a test run keeps the installations it shares (set by test/globalSetup.ts for the run, and
+ * removed after it). Unset (a benchmark, a script), every project runs its own `npm install`.
+ */
+export const SHARED_INSTALLS_DIR_ENV = "PORTFOLIO_WALLET_TEST_INSTALLS_DIR";
+
+/** The files `npm install` writes at a project's top, besides its package.json. */
+const INSTALLED = ["package-lock.json", "node_modules"] as const;
+
+/**
+ * `npm install <tarball>` in a project: what a user runs to add the package. The same package.json
+ * and tarball give the same tree, and an install of @pulumi/pulumi's tree costs about 30 s of CPU
+ * (mostly writing 30,000 files), which twenty projects per run paid again and again. So a run
+ * installs each dependency set once, with npm, in a directory of its own, and every project with
+ * that set gets a copy of what npm wrote there (a couple of seconds): the same bytes npm would
+ * have written in the project. The `file:` paths npm records for the tarball are relative to the
+ * project, so they are rewritten for the copy's place, as npm would have written them there; a
+ * later `npm install` in the project (an upgrade) reads them as its own.
+ *
+ * The projects that stand for a user installing (every layout of test/consumer/layouts.test.ts,
+ * the doc walks) run npm themselves.
+ */
+export async function installPackedPackage(projectDir: string, tarball: string): Promise<void> {
+  const runDir = process.env[SHARED_INSTALLS_DIR_ENV];
+  if (runDir === undefined || runDir === "") {
+    await npmInstall(projectDir, tarball);
+    return;
+  }
+  const manifestPath = path.join(projectDir, "package.json");
+  const manifest = existsSync(manifestPath) ? readFileSync(manifestPath, "utf8") : undefined;
+  const key = createHash("sha256")
+    .update(JSON.stringify([tarball, manifest ?? null, process.version]))
+    .digest("hex")
+    .slice(0, 16);
+  const installed = await installedOnce(path.join(runDir, key), async (dir) => {
+    if (manifest !== undefined) writeFileSync(path.join(dir, "package.json"), manifest);
+    await npmInstall(dir, tarball);
+  });
+  const fromInstalled = `file:${path.relative(installed, tarball)}`;
+  const fromProject = `file:${path.relative(projectDir, tarball)}`;
+  for (const name of INSTALLED) {
+    await execFileAsync("cp", ["-a", path.join(installed, name), path.join(projectDir, name)]);
+  }
+  // package.json as npm left it (npm adds the tarball to its dependencies), and the lockfiles.
+  writeFileSync(manifestPath, readFileSync(path.join(installed, "package.json"), "utf8"));
+  for (const file of ["package.json", "package-lock.json", "node_modules/.package-lock.json"]) {
+    const target = path.join(projectDir, file);
+    if (!existsSync(target)) continue;
+    writeFileSync(target, readFileSync(target, "utf8").replaceAll(fromInstalled, fromProject));
+  }
+}
+
+async function npmInstall(dir: string, tarball: string): Promise<void> {
+  await execFileAsync("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], {
+    cwd: dir,
+    env: npmEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+/**
+ * `dir/project` after `install` ran in it once, whichever worker process asked first; the others
+ * wait for it. A failed install leaves nothing behind, so the next asker tries again (and fails
+ * with npm's own message).
+ */
+async function installedOnce(dir: string, install: (projectDir: string) => Promise<void>): Promise<string> {
+  const project = path.join(dir, "project");
+  const done = path.join(dir, "done");
+  const lock = `${dir}.lock`;
+  mkdirSync(path.dirname(dir), { recursive: true });
+  for (;;) {
+    if (existsSync(done)) return project;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      await sleep(500);
+    }
+  }
+  try {
+    if (existsSync(done)) return project;
+    const staging = `${dir}.staging`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(path.join(staging, "project"), { recursive: true });
+    await install(path.join(staging, "project"));
+    // Renamed into place before `done` is written: the paths npm recorded are rewritten per copy.
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+    writeFileSync(done, "");
+    return project;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
