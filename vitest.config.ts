@@ -76,6 +76,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     globalSetup: ["./test/globalSetup.ts"],
+    setupFiles: ["./test/reporters/fileCpu.ts"],
     // The serialized provider (sdk/nodejs/resources/resourceProvider.cts) is CommonJS: Node loads it as is,
     // rather than Vite's transform, which only speaks ES modules.
     server: { deps: { external: [/\.cts$/] } },

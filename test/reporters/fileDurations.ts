@@ -21,6 +21,11 @@ export interface FileDuration {
   project: string;
   /** Import of the file and its suites' callbacks plus every test and hook in it, in seconds. */
   seconds: number;
+  /**
+   * CPU seconds the file's worker and the processes it waited for used (test/reporters/fileCpu.ts):
+   * what the file costs, whatever else shared the machine. Absent without /proc.
+   */
+  cpuSeconds?: number;
   tests: number;
   state: string;
 }
@@ -52,6 +57,7 @@ export default class FileDurationsReporter implements Reporter {
           file: path.relative(this.#root, testModule.moduleId),
           project: testModule.project.name,
           seconds: round((diagnostic.collectDuration + diagnostic.duration) / 1000),
+          cpuSeconds: cpuSecondsOf(testModule),
           tests: [...testModule.children.allTests()].length,
           state: testModule.state(),
         };
@@ -62,6 +68,7 @@ export default class FileDurationsReporter implements Reporter {
       startedAt: new Date(this.#startedAt).toISOString(),
       wallSeconds: round((Date.now() - this.#startedAt) / 1000),
       cpus: os.availableParallelism(),
+      cpuSeconds: round(files.reduce((sum, file) => sum + (file.cpuSeconds ?? 0), 0)),
       // Above the number of CPUs, other work shared the machine and every duration is inflated.
       loadAverage1m: {
         min: round(Math.min(...samples)),
@@ -74,6 +81,11 @@ export default class FileDurationsReporter implements Reporter {
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   }
+}
+
+function cpuSecondsOf(testModule: TestModule): number | undefined {
+  const seconds = testModule.meta().cpuSeconds;
+  return seconds === undefined ? undefined : round(seconds);
 }
 
 function round(value: number): number {
