@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureBuilt } from "../scripts/build.ts";
@@ -9,13 +9,22 @@ import { SHARED_INSTALLS_DIR_ENV } from "./consumer/harness/sharedInstall.ts";
  * fixtures) and the serialized provider resolve `@portfolio-wallet/pulumi` to the build, as an
  * installed copy does; a stale build would test old code.
  *
- * The run's shared installs (test/consumer/harness/sharedInstall.ts) live in a directory of the run:
- * a quarter of a gigabyte each, removed when the run ends rather than piling up in the temp dir.
+ * What the run's processes share lives in a directory of the run, removed when it ends (set in the
+ * environment before any worker starts, so every worker and every process they start inherit it):
+ * - the shared installs (test/consumer/harness/sharedInstall.ts), a quarter of a gigabyte each;
+ * - Node.js's compile cache (NODE_COMPILE_CACHE): the suite starts about a thousand Node processes
+ *   (Pulumi programs, the dynamic provider, the native plugin, the CLI, npm), most of them loading
+ *   @pulumi/pulumi, whose compilation the cache cuts from about 0.9 to 0.5 s of CPU. Node checks
+ *   each cached entry against the file's content, so a cached compile never changes what runs.
  */
 export default async function setup(): Promise<() => void> {
   await ensureBuilt();
-  const installs = mkdtempSync(path.join(os.tmpdir(), "pw-test-installs-"));
-  // Set before any worker starts: each worker process inherits it.
+  const run = mkdtempSync(path.join(os.tmpdir(), "pw-test-run-"));
+  const installs = path.join(run, "installs");
+  const compileCache = path.join(run, "node-compile-cache");
+  mkdirSync(installs);
+  mkdirSync(compileCache);
   process.env[SHARED_INSTALLS_DIR_ENV] = installs;
-  return () => rmSync(installs, { recursive: true, force: true });
+  process.env["NODE_COMPILE_CACHE"] = compileCache;
+  return () => rmSync(run, { recursive: true, force: true });
 }

@@ -14,18 +14,20 @@ const execFileAsync = promisify(execFile);
  */
 export const SHARED_INSTALLS_DIR_ENV = "PORTFOLIO_WALLET_TEST_INSTALLS_DIR";
 
-/** The files `npm install` writes at a project's top, besides its package.json. */
-const INSTALLED = ["package-lock.json", "node_modules"] as const;
-
 /**
  * `npm install <tarball>` in a project: what a user runs to add the package. The same package.json
  * and tarball give the same tree, and an install of @pulumi/pulumi's tree costs about 30 s of CPU
  * (mostly writing 30,000 files), which twenty projects per run paid again and again. So a run
  * installs each dependency set once, with npm, in a directory of its own, and every project with
- * that set gets a copy of what npm wrote there (a couple of seconds): the same bytes npm would
- * have written in the project. The `file:` paths npm records for the tarball are relative to the
- * project, so they are rewritten for the copy's place, as npm would have written them there; a
- * later `npm install` in the project (an upgrade) reads them as its own.
+ * that set gets what npm wrote there: the same bytes npm would have written in the project.
+ *
+ * The project's node_modules is a tree of hard links to those files (`cp -al`, under a second): a
+ * full copy cost 13 s of CPU each under the suite's load. So a test must not write into an
+ * installed file in place (none does; npm itself, in a later `npm install`, replaces a package's
+ * files rather than writing into them). The `file:` paths npm records for the tarball are relative
+ * to the project, so they are rewritten for the project's place, as npm would have written them
+ * there, into new files rather than through the links; a later `npm install` in the project (an
+ * upgrade) reads them as its own.
  *
  * The projects that stand for a user installing (every layout of test/consumer/layouts.test.ts,
  * the doc walks) run npm themselves.
@@ -48,15 +50,19 @@ export async function installPackedPackage(projectDir: string, tarball: string):
   });
   const fromInstalled = `file:${path.relative(installed, tarball)}`;
   const fromProject = `file:${path.relative(projectDir, tarball)}`;
-  for (const name of INSTALLED) {
-    await execFileAsync("cp", ["-a", path.join(installed, name), path.join(projectDir, name)]);
-  }
-  // package.json as npm left it (npm adds the tarball to its dependencies), and the lockfiles.
-  writeFileSync(manifestPath, readFileSync(path.join(installed, "package.json"), "utf8"));
+  await execFileAsync("cp", [
+    "-al",
+    path.join(installed, "node_modules"),
+    path.join(projectDir, "node_modules"),
+  ]);
+  // package.json as npm left it (npm adds the tarball to its dependencies), and the lockfiles: new
+  // files, so that the installed ones the links share stay as npm wrote them.
   for (const file of ["package.json", "package-lock.json", "node_modules/.package-lock.json"]) {
+    const source = path.join(installed, file);
+    if (!existsSync(source)) continue;
     const target = path.join(projectDir, file);
-    if (!existsSync(target)) continue;
-    writeFileSync(target, readFileSync(target, "utf8").replaceAll(fromInstalled, fromProject));
+    rmSync(target, { force: true });
+    writeFileSync(target, readFileSync(source, "utf8").replaceAll(fromInstalled, fromProject));
   }
 }
 
