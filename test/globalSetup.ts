@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ensureBuilt } from "../scripts/build.ts";
@@ -17,7 +18,7 @@ import { SHARED_INSTALLS_DIR_ENV } from "./consumer/harness/sharedInstall.ts";
  *   @pulumi/pulumi, whose compilation the cache cuts from about 0.9 to 0.5 s of CPU. Node checks
  *   each cached entry against the file's content, so a cached compile never changes what runs.
  */
-export default async function setup(): Promise<() => void> {
+export default async function setup(): Promise<() => Promise<void>> {
   await ensureBuilt();
   const run = mkdtempSync(path.join(os.tmpdir(), "pw-test-run-"));
   const installs = path.join(run, "installs");
@@ -26,5 +27,8 @@ export default async function setup(): Promise<() => void> {
   mkdirSync(compileCache);
   process.env[SHARED_INSTALLS_DIR_ENV] = installs;
   process.env["NODE_COMPILE_CACHE"] = compileCache;
-  return () => rmSync(run, { recursive: true, force: true });
+  // Removed asynchronously: a synchronous removal of the installs' hundred thousand links blocked
+  // the main process for over ten seconds, while vitest was still waiting for the last worker to
+  // exit, and vitest then printed a worker-termination timeout after the run's summary line.
+  return () => rm(run, { recursive: true, force: true });
 }
