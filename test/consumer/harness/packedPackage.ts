@@ -1,19 +1,10 @@
 import { execFileSync } from "node:child_process";
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { buildInputsHash } from "../../../scripts/build.ts";
 import { repoRoot } from "../../../scripts/pulumiEnv.ts";
+import { onceUnderLock } from "../../support/onceUnderLock.ts";
 
 /**
  * The package as users get it: `npm pack` of this repository (which runs `prepare`, the build).
@@ -37,41 +28,16 @@ export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** Absolute path of the packed tarball of the current sources (packed once per change of them). */
 export async function packedPackage(): Promise<string> {
   const dir = path.join(os.tmpdir(), "portfolio-wallet-packs", buildInputsHash());
-  const done = path.join(dir, "done");
-  const lock = `${dir}.lock`;
-  mkdirSync(path.dirname(dir), { recursive: true });
-  for (;;) {
-    if (existsSync(done)) return path.join(dir, readFileSync(done, "utf8").trim());
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another worker is packing the same sources: wait for it.
-      await sleep(500);
-    }
-  }
-  try {
-    if (existsSync(done)) return path.join(dir, readFileSync(done, "utf8").trim());
-    const staging = `${dir}.staging`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
-    const output = execFileSync("npm", ["pack", "--pack-destination", staging, "--silent"], {
+  await onceUnderLock(dir, async () => {
+    execFileSync("npm", ["pack", "--pack-destination", dir, "--silent"], {
       cwd: repoRoot,
       env: npmEnv(),
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "ignore", "inherit"],
     });
-    const tarball = output.trim().split("\n").at(-1) ?? "";
-    if (!tarball.endsWith(".tgz")) throw new Error(`npm pack printed no tarball name: ${output}`);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(staging, dir);
-    // Written last, atomically: its presence means the tarball is complete.
-    writeFileSync(`${done}.tmp`, tarball);
-    renameSync(`${done}.tmp`, done);
-    return path.join(dir, tarball);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
+  const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"));
+  if (tarball === undefined) throw new Error(`npm pack left no tarball in ${dir}`);
+  return path.join(dir, tarball);
 }
 
 /**

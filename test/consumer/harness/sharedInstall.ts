@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
+import { onceUnderLock } from "../../support/onceUnderLock.ts";
 import { npmEnv } from "./packedPackage.ts";
 
 const execFileAsync = promisify(execFile);
@@ -18,7 +18,8 @@ export const SHARED_INSTALLS_DIR_ENV = "PORTFOLIO_WALLET_TEST_INSTALLS_DIR";
  * `npm install <tarball>` in a project: what a user runs to add the package. The same package.json
  * and tarball give the same tree, and an install of @pulumi/pulumi's tree costs about 30 s of CPU
  * (mostly writing 30,000 files), which twenty projects per run paid again and again. So a run
- * installs each dependency set once, with npm, in a directory of its own, and every project with
+ * installs each dependency set once, with npm, in a directory of its own (made once across the
+ * worker processes: onceUnderLock), and every project with
  * that set gets what npm wrote there: the same bytes npm would have written in the project.
  *
  * The project's node_modules is a tree of hard links to those files (`cp -al`, under a second): a
@@ -44,9 +45,10 @@ export async function installPackedPackage(projectDir: string, tarball: string):
     .update(JSON.stringify([tarball, manifest ?? null, process.version]))
     .digest("hex")
     .slice(0, 16);
-  const installed = await installedOnce(path.join(runDir, key), async (dir) => {
-    if (manifest !== undefined) writeFileSync(path.join(dir, "package.json"), manifest);
-    await npmInstall(dir, tarball);
+  const installed = path.join(runDir, key);
+  await onceUnderLock(installed, async () => {
+    if (manifest !== undefined) writeFileSync(path.join(installed, "package.json"), manifest);
+    await npmInstall(installed, tarball);
   });
   const fromInstalled = `file:${path.relative(installed, tarball)}`;
   const fromProject = `file:${path.relative(projectDir, tarball)}`;
@@ -72,39 +74,4 @@ async function npmInstall(dir: string, tarball: string): Promise<void> {
     env: npmEnv(),
     maxBuffer: 16 * 1024 * 1024,
   });
-}
-
-/**
- * `dir/project` after `install` ran in it once, whichever worker process asked first; the others
- * wait for it. A failed install leaves nothing behind, so the next asker tries again (and fails
- * with npm's own message).
- */
-async function installedOnce(dir: string, install: (projectDir: string) => Promise<void>): Promise<string> {
-  const project = path.join(dir, "project");
-  const done = path.join(dir, "done");
-  const lock = `${dir}.lock`;
-  mkdirSync(path.dirname(dir), { recursive: true });
-  for (;;) {
-    if (existsSync(done)) return project;
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      await sleep(500);
-    }
-  }
-  try {
-    if (existsSync(done)) return project;
-    const staging = `${dir}.staging`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(path.join(staging, "project"), { recursive: true });
-    await install(path.join(staging, "project"));
-    // Renamed into place before `done` is written: the paths npm recorded are rewritten per copy.
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(staging, dir);
-    writeFileSync(done, "");
-    return project;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
 }

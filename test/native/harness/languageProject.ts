@@ -8,17 +8,16 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { pluginArchiveName } from "../../../scripts/pluginArchive.ts";
 import { engineBinDir, LOCAL_STACK_PASSPHRASE, repoRoot } from "../../../scripts/pulumiEnv.ts";
 import type { StateResource } from "../../consumer/harness/consumerProject.ts";
+import { onceUnderLock } from "../../support/onceUnderLock.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -234,39 +233,4 @@ export function filesUnder(dir: string, prefix = ""): string[] {
       return entry.isDirectory() ? filesUnder(dir, relative) : [relative];
     })
     .sort();
-}
-
-/**
- * Makes `dir` with `make` unless it was made already, by this or another worker process: made in
- * place (a virtual environment names its own path, so it cannot be renamed into place), under a
- * lock, and marked complete last; a half-made one left by a killed run is made again.
- */
-/** Longer than making a virtual environment ever takes on a loaded two-core machine. */
-const STALE_LOCK_MS = 15 * 60_000;
-
-async function onceUnderLock(dir: string, make: () => Promise<void>): Promise<void> {
-  const complete = path.join(dir, ".complete");
-  const lock = `${dir}.lock`;
-  mkdirSync(path.dirname(dir), { recursive: true });
-  for (;;) {
-    if (existsSync(complete)) return;
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another worker is making it: wait for it, unless its lock outlived any making (a killed run's).
-      const lockedAt = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-      if (lockedAt !== undefined && Date.now() - lockedAt > STALE_LOCK_MS)
-        rmSync(lock, { recursive: true, force: true });
-      await sleep(500);
-    }
-  }
-  try {
-    if (existsSync(complete)) return;
-    rmSync(dir, { recursive: true, force: true });
-    await make();
-    writeFileSync(complete, "");
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
 }
