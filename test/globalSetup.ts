@@ -30,5 +30,12 @@ export default async function setup(): Promise<() => Promise<void>> {
   // Removed asynchronously: a synchronous removal of the installs' hundred thousand links blocked
   // the main process for over ten seconds, while vitest was still waiting for the last worker to
   // exit, and vitest then printed a worker-termination timeout after the run's summary line.
-  return () => rm(run, { recursive: true, force: true });
+  // Retried: a process the run started and left running (a sandbox a test did not stop) can still
+  // be writing into the compile cache, and a directory that gains an entry while it is removed
+  // fails with ENOTEMPTY.
+  return async () => {
+    await rm(run, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }).catch((error: Error) => {
+      console.warn(`could not remove the run's directory ${run}: ${error.message}`);
+    });
+  };
 }

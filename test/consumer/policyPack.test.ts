@@ -23,9 +23,7 @@ let sandbox: ChildProcess | undefined;
 let serviceUrl: string;
 
 beforeAll(async () => {
-  project = await ConsumerProject.create("esm-typescript", await packedPackage(), {
-    installWith: "shared",
-  });
+  project = await ConsumerProject.create("esm-typescript", await packedPackage());
   sandbox = project.spawnCli(["sandbox", "--port", "0", "--data", ":memory:"], {
     SANDBOX_TOKENS: `${API_TOKEN}=policy-org`,
     SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,

@@ -8,14 +8,17 @@ import { npmEnv, packedPackage } from "./harness/packedPackage.ts";
 import { installPackedPackage, SHARED_INSTALLS_DIR_ENV } from "./harness/sharedInstall.ts";
 
 /**
- * The run's shared install (test/consumer/harness/sharedInstall.ts) gives two projects, at
- * different depths, what npm would have given each: their node_modules linked to the same files,
- * and package.json and the lockfile pointing at the tarball from where each project is, so that
- * npm itself reads the tree as installed.
+ * The run's shared install (test/consumer/harness/sharedInstall.ts) gives two projects with the
+ * same dependencies, at different depths and with different manifests otherwise (the ES-module
+ * TypeScript and the JavaScript layouts: their own names, one `type: module`), what npm would have
+ * given each: their node_modules linked to the same files, their own package.json with the
+ * tarball added, and the lockfile pointing at the tarball from where each project is, so that npm
+ * itself reads the tree as installed.
  */
 
 const execFileAsync = promisify(execFile);
-const template = path.join(import.meta.dirname, "layouts", "esm-typescript");
+const layouts = path.join(import.meta.dirname, "layouts");
+const templates = [path.join(layouts, "esm-typescript"), path.join(layouts, "javascript")];
 let root: string;
 let tarball: string;
 const projects: string[] = [];
@@ -24,10 +27,10 @@ beforeAll(async () => {
   expect(process.env[SHARED_INSTALLS_DIR_ENV]).toBeTruthy();
   tarball = await packedPackage();
   root = mkdtempSync(path.join(os.tmpdir(), "pw-shared-install-"));
-  for (const relative of ["a", path.join("b", "c", "d")]) {
+  for (const [index, relative] of ["a", path.join("b", "c", "d")].entries()) {
     const dir = path.join(root, relative);
     mkdirSync(dir, { recursive: true });
-    cpSync(template, dir, { recursive: true });
+    cpSync(templates[index]!, dir, { recursive: true });
     await installPackedPackage(dir, tarball);
     projects.push(dir);
   }
@@ -41,11 +44,18 @@ test("each project's files are links to the one install, and its tarball path is
   const entry = path.join("node_modules", "@portfolio-wallet", "pulumi", "package.json");
   const [first, second] = projects.map((dir) => statSync(path.join(dir, entry)));
   expect(first!.ino).toBe(second!.ino);
-  for (const dir of projects) {
+  for (const [index, dir] of projects.entries()) {
     const spec = `file:${path.relative(dir, tarball)}`;
+    const template = JSON.parse(readFileSync(path.join(templates[index]!, "package.json"), "utf8"));
     const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
-    expect(manifest.dependencies["@portfolio-wallet/pulumi"]).toBe(spec);
+    expect(manifest).toEqual({
+      ...template,
+      dependencies: { ...template.dependencies, "@portfolio-wallet/pulumi": spec },
+    });
     const lock = JSON.parse(readFileSync(path.join(dir, "package-lock.json"), "utf8"));
+    expect(lock.name).toBe(template.name);
+    expect(lock.packages[""].name).toBe(template.name);
+    expect(lock.packages[""].dependencies["@portfolio-wallet/pulumi"]).toBe(spec);
     expect(lock.packages["node_modules/@portfolio-wallet/pulumi"].resolved).toBe(spec);
   }
 });

@@ -50,16 +50,13 @@ export class ConsumerProject {
   #typeChecksProgram = false;
 
   /**
-   * Copies the layout into a new temp dir and installs its dependencies and the tarball with npm
-   * itself, as the user this project stands for does (`installWith: "shared"`: a copy of the run's
-   * install, for a test about something else); the engine type-checks its program on every run, as
-   * a user's.
+   * Copies the layout into a new temp dir and installs its dependencies and the tarball (the run's
+   * one npm install of the same dependencies, installPackedPackage: the ES-module and JavaScript
+   * layouts share one, the CommonJS layout with its TypeScript another); the engine type-checks its
+   * program on every run, as a user's. The install itself, by npm in the user's directory, is the
+   * doc walks' (test/docs/newcomerPath.test.ts).
    */
-  static async create(
-    layout: Layout,
-    tarball: string,
-    { installWith = "npm" }: { installWith?: "shared" | "npm" } = {},
-  ): Promise<ConsumerProject> {
+  static async create(layout: Layout, tarball: string): Promise<ConsumerProject> {
     const project = await ConsumerProject.fromTemplate(
       path.join(layoutsDir, layout),
       layout,
@@ -69,7 +66,6 @@ export class ConsumerProject {
           cpSync(path.join(layoutsDir, "typescript-program.ts"), path.join(dir, "index.ts"));
         }
       },
-      { installWith },
     );
     project.#typeChecksProgram = true;
     return project;
@@ -77,22 +73,20 @@ export class ConsumerProject {
 
   /**
    * A project from any template directory (a Pulumi.yaml, a package.json and the program), its
-   * dependencies and the tarball installed: by default a copy of the run's one npm install of the
-   * same dependencies (installPackedPackage), with `installWith: "npm"` by npm in the project.
+   * dependencies and the tarball installed: the run's one npm install of the same dependencies
+   * (installPackedPackage), linked into the project.
    */
   static async fromTemplate(
     templateDir: string,
     name: string,
     tarball: string,
     prepare: (dir: string) => void = () => undefined,
-    { installWith = "shared" }: { installWith?: "shared" | "npm" } = {},
   ): Promise<ConsumerProject> {
     const project = new ConsumerProject(name, mkdtempSync(path.join(os.tmpdir(), `pw-consumer-${name}-`)));
     cpSync(templateDir, project.dir, { recursive: true });
     prepare(project.dir);
     mkdirSync(path.join(project.stateDir, "home"), { recursive: true });
-    if (installWith === "npm") await project.install(tarball);
-    else await installPackedPackage(project.dir, tarball);
+    await installPackedPackage(project.dir, tarball);
     return project;
   }
 
