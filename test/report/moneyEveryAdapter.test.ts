@@ -14,7 +14,8 @@ import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
  * archive (the native plugin). The treasury of test/drift/programs is created, funded with a known
  * deposit, and reweighted in a preview; the report's dollars must be the sandbox's own wallet
  * answers to the micro, and the policy pack's money rules must refuse above their thresholds and
- * pass below, at preview. The sandbox runs on a manual clock, so nothing accrues between the
+ * pass below, at preview, the pack found as the docs say (`portfolio-wallet policy-pack-path`: in
+ * YAML from a tools directory beside the project, which has no node_modules). The sandbox runs on a manual clock, so nothing accrues between the
  * report and the answers it is checked against. Three engine runs per adapter: up, and two previews
  * with the pack (the report's preview is the first of them).
  */
@@ -136,6 +137,13 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
       const markdown = await project.cli(["report"], preview.stdout);
       expect(markdown.stdout).toContain(`**Dollars:** ${report.money.headline}`);
 
+      // The pack as the docs say to find it: the package's CLI names the installed package's pack
+      // for the engine on PATH (in YAML, the CLI of the tools directory beside the project).
+      const located = await project.cli(["policy-pack-path"]);
+      expect(located.code, located.stderr).toBe(0);
+      expect(located.stdout.trim()).toBe(packOf(project));
+      expect(located.stderr).toContain("the offline engine's manifest");
+
       const instantAfter = BigInt(impact.withdrawable.find((w) => w.within === "PT0H")!.afterMicros);
       const config = (limits: Record<string, unknown>) => {
         const file = path.join(project.dir, `money-policy-${Object.keys(limits).length}-${Date.now()}.json`);
@@ -145,7 +153,7 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
       const previewWithPack = (limits: Record<string, unknown>) =>
         project
           .pulumi(
-            ["preview", "--policy-pack", packOf(project), "--policy-pack-config", config(limits)],
+            ["preview", "--policy-pack", located.stdout.trim(), "--policy-pack-config", config(limits)],
             packEnv,
           )
           .then(
@@ -153,12 +161,17 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
             (error: Error) => ({ failed: true, output: error.message }),
           );
 
-      // Moved a cent too much for the cap; withdrawable at once exactly at its floor.
+      // Moved a cent too much for the cap; withdrawable at once exactly at its floor; and a weight
+      // rule (not about money) one basis point under the 5000 bps the change sets.
       const capped = await previewWithPack({
         "max-usd-moved": { enforcementLevel: "mandatory", maxUsdPerWallet: usd(moved) - 0.01 },
         "min-usd-withdrawable": { enforcementLevel: "mandatory", minInstantUsdPerWallet: usd(instantAfter) },
+        "max-weight-per-source": { enforcementLevel: "advisory", maxBps: 4999 },
       });
       expect(capped.failed, capped.output).toBe(true);
+      expect(capped.output).toMatch(/portfolio-wallet-allocation@v\d+\.\d+\.\d+/);
+      expect(capped.output).toMatch(/\[advisory\]\s+max-weight-per-source/);
+      expect(capped.output).toContain("tbills is 5000 bps, above the maximum 4999 bps per yield source");
       expect(capped.output).toMatch(/\[mandatory\]\s+max-usd-moved/);
       expect(capped.output).toContain("treasury: the change moves");
       expect(capped.output).not.toMatch(/min-usd-withdrawable/);
