@@ -13,7 +13,6 @@ import { defineConfig } from "vitest/config";
 export const HEAVY_TESTS = [
   "test/e2e/**/*.test.ts",
   "test/consumer/**/*.test.ts",
-  "test/engine/**/*.test.ts",
   "test/quickstart/**/*.test.ts",
   "test/drift/**/*.test.ts",
   "test/report/moneyEveryAdapter.test.ts",
