@@ -112,12 +112,13 @@ export default defineConfig({
           name: "heavy",
           include: HEAVY_TESTS,
           exclude: ["**/node_modules/**", ...CHECKOUT_BUILDING_TESTS],
-          // Two heavy files at a time, after the unit files: an engine file spends most of its time
-          // waiting on process start-ups and on the sandbox's clock, using about half of one core
-          // on average (docs/testing.md), so two share the two cores well. A step's time limit is
-          // then about what the step does, not what the other file does meanwhile: an engine test
-          // gets five minutes and a set-up ten, where vitest's defaults suit a unit test.
-          maxWorkers: 2,
+          // Three heavy files at a time, after the unit files: an engine file spends much of its
+          // time waiting on process start-ups and on the sandbox's clock (an outage, a rate limit, a
+          // rebalance), and a third file fills more of those waits (the run's CPU seconds per wall
+          // second rose from about 1.55 to 1.61 of the two cores; docs/testing.md). A step's time
+          // limit is then about what the step does, not what the other files do meanwhile: an
+          // engine test gets five minutes and a set-up ten, where vitest's defaults suit a unit test.
+          maxWorkers: 3,
           // The engine runs TypeScript programs without type-checking them each time (ts-node's
           // transpile-only, as a user with a separate `tsc` step sets it): what these files test is
           // the provider, and the check took seconds of CPU per run, a third or more of a TypeScript

@@ -46,13 +46,24 @@ export const BUILD_INPUTS = [
   "LICENSE",
 ];
 
+/**
+ * What builds of the inputs leave inside them, which neither the build nor the tarball reads:
+ * `pip install sdk/python` builds in place (setuptools' build/ and *.egg-info, Python's
+ * __pycache__), Maven writes target/. Counted as inputs, a pip install in the checkout (the doc
+ * walks run one) changed the hash, and the next `npm pack` of the checkout (its `prepare`) rebuilt
+ * dist/ while other test files were running programs from it.
+ */
+const NOT_INPUTS = /^(build|target|__pycache__|node_modules|.*\.egg-info)$/;
+
 /** A hash of the contents of every build input: equal hashes, equal builds and tarballs. */
-export function buildInputsHash(): string {
+export function buildInputsHash(root = repoRoot): string {
   const hash = createHash("sha256");
   const add = (relative: string) => {
-    const absolute = path.join(repoRoot, relative);
+    const absolute = path.join(root, relative);
     if (statSync(absolute).isDirectory()) {
-      for (const entry of readdirSync(absolute).sort()) add(path.join(relative, entry));
+      for (const entry of readdirSync(absolute).sort()) {
+        if (!NOT_INPUTS.test(entry)) add(path.join(relative, entry));
+      }
     } else {
       hash.update(`${relative}\0`).update(readFileSync(absolute)).update("\0");
     }
