@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MINIMUM_NODE_VERSION, unsupportedNodeMessage } from "../../sdk/nodejs/client/core/nodeVersion.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
-import { installPackedPackage } from "./harness/sharedInstall.ts";
+import { installPackedPackage, userProjectDependencies } from "./harness/sharedInstall.ts";
 
 /**
  * On a Node.js older than the package's floor, each entry (the ES module and the CommonJS root,
@@ -40,7 +40,10 @@ beforeAll(async () => {
   old = olderNode();
   const tarball = await packedPackage();
   dir = mkdtempSync(path.join(os.tmpdir(), "pw-node-version-"));
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "old-node-user", private: true }));
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "old-node-user", private: true, dependencies: userProjectDependencies() }),
+  );
   await installPackedPackage(dir, tarball);
 }, 600_000);
 

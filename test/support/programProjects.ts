@@ -1,8 +1,8 @@
-import { cpSync, mkdirSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { runProcess, type CliRun } from "../cli/harness.ts";
 import { ConsumerProject, type Layout } from "../consumer/harness/consumerProject.ts";
-import { installPackedPackage } from "../consumer/harness/sharedInstall.ts";
+import { installPackedPackage, userProjectDependencies } from "../consumer/harness/sharedInstall.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
 
 /**
@@ -65,6 +65,10 @@ async function yamlProject(tarball: string, name: string): Promise<ProgramProjec
   const project = await LanguageProject.create(path.join(programsDir, "yaml"), name);
   const tools = path.join(project.root, "tools");
   mkdirSync(tools);
+  writeFileSync(
+    path.join(tools, "package.json"),
+    JSON.stringify({ name: "tools", private: true, dependencies: userProjectDependencies() }),
+  );
   await installPackedPackage(tools, tarball);
   const bin = path.join(tools, "node_modules", ".bin", "portfolio-wallet");
   return {

@@ -125,6 +125,18 @@ export async function installPackedPackage(projectDir: string, tarball: string):
   }
 }
 
+/**
+ * The dependencies of a user's project before it adds the package: @pulumi/pulumi at the version
+ * the tests pin (the ES-module layout's package.json). A directory the tests make without a
+ * package.json of a user's (a YAML project's tools directory, the older Node's project) is given
+ * these, so that it shares the one install the TypeScript projects share instead of npm resolving
+ * the package's peer dependency for it in an install of its own.
+ */
+export function userProjectDependencies(): Record<string, string> {
+  const layout = path.join(import.meta.dirname, "..", "layouts", "esm-typescript", "package.json");
+  return (JSON.parse(readFileSync(layout, "utf8")) as { dependencies: Record<string, string> }).dependencies;
+}
+
 async function npmInstall(dir: string, tarball: string): Promise<void> {
   await execFileAsync("npm", ["install", "--prefer-offline", "--loglevel=error", tarball], {
     cwd: dir,
