@@ -112,13 +112,15 @@ export default defineConfig({
           name: "heavy",
           include: HEAVY_TESTS,
           exclude: ["**/node_modules/**", ...CHECKOUT_BUILDING_TESTS],
-          // Three heavy files at a time, after the unit files: an engine file spends much of its
-          // time waiting on process start-ups and on the sandbox's clock (an outage, a rate limit, a
-          // rebalance), and a third file fills more of those waits (the run's CPU seconds per wall
-          // second rose from about 1.55 to 1.61 of the two cores; docs/testing.md). A step's time
-          // limit is then about what the step does, not what the other files do meanwhile: an
-          // engine test gets five minutes and a set-up ten, where vitest's defaults suit a unit test.
-          maxWorkers: 3,
+          // Two heavy files at a time, after the unit files: an engine file spends much of its
+          // time waiting on process start-ups and on the sandbox's clock, using about half of one
+          // core on average, so two share the two cores well. Three were measured and were slower:
+          // 1,253 s and 2,023 s of CPU against 1,165 s and 1,768 s with two (the later run with one
+          // npm install fewer; two processes at once already cost each about a fifth more CPU here
+          // than one alone; docs/testing.md). A step's time limit is then about what the step does, not what the
+          // other file does meanwhile: an engine test gets five minutes and a set-up ten, where
+          // vitest's defaults suit a unit test.
+          maxWorkers: 2,
           // The engine runs TypeScript programs without type-checking them each time (ts-node's
           // transpile-only, as a user with a separate `tsc` step sets it): what these files test is
           // the provider, and the check took seconds of CPU per run, a third or more of a TypeScript
