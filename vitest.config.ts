@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
  * cache), or that install Python tools from PyPI and run for minutes: the `heavy` project. Everything else is the `unit` project, which `npm run test:unit`
  * runs alone for the edit loop. The unit project puts stand-ins for `pulumi`, `go`, `mvn`, `java`
  * and `chromium` first on PATH and sets PORTFOLIO_WALLET_TEST_TIER=unit, which the engine's,
- * Python SDK's and browser's entry points refuse (scripts/pulumiEnv.ts, test/console/harness.ts):
+ * Python virtual environments' and browser's entry points refuse (scripts/pulumiEnv.ts,
+ * test/native/harness/languageProject.ts, test/console/harness.ts):
  * a new file that needs any of them fails in `npm run test:unit` with a message naming this list,
  * instead of silently making the quick loop slow. docs/testing.md says which file is for what.
  */

@@ -21,9 +21,6 @@ export const defaultStateDir = path.join(repoRoot, ".pulumi-state");
 
 const ensureScript = path.join(repoRoot, "scripts", "ensure-pulumi-engine.sh");
 const binDirPointer = path.join(repoRoot, "node_modules", ".cache", "pulumi-engine", "bin-dir");
-const ensurePythonEnvScript = path.join(repoRoot, "scripts", "ensure-python-env.sh");
-/** The Pulumi SDK's pinned requirements (the CLI's version), for Python programs. */
-export const PYTHON_SDK_REQUIREMENTS = path.join(repoRoot, "scripts", "python", "pulumi-sdk.txt");
 
 /**
  * Every executable of a complete engine, from scripts/engine-executables.txt: the one list, which
@@ -108,31 +105,6 @@ export function engineBinDir(pieces: readonly string[] = ENGINE_EXECUTABLES): st
   }
   cachedPieces.clear();
   return found(dir);
-}
-
-let cachedPythonSdkBinDir: string | undefined;
-
-/**
- * The `bin` directory of a Python virtual environment holding the Pulumi SDK from PyPI at the CLI's
- * version (PYTHON_SDK_REQUIREMENTS), cached by scripts/ensure-python-env.sh (the first call installs
- * it from PyPI, about half a minute). Put it first on PATH to run a `runtime: python` program: the
- * 3.68 Python language host runs programs with the first `python3` on PATH, since it ignores
- * `runtime.options.virtualenv` (docs/offline-pulumi-engine.md).
- */
-export function pythonSdkBinDir(): string {
-  refuseInUnitTests("The Python environment with the Pulumi SDK");
-  if (cachedPythonSdkBinDir) return cachedPythonSdkBinDir;
-  const result = spawnSync("bash", [ensurePythonEnvScript, PYTHON_SDK_REQUIREMENTS], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const venv = result.stdout?.trim().split("\n").pop() ?? "";
-  if (result.status !== 0 || venv === "") {
-    throw new Error(
-      `No Python environment with the Pulumi SDK: scripts/ensure-python-env.sh ${path.relative(repoRoot, PYTHON_SDK_REQUIREMENTS)} exited with ${result.status}`,
-    );
-  }
-  return (cachedPythonSdkBinDir = path.join(venv, "bin"));
 }
 
 export interface PulumiEnvOptions {

@@ -105,6 +105,11 @@ describe("the policy pack through the engine", () => {
     expect(stdout).toContain(
       "treasury: PT0H share 2000 bps is below the minimum 3000 bps (min-withdrawable-share.minInstantBps)",
     );
+    // The pack's default weight limit, 5000 bps per source, advisory.
+    expect(stdout).toMatch(/\[advisory\]\s+max-weight-per-source/);
+    expect(stdout).toContain(
+      "treasury: tbills is 8000 bps, above the maximum 5000 bps per yield source (max-weight-per-source.maxBps)",
+    );
     expect(stdout).toMatch(/created/);
     const outputs = JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as {
       targetWeightsBps: Record<string, number>;

@@ -15,7 +15,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { pluginArchiveName } from "../../../scripts/pluginArchive.ts";
-import { engineBinDir, LOCAL_STACK_PASSPHRASE, repoRoot } from "../../../scripts/pulumiEnv.ts";
+import {
+  engineBinDir,
+  LOCAL_STACK_PASSPHRASE,
+  refuseInUnitTests,
+  repoRoot,
+} from "../../../scripts/pulumiEnv.ts";
 import type { StateResource } from "../../consumer/harness/consumerProject.ts";
 import { onceUnderLock } from "../../support/onceUnderLock.ts";
 
@@ -95,6 +100,7 @@ export class LanguageProject {
    * project and test file that asks for the same; a changed SDK makes a new one.
    */
   async createVirtualEnvironment(packages: string[] = []): Promise<string> {
+    refuseInUnitTests("A Python virtual environment with packages from PyPI");
     const requirements = readFileSync(path.join(this.dir, "requirements.txt"), "utf8")
       .split("\n")
       .map((line) => line.replace(/#.*/, "").trim())
