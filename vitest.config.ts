@@ -93,6 +93,11 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...TIMING_TESTS],
           maxWorkers: 2,
+          // A worker keeps the modules it loaded from one file to the next (a fresh module registry
+          // per file cost a quarter of the tier's CPU: 223 s against 164, measured). So a unit file
+          // leaves nothing behind: no module mocks (pass a fake through a parameter instead), no
+          // changed process.env, no timers or servers left running.
+          isolate: false,
           env: UNIT_TIER_ENV,
         },
       },

@@ -14,15 +14,18 @@ import type { StrategyChangeState } from "./state.ts";
  * - Not decided yet, or a status this code does not know (`in_progress`): nothing counts as
  *   approved; `up` succeeds showing the pending change, and a refresh or the next `up` looks again.
  * - Rejected, or the signing activity failed: throws, saying what to do.
+ *
+ * `approve` is the call to the signing provider; tests give their own outcomes through it.
  */
 export async function approvePendingChange(
   connection: ServiceConnection,
   walletId: string,
   change: StrategyChangeState,
+  approve: typeof approveSigningActivity = approveSigningActivity,
 ): Promise<{ change: StrategyChangeState; approved: boolean }> {
   const approver = connection.settings.approver;
   if (approver === undefined || change.signingActivityId === null) return { change, approved: false };
-  const outcome = await approveSigningActivity(approver, change.signingActivityId);
+  const outcome = await approve(approver, change.signingActivityId);
   const voted = { ...change, signingActivityStatus: outcome.activityStatus };
   switch (outcome.kind) {
     case "rejected":

@@ -1,13 +1,16 @@
-import { beforeEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { ApprovalOutcome } from "../../../sdk/nodejs/approval/index.ts";
+import { approvePendingChange as approveWith } from "../../../provider/strategyChange/approval.ts";
 import { changeStateOf } from "../../../provider/strategyChange/state.ts";
 
-/** The approver's answer for the next call; each test sets it. */
+/**
+ * The signing provider's answer for the next call; each test sets it. Given through the function's
+ * `approve` parameter, not a module mock: the unit files share their workers' module registry
+ * (vitest.config.ts), and a mock would reach the files that run after this one.
+ */
 let nextOutcome: ApprovalOutcome;
-vi.mock("../../../sdk/nodejs/approval/index.ts", () => ({
-  approveSigningActivity: vi.fn(async () => nextOutcome),
-}));
-const { approvePendingChange } = await import("../../../provider/strategyChange/approval.ts");
+const approvePendingChange = (...args: Parameters<typeof approveWith>) =>
+  approveWith(args[0], args[1], args[2], async () => nextOutcome);
 
 const approver = {
   apiBaseUrl: "http://127.0.0.1:1",
@@ -30,8 +33,6 @@ const pending = changeStateOf(
 const base = { signingActivityId: "activity-1", voted: true, approvals: 1 };
 
 describe("approvePendingChange (provider/strategyChange/approval.ts)", () => {
-  beforeEach(() => vi.clearAllMocks());
-
   test("only a completed activity counts as approved", async () => {
     nextOutcome = {
       ...base,
