@@ -30,6 +30,21 @@ export default tseslint.config(
     },
   },
   {
+    // The unit files share their workers' module registry (vitest.config.ts, isolate: false): a
+    // module mock or a stubbed global would reach every file the worker runs after.
+    files: ["test/**/*.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["mock", "doMock", "stubGlobal", "stubEnv"].map((property) => ({
+          object: "vi",
+          property,
+          message: "Unit files share modules (vitest.config.ts): pass a fake through a parameter instead.",
+        })),
+      ],
+    },
+  },
+  {
     files: ["sandbox/console/web/src/**/*.js"],
     languageOptions: {
       parserOptions: { project: "sandbox/console/web/tsconfig.json", tsconfigRootDir: import.meta.dirname },
