@@ -5,6 +5,7 @@ import { creationRequestId, strategyUpdateRequestId } from "../../provider/reque
 import { requestCounts, resetRequestCounts, type SandboxAccess } from "../support/sandboxAccess.ts";
 import { ConsumerProject, listeningUrl, stopProcess } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * One scenario, both ways a user can run it: create a wallet, reweight it, then try to delete it
@@ -107,8 +108,12 @@ async function runScenario(way: Way): Promise<ScenarioRecord> {
   };
   const pulumi = (args: string[]) => project.pulumi(args, pathWithPlugin);
   await pulumi(["stack", "init", "dev"]);
-  await pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
-  await pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", WAYS[way].token]);
+  await pulumi(
+    configSetAll(
+      { "portfolio-wallet:baseUrl": serviceUrl, positions: JSON.stringify(POSITIONS_A) },
+      { "portfolio-wallet:apiToken": WAYS[way].token },
+    ),
+  );
   const outputsAfter = async () =>
     JSON.parse((await pulumi(["stack", "output", "--json", "--show-secrets"])).stdout);
   const step = async (run: () => Promise<unknown>) => {
@@ -117,7 +122,6 @@ async function runScenario(way: Way): Promise<ScenarioRecord> {
     return requestCounts(accessOf(way));
   };
 
-  await pulumi(["config", "set", "positions", JSON.stringify(POSITIONS_A)]);
   const create = await step(() => pulumi(["up", "--yes", "--skip-preview"]));
   const created = await outputsAfter();
   await pulumi(["config", "set", "positions", JSON.stringify(POSITIONS_B)]);

@@ -12,6 +12,7 @@ import {
   type StateResource,
 } from "./harness/consumerProject.ts";
 import { packedPackage, rebuiltWithChangedInternals } from "./harness/packedPackage.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * The package the way a user meets it: `npm pack`, installed into a Pulumi project outside this
@@ -162,10 +163,16 @@ describe("the packed package in a user's project", () => {
       const reweights = layout === REWEIGHTING_LAYOUT;
       const project = await projectFor(layout);
       await project.pulumi(["stack", "init", "dev"]);
-      await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
-      await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
-      await project.pulumi(["config", "set", "webhookUrl", `https://hooks.example.com/${layout}`]);
-      await configure(project, POSITIONS_BEFORE);
+      await project.pulumi(
+        configSetAll(
+          {
+            "portfolio-wallet:baseUrl": serviceUrl,
+            webhookUrl: `https://hooks.example.com/${layout}`,
+            positions: JSON.stringify(POSITIONS_BEFORE),
+          },
+          { "portfolio-wallet:apiToken": API_TOKEN },
+        ),
+      );
 
       await project.pulumi(["up", "--yes", "--skip-preview"]);
       const outputs = JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout);
@@ -205,17 +212,23 @@ describe("the packed package in a user's project", () => {
   test("portfolio-wallet report turns a real `pulumi preview --json` into the allocation table, without secrets", async () => {
     const project = await projectFor("esm-typescript");
     await project.pulumi(["stack", "init", "report"]);
-    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
-    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
     // Planted: an approver whose private key was set without --secret, so it lands in the
     // preview's config in clear text. (No approval is needed here: the sandbox requires none.)
     const plantedKey = "c0ffee".repeat(10) + "beef";
-    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiBaseUrl", serviceUrl]);
-    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyOrganizationId", ORGANIZATION]);
-    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiPublicKey", `02${"ab".repeat(32)}`]);
-    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiPrivateKey", plantedKey]);
-    await project.pulumi(["config", "set", "webhookUrl", "https://hooks.example.com/report"]);
-    await configure(project, POSITIONS_BEFORE);
+    await project.pulumi(
+      configSetAll(
+        {
+          "portfolio-wallet:baseUrl": serviceUrl,
+          "portfolio-wallet:turnkeyApiBaseUrl": serviceUrl,
+          "portfolio-wallet:turnkeyOrganizationId": ORGANIZATION,
+          "portfolio-wallet:turnkeyApiPublicKey": `02${"ab".repeat(32)}`,
+          "portfolio-wallet:turnkeyApiPrivateKey": plantedKey,
+          webhookUrl: "https://hooks.example.com/report",
+          positions: JSON.stringify(POSITIONS_BEFORE),
+        },
+        { "portfolio-wallet:apiToken": API_TOKEN },
+      ),
+    );
     await project.pulumi(["up", "--yes", "--skip-preview"], TRANSPILE_ONLY);
     await configure(project, POSITIONS_AFTER);
 
@@ -243,10 +256,16 @@ describe("the packed package in a user's project", () => {
   test("a rebuilt package with changed internals previews as no change, and __provider stays the same", async () => {
     const project = await projectFor("esm-typescript");
     await project.pulumi(["stack", "init", "upgrade"]);
-    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
-    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
-    await project.pulumi(["config", "set", "webhookUrl", "https://hooks.example.com/upgrade"]);
-    await configure(project, POSITIONS_BEFORE);
+    await project.pulumi(
+      configSetAll(
+        {
+          "portfolio-wallet:baseUrl": serviceUrl,
+          webhookUrl: "https://hooks.example.com/upgrade",
+          positions: JSON.stringify(POSITIONS_BEFORE),
+        },
+        { "portfolio-wallet:apiToken": API_TOKEN },
+      ),
+    );
     await project.pulumi(["up", "--yes", "--skip-preview"], TRANSPILE_ONLY);
     const before = dynamicResources(await project.stateResources());
 

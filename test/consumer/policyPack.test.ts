@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
 import { ConsumerProject, listeningUrl, stopProcess } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * The allocation policy pack through the real engine, as a user runs it from the installed
@@ -30,12 +31,17 @@ beforeAll(async () => {
   });
   serviceUrl = await listeningUrl(sandbox);
   await project.pulumi(["stack", "init", "policy"]);
-  await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", serviceUrl]);
-  await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", API_TOKEN]);
-  await project.pulumi(["config", "set", "webhookUrl", "https://hooks.example.com/policy"]);
   // Planted in stack config, as a secret and in clear: neither may appear in what the pack prints.
-  await project.pulumi(["config", "set", "--secret", "treasury-infra-esm:plantedSecret", PLANTED_SECRET]);
-  await project.pulumi(["config", "set", "treasury-infra-esm:plantedClear", `${PLANTED_SECRET}-clear`]);
+  await project.pulumi(
+    configSetAll(
+      {
+        "portfolio-wallet:baseUrl": serviceUrl,
+        webhookUrl: "https://hooks.example.com/policy",
+        "treasury-infra-esm:plantedClear": `${PLANTED_SECRET}-clear`,
+      },
+      { "portfolio-wallet:apiToken": API_TOKEN, "treasury-infra-esm:plantedSecret": PLANTED_SECRET },
+    ),
+  );
 }, 300_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { packedPackage } from "./harness/packedPackage.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
 import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * A stack destroyed and brought up again with another allocation, as a user iterating on a stack
@@ -28,8 +29,9 @@ describe.each(PROGRAM_KINDS)("re-creating after destroy, $title", ({ name, creat
   const access: SandboxAccess = { url: "", token: TOKEN };
 
   const setWeights = async (weights: Weights) => {
-    await project.pulumi(["config", "set", "tbillsBps", String(weights["tbills"])]);
-    await project.pulumi(["config", "set", "syrupUsdcBps", String(weights["syrupUsdc"])]);
+    await project.pulumi(
+      configSetAll({ tbillsBps: String(weights["tbills"]), syrupUsdcBps: String(weights["syrupUsdc"]) }),
+    );
   };
   const walletIdOutput = async (): Promise<string> =>
     (JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as { walletId: string })
@@ -51,8 +53,9 @@ describe.each(PROGRAM_KINDS)("re-creating after destroy, $title", ({ name, creat
   /** A new stack of the project, up with allocation A, then destroyed: the wallet it leaves behind. */
   async function upAndDestroy(stack: string): Promise<string> {
     await project.pulumi(["stack", "init", stack]);
-    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
-    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+    await project.pulumi(
+      configSetAll({ "portfolio-wallet:baseUrl": t.url }, { "portfolio-wallet:apiToken": TOKEN }),
+    );
     await setWeights(A);
     await project.pulumi(["up", "--yes", "--skip-preview"]);
     const walletId = await walletIdOutput();

@@ -14,6 +14,7 @@ import { LanguageProject } from "../native/harness/languageProject.ts";
 import { yamlWithPositions } from "../native/harness/yamlPositions.ts";
 import { ConsumerProject } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * What the GitOps workflow does (examples/github-actions), through the real engine, both ways a
@@ -138,10 +139,16 @@ beforeAll(async () => {
   for (const way of Object.values(ways)) {
     for (const project of [way.wallet, way.strategy]) {
       await project.pulumi(["stack", "init", "dev"]);
-      await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
-      await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", way.token]);
+      await project.pulumi(
+        configSetAll(
+          {
+            "portfolio-wallet:baseUrl": t.url,
+            ...(project === way.strategy ? { walletStack: way.walletStackName } : {}),
+          },
+          { "portfolio-wallet:apiToken": way.token },
+        ),
+      );
     }
-    await way.strategy.pulumi(["config", "set", "walletStack", way.walletStackName]);
   }
 }, 600_000);
 

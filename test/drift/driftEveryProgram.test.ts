@@ -12,6 +12,7 @@ import {
   type SandboxAccess,
 } from "../support/sandboxAccess.ts";
 import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * `portfolio-wallet drift` and the pull-request report through the real engine, for a program on
@@ -85,8 +86,9 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
   const access: SandboxAccess = { url: "", token: TOKEN };
 
   const setWeights = async (weights: Weights) => {
-    await project.pulumi(["config", "set", "tbillsBps", String(weights["tbills"])]);
-    await project.pulumi(["config", "set", "syrupUsdcBps", String(weights["syrupUsdc"])]);
+    await project.pulumi(
+      configSetAll({ tbillsBps: String(weights["tbills"]), syrupUsdcBps: String(weights["syrupUsdc"]) }),
+    );
   };
 
   const outputs = async (): Promise<Record<string, unknown>> =>
@@ -128,8 +130,9 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
     access.url = t.url;
     project = await create(tarball, `drift-${name}`);
     await project.pulumi(["stack", "init", "dev"]);
-    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
-    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+    await project.pulumi(
+      configSetAll({ "portfolio-wallet:baseUrl": t.url }, { "portfolio-wallet:apiToken": TOKEN }),
+    );
     await setWeights(A);
     await project.pulumi(["up", "--yes", "--skip-preview"]);
     ({ walletId, registrationId } = (await outputs()) as { walletId: string; registrationId: string });

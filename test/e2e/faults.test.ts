@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { callSandbox, requestCounts, resetRequestCounts } from "../support/sandboxAccess.ts";
 import { Fleet } from "./harness/fleet.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 const WALLETS = 40;
 const CREATE = "POST /v2/portfolio-wallets";
@@ -115,8 +116,9 @@ describe("an up through a burst of the service's faults", { concurrent: false },
   }, 600_000);
 
   test("a fault that never ends: the up fails once the budget is spent, saying so; the next up duplicates nothing", async () => {
-    await project().pulumi(["config", "set", "portfolio-wallet:retryTimeoutSeconds", "4"]);
-    await project().pulumi(["config", "set", "bench:count", String(WALLETS + 1)]);
+    await project().pulumi(
+      configSetAll({ "portfolio-wallet:retryTimeoutSeconds": "4", "bench:count": String(WALLETS + 1) }),
+    );
     // Every answer to a create is lost after the service made the wallet.
     await callSandbox(access(), "POST", "/_sandbox/faults", {
       method: "POST",

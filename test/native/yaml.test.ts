@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { LanguageProject, PLUGIN_ARCHIVE } from "./harness/languageProject.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * A YAML program outside this repository: the YAML language host reads the plugin's package schema
@@ -17,8 +18,9 @@ beforeAll(async () => {
   t = await startTestSandbox({ rebalanceDelayMs: 5, tokens: { [TOKEN]: ORG } });
   project = await LanguageProject.create(path.join(import.meta.dirname, "programs", "yaml-treasury"), "yaml");
   await project.pulumi(["stack", "init", "dev"]);
-  await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
-  await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+  await project.pulumi(
+    configSetAll({ "portfolio-wallet:baseUrl": t.url }, { "portfolio-wallet:apiToken": TOKEN }),
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -137,8 +139,9 @@ describe("the plugin found through plugins.providers in Pulumi.yaml", () => {
           ),
       );
       await local.pulumi(["stack", "init", "dev"]);
-      await local.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
-      await local.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+      await local.pulumi(
+        configSetAll({ "portfolio-wallet:baseUrl": t.url }, { "portfolio-wallet:apiToken": TOKEN }),
+      );
       await local.pulumi(["up", "--yes", "--skip-preview"]);
       expect((await local.outputs())["walletId"]).toMatch(/^[0-9a-f-]{36}$/);
       expect((await local.pulumi(["plugin", "ls", "--json"])).stdout.trim()).toMatch(/^(\[\]|null)$/);

@@ -7,6 +7,7 @@ import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
 import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
 
 /**
  * The change in dollars through the real engine (issue 37), for both adapters: a TypeScript program
@@ -58,8 +59,9 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
   const access: SandboxAccess = { url: "", token: TOKEN };
 
   const setWeights = async (weights: Record<string, number>) => {
-    await project.pulumi(["config", "set", "tbillsBps", String(weights["tbills"])]);
-    await project.pulumi(["config", "set", "syrupUsdcBps", String(weights["syrupUsdc"])]);
+    await project.pulumi(
+      configSetAll({ tbillsBps: String(weights["tbills"]), syrupUsdcBps: String(weights["syrupUsdc"]) }),
+    );
   };
 
   beforeAll(async () => {
@@ -71,8 +73,9 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
     access.url = t.url;
     project = await create(tarball, `money-${name}`);
     await project.pulumi(["stack", "init", "dev"]);
-    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
-    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", TOKEN]);
+    await project.pulumi(
+      configSetAll({ "portfolio-wallet:baseUrl": t.url }, { "portfolio-wallet:apiToken": TOKEN }),
+    );
     await setWeights(A);
     await project.pulumi(["up", "--yes", "--skip-preview"]);
     walletId = (

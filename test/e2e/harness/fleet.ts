@@ -9,6 +9,7 @@ import {
   resetRequestCounts,
   type SandboxAccess,
 } from "../../support/sandboxAccess.ts";
+import { configSetAll } from "../../support/pulumiConfig.ts";
 import { upKilledAfter } from "./crash.ts";
 
 /**
@@ -49,10 +50,12 @@ export class Fleet {
     );
     const fleet = new Fleet(sandbox, project, token);
     await project.pulumi(["stack", "init", "dev"]);
-    await project.pulumi(["config", "set", "bench:count", String(wallets)]);
-    await project.pulumi(["config", "set", "bench:kind", "wallet"]);
-    await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", sandbox.url]);
-    await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", token]);
+    await project.pulumi(
+      configSetAll(
+        { "bench:count": String(wallets), "bench:kind": "wallet", "portfolio-wallet:baseUrl": sandbox.url },
+        { "portfolio-wallet:apiToken": token },
+      ),
+    );
     return fleet;
   }
 

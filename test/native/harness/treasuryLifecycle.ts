@@ -4,6 +4,7 @@ import { generateTurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
 import { filesUnder, hexKeySecret, secretFindings, textSecret } from "../../e2e/harness/secrets.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../../sandbox/helpers.ts";
 import { requestCounts, resetRequestCounts } from "../../support/sandboxAccess.ts";
+import { configSetAll } from "../../support/pulumiConfig.ts";
 import type { LanguageProject } from "./languageProject.ts";
 
 /**
@@ -85,23 +86,14 @@ export function describeTreasuryLifecycle(
   const setPositions = async (positions: unknown) => {
     await project.pulumi(["config", "set", "positions", JSON.stringify(positions)]);
   };
-  const setApproverConfig = async () => {
-    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyApiBaseUrl", t.url]);
-    await project.pulumi(["config", "set", "portfolio-wallet:turnkeyOrganizationId", ORG]);
-    await project.pulumi([
-      "config",
-      "set",
-      "portfolio-wallet:turnkeyApiPublicKey",
-      approverKeys.apiPublicKey,
-    ]);
-    await project.pulumi([
-      "config",
-      "set",
-      "--secret",
-      "portfolio-wallet:turnkeyApiPrivateKey",
-      approverKeys.apiPrivateKey,
-    ]);
-  };
+  const approverConfig = (): { plain: Record<string, string>; secret: Record<string, string> } => ({
+    plain: {
+      "portfolio-wallet:turnkeyApiBaseUrl": t.url,
+      "portfolio-wallet:turnkeyOrganizationId": ORG,
+      "portfolio-wallet:turnkeyApiPublicKey": approverKeys.apiPublicKey,
+    },
+    secret: { "portfolio-wallet:turnkeyApiPrivateKey": approverKeys.apiPrivateKey },
+  });
   const walletAtService = async (walletId: string) =>
     (await t.api("GET", `/v2/portfolio-wallets/${walletId}`)).body;
 
@@ -113,14 +105,15 @@ export function describeTreasuryLifecycle(
       });
       project = await createProject();
       await project.pulumi(["stack", "init", "dev"]);
-      await project.pulumi(["config", "set", "portfolio-wallet:baseUrl", t.url]);
-      await project.pulumi(["config", "set", "--secret", "portfolio-wallet:apiToken", stackToken]);
-      await setPositions(POSITIONS_A);
-      if (!options.languageIndependentSteps) {
-        // No approval step here, but the signing key is still in the stack's config from the first
-        // `up` on, so the last test still checks that it never reaches the backend in plaintext.
-        await setApproverConfig();
-      }
+      // Without the approval step, the signing key is still in the stack's config from the first
+      // `up` on, so the last test still checks that it never reaches the backend in plaintext.
+      const approver = options.languageIndependentSteps ? { plain: {}, secret: {} } : approverConfig();
+      await project.pulumi(
+        configSetAll(
+          { "portfolio-wallet:baseUrl": t.url, positions: JSON.stringify(POSITIONS_A), ...approver.plain },
+          { "portfolio-wallet:apiToken": stackToken, ...approver.secret },
+        ),
+      );
     }, options.setUpTimeoutMs ?? 300_000);
 
     afterAll(async () => {
@@ -192,8 +185,10 @@ export function describeTreasuryLifecycle(
           body: { publicKey: approverKeys.apiPublicKey, userName: `${title} pipeline` },
         });
         expect(registered.status).toBe(201);
-        await setApproverConfig();
-        await setPositions(POSITIONS_C);
+        const approver = approverConfig();
+        await project.pulumi(
+          configSetAll({ ...approver.plain, positions: JSON.stringify(POSITIONS_C) }, approver.secret),
+        );
         await project.pulumi(["up", "--yes", "--skip-preview"]);
         const outputs = await project.outputs();
         expect(outputs["strategyChangeStatus"]).toBe("completed");
