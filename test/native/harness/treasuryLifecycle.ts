@@ -5,6 +5,7 @@ import { filesUnder, hexKeySecret, secretFindings, textSecret } from "../../e2e/
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../../sandbox/helpers.ts";
 import { requestCounts, resetRequestCounts } from "../../support/sandboxAccess.ts";
 import { configSetAll } from "../../support/pulumiConfig.ts";
+import { changesInPreviewText } from "../../support/previewText.ts";
 import type { LanguageProject } from "./languageProject.ts";
 
 /**
@@ -162,7 +163,7 @@ export function describeTreasuryLifecycle(
         expect(preview).toMatch(
           /~ targetWeightsBps: \{[\s\S]*~ syrupUsdc: 4000 => 5000[\s\S]*~ tbills\s*: 6000 => 5000/,
         );
-        expect(await project.previewChanges()).toEqual({ update: 1 });
+        expect(changesInPreviewText(preview)).toEqual({ update: 1 });
         await project.pulumi(["up", "--yes", "--skip-preview"]);
         const { walletId } = await project.outputs();
         expect((await walletAtService(walletId)).strategyConfig.positions).toEqual(
