@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { startSandbox } from "../../sandbox/index.ts";
-import { loadCatalogFile } from "../../sandbox/domain/catalog.ts";
 import {
   DEFAULT_WEBHOOK_DELIVERY,
   type WebhookDeliveryOptions,
@@ -223,6 +221,10 @@ controls use it):
   --no-admin-api                        it is off`,
     )
     .action(async (flags: SandboxFlags) => {
+      // Loaded here, not at the top: every other command of the CLI imports this file to list it,
+      // and none of them needs the sandbox's hundred modules.
+      const { startSandbox } = await import("../../sandbox/index.ts");
+      const { loadCatalogFile } = await import("../../sandbox/domain/catalog.ts");
       const env = process.env;
       const webhookDelivery: Partial<WebhookDeliveryOptions> = {};
       for (const setting of WEBHOOK_SETTINGS) {

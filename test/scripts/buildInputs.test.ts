@@ -23,16 +23,17 @@ beforeAll(() => {
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
+// Recursive: a developer's checkout may already hold these (a `pip install sdk/python` in place).
 test("a Python build in place, bytecode and a Maven target leave the hash as it was", () => {
   const before = buildInputsHash(copy);
   const python = path.join(copy, "sdk", "python");
   mkdirSync(path.join(python, "build", "lib", "pulumi_portfolio_wallet"), { recursive: true });
   writeFileSync(path.join(python, "build", "lib", "pulumi_portfolio_wallet", "__init__.py"), "# built\n");
-  mkdirSync(path.join(python, "pulumi_portfolio_wallet.egg-info"));
+  mkdirSync(path.join(python, "pulumi_portfolio_wallet.egg-info"), { recursive: true });
   writeFileSync(path.join(python, "pulumi_portfolio_wallet.egg-info", "PKG-INFO"), "Name: x\n");
-  mkdirSync(path.join(python, "pulumi_portfolio_wallet", "__pycache__"));
+  mkdirSync(path.join(python, "pulumi_portfolio_wallet", "__pycache__"), { recursive: true });
   writeFileSync(path.join(python, "pulumi_portfolio_wallet", "__pycache__", "x.pyc"), "bytecode");
-  mkdirSync(path.join(copy, "sdk", "java", "target"));
+  mkdirSync(path.join(copy, "sdk", "java", "target"), { recursive: true });
   writeFileSync(path.join(copy, "sdk", "java", "target", "x.jar"), "jar");
   expect(buildInputsHash(copy)).toBe(before);
 });
