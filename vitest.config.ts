@@ -94,7 +94,7 @@ export default defineConfig({
           exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...TIMING_TESTS],
           maxWorkers: 2,
           // A worker keeps the modules it loaded from one file to the next (a fresh module registry
-          // per file cost a quarter of the tier's CPU: 223 s against 164, measured). So a unit file
+          // per file cost a quarter of the tier's CPU: 223 s against 158, measured). So a unit file
           // leaves nothing behind: no module mocks (pass a fake through a parameter instead), no
           // changed process.env, no timers or servers left running.
           isolate: false,
@@ -123,9 +123,9 @@ export default defineConfig({
           // core on average, so two share the two cores well. Three were measured and were slower:
           // 1,253 s and 2,023 s of CPU against 1,165 s and 1,768 s with two (the later run with one
           // npm install fewer; two processes at once already cost each about a fifth more CPU here
-          // than one alone; docs/testing.md). A step's time limit is then about what the step does, not what the
-          // other file does meanwhile: an engine test gets five minutes and a set-up ten, where
-          // vitest's defaults suit a unit test.
+          // than one alone; docs/testing.md). A step's time limit is then about what the step
+          // does, not what the other file does meanwhile: an engine test gets five minutes and a
+          // set-up ten, where vitest's defaults suit a unit test.
           maxWorkers: 2,
           // The engine runs TypeScript programs without type-checking them each time (ts-node's
           // transpile-only, as a user with a separate `tsc` step sets it): what these files test is

@@ -26,8 +26,8 @@ const SHORT_LIVED_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
  *   than they save. The client compiler alone and the serial collector: a Maven build of the Java
  *   example 6.5 → 3.2 s of CPU, `test/native/java.test.ts` 66 → 48 s. They change how fast, not
  *   what runs;
- * - the Go garbage collector's target (GOGC=400, unless set already), read by every Go process of
- *   the run: the Pulumi CLI and its language hosts (several per `pulumi` command), the Go compiler
+ * - the Go garbage collector's target (GOGC=400, unless set already), read by the Go processes the
+ *   tests start (the doc walks' terminals drop it with the machine's other GO* variables): the Pulumi CLI and its language hosts (several per `pulumi` command), the Go compiler
  *   and linker. Each lives seconds with a small heap, and collecting it less often costs memory
  *   this machine has (24 GiB) and saves CPU: a `pulumi preview` of a YAML program 0.66 → 0.53 s.
  */

@@ -9,8 +9,13 @@ import { changeStateOf } from "../../../provider/strategyChange/state.ts";
  * (vitest.config.ts), and a mock would reach the files that run after this one.
  */
 let nextOutcome: ApprovalOutcome;
+/** What each call asked the signing provider: the approver's settings and the signing activity. */
+const asked: unknown[][] = [];
 const approvePendingChange = (...args: Parameters<typeof approveWith>) =>
-  approveWith(args[0], args[1], args[2], async () => nextOutcome);
+  approveWith(args[0], args[1], args[2], async (...call) => {
+    asked.push(call);
+    return nextOutcome;
+  });
 
 const approver = {
   apiBaseUrl: "http://127.0.0.1:1",
@@ -40,7 +45,10 @@ describe("approvePendingChange (provider/strategyChange/approval.ts)", () => {
       alreadyCompleted: false,
       activityStatus: "ACTIVITY_STATUS_COMPLETED",
     };
+    asked.length = 0;
     expect((await approvePendingChange(connection, "wallet", pending)).approved).toBe(true);
+    // The stack's configured approver votes on the change's own signing activity.
+    expect(asked).toEqual([[approver, "activity-1"]]);
   });
 
   test("an activity still in progress, or of a status this code does not know, approves nothing", async () => {
