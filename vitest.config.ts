@@ -1,5 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { HEAVY_WORKERS } from "./test/support/heavyLanes.ts";
+import { HeavyLanesSequencer } from "./test/support/heavySequencer.ts";
 
 /**
  * Test files that need the Pulumi engine, a browser, Maven or Go (or a tool built with Go on a cold
@@ -76,6 +78,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     globalSetup: ["./test/globalSetup.ts"],
+    // The heavy tier's files in the order that keeps its three lanes busy (test/support/heavyLanes.ts).
+    sequence: { sequencer: HeavyLanesSequencer },
     setupFiles: ["./test/reporters/fileCpu.ts"],
     // The serialized provider (sdk/nodejs/resources/resourceProvider.cts) is CommonJS: Node loads it as is,
     // rather than Vite's transform, which only speaks ES modules.
@@ -118,15 +122,17 @@ export default defineConfig({
           name: "heavy",
           include: HEAVY_TESTS,
           exclude: ["**/node_modules/**", ...CHECKOUT_BUILDING_TESTS],
-          // Two heavy files at a time, after the unit files: an engine file spends much of its
-          // time waiting on process start-ups and on the sandbox's clock, using about half of one
-          // core on average, so two share the two cores well. Three were measured and were slower:
-          // 1,253 s and 2,023 s of CPU against 1,165 s and 1,768 s with two (the later run with one
-          // npm install fewer; two processes at once already cost each about a fifth more CPU here
-          // than one alone; docs/testing.md). A step's time limit is then about what the step
-          // does, not what the other file does meanwhile: an engine test gets five minutes and a
-          // set-up ten, where vitest's defaults suit a unit test.
-          maxWorkers: 2,
+          // Three heavy files at a time, after the unit files, of which at most two are CPU-bound
+          // (each holds one of two CPU slots, test/support/heavyCpuSlot.ts) and the third is one that
+          // mostly waits (WAITING_TESTS in test/support/heavyLanes.ts: a browser, the sandbox's
+          // clock, a rate limit). Three CPU-bound files at once were measured and were slower than
+          // two (1,253 s and 2,023 s of CPU against 1,165 s and 1,768 s: two processes at once
+          // already cost each about a fifth more CPU here than one alone; docs/testing.md), but
+          // with two lanes the waiting files' waits left a core idle. A step's time limit is about
+          // what the step does, not what the other files do meanwhile: an engine test gets five
+          // minutes and a set-up ten, where vitest's defaults suit a unit test.
+          maxWorkers: HEAVY_WORKERS,
+          setupFiles: ["./test/support/heavyCpuSlot.ts"],
           // The engine runs TypeScript programs without type-checking them each time (ts-node's
           // transpile-only, as a user with a separate `tsc` step sets it): what these files test is
           // the provider, and the check took seconds of CPU per run, a third or more of a TypeScript

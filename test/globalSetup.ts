@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { ensureBuilt } from "../scripts/build.ts";
 import { SHARED_INSTALLS_DIR_ENV } from "./consumer/harness/sharedInstall.ts";
+import { CPU_SLOTS_DIR_ENV } from "./support/heavyLanes.ts";
 
 /** For a JVM that lives seconds: the client compiler only, one garbage-collection thread. */
 const SHORT_LIVED_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
@@ -16,6 +17,7 @@ const SHORT_LIVED_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
  * What the run's processes share lives in a directory of the run, removed when it ends (set in the
  * environment before any worker starts, so every worker and every process they start inherit it):
  * - the shared installs (test/consumer/harness/sharedInstall.ts), a quarter of a gigabyte each;
+ * - the heavy tier's CPU slots (test/support/heavyLanes.ts);
  * - Node.js's compile cache (NODE_COMPILE_CACHE): the suite starts about a thousand Node processes
  *   (Pulumi programs, the dynamic provider, the native plugin, the CLI, npm), most of them loading
  *   @pulumi/pulumi, whose compilation the cache cuts from about 0.9 to 0.5 s of CPU. Node checks
@@ -39,6 +41,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   mkdirSync(installs);
   mkdirSync(compileCache);
   process.env[SHARED_INSTALLS_DIR_ENV] = installs;
+  process.env[CPU_SLOTS_DIR_ENV] = path.join(run, "cpu-slots");
   process.env["NODE_COMPILE_CACHE"] = compileCache;
   process.env["JAVA_TOOL_OPTIONS"] ??= SHORT_LIVED_JVM_OPTIONS;
   process.env["GOGC"] ??= "400";

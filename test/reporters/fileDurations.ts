@@ -19,8 +19,13 @@ export interface FileDuration {
   file: string;
   /** The vitest project that ran it (`unit` or `heavy`). */
   project: string;
-  /** Import of the file and its suites' callbacks plus every test and hook in it, in seconds. */
+  /**
+   * Import of the file and its suites' callbacks plus every test and hook in it, in seconds, less
+   * the time a heavy file waited for a CPU slot before its first hook (test/support/heavyCpuSlot.ts).
+   */
   seconds: number;
+  /** Seconds the file waited for a CPU slot, when it did. */
+  cpuSlotWaitSeconds?: number;
   /**
    * CPU seconds the file's worker and the processes it waited for used (test/reporters/fileCpu.ts):
    * what the file costs, whatever else shared the machine. Absent without /proc.
@@ -56,7 +61,11 @@ export default class FileDurationsReporter implements Reporter {
         return {
           file: path.relative(this.#root, testModule.moduleId),
           project: testModule.project.name,
-          seconds: round((diagnostic.collectDuration + diagnostic.duration) / 1000),
+          seconds: round(
+            (diagnostic.collectDuration + diagnostic.duration) / 1000 -
+              (testModule.meta().cpuSlotWaitSeconds ?? 0),
+          ),
+          ...slotWaitOf(testModule),
           cpuSeconds: cpuSecondsOf(testModule),
           tests: [...testModule.children.allTests()].length,
           state: testModule.state(),
@@ -86,6 +95,11 @@ export default class FileDurationsReporter implements Reporter {
 function cpuSecondsOf(testModule: TestModule): number | undefined {
   const seconds = testModule.meta().cpuSeconds;
   return seconds === undefined ? undefined : round(seconds);
+}
+
+function slotWaitOf(testModule: TestModule): { cpuSlotWaitSeconds?: number } {
+  const seconds = testModule.meta().cpuSlotWaitSeconds;
+  return seconds === undefined || seconds < 0.1 ? {} : { cpuSlotWaitSeconds: round(seconds) };
 }
 
 function round(value: number): number {

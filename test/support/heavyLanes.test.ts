@@ -1,0 +1,80 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { acquireSlot } from "./cpuSlots.ts";
+import { heavyStartOrder, MEASURED_SECONDS, WAITING_TESTS } from "./heavyLanes.ts";
+
+const repositoryRoot = path.resolve(import.meta.dirname, "..", "..");
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function slotsDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cpu-slots-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("CPU slots shared by processes", () => {
+  test("two slots: a third taker waits until one is released", async () => {
+    const dir = slotsDir();
+    const first = await acquireSlot(dir, 2, { pollMs: 10 });
+    await acquireSlot(dir, 2, { pollMs: 10 });
+    let third = false;
+    const waiting = acquireSlot(dir, 2, { pollMs: 10 }).then((slot) => {
+      third = true;
+      return slot;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(third).toBe(false);
+    first.release();
+    await waiting;
+    expect(third).toBe(true);
+  });
+
+  test("a slot whose holder died is taken over; one being made (no pid yet) is not", async () => {
+    const dir = slotsDir();
+    const exited = spawnSync("true");
+    mkdirSync(path.join(dir, "slot-0"));
+    writeFileSync(path.join(dir, "slot-0", "pid"), String(exited.pid));
+    const slot = await acquireSlot(dir, 1, { pollMs: 10 });
+    slot.release();
+    expect(existsSync(path.join(dir, "slot-0"))).toBe(false);
+
+    mkdirSync(path.join(dir, "slot-0"));
+    let taken = false;
+    void acquireSlot(dir, 1, { pollMs: 10 }).then(() => (taken = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(taken).toBe(false);
+    writeFileSync(path.join(dir, "slot-0", "pid"), String(exited.pid));
+    await expect.poll(() => taken).toBe(true);
+  });
+});
+
+describe("the heavy tier's start order", () => {
+  test("unmeasured files first, then the longest first, CPU-bound and waiting files alternating", () => {
+    const order = heavyStartOrder([
+      "test/native/python.test.ts",
+      "test/e2e/faults.test.ts",
+      "test/new/unmeasured.test.ts",
+      "test/docs/newcomerPath.test.ts",
+      "test/console/webhooks.test.ts",
+      "test/consumer/layouts.test.ts",
+    ]);
+    expect(order).toEqual([
+      "test/new/unmeasured.test.ts",
+      "test/docs/newcomerPath.test.ts",
+      "test/e2e/faults.test.ts",
+      "test/consumer/layouts.test.ts",
+      "test/console/webhooks.test.ts",
+      "test/native/python.test.ts",
+    ]);
+  });
+
+  test("every file named there exists (a renamed file would lose its lane or its place)", () => {
+    const named = [...WAITING_TESTS, ...Object.keys(MEASURED_SECONDS)];
+    expect(named.filter((file) => !existsSync(path.join(repositoryRoot, file)))).toEqual([]);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * How the heavy tier shares two cores: three files at a time, of which at most two are files that
+ * keep a core busy, and the third is one that mostly waits (on the sandbox's clock, a rate limit,
+ * the provider's backoff, a browser). docs/testing.md has the measurements.
+ *
+ * Two CPU-bound heavy files already fill two cores (two processes at once cost each about a fifth
+ * more CPU here than one alone), and a third made the run slower. But the files below use a third
+ * to a half of one core over their time, and with two lanes their waiting left a core idle: a
+ * third lane for them, while the CPU-bound files hold one of two slots each
+ * (test/support/heavyCpuSlot.ts), takes the waits off the two lanes' time.
+ */
+
+/** Heavy files that use well under half a core over their time (CPU seconds / seconds, measured). */
+export const WAITING_TESTS = [
+  "test/console/console.test.ts",
+  "test/console/firstHour.test.ts",
+  "test/console/itemLinks.test.ts",
+  "test/console/serving.test.ts",
+  "test/console/webhooks.test.ts",
+  "test/e2e/faults.test.ts",
+  "test/e2e/rateLimitedUp.test.ts",
+  "test/examples/githubActions.test.ts",
+];
+
+/** Heavy files at a time: two CPU-bound ones and one that waits. */
+export const HEAVY_WORKERS = 3;
+
+/** CPU-bound heavy files at a time. */
+export const CPU_SLOTS = 2;
+
+/** Where the run keeps its CPU slots (set by test/globalSetup.ts to a directory of the run). */
+export const CPU_SLOTS_DIR_ENV = "PORTFOLIO_WALLET_TEST_CPU_SLOTS_DIR";
+
+/**
+ * Seconds each heavy file took in a fresh-clone run (`e2aca9e`, 2026-11-29), to start the longest
+ * first: a long file started last keeps one lane busy after the others are done. Without a record
+ * of its own (a fresh clone has none), vitest orders by file size, which put a 49-second file
+ * (test/native/python.test.ts, the smallest) last. A file not listed starts before the listed
+ * ones: nothing says it is short.
+ */
+export const MEASURED_SECONDS: Record<string, number> = {
+  "test/docs/newcomerPath.test.ts": 376,
+  "test/e2e/lifecycle.test.ts": 170,
+  "test/consumer/layouts.test.ts": 160,
+  "test/drift/driftEveryProgram.test.ts": 122,
+  "test/console/console.test.ts": 116,
+  "test/e2e/faults.test.ts": 106,
+  "test/consumer/savedPlans.test.ts": 84,
+  "test/e2e/killedUp.test.ts": 83,
+  "test/e2e/rateLimitedUp.test.ts": 64,
+  "test/console/firstHour.test.ts": 58,
+  "test/console/itemLinks.test.ts": 54,
+  "test/openapi/schemathesis.test.ts": 52,
+  "test/report/moneyEveryAdapter.test.ts": 47,
+  "test/consumer/recreateAfterDestroy.test.ts": 46,
+  "test/native/go.test.ts": 45,
+  "test/native/java.test.ts": 41,
+  "test/native/python.test.ts": 39,
+  "test/consumer/policyPack.test.ts": 38,
+  "test/quickstart/quickstart.test.ts": 31,
+  "test/console/webhooks.test.ts": 28,
+  "test/native/yaml.test.ts": 23,
+  "test/docs/codeBlocks.test.ts": 23,
+  "test/consumer/bothWays.test.ts": 23,
+  "test/console/serving.test.ts": 10,
+  "test/native/schema.test.ts": 10,
+  "test/consumer/nodeVersion.test.ts": 5,
+  "test/openapi/pythonClient.test.ts": 4,
+  "test/consumer/sharedInstall.test.ts": 4,
+  "test/native/javaSdkInstall.test.ts": 3,
+  "test/examples/githubActions.test.ts": 0,
+  "test/e2e/killedRunRecovery.test.ts": 0,
+};
+
+export function isWaitingTest(relativePath: string): boolean {
+  return WAITING_TESTS.includes(relativePath);
+}
+
+/**
+ * The order the heavy files start in (paths relative to the repository root): unmeasured files
+ * first, then the longest first, the CPU-bound and the waiting ones alternating, so that when a
+ * waiting file ends the next file in line is usually another waiting one, and the third lane does
+ * not sit behind a CPU-bound file that has no slot yet.
+ */
+export function heavyStartOrder(files: string[]): string[] {
+  const unmeasured = files.filter((file) => MEASURED_SECONDS[file] === undefined);
+  const longestFirst = (list: string[]) =>
+    list
+      .filter((file) => MEASURED_SECONDS[file] !== undefined)
+      .sort((a, b) => MEASURED_SECONDS[b]! - MEASURED_SECONDS[a]!);
+  const cpuBound = longestFirst(files.filter((file) => !isWaitingTest(file)));
+  const waiting = longestFirst(files.filter(isWaitingTest));
+  const alternating: string[] = [];
+  for (let index = 0; index < Math.max(cpuBound.length, waiting.length); index++) {
+    if (index < cpuBound.length) alternating.push(cpuBound[index]!);
+    if (index < waiting.length) alternating.push(waiting[index]!);
+  }
+  return [...unmeasured, ...alternating];
+}
