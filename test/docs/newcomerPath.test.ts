@@ -14,9 +14,10 @@ import { GO_ENV, installJavaSdkIntoLocalRepository } from "../native/harness/sdk
  * The newcomer's path through the docs, followed word for word: every shell block of the pages a
  * new user follows, in order, in a fresh directory outside this repository, through the real
  * engine, with nothing on PATH but Node.js and the machine's own tools (no `pulumi`: the docs say
- * how to get it). Pages: the top README's Install and Using sections (then the first examples of
- * docs/cli.md and docs/policy.md in the project they made), docs/languages.md's opening with its
- * Python and its YAML section, and every example README.
+ * how to get it). Pages: the top README's Install and Using sections (then, in the project they
+ * made, the first examples of docs/cli.md and docs/policy.md and the two-stack example, whose
+ * README starts there), docs/languages.md's opening with its Python and its YAML section, and
+ * every other example README.
  *
  * What the test changes in a block, and nothing else:
  * - `<checkout>` (the docs' name for a clone of this repository after `npm ci`) becomes this
@@ -338,11 +339,13 @@ function walletUp(expectedPositions: Record<string, number>): Check {
 
 const WALKS: Walk[] = [
   {
-    name: "README (TypeScript), then cli.md's and policy.md's first examples",
+    name: "README (TypeScript), then cli.md's and policy.md's first examples and the two-stack example",
+    // The two-stack example starts in the project the README's Install makes, as its README says.
     pages: [
       { page: "README.md", sections: ["Install", "Using the provider"] },
       { page: "docs/cli.md", sections: [""] },
       { page: "docs/policy.md", sections: ["Running it"] },
+      { page: "examples/two-stack/README.md" },
     ],
     checks: [
       walletUp({ tbills: 5000, syrupUsdc: 3000, resolvRlp: 2000 }),
@@ -357,6 +360,13 @@ const WALKS: Walk[] = [
         after: /--policy-pack/,
         async check(_terminal, output) {
           expect(output.stdout).toMatch(/portfolio-wallet-allocation/);
+        },
+      },
+      {
+        after: /pulumi stack output ethereumDepositAddress/,
+        async check(_terminal, output) {
+          // The block's last command prints the address that came through the StackReference.
+          expect(output.stdout.trim().split("\n").at(-1)).toMatch(/^0x[0-9a-f]{40}$/);
         },
       },
     ],
@@ -416,19 +426,6 @@ const WALKS: Walk[] = [
       }
     },
     checks: EXAMPLE_CHECKS,
-  },
-  {
-    name: "examples/two-stack",
-    pages: [{ page: "examples/two-stack/README.md" }],
-    checks: [
-      {
-        after: /pulumi stack output ethereumDepositAddress/,
-        async check(_terminal, output) {
-          // The block's last command prints the address that came through the StackReference.
-          expect(output.stdout.trim().split("\n").at(-1)).toMatch(/^0x[0-9a-f]{40}$/);
-        },
-      },
-    ],
   },
 ];
 
