@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { acquireSlot } from "./cpuSlots.ts";
+import { HEAVY_TESTS } from "../../vitest.config.ts";
 import { heavyStartOrder, MEASURED_SECONDS, WAITING_TESTS } from "./heavyLanes.ts";
 
 const repositoryRoot = path.resolve(import.meta.dirname, "..", "..");
@@ -73,8 +74,9 @@ describe("the heavy tier's start order", () => {
     ]);
   });
 
-  test("every file named there exists (a renamed file would lose its lane or its place)", () => {
+  test("every file named there exists and is a heavy file (a renamed one would lose its lane or its place)", () => {
     const named = [...WAITING_TESTS, ...Object.keys(MEASURED_SECONDS)];
     expect(named.filter((file) => !existsSync(path.join(repositoryRoot, file)))).toEqual([]);
+    expect(named.filter((file) => !HEAVY_TESTS.some((glob) => path.matchesGlob(file, glob)))).toEqual([]);
   });
 });

@@ -4,15 +4,15 @@
  * the provider's backoff, a browser). docs/testing.md has the measurements.
  *
  * Two CPU-bound heavy files already fill two cores (two processes at once cost each about a fifth
- * more CPU here than one alone), and a third made the run slower. But the files below use a third
- * to a half of one core over their time, and with two lanes their waiting left a core idle: a
+ * more CPU here than one alone), and a third made the run slower. But the files below use 0.4 to
+ * 0.65 of one core over their time, and with two lanes their waiting left a core idle: a
  * third lane for them, while the CPU-bound files hold one of two slots each
  * (test/support/heavyCpuSlot.ts), takes the waits off the two lanes' time.
  */
 
 /**
  * Heavy files that use well under one core over their time (CPU seconds / seconds, measured with two
- * files at a time: 0.4 to 0.65), longest first in the run's order. The lifecycle waits on its
+ * files at a time: 0.4 to 0.65); MEASURED_SECONDS, not this list, gives their start order. The lifecycle waits on its
  * sandbox's rebalances and approvals; the browser files on Chromium and the sandbox; faults and
  * the rate limit on the provider's backoff.
  */
