@@ -16,6 +16,7 @@ import {
   type StrategyChangeState,
 } from "./strategyChange/state.ts";
 import { appliedTarget } from "./walletOutputs.ts";
+import { allocationAtService, describeAllocation } from "./strategyChange/outsideChange.ts";
 
 /**
  * What PortfolioWallet and WalletStrategy share: a resource that manages a wallet's target
@@ -86,4 +87,45 @@ export function refreshedAllocation(
 ): { live: TargetPosition[]; change: StrategyChangeState | null } {
   const live = appliedTarget(wallet);
   return { live, change: withObservedCompletion(previousChange ?? null, live) };
+}
+
+/**
+ * diff() of an allocation change: when the wallet's allocation at the service was changed outside
+ * the stack, says so on the resource, so that a preview shows what `up` will do (refuse, or
+ * overwrite with `outsideChanges: overwrite`) before anyone merges. One GET; never fails the diff:
+ * the update checks again before it sends anything.
+ */
+export async function warnOfOutsideChange(params: {
+  connect: () => ServiceConnection;
+  walletId: string | undefined;
+  olds: { targetWeightsBps?: Record<string, number>; strategyChange?: StrategyChangeState | null };
+  news: Record<string, unknown>;
+  changes: Record<string, PropertyChange>;
+}): Promise<void> {
+  const { walletId, olds, news } = params;
+  if (walletId === undefined || params.changes["targetWeightsBps"] === undefined) return;
+  if (containsUnknown(news["targetWeightsBps"]) || containsUnknown(news["positions"])) return;
+  try {
+    const connection = params.connect();
+    const service = appliedTarget(await connection.client.wallets.retrieve(walletId));
+    const found = allocationAtService({
+      recorded: targetInState(olds),
+      recordedChange: olds.strategyChange ?? null,
+      service,
+      codeTarget: targetAllocationOf(news),
+    });
+    if (found.verdict !== "changed outside") return;
+    const consequence =
+      connection.settings.outsideChanges === "overwrite"
+        ? "`up` will overwrite it with the code's allocation (portfolio-wallet:outsideChanges is overwrite)"
+        : "`up` will refuse this update and send nothing until `pulumi refresh` and a new preview show the change from the service's allocation";
+    connection.say(
+      "warning",
+      `wallet ${walletId}: its allocation was changed outside this stack: the service holds ${describeAllocation(service)}, ` +
+        `this stack's state recorded ${describeAllocation(found.recorded)}. This preview's diff is against the state, ` +
+        `not against the service; ${consequence}.`,
+    );
+  } catch {
+    // A read that fails here only costs the early warning; update() reads again and refuses then.
+  }
 }

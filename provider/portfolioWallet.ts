@@ -8,6 +8,7 @@ import {
   checkAllocationInputs,
   refreshedAllocation,
   targetInState,
+  warnOfOutsideChange,
 } from "./allocationResource.ts";
 import { containsUnknown, immutableInputFailure, type CheckFailure } from "./check.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
@@ -126,17 +127,19 @@ export const portfolioWalletProvider = {
   },
 
   async diff(
-    _connect: () => ServiceConnection,
-    _id: string,
+    connect: () => ServiceConnection,
+    id: string,
     olds: PortfolioWalletOutputs,
     news: Record<string, unknown>,
   ): Promise<ResourceDiff> {
+    const changes = allocationChanges(olds, news);
+    await warnOfOutsideChange({ connect, walletId: id, olds, news, changes });
     // Label and adoptWalletId changes never get here: check() refuses them. Nothing is ever replaced.
     return resourceDiffOf({
       label: valueChange(olds.label, news["label"]),
       onDelete: valueChange(olds.onDelete, news["onDelete"] ?? "fail-if-funded"),
       adoptWalletId: valueChange(olds.adoptWalletId, news["adoptWalletId"]),
-      ...allocationChanges(olds, news),
+      ...changes,
     });
   },
 
@@ -207,6 +210,7 @@ export const portfolioWalletProvider = {
         urn: state.resourceUrn,
         target,
         previous: change,
+        recorded: targetInState(olds),
       }));
     } else {
       // Only provider-side settings (onDelete) changed: no request changes anything at the service.

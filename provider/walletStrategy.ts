@@ -5,6 +5,8 @@ import {
   allocationOutputs,
   checkAllocationInputs,
   refreshedAllocation,
+  targetInState,
+  warnOfOutsideChange,
 } from "./allocationResource.ts";
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
@@ -96,16 +98,19 @@ export const walletStrategyProvider = {
   },
 
   async diff(
-    _connect: () => ServiceConnection,
+    connect: () => ServiceConnection,
     _id: string,
     olds: WalletStrategyOutputs,
     news: Record<string, unknown>,
   ): Promise<ResourceDiff> {
+    const walletChange = valueChange(olds.walletId, news["walletId"], { replaces: true });
+    const changes = allocationChanges(olds, news);
+    // A move to another wallet is a replacement (a create there), not an update of this one.
+    if (walletChange === undefined) {
+      await warnOfOutsideChange({ connect, walletId: olds.walletId, olds, news, changes });
+    }
     // Another wallet is another thing to manage: replacing only moves management, no funds.
-    return resourceDiffOf({
-      walletId: valueChange(olds.walletId, news["walletId"], { replaces: true }),
-      ...allocationChanges(olds, news),
-    });
+    return resourceDiffOf({ walletId: walletChange, ...changes });
   },
 
   async create(
@@ -155,6 +160,7 @@ export const walletStrategyProvider = {
       urn: state.resourceUrn,
       target,
       previous: olds.strategyChange ?? null,
+      recorded: targetInState(olds),
     });
     return { outs: outputsOf(state, target, wallet, change) };
   },

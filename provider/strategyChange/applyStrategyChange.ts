@@ -3,6 +3,7 @@ import type { PortfolioWallet } from "../../sdk/nodejs/contract/wallet.ts";
 import { ConflictError, IdempotencyConflictError } from "../../sdk/nodejs/client/index.ts";
 import type { TargetPosition } from "../inputs.ts";
 import type { ServiceConnection } from "../serviceConnection.ts";
+import { appliedTarget } from "../walletOutputs.ts";
 import { approvePendingChange } from "./approval.ts";
 import { secondsText, waitsWithin } from "../boundedWaits.ts";
 import {
@@ -13,7 +14,8 @@ import {
   type ChangeAnswer,
   type ChangeRequestKey,
 } from "./requestKey.ts";
-import { changeStateOf, type StrategyChangeState } from "./state.ts";
+import { changeStateOf, isOpenStatus, type StrategyChangeState } from "./state.ts";
+import { allocationAtService, describeAllocation } from "./outsideChange.ts";
 
 /**
  * Moves a wallet to a target allocation through the strategy PATCH (the requests; the decisions
@@ -21,7 +23,9 @@ import { changeStateOf, type StrategyChangeState } from "./state.ts";
  * - the requestId is stable, so a retried or resumed `up` never makes a second update;
  * - `pending_approval` is approved with the configured Turnkey key (approval.ts), then awaited;
  *   without a key, the pending state is returned so that `up` succeeds and shows it;
- * - `failed` throws with the service's failureReason.
+ * - `failed` throws with the service's failureReason;
+ * - with `recorded` (an update of a resource the stack already manages), nothing is sent when the
+ *   wallet's allocation was changed outside the stack, unless the stack says to overwrite it.
  */
 export async function applyStrategyChange(params: {
   connection: ServiceConnection;
@@ -29,14 +33,23 @@ export async function applyStrategyChange(params: {
   urn: string;
   target: TargetPosition[];
   previous: StrategyChangeState | null;
+  /** The allocation the state holds; absent where the stack starts managing the wallet (create, adoption). */
+  recorded?: TargetPosition[];
 }): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
-  const { connection, walletId, urn, target } = params;
+  const { connection, walletId, urn, target, recorded, previous } = params;
+  // Checked before the first PATCH, and again after waiting out another update (whose result is
+  // exactly such a change when it was not this stack's).
+  const beforeSending =
+    recorded === undefined
+      ? async () => {}
+      : () => refuseOutsideChange({ connection, walletId, target, recorded, previous });
   const { key, answer, supersededFailure } = await requestWithUnspentKey(
     connection,
     walletId,
     urn,
     target,
-    requestKeyForTarget(urn, target, params.previous),
+    requestKeyForTarget(urn, target, previous),
+    beforeSending,
   );
   let change: StrategyChangeState = { ...changeStateOf(answer, key.revision, target), supersededFailure };
   throwIfFailed(change, walletId);
@@ -46,6 +59,81 @@ export async function applyStrategyChange(params: {
     if (!approval.approved) return { change, wallet: await connection.client.wallets.retrieve(walletId) };
   }
   return waitUntilApplied(connection, walletId, change);
+}
+
+/**
+ * Before a strategy update of a wallet the stack manages: the wallet's allocation at the service
+ * must be one the stack can account for (outsideChange.ts), or what was reviewed is not what the
+ * update moves. When the stack's last change may still be open, its PATCH is replayed (same
+ * requestId, same body: no new update) to learn whether it is: while it waits, no other update
+ * can have been applied (the service supersedes a waiting update, or refuses one beside a
+ * processing one).
+ */
+async function refuseOutsideChange(params: {
+  connection: ServiceConnection;
+  walletId: string;
+  target: TargetPosition[];
+  recorded: TargetPosition[];
+  previous: StrategyChangeState | null;
+}): Promise<void> {
+  const { connection, walletId, target, recorded, previous } = params;
+  const wallet = await connection.client.wallets.retrieve(walletId);
+  const service = appliedTarget(wallet);
+  const found = allocationAtService({ recorded, recordedChange: previous, service, codeTarget: target });
+  let why: string;
+  switch (found.verdict) {
+    case "as recorded":
+    case "the code's target":
+      return;
+    case "awaiting the stack's change": {
+      const replay = await replayOpenChange(connection, walletId, found.change);
+      if (replay !== "conflict" && isOpenStatus(replay.status)) return;
+      why =
+        replay === "conflict"
+          ? `the service no longer knows this stack's strategy update ${found.change.requestId} with its allocation`
+          : `this stack's strategy update ${found.change.requestId} (to ${describeAllocation(found.change.targetPositions)}) ` +
+            `is ${replay.status} at the service${replay.failureReason ? ` (${replay.failureReason})` : ""}, ` +
+            "and the wallet does not hold its allocation";
+      break;
+    }
+    case "changed outside":
+      why = `this stack's state recorded ${describeAllocation(found.recorded)}`;
+      break;
+  }
+  const what =
+    `wallet ${walletId}: the service holds ${describeAllocation(service)}; ${why}. ` +
+    `The code asks for ${describeAllocation(target)}.`;
+  if (connection.settings.outsideChanges === "overwrite") {
+    connection.say(
+      "warning",
+      `overwriting an allocation changed outside this stack (portfolio-wallet:outsideChanges is overwrite): ${what}`,
+    );
+    return;
+  }
+  throw new Error(
+    `${what} The allocation was changed outside this stack (a console, another tool or stack), so no strategy ` +
+      "update was sent: applying the code's now would move money that no review saw. Ways on: run `pulumi refresh`, " +
+      "then preview again and review the change from the service's allocation (the report shows its dollars); " +
+      "`portfolio-wallet drift` lists every such change in the stack; or, to let the code win, " +
+      "`pulumi config set portfolio-wallet:outsideChanges overwrite` and run `pulumi up` again.",
+  );
+}
+
+/** The answer to the stack's own open change, asked again with its requestId and body. */
+async function replayOpenChange(
+  connection: ServiceConnection,
+  walletId: string,
+  change: StrategyChangeState,
+): Promise<ChangeAnswer> {
+  try {
+    return await connection.client.wallets.updateStrategy(walletId, {
+      requestId: change.requestId,
+      positions: change.targetPositions,
+    });
+  } catch (error) {
+    if (IdempotencyConflictError.isInstance(error)) return "conflict";
+    throw error;
+  }
 }
 
 /**
@@ -74,13 +162,14 @@ async function requestWithUnspentKey(
   urn: string,
   target: TargetPosition[],
   firstKey: ChangeRequestKey,
+  beforeSending: () => Promise<void>,
 ): Promise<{
   key: ChangeRequestKey;
   answer: Exclude<ChangeAnswer, "conflict">;
   supersededFailure: StrategyChangeState["supersededFailure"];
 }> {
   let key = firstKey;
-  let answer = await requestUpdate(connection, walletId, key.requestId, target);
+  let answer = await requestUpdate(connection, walletId, key.requestId, target, beforeSending);
   let supersededFailure: StrategyChangeState["supersededFailure"] = null;
   for (let skipped = 0; skipped < MAX_SPENT_KEYS_SKIPPED; skipped++) {
     const verdict = keySpentBy(answer);
@@ -96,7 +185,7 @@ async function requestWithUnspentKey(
       supersededFailure = { requestId: answer.requestId, failureReason: answer.failureReason ?? null };
     }
     key = nextRevisionKey(urn, target, key.revision);
-    answer = await requestUpdate(connection, walletId, key.requestId, target);
+    answer = await requestUpdate(connection, walletId, key.requestId, target, async () => {});
   }
   if (answer === "conflict") {
     throw new Error(
@@ -111,15 +200,18 @@ async function requestWithUnspentKey(
  * Sends the strategy PATCH; "conflict" when the service knows the requestId with another body.
  * While another update of the wallet is still processing, the service refuses a new one (409):
  * that one will finish on its own, so this waits for it, within the approval timeout.
+ * `beforeSending` runs before each attempt (the outside-change check).
  */
 async function requestUpdate(
   connection: ServiceConnection,
   walletId: string,
   requestId: string,
   target: TargetPosition[],
+  beforeSending: () => Promise<void>,
 ): Promise<ChangeAnswer> {
   const timeoutMs = connection.settings.approvalTimeoutMs;
   for (const waitBeforeRetry of waitsWithin(timeoutMs)) {
+    await beforeSending();
     try {
       return await connection.client.wallets.updateStrategy(walletId, { requestId, positions: target });
     } catch (error) {

@@ -13,7 +13,11 @@ export type { StrategyChangeState };
 const STILL_OPEN = new Set(["pending_approval", "processing", "created"]);
 
 export function isStillOpen(change: StrategyChangeState): boolean {
-  return STILL_OPEN.has(change.status);
+  return isOpenStatus(change.status);
+}
+
+export function isOpenStatus(status: string): boolean {
+  return STILL_OPEN.has(status);
 }
 
 /** The state of a change from the service's answer to its PATCH. */

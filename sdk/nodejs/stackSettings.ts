@@ -64,6 +64,12 @@ export const SETTINGS = {
     description:
       "How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once.",
   },
+  outsideChanges: {
+    env: "PORTFOLIO_WALLET_OUTSIDE_CHANGES",
+    secret: false,
+    description:
+      "What a strategy update does when the wallet's allocation at the service is not the one the stack's state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code's allocation anyway and says in the log what it overwrote.",
+  },
 } as const satisfies Record<string, SettingDefinition>;
 
 /** What the table says of one setting. */
@@ -125,7 +131,13 @@ export interface ProviderSettings {
   approvalTimeoutMs: number;
   /** How long one request is retried through transient failures (docs/provider.md "Retries"). */
   retryTimeoutMs: number;
+  /** Whether a strategy update may overwrite an allocation changed outside the stack (docs/provider.md "What a merge applies"). */
+  outsideChanges: OutsideChanges;
 }
+
+/** The values of `portfolio-wallet:outsideChanges`; the first is the default. */
+export const OUTSIDE_CHANGES = ["refuse", "overwrite"] as const;
+export type OutsideChanges = (typeof OUTSIDE_CHANGES)[number];
 
 const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
 /**
@@ -274,9 +286,31 @@ export function resolveSettings(readSetting: SettingLookup): ProviderSettings {
     zeroAllowed: false,
   });
   const retryTimeoutMs = retryTimeoutFrom(readSetting, problems);
+  const outsideChanges = outsideChangesFrom(readSetting, problems);
 
   if (problems.length > 0) throw new SettingsError(problems);
-  return { baseUrl: baseUrl!, apiToken: apiToken!, approver, approvalTimeoutMs, retryTimeoutMs };
+  return {
+    baseUrl: baseUrl!,
+    apiToken: apiToken!,
+    approver,
+    approvalTimeoutMs,
+    retryTimeoutMs,
+    outsideChanges,
+  };
+}
+
+function outsideChangesFrom(readSetting: SettingLookup, problems: SettingProblem[]): OutsideChanges {
+  const text = readSetting("outsideChanges");
+  if (text === undefined) return OUTSIDE_CHANGES[0];
+  const value = OUTSIDE_CHANGES.find((choice) => choice === text.trim());
+  if (value !== undefined) return value;
+  problems.push({
+    setting: "outsideChanges",
+    message:
+      `${configKeyOf("outsideChanges")} must be ${OUTSIDE_CHANGES.map((choice) => `"${choice}"`).join(" or ")}, ` +
+      `got ${quoteValue(text)}; ${howToSet("outsideChanges")}`,
+  });
+  return OUTSIDE_CHANGES[0];
 }
 
 /** The retry budget alone (for callers that take the service's address and token from elsewhere). */

@@ -11,6 +11,7 @@ import {
   weightsOf,
   checked,
   clientOf,
+  mutatingKeys,
   providerOf,
   requestCounts,
   resetRequestCounts,
@@ -296,12 +297,133 @@ describe("strategy change with a Turnkey approver", () => {
   });
 });
 
+/** An update sent to the service directly (a console, another tool or stack), applied before it returns. */
+async function changeOutside(id: string, positions: typeof POSITIONS_A) {
+  await clientOf(t).wallets.updateStrategy(id, { requestId: randomUUID(), positions });
+  await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
+  expect(await walletTargets(t, id)).toEqual(canonical(positions));
+}
+
+const POSITIONS_D = [
+  { positionKey: "tbills", targetWeightBps: 1000 },
+  { positionKey: "resolvRlp", targetWeightBps: 9000 },
+];
+
+describe("an allocation changed outside the stack", () => {
+  test("is never overwritten: nothing is sent, and the error names the wallet, both allocations and the ways on", async () => {
+    const { id, outs } = await createWallet(POSITIONS_A);
+    await changeOutside(id, POSITIONS_C);
+    await resetRequestCounts(t);
+
+    const refused = await upTo(id, outs, POSITIONS_B).then(
+      () => "applied",
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain(`wallet ${id}: the service holds resolvRlp 2000, syrupUsdc 8000`);
+    expect(refused).toContain("this stack's state recorded syrupUsdc 4000, tbills 6000");
+    expect(refused).toContain("The code asks for syrupUsdc 7500, tbills 2500");
+    expect(refused).toContain("`pulumi refresh`");
+    expect(refused).toContain("portfolio-wallet drift");
+    expect(refused).toContain("pulumi config set portfolio-wallet:outsideChanges overwrite");
+    expect(mutatingKeys(await requestCounts(t))).toEqual([]);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_C));
+  });
+
+  test("after a refresh the state holds the service's allocation, and the update applies from it", async () => {
+    const { id, outs } = await createWallet(POSITIONS_A);
+    await changeOutside(id, POSITIONS_C);
+    const refreshed = await wallets.read(id, outs);
+    expect(refreshed.props.targetWeightsBps).toEqual(weightsOf(POSITIONS_C));
+    const updated = (await upTo(id, refreshed.props, POSITIONS_B)) as { strategyChangeStatus: string };
+    expect(updated.strategyChangeStatus).toBe("completed");
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+  });
+
+  test("with outsideChanges: overwrite, the code's allocation is applied anyway", async () => {
+    await wallets.configure({ ...baseConfig(t), "portfolio-wallet:outsideChanges": "overwrite" });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    await changeOutside(id, POSITIONS_C);
+    await upTo(id, outs, POSITIONS_B);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
+  });
+
+  test("an outsideChanges value that is neither refuse nor overwrite is refused, naming the setting", async () => {
+    await wallets.configure({ ...baseConfig(t), "portfolio-wallet:outsideChanges": "ignore" });
+    const result = await wallets
+      .check({}, { resourceUrn: urnOf("PortfolioWallet"), positions: POSITIONS_A })
+      .then(
+        (answer) => JSON.stringify(answer),
+        (error: Error) => error.message,
+      );
+    expect(result).toContain('portfolio-wallet:outsideChanges must be "refuse" or "overwrite", got "ignore"');
+  });
+
+  test("the code's target already at the service (a resumed update) is not an outside change", async () => {
+    const { id, outs } = await createWallet(POSITIONS_A);
+    await changeOutside(id, POSITIONS_B);
+    const updated = (await upTo(id, outs, POSITIONS_B)) as { strategyChangeStatus: string };
+    expect(updated.strategyChangeStatus).toBe("completed");
+  });
+
+  test("the stack's pending change superseded by an update outside the stack: refused, naming the superseded change", async () => {
+    await setPolicy(t, { strategyUpdateApprovals: 1 });
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const pending = await upTo(id, outs, POSITIONS_B);
+    // Another tool asks for C, which supersedes the stack's pending B, and C is approved there.
+    const outside = await clientOf(t).wallets.updateStrategy(id, {
+      requestId: randomUUID(),
+      positions: POSITIONS_C,
+    });
+    await t.api("POST", `/_sandbox/signing-activities/${outside.signingActivityId}/approve`);
+    await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_C));
+    await resetRequestCounts(t);
+
+    const refused = await upTo(id, pending, POSITIONS_D).then(
+      () => "applied",
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain(`wallet ${id}: the service holds resolvRlp 2000, syrupUsdc 8000`);
+    expect(refused).toContain(`this stack's strategy update ${pending.strategyChange.requestId}`);
+    expect(refused).toContain("is failed at the service (superseded by strategy update");
+    // Only the replay of the stack's own change (same requestId and body) was sent.
+    expect((await requestCounts(t))["PATCH /v2/portfolio-wallets/:id/strategy"]).toBe(1);
+    expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_C));
+  });
+});
+
 describe("strategy change while another update is processing", () => {
-  test("waits for the running update to finish instead of failing on the service's 409", async () => {
-    // A slow rebalance, so the provider's first PATCH lands while the out-of-band one still runs.
+  test("an update outside the stack still running: waited for, then refused, since it changed the allocation", async () => {
     const slow = await startProviderSandbox({ rebalanceDelayMs: 400 });
     try {
       await wallets.configure(baseConfig(slow));
+      const inputs = await checked(
+        wallets,
+        {},
+        { resourceUrn: urnOf("PortfolioWallet"), positions: POSITIONS_A },
+      );
+      const { id, outs } = await wallets.create(inputs);
+      await clientOf(slow).wallets.updateStrategy(id as string, {
+        requestId: randomUUID(),
+        positions: POSITIONS_C,
+      });
+      const news = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
+      const refused = await wallets.update(id as string, outs, news).then(
+        () => "applied",
+        (error: Error) => error.message,
+      );
+      expect(refused).toContain("the service holds resolvRlp 2000, syrupUsdc 8000");
+      expect(await walletTargets(slow, id as string)).toEqual(canonical(POSITIONS_C));
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("with outsideChanges: overwrite, waits for the running update to finish instead of failing on the service's 409", async () => {
+    // A slow rebalance, so the provider's first PATCH lands while the out-of-band one still runs.
+    const slow = await startProviderSandbox({ rebalanceDelayMs: 400 });
+    try {
+      await wallets.configure({ ...baseConfig(slow), "portfolio-wallet:outsideChanges": "overwrite" });
       const inputs = await checked(
         wallets,
         {},
