@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -32,6 +32,8 @@ const B: Weights = { tbills: 5000, syrupUsdc: 5000 };
 const CHANGED: Weights = { tbills: 4000, syrupUsdc: 6000 };
 const S1: Weights = { tbills: 3000, resolvRlp: 7000 };
 const S2: Weights = { tbills: 1000, resolvRlp: 9000 };
+const REVIEWED: Weights = { tbills: 3000, syrupUsdc: 7000 };
+const OUTSIDE: Weights = { tbills: 10000 };
 
 /** As the merge job runs it: the engine lists `--plan` only with PULUMI_EXPERIMENTAL=true. */
 const EXPERIMENTAL = { PULUMI_EXPERIMENTAL: "true" };
@@ -250,6 +252,62 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
       `/webhooks/registrations/${registrationId}`,
     );
     expect(registration.status).toBe("disabled");
+  });
+
+  test("an allocation changed at the service after the review: up --plan sends nothing and fails naming both allocations; after a refresh, a new preview shows the change from the service's allocation and up applies it", async () => {
+    const access = accessOf(way());
+    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    await callSandbox(access, "POST", "/_sandbox/deposits", {
+      chain: "ethereum",
+      address: wallet.depositAddresses.ethereum.address,
+      amount: 1_000_000,
+      txHash: `0x${randomUUID().replaceAll("-", "")}`,
+    });
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 60_000 });
+    // The pull request: B → REVIEWED, reviewed with its plan.
+    await way().setWalletProgram(REVIEWED, false);
+    const plan = await savePlan(way().wallet, "outside-change");
+    // Before the merge, somebody changes the wallet at the service directly.
+    await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      requestId: randomUUID(),
+      positions: [{ positionKey: "tbills", targetWeightBps: 10000 }],
+    });
+    await waitForWeights(way(), walletId, OUTSIDE);
+
+    // A preview now says what up will do.
+    const preview = await way().wallet.pulumi(["preview", "--diff"]);
+    expect(preview.stdout).toContain(
+      `wallet ${walletId}: its allocation was changed outside this stack: the service holds tbills 10000, ` +
+        "this stack's state recorded syrupUsdc 5000, tbills 5000",
+    );
+    expect(preview.stdout).toContain("`up` will refuse this update");
+
+    await resetRequestCounts(access);
+    const refused = await applyPlan(way().wallet, plan).then(
+      () => "applied",
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain(
+      `wallet ${walletId}: the service holds tbills 10000; this stack's state recorded syrupUsdc 5000, tbills 5000. ` +
+        "The code asks for syrupUsdc 7000, tbills 3000.",
+    );
+    expect(refused).toContain("so no strategy update was sent");
+    expect(writesIn(await requestCounts(access))).toEqual([]);
+    expect(await appliedWeights(way(), walletId)).toEqual(OUTSIDE);
+
+    // The way on: refresh, then a new review shows the change from what the service holds.
+    await way().wallet.pulumi(["refresh", "--yes", "--skip-preview"]);
+    const again = await savePlan(way().wallet, "after-refresh");
+    const steps = JSON.parse(readFileSync(again.replace(".plan.json", ".preview.json"), "utf8")).steps as {
+      op: string;
+      urn: string;
+      oldState?: { outputs?: { targetWeightsBps?: Weights } };
+    }[];
+    const walletStep = steps.find((step) => step.urn.endsWith("PortfolioWallet::treasury"));
+    expect(walletStep?.op).toBe("update");
+    expect(walletStep?.oldState?.outputs?.targetWeightsBps).toEqual(OUTSIDE);
+    await applyPlan(way().wallet, again);
+    await waitForWeights(way(), walletId, REVIEWED);
   });
 
   test("a WalletStrategy fed by the wallet stack's output is applied from its plan", async () => {

@@ -45,6 +45,8 @@ type providerArgs struct {
 	ApprovalTimeoutSeconds *float64 `pulumi:"approvalTimeoutSeconds"`
 	// The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// What a strategy update does when the wallet's allocation at the service is not the one the stack's state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code's allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+	OutsideChanges *string `pulumi:"outsideChanges"`
 	// How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
 	RetryTimeoutSeconds *float64 `pulumi:"retryTimeoutSeconds"`
 	// The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.
@@ -65,6 +67,8 @@ type ProviderArgs struct {
 	ApprovalTimeoutSeconds pulumi.Float64PtrInput
 	// The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
 	BaseUrl pulumi.StringPtrInput
+	// What a strategy update does when the wallet's allocation at the service is not the one the stack's state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code's allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+	OutsideChanges pulumi.StringPtrInput
 	// How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
 	RetryTimeoutSeconds pulumi.Float64PtrInput
 	// The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.

@@ -22,6 +22,7 @@ class ProviderArgs:
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  approval_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 outside_changes: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  turnkey_api_base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  turnkey_api_private_key: pulumi.Input[Optional[_builtins.str]] = None,
@@ -33,6 +34,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_token: The API token (bearer) of your organization at the service. A secret. Environment variable: `PORTFOLIO_WALLET_API_TOKEN`.
         :param pulumi.Input[_builtins.float] approval_timeout_seconds: How long `up` waits for an approved strategy update to show on the wallet, in seconds. Default 300. Environment variable: `PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS`.
         :param pulumi.Input[_builtins.str] base_url: The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
+        :param pulumi.Input[_builtins.str] outside_changes: What a strategy update does when the wallet's allocation at the service is not the one the stack's state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code's allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
         :param pulumi.Input[_builtins.float] retry_timeout_seconds: How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
         :param pulumi.Input[_builtins.str] turnkey_api_base_url: The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.
         :param pulumi.Input[_builtins.str] turnkey_api_private_key: The approver's API private key (P-256, hex). A secret: it only signs requests locally and never leaves the provider. Environment variable: `TURNKEY_API_PRIVATE_KEY`.
@@ -45,6 +47,8 @@ class ProviderArgs:
             pulumi.set(__self__, "approval_timeout_seconds", approval_timeout_seconds)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if outside_changes is not None:
+            pulumi.set(__self__, "outside_changes", outside_changes)
         if retry_timeout_seconds is not None:
             pulumi.set(__self__, "retry_timeout_seconds", retry_timeout_seconds)
         if turnkey_api_base_url is not None:
@@ -91,6 +95,18 @@ class ProviderArgs:
     @base_url.setter
     def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="outsideChanges")
+    def outside_changes(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a strategy update does when the wallet's allocation at the service is not the one the stack's state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code's allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+        """
+        return pulumi.get(self, "outside_changes")
+
+    @outside_changes.setter
+    def outside_changes(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "outside_changes", value)
 
     @_builtins.property
     @pulumi.getter(name="retryTimeoutSeconds")
@@ -162,6 +178,7 @@ class Provider(pulumi.ProviderResource):
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  approval_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 outside_changes: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  turnkey_api_base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  turnkey_api_private_key: pulumi.Input[Optional[_builtins.str]] = None,
@@ -176,6 +193,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_token: The API token (bearer) of your organization at the service. A secret. Environment variable: `PORTFOLIO_WALLET_API_TOKEN`.
         :param pulumi.Input[_builtins.float] approval_timeout_seconds: How long `up` waits for an approved strategy update to show on the wallet, in seconds. Default 300. Environment variable: `PORTFOLIO_WALLET_APPROVAL_TIMEOUT_SECONDS`.
         :param pulumi.Input[_builtins.str] base_url: The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
+        :param pulumi.Input[_builtins.str] outside_changes: What a strategy update does when the wallet's allocation at the service is not the one the stack's state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code's allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
         :param pulumi.Input[_builtins.float] retry_timeout_seconds: How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
         :param pulumi.Input[_builtins.str] turnkey_api_base_url: The signing provider's API (Turnkey). With the three other turnkey settings, `up` approves the strategy updates it requests. Environment variable: `TURNKEY_API_BASE_URL`.
         :param pulumi.Input[_builtins.str] turnkey_api_private_key: The approver's API private key (P-256, hex). A secret: it only signs requests locally and never leaves the provider. Environment variable: `TURNKEY_API_PRIVATE_KEY`.
@@ -209,6 +227,7 @@ class Provider(pulumi.ProviderResource):
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  approval_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 outside_changes: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  turnkey_api_base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  turnkey_api_private_key: pulumi.Input[Optional[_builtins.str]] = None,
@@ -226,6 +245,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_token"] = None if api_token is None else pulumi.Output.secret(api_token)
             __props__.__dict__["approval_timeout_seconds"] = pulumi.Output.from_input(approval_timeout_seconds).apply(pulumi.runtime.to_json) if approval_timeout_seconds is not None else None
             __props__.__dict__["base_url"] = base_url
+            __props__.__dict__["outside_changes"] = outside_changes
             __props__.__dict__["retry_timeout_seconds"] = pulumi.Output.from_input(retry_timeout_seconds).apply(pulumi.runtime.to_json) if retry_timeout_seconds is not None else None
             __props__.__dict__["turnkey_api_base_url"] = turnkey_api_base_url
             __props__.__dict__["turnkey_api_private_key"] = None if turnkey_api_private_key is None else pulumi.Output.secret(turnkey_api_private_key)

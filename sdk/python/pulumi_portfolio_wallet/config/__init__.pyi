@@ -29,6 +29,11 @@ baseUrl: Optional[str]
 The service's base URL, for example the local sandbox's http://127.0.0.1:8787. Environment variable: `PORTFOLIO_WALLET_BASE_URL`.
 """
 
+outsideChanges: Optional[str]
+"""
+What a strategy update does when the wallet's allocation at the service is not the one the stack's state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code's allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+"""
+
 retryTimeoutSeconds: Optional[float]
 """
 How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.

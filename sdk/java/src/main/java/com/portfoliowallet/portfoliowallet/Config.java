@@ -33,6 +33,13 @@ public final class Config {
         return Codegen.stringProp("baseUrl").config(config).get();
     }
 /**
+ * What a strategy update does when the wallet&#39;s allocation at the service is not the one the stack&#39;s state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code&#39;s allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+ * 
+ */
+    public Optional<String> outsideChanges() {
+        return Codegen.stringProp("outsideChanges").config(config).get();
+    }
+/**
  * How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
  * 
  */

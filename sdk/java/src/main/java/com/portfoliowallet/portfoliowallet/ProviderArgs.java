@@ -62,6 +62,21 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * What a strategy update does when the wallet&#39;s allocation at the service is not the one the stack&#39;s state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code&#39;s allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+     * 
+     */
+    @Import(name="outsideChanges")
+    private @Nullable Output<String> outsideChanges;
+
+    /**
+     * @return What a strategy update does when the wallet&#39;s allocation at the service is not the one the stack&#39;s state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code&#39;s allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+     * 
+     */
+    public Optional<Output<String>> outsideChanges() {
+        return Optional.ofNullable(this.outsideChanges);
+    }
+
+    /**
      * How long the provider keeps retrying one request through throttling (429), outages (5xx) and dropped connections, in seconds, honouring Retry-After. Default 300; 0 sends each request once. Environment variable: `PORTFOLIO_WALLET_RETRY_TIMEOUT_SECONDS`.
      * 
      */
@@ -142,6 +157,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         this.apiToken = $.apiToken;
         this.approvalTimeoutSeconds = $.approvalTimeoutSeconds;
         this.baseUrl = $.baseUrl;
+        this.outsideChanges = $.outsideChanges;
         this.retryTimeoutSeconds = $.retryTimeoutSeconds;
         this.turnkeyApiBaseUrl = $.turnkeyApiBaseUrl;
         this.turnkeyApiPrivateKey = $.turnkeyApiPrivateKey;
@@ -228,6 +244,27 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder baseUrl(String baseUrl) {
             return baseUrl(Output.of(baseUrl));
+        }
+
+        /**
+         * @param outsideChanges What a strategy update does when the wallet&#39;s allocation at the service is not the one the stack&#39;s state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code&#39;s allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder outsideChanges(@Nullable Output<String> outsideChanges) {
+            $.outsideChanges = outsideChanges;
+            return this;
+        }
+
+        /**
+         * @param outsideChanges What a strategy update does when the wallet&#39;s allocation at the service is not the one the stack&#39;s state recorded (changed in a console, by another tool or stack): `refuse` (the default) sends nothing and fails the resource, naming both allocations; `overwrite` applies the code&#39;s allocation anyway and says in the log what it overwrote. Environment variable: `PORTFOLIO_WALLET_OUTSIDE_CHANGES`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder outsideChanges(String outsideChanges) {
+            return outsideChanges(Output.of(outsideChanges));
         }
 
         /**
