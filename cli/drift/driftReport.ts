@@ -182,7 +182,8 @@ function allocationFindings(resource: RefreshedResource, report: DriftReport): D
         kind: "allocation",
         message:
           `the service applies ${describeWeights(service)}, the code ${describeWeights(code)}. ` +
-          "`pulumi up` sets the code's allocation again (through a strategy update, which may need approval); " +
+          "`pulumi up` refuses to overwrite it (docs/provider.md, What a merge applies): to set the code's allocation " +
+          "again, `pulumi refresh` and review the preview that moves it back (a strategy update, which may need approval); " +
           "or change the code to keep the service's.",
       });
     }

@@ -51,7 +51,7 @@ function dollarLine(resource: ResourceDrift): string | null {
   if (!money.available) return `Dollars not shown: ${money.reason}.`;
   return (
     `${dollars(BigInt(money.misplacedMicros))} of the wallet's ${dollars(BigInt(money.balanceMicros))} sits where the code ` +
-    "does not put it (the service's valueUsd per source against the balance at the code's weights): what `pulumi up` moves back."
+    "does not put it (the service's valueUsd per source against the balance at the code's weights): what a reviewed update after `pulumi refresh` moves back."
   );
 }
 
