@@ -103,7 +103,10 @@ export async function warnOfOutsideChange(params: {
   changes: Record<string, PropertyChange>;
 }): Promise<void> {
   const { walletId, olds, news } = params;
-  if (walletId === undefined || params.changes["targetWeightsBps"] === undefined) return;
+  const allocationChanges = Object.keys(params.changes).some(
+    (path) => path === "targetWeightsBps" || path.startsWith("targetWeightsBps."),
+  );
+  if (walletId === undefined || !allocationChanges) return;
   if (containsUnknown(news["targetWeightsBps"]) || containsUnknown(news["positions"])) return;
   try {
     const connection = params.connect();

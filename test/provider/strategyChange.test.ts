@@ -23,6 +23,10 @@ import {
   useProviderSandbox,
 } from "./helpers.ts";
 import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { warnOfOutsideChange } from "../../provider/allocationResource.ts";
+import { ServiceConnectionPool } from "../../provider/serviceConnection.ts";
+import { createManualClock } from "../../sandbox/clock.ts";
+import type { TestSandbox } from "../sandbox/helpers.ts";
 
 const wallets = providerOf("portfolioWallet");
 
@@ -358,6 +362,45 @@ describe("an allocation changed outside the stack", () => {
     expect(result).toContain('portfolio-wallet:outsideChanges must be "refuse" or "overwrite", got "ignore"');
   });
 
+  test("a diff that changes the allocation warns what up will do; nothing when the service holds what the state recorded", async () => {
+    const { id, outs } = await createWallet(POSITIONS_A);
+    const said: string[] = [];
+    const pool = new ServiceConnectionPool();
+    const diffWarnings = async (config: Record<string, string>, olds: typeof outs) => {
+      said.length = 0;
+      const connection = pool.for({ get: (key) => config[key] });
+      const news = await checked(wallets, olds, { resourceUrn: olds.resourceUrn, positions: POSITIONS_B });
+      const changes = (await wallets.diff(id, olds, news)).detailedDiff;
+      await warnOfOutsideChange({
+        connect: () => ({ ...connection, say: (_severity, message) => said.push(message) }),
+        walletId: id,
+        olds,
+        news,
+        changes,
+      });
+      return [...said];
+    };
+    try {
+      expect(await diffWarnings(baseConfig(t), outs)).toEqual([]);
+      await changeOutside(id, POSITIONS_C);
+      const [refusal] = await diffWarnings(baseConfig(t), outs);
+      expect(refusal).toContain(
+        `wallet ${id}: its allocation was changed outside this stack: the service holds resolvRlp 2000, syrupUsdc 8000, ` +
+          "this stack's state recorded syrupUsdc 4000, tbills 6000",
+      );
+      expect(refusal).toContain("`up` will refuse this update");
+      const [overwrite] = await diffWarnings(
+        { ...baseConfig(t), "portfolio-wallet:outsideChanges": "overwrite" },
+        outs,
+      );
+      expect(overwrite).toContain("`up` will overwrite it");
+      // After a refresh the state holds what the service holds: nothing to warn of.
+      expect(await diffWarnings(baseConfig(t), (await wallets.read(id, outs)).props)).toEqual([]);
+    } finally {
+      await pool.closeAll();
+    }
+  });
+
   test("the code's target already at the service (a resumed update) is not an outside change", async () => {
     const { id, outs } = await createWallet(POSITIONS_A);
     await changeOutside(id, POSITIONS_B);
@@ -393,37 +436,19 @@ describe("an allocation changed outside the stack", () => {
 });
 
 describe("strategy change while another update is processing", () => {
-  test("an update outside the stack still running: waited for, then refused, since it changed the allocation", async () => {
-    const slow = await startProviderSandbox({ rebalanceDelayMs: 400 });
+  /**
+   * A wallet whose out-of-band update to C is processing on a sandbox clock that moves only when
+   * told: the provider's update to B meets the service's 409 for as long as the test holds time,
+   * then C completes when the test moves the clock. No outcome depends on how fast the machine is.
+   */
+  async function updateWhileOutsideUpdateRuns(
+    config: (sandbox: TestSandbox) => Record<string, string>,
+    /** After how many of the provider's PATCHes the test moves the clock (to complete C, then B). */
+    advanceAfterPatches: number[],
+  ) {
+    const slow = await startProviderSandbox({ rebalanceDelayMs: 400, clock: createManualClock() });
     try {
-      await wallets.configure(baseConfig(slow));
-      const inputs = await checked(
-        wallets,
-        {},
-        { resourceUrn: urnOf("PortfolioWallet"), positions: POSITIONS_A },
-      );
-      const { id, outs } = await wallets.create(inputs);
-      await clientOf(slow).wallets.updateStrategy(id as string, {
-        requestId: randomUUID(),
-        positions: POSITIONS_C,
-      });
-      const news = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
-      const refused = await wallets.update(id as string, outs, news).then(
-        () => "applied",
-        (error: Error) => error.message,
-      );
-      expect(refused).toContain("the service holds resolvRlp 2000, syrupUsdc 8000");
-      expect(await walletTargets(slow, id as string)).toEqual(canonical(POSITIONS_C));
-    } finally {
-      await slow.close();
-    }
-  });
-
-  test("with outsideChanges: overwrite, waits for the running update to finish instead of failing on the service's 409", async () => {
-    // A slow rebalance, so the provider's first PATCH lands while the out-of-band one still runs.
-    const slow = await startProviderSandbox({ rebalanceDelayMs: 400 });
-    try {
-      await wallets.configure({ ...baseConfig(slow), "portfolio-wallet:outsideChanges": "overwrite" });
+      await wallets.configure(config(slow));
       const inputs = await checked(
         wallets,
         {},
@@ -436,17 +461,41 @@ describe("strategy change while another update is processing", () => {
       });
       expect(outOfBand.status).toBe("processing");
       await resetRequestCounts(slow);
-
       const news = await checked(wallets, outs, { resourceUrn: outs.resourceUrn, positions: POSITIONS_B });
-      const updated = (await wallets.update(id as string, outs, news)).outs;
-      expect(updated.strategyChangeStatus).toBe("completed");
-      expect(await walletTargets(slow, id as string)).toEqual(canonical(POSITIONS_B));
-      // At least one PATCH was refused with 409 and tried again.
-      expect((await requestCounts(slow))["PATCH /v2/portfolio-wallets/:id/strategy"]).toBeGreaterThanOrEqual(
-        2,
+      const update = wallets.update(id as string, outs, news).then(
+        (answer) => ({ outs: answer.outs, error: undefined }),
+        (error: Error) => ({ outs: undefined, error }),
       );
+      const patches = async () =>
+        (await requestCounts(slow))["PATCH /v2/portfolio-wallets/:id/strategy"] ?? 0;
+      // The provider's first PATCH is refused (409) while C runs; then the clock lets C complete,
+      // and (when the provider sends B again) B.
+      for (const count of advanceAfterPatches) {
+        while ((await patches()) < count) await new Promise((resolve) => setTimeout(resolve, 20));
+        await slow.api("POST", "/_sandbox/clock/advance", { body: { ms: 1_000 } });
+      }
+      const result = await update;
+      return { ...result, patches: await patches(), applied: await walletTargets(slow, id as string) };
     } finally {
       await slow.close();
     }
+  }
+
+  test("an update outside the stack still running: waited for, then refused, since it changed the allocation", async () => {
+    const { error, applied } = await updateWhileOutsideUpdateRuns((sandbox) => baseConfig(sandbox), [1]);
+    expect(error?.message).toContain("the service holds resolvRlp 2000, syrupUsdc 8000");
+    expect(applied).toEqual(canonical(POSITIONS_C));
+  });
+
+  test("with outsideChanges: overwrite, waits for the running update to finish instead of failing on the service's 409", async () => {
+    const { outs, error, patches, applied } = await updateWhileOutsideUpdateRuns(
+      (sandbox) => ({ ...baseConfig(sandbox), "portfolio-wallet:outsideChanges": "overwrite" }),
+      [1, 2],
+    );
+    expect(error).toBeUndefined();
+    expect(outs?.strategyChangeStatus).toBe("completed");
+    expect(applied).toEqual(canonical(POSITIONS_B));
+    // The first PATCH was refused with 409 and sent again once C had completed.
+    expect(patches).toBeGreaterThanOrEqual(2);
   });
 });
