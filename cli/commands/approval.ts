@@ -7,7 +7,12 @@ import {
 } from "../../sdk/nodejs/approval/index.ts";
 import { moneyImpact } from "../../sdk/nodejs/contract/index.ts";
 import { fields, printResult } from "../output.ts";
-import { changeOfActivity, planDisagreement, type PendingStrategyChange } from "../report/approvalReview.ts";
+import {
+  changeOfActivity,
+  planDisagreement,
+  readStackExport,
+  type PendingStrategyChange,
+} from "../report/approvalReview.ts";
 import { readPlan } from "../report/planFile.ts";
 import { impactLine } from "../report/renderMarkdown.ts";
 import {
@@ -22,13 +27,34 @@ interface ApprovalFlags {
   plan?: string;
 }
 
-function readJsonFile(flag: string, file: string): unknown {
+function readFileOf(flag: string, file: string): Buffer {
   try {
-    return JSON.parse(readFileSync(file, "utf8"));
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(`${flag} ${file}: cannot read it (${(error as Error).message})`, { cause: error });
+  }
+}
+
+/** Reads a flag's file with `read`, naming the flag and file in what is wrong with it. */
+function readFlagFile<T>(flag: string, file: string, read: (bytes: Buffer) => T): T {
+  const bytes = readFileOf(flag, file);
+  try {
+    return read(bytes);
   } catch (error) {
     throw new Error(`${flag} ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
+
+const readStateFile = (file: string) =>
+  readFlagFile("--state", file, (bytes) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(bytes.toString("utf8"));
+    } catch {
+      throw new Error("it is not JSON: pass `pulumi stack export --stack <stack> > state.json`");
+    }
+    return readStackExport(json);
+  });
 
 /** What the strategy update of the activity does to the money, read from the service now. */
 async function moneyOfChange(options: GlobalOptions, change: PendingStrategyChange): Promise<string> {
@@ -58,14 +84,15 @@ async function reviewBeforeSigning(
       );
     return null;
   }
-  const change = changeOfActivity(readJsonFile("--state", flags.state), signingActivityId);
+  const state = readStateFile(flags.state);
+  const change = changeOfActivity(state, signingActivityId);
   if (flags.plan !== undefined) {
-    const plan = readPlan(readFileSync(flags.plan));
+    const plan = readFlagFile("--plan", flags.plan, readPlan);
     if (change === null)
       throw new Error(
         `not signed: no resource in --state ${flags.state} started signing activity ${signingActivityId}, so --plan ${flags.plan} cannot vouch for what it approves`,
       );
-    const disagreement = planDisagreement(plan, change);
+    const disagreement = planDisagreement(plan, change, state);
     if (disagreement !== null) throw new Error(`not signed: ${disagreement}`);
   }
   if (change === null) return { change: null, money: null };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { canonicalAllocation } from "../../sdk/nodejs/contract/index.ts";
 import type { SavedPlan } from "./planFile.ts";
+import { UNKNOWN } from "./previewSteps.ts";
 
 /**
  * What `portfolio-wallet approve` checks before it signs a strategy update: which wallet and target
@@ -23,6 +24,34 @@ const ChangeSchema = z.looseObject({
   status: z.string().optional(),
 });
 
+/** The resources of a `pulumi stack export`, by URN: what the review reads of the stack's state. */
+export interface StackExport {
+  resources: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+}
+
+/** Reads a `pulumi stack export`; throws, saying what was expected, on anything else. */
+export function readStackExport(stateJson: unknown): StackExport {
+  const parsed = StateSchema.safeParse(stateJson);
+  if (!parsed.success)
+    throw new Error(
+      "it is not the output of `pulumi stack export` (expected deployment.resources): pass `pulumi stack export --stack <stack> > state.json`",
+    );
+  return {
+    resources: new Map(
+      (parsed.data.deployment.resources ?? []).map((resource) => [resource.urn, resource.outputs ?? {}]),
+    ),
+  };
+}
+
+/**
+ * The wallet a resource of the state manages: the `walletId` output, which a PortfolioWallet and a
+ * WalletStrategy both have (a WalletStrategy's resource id is not the wallet's).
+ */
+function walletIdInState(outputs: Readonly<Record<string, unknown>> | undefined): string | null {
+  const walletId = outputs?.["walletId"];
+  return typeof walletId === "string" && walletId !== "" && walletId !== UNKNOWN ? walletId : null;
+}
+
 /** The strategy update a signing activity approves, as the stack's state records it. */
 export interface PendingStrategyChange {
   /** The resource's name in the program. */
@@ -32,30 +61,19 @@ export interface PendingStrategyChange {
 }
 
 /**
- * The strategy change of `signingActivityId` in a `pulumi stack export`, or null when no resource
- * of the stack started it (a withdrawal's activity, or another stack's). Throws on a file that is
- * not a stack export.
+ * The strategy change of `signingActivityId` in the stack's state, or null when no resource of the
+ * stack started it (a withdrawal's activity, or another stack's).
  */
 export function changeOfActivity(
-  stateJson: unknown,
+  state: StackExport,
   signingActivityId: string,
 ): PendingStrategyChange | null {
-  const parsed = StateSchema.safeParse(stateJson);
-  if (!parsed.success)
-    throw new Error(
-      "the stack state is not the output of `pulumi stack export` (expected deployment.resources)",
-    );
-  for (const resource of parsed.data.deployment.resources ?? []) {
-    const change = ChangeSchema.safeParse(resource.outputs?.["strategyChange"]);
-    const walletId = resource.outputs?.["walletId"];
-    if (
-      !change.success ||
-      change.data.signingActivityId !== signingActivityId ||
-      typeof walletId !== "string"
-    )
-      continue;
+  for (const [urn, outputs] of state.resources) {
+    const change = ChangeSchema.safeParse(outputs["strategyChange"]);
+    const walletId = walletIdInState(outputs);
+    if (!change.success || change.data.signingActivityId !== signingActivityId || walletId === null) continue;
     return {
-      resource: resource.urn.split("::").at(-1) ?? resource.urn,
+      resource: urn.split("::").at(-1) ?? urn,
       walletId,
       weights: Object.fromEntries(change.data.targetPositions.map((p) => [p.positionKey, p.targetWeightBps])),
     };
@@ -70,22 +88,64 @@ const describe = (weights: Readonly<Record<string, number>>) =>
     .map((p) => `${p.positionKey} ${p.targetWeightBps}`)
     .join(", ");
 
+/** An allocation the plan applies, and to which wallet. */
+export interface PlannedAllocation {
+  urn: string;
+  walletId: string | null;
+  weights: Record<string, number>;
+}
+
+/**
+ * The allocations the plan applies, each with its wallet. The engine's plan holds a resource's
+ * planned inputs, not the outputs it had: a WalletStrategy's `walletId` is there (an input; known
+ * at preview when it is another stack's output), a PortfolioWallet's is not (the service assigns it
+ * at create). Where the plan has none, the state's resource of the same URN says which wallet it is.
+ */
+export function plannedAllocations(plan: SavedPlan, state: StackExport): PlannedAllocation[] {
+  return plan.facts.steps.flatMap((step) =>
+    step.after === null || step.after === "unknown"
+      ? []
+      : [
+          {
+            urn: step.urn,
+            walletId: step.walletId ?? walletIdInState(state.resources.get(step.urn)),
+            weights: step.after,
+          },
+        ],
+  );
+}
+
 /**
  * Why the plan does not cover `change`, naming what differs; null when the plan applies exactly
- * this allocation to this wallet.
+ * this allocation to this wallet. `state` is the stack's state after the plan was applied.
  */
-export function planDisagreement(plan: SavedPlan, change: PendingStrategyChange): string | null {
-  const planned = plan.facts.steps.filter(
-    (step) => step.walletId === change.walletId && step.after !== null && step.after !== "unknown",
-  );
-  if (planned.length === 0)
-    return `the plan (sha256:${plan.sha256}) sets no allocation of wallet ${change.walletId}; the activity sets ${describe(change.weights)}`;
-  const weights = planned[0]!.after as Record<string, number>;
-  const keys = [...new Set([...Object.keys(weights), ...Object.keys(change.weights)])].sort();
-  const differences = keys
-    .filter((key) => (weights[key] ?? 0) !== (change.weights[key] ?? 0))
-    .map((key) => `${key}: the plan ${weights[key] ?? 0} bps, the activity ${change.weights[key] ?? 0} bps`);
-  return differences.length === 0
-    ? null
-    : `the activity's allocation of wallet ${change.walletId} is not the plan's (sha256:${plan.sha256}): ${differences.join("; ")}`;
+export function planDisagreement(
+  plan: SavedPlan,
+  change: PendingStrategyChange,
+  state: StackExport,
+): string | null {
+  const allocations = plannedAllocations(plan, state);
+  const planned = allocations.filter((entry) => entry.walletId === change.walletId);
+  if (planned.length === 0) {
+    const unplaced = allocations.filter((entry) => entry.walletId === null).map((entry) => entry.urn);
+    return (
+      `the plan (sha256:${plan.sha256}) sets no allocation of wallet ${change.walletId}; the activity sets ${describe(change.weights)}` +
+      (unplaced.length === 0
+        ? ""
+        : ` (the state has no wallet of the plan's ${unplaced.join(", ")}: export the state of the stack the plan was applied to, after \`pulumi up --plan\`)`)
+    );
+  }
+  // Every allocation the plan sets on the wallet must be the activity's (two resources of one
+  // wallet that disagree vouch for neither).
+  for (const { weights } of planned) {
+    const keys = [...new Set([...Object.keys(weights), ...Object.keys(change.weights)])].sort();
+    const differences = keys
+      .filter((key) => (weights[key] ?? 0) !== (change.weights[key] ?? 0))
+      .map(
+        (key) => `${key}: the plan ${weights[key] ?? 0} bps, the activity ${change.weights[key] ?? 0} bps`,
+      );
+    if (differences.length > 0)
+      return `the activity's allocation of wallet ${change.walletId} is not the plan's (sha256:${plan.sha256}): ${differences.join("; ")}`;
+  }
+  return null;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { carriesAllocation, resourceKindOfType } from "../../sdk/nodejs/resources/resourceTypes.ts";
-import { urnParts, weightsOf, type PreviewFacts, type PreviewStep } from "./previewSteps.ts";
+import { UNKNOWN, urnParts, weightsOf, type PreviewFacts, type PreviewStep } from "./previewSteps.ts";
 
 /**
  * A plan saved by `pulumi preview --save-plan` (what `pulumi up --plan` applies), read by
@@ -54,6 +54,8 @@ export function readPlan(bytes: Buffer): SavedPlan {
     const kind = resourceKindOfType(type) ?? null;
     const op = operationOf(plan.steps);
     const allocation = carriesAllocation(kind);
+    // A WalletStrategy's walletId is an input, so the plan holds it; a PortfolioWallet's is an
+    // output the plan does not hold (approvalReview.ts finds it in the stack's state by URN).
     const walletId = plan.state?.["walletId"];
     return {
       op,
@@ -64,7 +66,7 @@ export function readPlan(bytes: Buffer): SavedPlan {
       before: null,
       after: allocation && op !== "delete" ? weightsOf(plan.state ?? undefined) : null,
       onDelete: typeof plan.state?.["onDelete"] === "string" ? plan.state["onDelete"] : null,
-      walletId: allocation && typeof walletId === "string" ? walletId : null,
+      walletId: allocation && typeof walletId === "string" && walletId !== UNKNOWN ? walletId : null,
     };
   });
   const first = steps[0] ? urnParts(steps[0].urn) : undefined;

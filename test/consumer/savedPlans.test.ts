@@ -15,6 +15,9 @@ import { yamlWithPositions } from "../native/harness/yamlPositions.ts";
 import { ConsumerProject } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
 import { configSetAll } from "../support/pulumiConfig.ts";
+import { dollars } from "../../cli/report/format.ts";
+import { usdToMicros } from "../../sdk/nodejs/contract/index.ts";
+import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 
 /**
  * What the GitOps workflow does (examples/github-actions), through the real engine, both ways a
@@ -320,6 +323,8 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
   });
 
   test("an approval-gated reweight under a plan: up succeeds with pending_approval, the wallet keeps its allocation until approved", async () => {
+    // Money in the wallet, so that what `approve` prints before it signs is a sum to check.
+    await fund(way(), walletId, 1_000_000);
     await callSandbox(accessOf(way()), "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 1 });
     try {
       await way().setStrategyProgram(S2);
@@ -337,7 +342,34 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
         (outputs["strategyChange"] as { signingActivityId?: string } | undefined)?.signingActivityId ??
         outputs["signingActivityId"];
       expect(activity).toEqual(expect.any(String));
-      await callSandbox(accessOf(way()), "POST", `/_sandbox/signing-activities/${activity}/approve`);
+
+      // As docs/cli.md has it ("Approving with the money in view"): the stack's state and the plan
+      // the engine wrote, given to `portfolio-wallet approve` with an approver's Turnkey key.
+      const state = path.join(way().strategy.dir, "state.json");
+      writeFileSync(state, (await way().strategy.pulumi(["stack", "export", "--stack", "dev"])).stdout);
+      const approve = await approverCli(way());
+      // The plan of the strategy test (S1) does not apply this activity's allocation: refused, unsigned.
+      const otherPlan = path.join(way().strategy.dir, "strategy.plan.json");
+      const refused = await approve([String(activity), "--state", state, "--plan", otherPlan]);
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain(
+        `not signed: the activity's allocation of wallet ${walletId} is not the plan's (sha256:${sha256Of(otherPlan)}): ` +
+          "resolvRlp: the plan 7000 bps, the activity 9000 bps; tbills: the plan 3000 bps, the activity 1000 bps",
+      );
+      expect(await appliedWeights(way(), walletId)).toEqual(S1);
+
+      // The plan `up --plan` applied: the money first, then the vote, which completes the activity.
+      const before = await positionsUsd(way(), walletId);
+      const started = Date.now();
+      const approved = await approve([String(activity), "--state", state, "--plan", plan]);
+      const elapsedMs = Date.now() - started;
+      expect(approved.code, approved.stderr).toBe(0);
+      const [update, money] = approved.stdout.split("\n");
+      expect(update).toMatch(new RegExp(`^Strategy update of allocation \\(wallet ${walletId}\\): `));
+      expect(weightsIn(update!)).toEqual(S2);
+      await expectMoneyOf(way(), money!, { before, after: S2, elapsedMs });
+      expect(approved.stdout.indexOf("Moves")).toBeLessThan(approved.stdout.indexOf("outcome:"));
+      expect(approved.stdout).toMatch(/outcome:\s+completed/);
       await waitForWeights(way(), walletId, S2);
     } finally {
       await callSandbox(accessOf(way()), "PUT", "/_sandbox/policy", { strategyUpdateApprovals: 0 });
@@ -364,3 +396,97 @@ describe("the engine's --plan flag", () => {
     );
   });
 });
+
+/** The SHA-256 of a file, as `approve` and `report` name a plan. */
+const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/** An allocation as `approve` prints it: `tbills 1000, resolvRlp 9000`. */
+function weightsIn(line: string): Weights {
+  const listed = line.slice(line.indexOf("): ") + 3).split(", ");
+  return Object.fromEntries(listed.map((entry) => [entry.split(" ")[0]!, Number(entry.split(" ")[1])]));
+}
+
+/** A deposit of `amountUsd` to the wallet, settled into its positions. */
+async function fund(way: Way, walletId: string, amountUsd: number): Promise<void> {
+  const wallet = await callSandbox(accessOf(way), "GET", `/v2/portfolio-wallets/${walletId}`);
+  await callSandbox(accessOf(way), "POST", "/_sandbox/deposits", {
+    chain: "ethereum",
+    address: wallet.depositAddresses.ethereum.address,
+    amount: amountUsd,
+    txHash: `0x${randomUUID().replaceAll("-", "")}`,
+  });
+  await callSandbox(accessOf(way), "POST", "/_sandbox/clock/advance", { seconds: 7200 });
+  const funded = await callSandbox(accessOf(way), "GET", `/v2/portfolio-wallets/${walletId}`);
+  if (funded.pendingAllocationsUsd !== 0)
+    throw new Error(`the deposit to wallet ${walletId} has not reached its positions`);
+}
+
+/** The USD of each position of the wallet now, in micro-USD, from the sandbox's own answer. */
+async function positionsUsd(way: Way, walletId: string): Promise<Record<string, bigint>> {
+  const wallet = await callSandbox(accessOf(way), "GET", `/v2/portfolio-wallets/${walletId}`);
+  return Object.fromEntries(
+    (wallet.positions as { positionKey: string; valueUsd: number }[]).map((p) => [
+      p.positionKey,
+      usdToMicros(p.valueUsd),
+    ]),
+  );
+}
+
+/** `$1,000,019.76` in micro-USD. */
+const microsOfDollars = (text: string) => BigInt(text.replace(/[$,.]/g, "")) * 10_000n;
+
+/**
+ * `approve`'s money line (`Moves $… of $… · …`) against the wallet's positions read just before it
+ * ran. This sandbox's clock is the wall clock, so the positions earned yield while the command ran:
+ * each sum may be off by what the whole balance can earn in that time at the catalog's highest
+ * rate, and by the cent the line rounds to. Moved is the sum of the increases to `after`.
+ */
+async function expectMoneyOf(
+  way: Way,
+  line: string,
+  { before, after, elapsedMs }: { before: Record<string, bigint>; after: Weights; elapsedMs: number },
+): Promise<void> {
+  const match = /^Moves (\$[\d,]+\.\d\d) of (\$[\d,]+\.\d\d) · /.exec(line);
+  expect(match, line).not.toBeNull();
+  const balance = Object.values(before).reduce((sum, micros) => sum + micros, 0n);
+  const moved = Object.entries(after).reduce((sum, [key, bps]) => {
+    const increase = (balance * BigInt(bps)) / 10_000n - (before[key] ?? 0n);
+    return increase > 0n ? sum + increase : sum;
+  }, 0n);
+  const catalog = await callSandbox(accessOf(way), "GET", "/v2/portfolio-wallets/strategies");
+  const maxRateBps = Math.max(
+    ...(catalog.strategies as { currentRateBps: number }[]).map((s) => s.currentRateBps),
+  );
+  const YEAR_MS = 365n * 24n * 3_600_000n;
+  const earned = (balance * BigInt(maxRateBps) * BigInt(elapsedMs + 1)) / (10_000n * YEAR_MS);
+  const slack = earned + 10_000n + 1n;
+  const within = (value: bigint, low: bigint, high: bigint) => value >= low && value <= high;
+  const [printedMoved, printedBalance] = [microsOfDollars(match![1]!), microsOfDollars(match![2]!)];
+  expect(
+    within(printedBalance, balance - slack, balance + slack),
+    `${line}: balance ${dollars(balance)}`,
+  ).toBe(true);
+  expect(within(printedMoved, moved - slack, moved + slack), `${line}: moved ${dollars(moved)}`).toBe(true);
+}
+
+/**
+ * `portfolio-wallet approve` as an approver runs it (docs/approvals.md): a Turnkey key pair whose
+ * public key the sandbox registers as an approver of the way's organization, and the service and
+ * signing settings in the environment.
+ */
+async function approverCli(way: Way): Promise<(args: string[]) => ReturnType<typeof portfolioWallet>> {
+  const keys = generateTurnkeyApiKeyPair();
+  const registered = await callSandbox(accessOf(way), "POST", "/_sandbox/signing/api-keys", {
+    publicKey: keys.apiPublicKey,
+    userName: `approver-${randomUUID()}`,
+  });
+  const env = {
+    PORTFOLIO_WALLET_BASE_URL: t.url,
+    PORTFOLIO_WALLET_API_TOKEN: way.token,
+    TURNKEY_API_BASE_URL: t.url,
+    TURNKEY_ORGANIZATION_ID: String(registered.organizationId),
+    TURNKEY_API_PUBLIC_KEY: keys.apiPublicKey,
+    TURNKEY_API_PRIVATE_KEY: keys.apiPrivateKey,
+  };
+  return (args) => portfolioWallet(["approve", ...args], { cwd: way.strategy.dir, env });
+}
