@@ -279,11 +279,12 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
 
     // A preview now says what up will do.
     const preview = await way().wallet.pulumi(["preview", "--diff"]);
-    expect(preview.stdout).toContain(
+    // The engine prints a provider's warnings on stderr when it writes to no terminal, as in a pipeline.
+    expect(preview.stderr).toContain(
       `wallet ${walletId}: its allocation was changed outside this stack: the service holds tbills 10000, ` +
         "this stack's state recorded syrupUsdc 5000, tbills 5000",
     );
-    expect(preview.stdout).toContain("`up` will refuse this update");
+    expect(preview.stderr).toContain("`up` will refuse this update");
 
     await resetRequestCounts(access);
     const refused = await applyPlan(way().wallet, plan).then(
