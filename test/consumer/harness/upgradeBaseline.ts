@@ -131,11 +131,27 @@ interface PreviewStep {
   diffReasons?: string[];
   replaceReasons?: string[];
   detailedDiff?: Record<string, { kind: string }> | null;
+  oldState?: { inputs?: Record<string, unknown> };
+  newState?: { inputs?: Record<string, unknown> };
+}
+
+/**
+ * The inputs that differ between a step's old and new state, for a step whose provider names none
+ * (a dynamic provider's diff says only whether something changed).
+ */
+function differingInputs(step: PreviewStep): string[] {
+  const olds = step.oldState?.inputs ?? {};
+  const news = step.newState?.inputs ?? {};
+  return [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+    .filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]))
+    .map((key) => `${key} (${!(key in olds) ? "add" : !(key in news) ? "delete" : "update"})`)
+    .sort();
 }
 
 /**
  * Every step of a `pulumi preview --json` that is not "same", one line each: the operation, the
- * resource and what changed (`update urn:…::treasury [diff: targetWeightsBps.tbills (update)]`);
+ * resource and what changed (`update urn:…::treasury [diff: onDelete (update)]`: the provider's
+ * detailed diff, else the inputs that differ between the old and the new state);
  * the change summary's counts too, should it hold one that no step shows. Empty: no change at all.
  */
 export function changedSteps(previewJson: string): string[] {
@@ -149,7 +165,8 @@ export function changedSteps(previewJson: string): string[] {
       const details = Object.entries(step.detailedDiff ?? {}).map(
         ([property, diff]) => `${property} (${diff.kind})`,
       );
-      const diff = details.length > 0 ? details : (step.diffReasons ?? []);
+      const reasons = step.diffReasons ?? [];
+      const diff = details.length > 0 ? details : reasons.length > 0 ? reasons : differingInputs(step);
       const replaces = step.replaceReasons ?? [];
       return [
         `${step.op} ${step.urn}`,
