@@ -40,7 +40,7 @@ const MAX_PROVIDER_BYTES = 1024;
 /** The layout that also previews and applies a weight change. */
 const REWEIGHTING_LAYOUT: Layout = "esm-typescript";
 /**
- * For the steps about something other than the layout (the report, an upgrade), on the ES-module
+ * For the steps about something other than the layout (the report), on the ES-module
  * layout's project: its program was type-checked by its layout's step, and checking it again on
  * every run costs seconds of CPU.
  */
