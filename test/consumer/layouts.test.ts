@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { filesUnder, secretFindings, textSecret } from "../e2e/harness/secrets.ts";
@@ -11,7 +11,10 @@ import {
   type Layout,
   type StateResource,
 } from "./harness/consumerProject.ts";
-import { packedPackage, rebuiltWithChangedInternals } from "./harness/packedPackage.ts";
+import { packedPackage } from "./harness/packedPackage.ts";
+import { BaselineProject, changedSteps, recordedBaselines, STATE_FILE } from "./harness/upgradeBaseline.ts";
+import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
+import { requestCounts } from "../support/sandboxAccess.ts";
 import { configSetAll } from "../support/pulumiConfig.ts";
 import { changesInPreviewText } from "../support/previewText.ts";
 
@@ -37,7 +40,7 @@ const MAX_PROVIDER_BYTES = 1024;
 /** The layout that also previews and applies a weight change. */
 const REWEIGHTING_LAYOUT: Layout = "esm-typescript";
 /**
- * For the steps about something other than the layout (the report, an upgrade), on the ES-module
+ * For the steps about something other than the layout (the report), on the ES-module
  * layout's project: its program was type-checked by its layout's step, and checking it again on
  * every run costs seconds of CPU.
  */
@@ -47,8 +50,6 @@ let tarball: string;
 let sandboxHost: ConsumerProject;
 let sandbox: ChildProcess | undefined;
 let serviceUrl: string;
-/** The rebuilt package's directory (the upgrade), removed with the projects. */
-let upgradeDir: string | undefined;
 const projects = new Map<Layout, ConsumerProject>();
 
 async function projectFor(layout: Layout): Promise<ConsumerProject> {
@@ -72,7 +73,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopProcess(sandbox);
   for (const project of projects.values()) project.cleanUp();
-  if (upgradeDir !== undefined) rmSync(upgradeDir, { recursive: true, force: true });
 });
 
 function dynamicResources(resources: StateResource[]): StateResource[] {
@@ -253,41 +253,66 @@ describe("the packed package in a user's project", () => {
 
     await project.pulumi(["destroy", "--yes", "--skip-preview"]);
   }, 600_000);
+});
 
-  test("a rebuilt package with changed internals previews as no change, and __provider stays the same", async () => {
-    const project = await projectFor("esm-typescript");
-    await project.pulumi(["stack", "init", "upgrade"]);
-    await project.pulumi(
-      configSetAll(
-        {
-          "portfolio-wallet:baseUrl": serviceUrl,
-          webhookUrl: "https://hooks.example.com/upgrade",
-          positions: JSON.stringify(POSITIONS_BEFORE),
-        },
-        { "portfolio-wallet:apiToken": API_TOKEN },
-      ),
-    );
-    await project.pulumi(["up", "--yes", "--skip-preview"], TRANSPILE_ONLY);
-    const before = dynamicResources(await project.stateResources());
+/**
+ * Upgrades never touch a wallet: every baseline recorded by a released version
+ * (test/consumer/upgradeBaseline/<version>/, `npm run upgrade-baseline:record`), its state imported
+ * into a fresh backend, previews with this checkout's packed package (the TypeScript program) and
+ * plugin (the YAML program) as no change at all. A plain preview, as a pipeline runs one after an
+ * upgrade: check and diff of the new code against what the old code stored. It reads the catalog
+ * (check), so the sandbox is this test's, given the recorded token; the recorded wallets need not
+ * exist there, since nothing reads them without a refresh, and the test checks that nothing did.
+ */
+describe("upgrades: every recorded baseline previews as no change with this checkout", () => {
+  const stacks = recordedBaselines().flatMap(({ dir, manifest }) =>
+    manifest.programs.map((kind) => ({ name: `${manifest.packageVersion}/${kind}`, dir, manifest, kind })),
+  );
 
-    const upgrade = rebuiltWithChangedInternals(tarball, "0.1.1-internals.1");
-    upgradeDir = path.dirname(path.dirname(upgrade));
-    await project.install(upgrade);
-    expect(project.readFile("node_modules/@portfolio-wallet/pulumi/package.json")).toContain(
-      '"version": "0.1.1-internals.1"',
-    );
-    expect(
-      project.readFile("node_modules/@portfolio-wallet/pulumi/dist/provider/portfolioWallet.js"),
-    ).toContain("internals of 0.1.1-internals.1");
+  test("a baseline is recorded, with every program kind", () => {
+    expect(stacks.map((stack) => stack.kind)).toEqual(expect.arrayContaining(["typescript", "yaml"]));
+  });
 
-    const preview = await project.pulumi(["preview", "--json"], TRANSPILE_ONLY);
-    expect(changesOf(preview.stdout)).toEqual({});
-    await project.pulumi(["up", "--yes", "--skip-preview"], TRANSPILE_ONLY);
-    const after = dynamicResources(await project.stateResources());
-    expect(after.map((resource) => resource.inputs?.["__provider"])).toEqual(
-      before.map((resource) => resource.inputs?.["__provider"]),
-    );
+  test.each(stacks)(
+    "$name: a plain preview changes nothing and reads nothing of a wallet",
+    async ({ name, dir, manifest, kind }) => {
+      const recorded = path.join(dir, kind);
+      const project = await BaselineProject.create(kind, recorded, manifest.testOnlyPassphrase, tarball);
+      let service: TestSandbox | undefined;
+      try {
+        // Pulumi.<stack>.yaml came with the program: the stack takes its encryption salt.
+        await project.pulumi(["stack", "init", manifest.stack]);
+        await project.pulumi(["stack", "import", "--file", STATE_FILE]);
+        // The secrets the stack holds, read back through its passphrase: the repository holds neither in clear.
+        const token = (await project.pulumi(["config", "get", "portfolio-wallet:apiToken"])).stdout.trim();
+        const outputs = JSON.parse(
+          (await project.pulumi(["stack", "output", "--json", "--show-secrets"])).stdout,
+        ) as { webhookSecret: string };
+        expect(token).toMatch(/^pw-upgrade-baseline-/);
+        expect(outputs.webhookSecret).toEqual(expect.any(String));
+        expect(
+          secretFindings(filesUnder(recorded), [
+            textSecret("API token", token),
+            textSecret("webhook signing secret", outputs.webhookSecret),
+          ]),
+        ).toEqual([]);
 
-    await project.pulumi(["destroy", "--yes", "--skip-preview"]);
-  }, 600_000);
+        service = await startTestSandbox({ tokens: { [token]: "upgrade-baseline" } });
+        project.env["PORTFOLIO_WALLET_BASE_URL"] = service.url;
+        const preview = await project.pulumi(["preview", "--json"]);
+        expect(
+          changedSteps(preview.stdout),
+          `${name}, recorded by ${manifest.recordedWith.commit}, previewed with this checkout: a change of ` +
+            "what the state holds needs its migration in the provider (docs/provider.md, Upgrades)",
+        ).toEqual([]);
+        expect(await requestCounts({ url: service.url, token })).toEqual({
+          "GET /v2/portfolio-wallets/strategies": 1,
+        });
+      } finally {
+        project.cleanUp();
+        await service?.close();
+      }
+    },
+    600_000,
+  );
 });
