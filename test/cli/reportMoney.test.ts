@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildAllocationReport, targetKey, type ReportContext } from "../../cli/report/allocationReport.ts";
+import {
+  buildAllocationReport,
+  targetKey,
+  type ReportContext,
+  type WalletAtService,
+} from "../../cli/report/allocationReport.ts";
 import { readPreview } from "../../cli/report/previewSteps.ts";
 import { renderMarkdown } from "../../cli/report/renderMarkdown.ts";
-import {
-  dominatingAllocation,
-  usdToMicros,
-  type PortfolioWallet,
-  type WalletHoldings,
-} from "../../sdk/nodejs/contract/index.ts";
+import { dominatingAllocation, usdToMicros, type PortfolioWallet } from "../../sdk/nodejs/contract/index.ts";
 import { createManualClock } from "../../sandbox/index.ts";
 import { TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
@@ -25,14 +25,25 @@ import { CATALOG, previewOf, step } from "./previewFixtures.ts";
 const TREASURY = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
 const PAYROLL = "1c4a6d2f-2e3b-4d8f-8a21-6b7c8d9e0f12";
 
-function holdings(positions: Record<string, number>, pendingAllocationsUsd = 0): WalletHoldings {
+/** A wallet at the service: its target allocation (`applied`, in bps) and its positions in USD. */
+function holdings(
+  applied: Record<string, number>,
+  positions: Record<string, number>,
+  pendingAllocationsUsd = 0,
+): WalletAtService {
   return {
+    strategyConfig: {
+      positions: Object.entries(applied).map(([positionKey, targetWeightBps]) => ({
+        positionKey,
+        targetWeightBps,
+      })),
+    },
     positions: Object.entries(positions).map(([positionKey, valueUsd]) => ({ positionKey, valueUsd })),
     pendingAllocationsUsd,
   };
 }
 
-function context(byId: Map<string, WalletHoldings>, overrides: Partial<ReportContext> = {}): ReportContext {
+function context(byId: Map<string, WalletAtService>, overrides: Partial<ReportContext> = {}): ReportContext {
   return {
     catalog: CATALOG,
     catalogSource: "the service at https://api.example.com",
@@ -62,8 +73,11 @@ describe("the report in dollars", () => {
       ),
       context(
         new Map([
-          [TREASURY, holdings({ tbills: 6_000_000, syrupUsdc: 4_000_000 }, 2_500)],
-          [PAYROLL, holdings({ tbills: 1_250_000.5 })],
+          [
+            TREASURY,
+            holdings({ tbills: 6000, syrupUsdc: 4000 }, { tbills: 6_000_000, syrupUsdc: 4_000_000 }, 2_500),
+          ],
+          [PAYROLL, holdings({ tbills: 10_000 }, { tbills: 1_250_000.5 })],
         ]),
       ),
     );
@@ -100,7 +114,7 @@ describe("the report in dollars", () => {
           step.walletCreate("fresh", { tbills: 10_000 }),
         ]),
       ),
-      context(new Map([[TREASURY, holdings({ tbills: 0 })]])),
+      context(new Map([[TREASURY, holdings({ tbills: 10_000 }, { tbills: 0 })]])),
     );
     const markdown = renderMarkdown(report);
     expect(markdown).toContain("The wallet holds no money: this change moves $0.00.");
@@ -126,10 +140,13 @@ describe("the report in dollars", () => {
 
   test("1,000 wallets fold to one row each within the budget; the dollar headline is never cut", () => {
     const steps = [step.sameStack()];
-    const byId = new Map<string, WalletHoldings>();
+    const byId = new Map<string, WalletAtService>();
     for (let index = 0; index < 1000; index++) {
       const id = randomUUID();
-      byId.set(id, holdings({ tbills: 600_000 + index, syrupUsdc: 400_000 }));
+      byId.set(
+        id,
+        holdings({ tbills: 6000, syrupUsdc: 4000 }, { tbills: 600_000 + index, syrupUsdc: 400_000 }),
+      );
       steps.push(
         step.walletUpdate(
           `w${index}`,
@@ -174,7 +191,7 @@ describe("dominated allocations", () => {
     });
     const report = buildAllocationReport(
       readPreview(previewOf([step.walletUpdate("treasury", { tbills: 10_000 }, half, TREASURY)])),
-      context(new Map([[TREASURY, holdings({ tbills: 100 })]]), {
+      context(new Map([[TREASURY, holdings({ tbills: 10_000 }, { tbills: 100 })]]), {
         quotes: new Map([[targetKey(half), [{ syrupUsdc: 10_000 }]]]),
       }),
     );
