@@ -60,24 +60,24 @@ function catalogFromFile(file: string): StrategyCatalogEntry[] {
  * deletes: from the service (read-only), or the catalog from a file when working offline (then the
  * report shows basis points only and balances stay unknown, and it says so).
  */
-async function serviceFacts(
+export async function serviceFacts(
   options: GlobalOptions,
-  flags: ReportFlags,
+  catalogFile: string | undefined,
   walletIds: ReadonlySet<string>,
   targets: readonly Readonly<Record<string, number>>[],
 ): Promise<
   Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances" | "wallets" | "quotes">
 > {
   const readAt = new Date().toISOString();
-  if (flags.catalog !== undefined) {
+  if (catalogFile !== undefined) {
     return {
-      catalog: catalogFromFile(flags.catalog),
-      catalogSource: `file ${flags.catalog}`,
+      catalog: catalogFromFile(catalogFile),
+      catalogSource: `file ${catalogFile}`,
       catalogReadAt: readAt,
       balances: new Map(),
       wallets: {
         available: false,
-        reason: `the report ran offline (--catalog ${flags.catalog}), so the service's wallets were not read`,
+        reason: `the report ran offline (--catalog ${catalogFile}), so the service's wallets were not read`,
       },
     };
   }
@@ -204,7 +204,7 @@ export function reportCommand(): Command {
       const targets = preview.steps.flatMap((step) =>
         step.op === "delete" || step.after === null || step.after === "unknown" ? [] : [step.after],
       );
-      const facts = await serviceFacts(options, flags, walletIds, targets);
+      const facts = await serviceFacts(options, flags.catalog, walletIds, targets);
       const report = buildAllocationReport(preview, {
         ...facts,
         commit: flags.commit ?? (process.env["GITHUB_SHA"] || null),
