@@ -27,6 +27,7 @@ interface ReportFlags {
   catalog?: string;
   maxChars: number;
   output?: string;
+  jsonOutput?: string;
 }
 
 /** Amounts are exact micros (bigint) in the report; JSON carries them as decimal strings. */
@@ -195,6 +196,10 @@ export function reportCommand(): Command {
       DEFAULT_MAX_CHARS,
     )
     .option("--output <file>", "write the report to a file instead of stdout")
+    .option(
+      "--json-output <file>",
+      "also write the same report as JSON to this file (one read of the service for both): what `report-check` holds the merge to",
+    )
     .action(async (flags: ReportFlags, command: Command) => {
       const options = globalOptionsOf(command);
       const preview = await previewFacts(flags, command.getOptionValueSource("preview") !== "default");
@@ -213,10 +218,9 @@ export function reportCommand(): Command {
           preview.approverConfigured || Boolean(process.env[SETTINGS.turnkeyApiPrivateKey.env]),
         planSha256: preview.plan?.sha256 ?? null,
       });
-      const rendered =
-        flags.format === "json"
-          ? `${JSON.stringify(report, jsonMicros, 2)}\n`
-          : renderMarkdown(report, flags.maxChars);
+      const json = `${JSON.stringify(report, jsonMicros, 2)}\n`;
+      const rendered = flags.format === "json" ? json : renderMarkdown(report, flags.maxChars);
+      if (flags.jsonOutput !== undefined) writeFileSync(flags.jsonOutput, json);
       if (flags.output !== undefined) writeFileSync(flags.output, rendered);
       else process.stdout.write(rendered);
     });

@@ -96,20 +96,24 @@ export function readReviewedReport(text: string, flag: string): ReviewedReport {
 }
 
 /**
- * The plan's steps with what the reviewed report read of the stack's state (a plan holds only the
- * planned state): the state's allocation of each wallet the review checked at the service, so
- * that the report's computation, run again on the plan, asks the provider's rule of outside
- * changes against the service now.
+ * The plan's steps with what the reviewed report read of the stack's state, which a plan does not
+ * hold (its planned state has the inputs only, not outputs such as the wallet id): each wallet's
+ * id, and the state's allocation of each wallet the review checked at the service. So the
+ * report's computation, run again on the plan, reads the same wallets and asks the provider's rule
+ * of outside changes against the service now.
  */
 export function withReviewedState(plan: PreviewFacts, reviewed: ReviewedReport): PreviewFacts {
   const byUrn = new Map(reviewed.wallets.map((wallet) => [wallet.urn, wallet]));
   return {
     ...plan,
     steps: plan.steps.map((step) => {
-      const atService = byUrn.get(step.urn)?.atService;
-      if (atService === undefined || atService === null) return step;
+      const wallet = byUrn.get(step.urn);
+      if (wallet === undefined) return step;
+      const withId = { ...step, walletId: step.walletId ?? wallet.walletId };
+      const atService = wallet.atService;
+      if (atService === null) return withId;
       return {
-        ...step,
+        ...withId,
         before: atService.recordedBps,
         recorded: { weights: atService.recordedBps, change: atService.recordedChange },
       };

@@ -39,7 +39,8 @@ const planText = JSON.stringify({
     [urnOf("wallet", "treasury")]: {
       goal: { type: "x" },
       steps: ["update"],
-      state: { targetWeightsBps: B, walletId: WALLET },
+      // As the engine writes it: the planned inputs, without the wallet id (an output of the state).
+      state: { targetWeightsBps: B },
     },
   },
 });
