@@ -33,6 +33,8 @@ export const HEAVY_TESTS = [
   "test/docs/newcomerPath.test.ts",
   // actionlint is built with Go on a cold cache; the release builds the Java SDK with Maven.
   "test/examples/githubActions.test.ts",
+  // up.yml's steps, and the merge's check of the reviewed dollars through the engine (issue 53).
+  "test/examples/upPlanSteps.test.ts",
   "test/release/**/*.test.ts",
   // Chromium (installed with apt-get when missing).
   "test/console/console.test.ts",

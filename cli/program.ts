@@ -6,6 +6,7 @@ import { openapiCommand } from "./commands/openapi.ts";
 import { policyPackPathCommand } from "./commands/policyPack.ts";
 import { quoteCommand } from "./commands/quote.ts";
 import { reportCommand } from "./commands/report.ts";
+import { reportCheckCommand } from "./commands/reportCheck.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
 import { withdrawCommand } from "./commands/withdraw.ts";
 import { CLIENT_VERSION } from "../sdk/nodejs/client/internal/version.ts";
@@ -37,6 +38,7 @@ export function createProgram(): Command {
     .addCommand(withdrawalsCommand())
     .addCommand(yieldCommand())
     .addCommand(reportCommand())
+    .addCommand(reportCheckCommand())
     .addCommand(driftCommand())
     .addCommand(driftIssueCommand())
     .addCommand(sandboxCommand())

@@ -88,6 +88,22 @@ function lazily(stack: string | undefined, projectDir: string | undefined): Sett
   };
 }
 
+/**
+ * The stack config of the project in `projectDir` (default: the working directory), read at most
+ * once and only when asked: for the command-line tool's own settings (keys the provider never
+ * reads), after its flags.
+ */
+export function cliStackConfig(
+  options: GlobalOptions,
+  projectDir?: string,
+): (key: string) => string | undefined {
+  let source: ConfigSource | undefined | null = null;
+  return (key) => {
+    if (source === null) source = stackConfig(options.stack, projectDir);
+    return source?.get(key);
+  };
+}
+
 /** A settings error as the command-line tool says it: its problems, then where the tool looks. */
 function withCliSources(error: unknown, whereTheToolLooks: string): unknown {
   if (!SettingsError.isInstance(error)) return error;

@@ -27,6 +27,7 @@ interface ReportFlags {
   catalog?: string;
   maxChars: number;
   output?: string;
+  jsonOutput?: string;
 }
 
 /** Amounts are exact micros (bigint) in the report; JSON carries them as decimal strings. */
@@ -60,24 +61,24 @@ function catalogFromFile(file: string): StrategyCatalogEntry[] {
  * deletes: from the service (read-only), or the catalog from a file when working offline (then the
  * report shows basis points only and balances stay unknown, and it says so).
  */
-async function serviceFacts(
+export async function serviceFacts(
   options: GlobalOptions,
-  flags: ReportFlags,
+  catalogFile: string | undefined,
   walletIds: ReadonlySet<string>,
   targets: readonly Readonly<Record<string, number>>[],
 ): Promise<
   Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances" | "wallets" | "quotes">
 > {
   const readAt = new Date().toISOString();
-  if (flags.catalog !== undefined) {
+  if (catalogFile !== undefined) {
     return {
-      catalog: catalogFromFile(flags.catalog),
-      catalogSource: `file ${flags.catalog}`,
+      catalog: catalogFromFile(catalogFile),
+      catalogSource: `file ${catalogFile}`,
       catalogReadAt: readAt,
       balances: new Map(),
       wallets: {
         available: false,
-        reason: `the report ran offline (--catalog ${flags.catalog}), so the service's wallets were not read`,
+        reason: `the report ran offline (--catalog ${catalogFile}), so the service's wallets were not read`,
       },
     };
   }
@@ -195,6 +196,10 @@ export function reportCommand(): Command {
       DEFAULT_MAX_CHARS,
     )
     .option("--output <file>", "write the report to a file instead of stdout")
+    .option(
+      "--json-output <file>",
+      "also write the same report as JSON to this file (one read of the service for both): what `report-check` holds the merge to",
+    )
     .action(async (flags: ReportFlags, command: Command) => {
       const options = globalOptionsOf(command);
       const preview = await previewFacts(flags, command.getOptionValueSource("preview") !== "default");
@@ -204,7 +209,7 @@ export function reportCommand(): Command {
       const targets = preview.steps.flatMap((step) =>
         step.op === "delete" || step.after === null || step.after === "unknown" ? [] : [step.after],
       );
-      const facts = await serviceFacts(options, flags, walletIds, targets);
+      const facts = await serviceFacts(options, flags.catalog, walletIds, targets);
       const report = buildAllocationReport(preview, {
         ...facts,
         commit: flags.commit ?? (process.env["GITHUB_SHA"] || null),
@@ -213,10 +218,9 @@ export function reportCommand(): Command {
           preview.approverConfigured || Boolean(process.env[SETTINGS.turnkeyApiPrivateKey.env]),
         planSha256: preview.plan?.sha256 ?? null,
       });
-      const rendered =
-        flags.format === "json"
-          ? `${JSON.stringify(report, jsonMicros, 2)}\n`
-          : renderMarkdown(report, flags.maxChars);
+      const json = `${JSON.stringify(report, jsonMicros, 2)}\n`;
+      const rendered = flags.format === "json" ? json : renderMarkdown(report, flags.maxChars);
+      if (flags.jsonOutput !== undefined) writeFileSync(flags.jsonOutput, json);
       if (flags.output !== undefined) writeFileSync(flags.output, rendered);
       else process.stdout.write(rendered);
     });

@@ -1,6 +1,6 @@
 import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts";
-import { moneyImpact } from "../../sdk/nodejs/contract/moneyImpact.ts";
+import { moneyImpact, type WalletHoldings } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import type { ServiceWallets } from "../report/allocationReport.ts";
 import type { Weights } from "../report/previewSteps.ts";
 import {
@@ -315,7 +315,7 @@ export const needsDollars = (report: DriftReport): boolean => report.resources.s
 export function withDriftDollars(
   report: DriftReport,
   facts: RefreshFacts,
-  wallets: ServiceWallets,
+  wallets: ServiceWallets<WalletHoldings>,
   catalog: readonly StrategyCatalogEntry[],
 ): DriftReport {
   let total = 0n;

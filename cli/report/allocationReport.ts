@@ -21,6 +21,7 @@ import {
   type ResourceKind,
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { PreviewFacts, PreviewStep, Weights } from "./previewSteps.ts";
+import { allocationAtReview, type AllocationAtReview } from "./serviceAllocation.ts";
 
 /**
  * The facts of a pull-request report, computed from a preview and the strategy catalog: pure, so
@@ -40,6 +41,8 @@ export interface Figure {
 }
 
 export interface WalletChange {
+  /** The resource's URN: what the merge check finds the reviewed wallet by in the plan. */
+  urn: string;
   name: string;
   /** The resource's class: `PortfolioWallet`, `WalletStrategy`. */
   kind: string;
@@ -48,6 +51,10 @@ export interface WalletChange {
   /** What it does to the allocation, in words: `reweighted`, `created`, `removed from the stack`, ... */
   action: string;
   walletId: string | null;
+  /**
+   * Before: the allocation the service holds when it was changed outside the stack (that is what
+   * the change moves from), else the state's.
+   */
   rows: WeightRow[];
   sumBeforeBps: number | null;
   sumAfterBps: number | null;
@@ -62,6 +69,12 @@ export interface WalletChange {
   /** What the change does to the wallet's money, or why the report cannot say. */
   money: WalletMoney;
   /**
+   * For a strategy update of a wallet in state: the allocation the service holds beside the one the
+   * state records, by the provider's rule of outside changes. Null when not checked (no state, the
+   * service not read, no strategy update).
+   */
+  atService: AllocationAtReview | null;
+  /**
    * Advice, never a failure: a quote option that earns more at the same or better liquidity than
    * the new target (or as much, and more liquid). Null when none does or quotes were not asked.
    */
@@ -71,12 +84,17 @@ export interface WalletChange {
 /** The dollars of one wallet's change: computed from the service's wallet, or the reason not. */
 export type WalletMoney = { impact: MoneyImpact; reason?: undefined } | { impact: null; reason: string };
 
+/** What the report reads of a wallet at the service: its positions (dollars) and its target allocation. */
+export interface WalletAtService extends WalletHoldings {
+  strategyConfig: { positions: readonly { positionKey: string; targetWeightBps: number }[] };
+}
+
 /**
  * The wallets the report reads its dollars from: the service's answers by wallet id, or why the
  * service could not be asked (then the report shows basis points only, and says so).
  */
-export type ServiceWallets =
-  { available: true; byId: ReadonlyMap<string, WalletHoldings> } | { available: false; reason: string };
+export type ServiceWallets<Wallet extends WalletHoldings = WalletAtService> =
+  { available: true; byId: ReadonlyMap<string, Wallet> } | { available: false; reason: string };
 
 export interface StackMoney {
   /** The stack's totals over the wallets whose dollars are known; null when none are. */
@@ -88,7 +106,7 @@ export interface StackMoney {
 }
 
 export interface ReportWarning {
-  kind: "delete-refused" | "delete" | "replace" | "unknown-keys";
+  kind: "changed-outside" | "delete-refused" | "delete" | "replace" | "unknown-keys";
   resource: string;
   message: string;
 }
@@ -266,17 +284,41 @@ function moneyOf(
   return { impact: moneyImpact(wallet, after, context.catalog) };
 }
 
+/**
+ * An update's strategy change judged against the service: the service's allocation beside the
+ * state's record. Only an update of a resource in state sends its change to a wallet it knows.
+ */
+function allocationCheckOf(
+  step: PreviewStep,
+  after: Record<string, number> | null,
+  sendsUpdate: boolean,
+  context: ReportContext,
+): AllocationAtReview | null {
+  const wallets = context.wallets ?? NOT_ASKED;
+  if (step.op !== "update" || !sendsUpdate || step.recorded === null || step.walletId === null) return null;
+  if (!wallets.available) return null;
+  const wallet = wallets.byId.get(step.walletId);
+  if (wallet === undefined) return null;
+  return allocationAtReview(step.recorded, wallet.strategyConfig.positions, after);
+}
+
 function walletChangeOf(step: PreviewStep & { kind: ResourceKind }, context: ReportContext): WalletChange {
-  const before = step.op === "create" ? null : known(step.before);
+  const stateBefore = step.op === "create" ? null : known(step.before);
   const after = step.op === "delete" ? null : known(step.after);
-  const measured = (measure: (weights: Record<string, number>) => number) => figure(before, after, measure);
   const sendsUpdate =
     step.op === "replace" ||
-    (step.op === "update" && step.after !== "unknown" && JSON.stringify(before) !== JSON.stringify(after)) ||
+    (step.op === "update" &&
+      step.after !== "unknown" &&
+      JSON.stringify(stateBefore) !== JSON.stringify(after)) ||
     (step.op === "update" && step.after === "unknown") ||
     (step.op === "create" && allocationRoleOf(step.kind) === "manages");
+  const atService = allocationCheckOf(step, after, sendsUpdate, context);
+  // Changed outside the stack, the wallet moves from what the service holds, not from the state's record.
+  const before = atService?.verdict === "changed outside" ? atService.serviceBps : stateBefore;
+  const measured = (measure: (weights: Record<string, number>) => number) => figure(before, after, measure);
   const afterUnknown = step.op !== "delete" && step.after === "unknown";
   return {
+    urn: step.urn,
     name: step.name,
     kind: RESOURCE_DESCRIPTORS[step.kind].type,
     op: step.op,
@@ -291,6 +333,7 @@ function walletChangeOf(step: PreviewStep & { kind: ResourceKind }, context: Rep
     unknownKeys: after === null ? [] : keysMissingFromCatalog(after, context.catalog),
     strategyUpdate: sendsUpdate,
     money: moneyOf(step, after, afterUnknown, context),
+    atService,
     betterQuote:
       after === null || afterUnknown || step.op === "delete"
         ? null
@@ -346,6 +389,14 @@ function warningsOf(steps: PreviewStep[], wallets: WalletChange[], context: Repo
     }
   }
   for (const wallet of wallets) {
+    if (wallet.atService?.verdict === "changed outside") {
+      const resource = `${wallet.kind} "${wallet.name}"`;
+      warnings.push({
+        kind: "changed-outside",
+        resource,
+        message: `${resource} (wallet ${wallet.walletId}): ${wallet.atService.note}`,
+      });
+    }
     if (wallet.unknownKeys.length > 0) {
       warnings.push({
         kind: "unknown-keys",
@@ -356,8 +407,8 @@ function warningsOf(steps: PreviewStep[], wallets: WalletChange[], context: Repo
       });
     }
   }
-  // Refused deletes first: they are the ones that will stop `up`.
-  const order = ["delete-refused", "unknown-keys", "replace", "delete"];
+  // Outside changes and refused deletes first: they are the ones that will stop `up`.
+  const order = ["changed-outside", "delete-refused", "unknown-keys", "replace", "delete"];
   return warnings.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
 }
 

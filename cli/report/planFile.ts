@@ -67,6 +67,8 @@ export function readPlan(bytes: Buffer): SavedPlan {
       after: allocation && op !== "delete" ? weightsOf(plan.state ?? undefined) : null,
       onDelete: typeof plan.state?.["onDelete"] === "string" ? plan.state["onDelete"] : null,
       walletId: allocation && typeof walletId === "string" && walletId !== UNKNOWN ? walletId : null,
+      // A plan holds the planned state, not the state before it.
+      recorded: null,
     };
   });
   const first = steps[0] ? urnParts(steps[0].urn) : undefined;

@@ -6,6 +6,10 @@ import {
   type ResourceKind,
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { urnParts } from "../../sdk/nodejs/resources/urn.ts";
+import {
+  StrategyChangeStateSchema,
+  type StrategyChangeState,
+} from "../../sdk/nodejs/resources/strategyChangeState.ts";
 
 /**
  * What the report reads of `pulumi preview --json`, by allowlist: for each step its operation, its
@@ -61,6 +65,18 @@ export interface PreviewStep {
   onDelete: string | null;
   /** The wallet id in state (PortfolioWallet `walletId`, WalletStrategy `walletId`). */
   walletId: string | null;
+  /**
+   * What the stack's state records of the allocation (the old state's outputs), to tell an
+   * allocation changed outside the stack from the stack's own: null without an old state, or when
+   * its outputs do not show the allocation (a secret one shows as `[secret]`).
+   */
+  recorded: RecordedAllocation | null;
+}
+
+/** The allocation a resource's state records: its `targetWeightsBps` and latest `strategyChange`. */
+export interface RecordedAllocation {
+  weights: Record<string, number>;
+  change: StrategyChangeState | null;
 }
 
 export interface PreviewFacts {
@@ -96,6 +112,19 @@ function stringField(state: z.infer<typeof StateSchema>, field: string): string 
 
 export { urnParts };
 
+/** The state's `targetWeightsBps` and `strategyChange` outputs, when both are readable. */
+export function recordedAllocationOf(
+  outputs: Record<string, unknown> | undefined,
+): RecordedAllocation | null {
+  const weights = WeightsSchema.safeParse(outputs?.["targetWeightsBps"]);
+  if (!weights.success) return null;
+  const change = outputs?.["strategyChange"];
+  const parsedChange = StrategyChangeStateSchema.safeParse(change);
+  // No change yet is null in state; one the schema cannot read leaves the record unknown.
+  if (change !== null && change !== undefined && !parsedChange.success) return null;
+  return { weights: weights.data, change: parsedChange.success ? parsedChange.data : null };
+}
+
 /** Reads a preview; throws with what is wrong when the text is not `pulumi preview --json` output. */
 export function readPreview(text: string): PreviewFacts {
   let json: unknown;
@@ -126,6 +155,7 @@ export function readPreview(text: string): PreviewFacts {
       // Only a kind with an `onDelete` input has one; reading it for every kind branches on none.
       onDelete: stringField(step.oldState ?? state, "onDelete"),
       walletId: allocation ? stringField(step.oldState ?? state, "walletId") : null,
+      recorded: allocation ? recordedAllocationOf(step.oldState?.outputs) : null,
     };
   });
   const first = steps[0] ? urnParts(steps[0].urn) : undefined;

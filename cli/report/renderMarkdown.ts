@@ -128,6 +128,18 @@ function betterQuoteLines(wallet: WalletChange): string[] {
   ];
 }
 
+/**
+ * Above the wallet's table: an allocation changed outside the stack (the table's before column is
+ * then the service's), or the stack's own strategy update still waiting at the service.
+ */
+function allocationAtServiceLines(wallet: WalletChange): string[] {
+  const check = wallet.atService;
+  if (check === null || check.note === null) return [];
+  return check.verdict === "changed outside"
+    ? [`⚠️ **Changed outside the stack.** ${check.note} The before column is the service's.`, ""]
+    : [`⏳ ${check.note}`, ""];
+}
+
 /** A resource that leaves the stack changes nothing at the service: the wallet keeps its allocation. */
 function leavesTheStack(wallet: WalletChange): boolean {
   return wallet.op === "delete";
@@ -146,6 +158,7 @@ function detailedWallets(report: AllocationReport): string[] {
           "",
           `#### ${walletTitle(wallet)}`,
           "",
+          ...allocationAtServiceLines(wallet),
           ...walletTable(wallet),
           "",
           walletFigures(wallet),

@@ -2,19 +2,19 @@ import { randomUUID } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildAllocationReport, targetKey, type ReportContext } from "../../cli/report/allocationReport.ts";
+import {
+  buildAllocationReport,
+  targetKey,
+  type ReportContext,
+  type WalletAtService,
+} from "../../cli/report/allocationReport.ts";
 import { readPreview } from "../../cli/report/previewSteps.ts";
 import { renderMarkdown } from "../../cli/report/renderMarkdown.ts";
-import {
-  dominatingAllocation,
-  usdToMicros,
-  type PortfolioWallet,
-  type WalletHoldings,
-} from "../../sdk/nodejs/contract/index.ts";
+import { dominatingAllocation, usdToMicros, type PortfolioWallet } from "../../sdk/nodejs/contract/index.ts";
 import { createManualClock } from "../../sandbox/index.ts";
 import { TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
-import { CATALOG, previewOf, step } from "./previewFixtures.ts";
+import { CATALOG, previewOf, step, type FixtureStep } from "./previewFixtures.ts";
 
 /**
  * The report's dollars (issue 37): the markdown a reviewer reads for a funded treasury, an unfunded
@@ -25,14 +25,25 @@ import { CATALOG, previewOf, step } from "./previewFixtures.ts";
 const TREASURY = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
 const PAYROLL = "1c4a6d2f-2e3b-4d8f-8a21-6b7c8d9e0f12";
 
-function holdings(positions: Record<string, number>, pendingAllocationsUsd = 0): WalletHoldings {
+/** A wallet at the service: its target allocation (`applied`, in bps) and its positions in USD. */
+function holdings(
+  applied: Record<string, number>,
+  positions: Record<string, number>,
+  pendingAllocationsUsd = 0,
+): WalletAtService {
   return {
+    strategyConfig: {
+      positions: Object.entries(applied).map(([positionKey, targetWeightBps]) => ({
+        positionKey,
+        targetWeightBps,
+      })),
+    },
     positions: Object.entries(positions).map(([positionKey, valueUsd]) => ({ positionKey, valueUsd })),
     pendingAllocationsUsd,
   };
 }
 
-function context(byId: Map<string, WalletHoldings>, overrides: Partial<ReportContext> = {}): ReportContext {
+function context(byId: Map<string, WalletAtService>, overrides: Partial<ReportContext> = {}): ReportContext {
   return {
     catalog: CATALOG,
     catalogSource: "the service at https://api.example.com",
@@ -62,8 +73,11 @@ describe("the report in dollars", () => {
       ),
       context(
         new Map([
-          [TREASURY, holdings({ tbills: 6_000_000, syrupUsdc: 4_000_000 }, 2_500)],
-          [PAYROLL, holdings({ tbills: 1_250_000.5 })],
+          [
+            TREASURY,
+            holdings({ tbills: 6000, syrupUsdc: 4000 }, { tbills: 6_000_000, syrupUsdc: 4_000_000 }, 2_500),
+          ],
+          [PAYROLL, holdings({ tbills: 10_000 }, { tbills: 1_250_000.5 })],
         ]),
       ),
     );
@@ -100,7 +114,7 @@ describe("the report in dollars", () => {
           step.walletCreate("fresh", { tbills: 10_000 }),
         ]),
       ),
-      context(new Map([[TREASURY, holdings({ tbills: 0 })]])),
+      context(new Map([[TREASURY, holdings({ tbills: 10_000 }, { tbills: 0 })]])),
     );
     const markdown = renderMarkdown(report);
     expect(markdown).toContain("The wallet holds no money: this change moves $0.00.");
@@ -126,10 +140,13 @@ describe("the report in dollars", () => {
 
   test("1,000 wallets fold to one row each within the budget; the dollar headline is never cut", () => {
     const steps = [step.sameStack()];
-    const byId = new Map<string, WalletHoldings>();
+    const byId = new Map<string, WalletAtService>();
     for (let index = 0; index < 1000; index++) {
       const id = randomUUID();
-      byId.set(id, holdings({ tbills: 600_000 + index, syrupUsdc: 400_000 }));
+      byId.set(
+        id,
+        holdings({ tbills: 6000, syrupUsdc: 4000 }, { tbills: 600_000 + index, syrupUsdc: 400_000 }),
+      );
       steps.push(
         step.walletUpdate(
           `w${index}`,
@@ -174,7 +191,7 @@ describe("dominated allocations", () => {
     });
     const report = buildAllocationReport(
       readPreview(previewOf([step.walletUpdate("treasury", { tbills: 10_000 }, half, TREASURY)])),
-      context(new Map([[TREASURY, holdings({ tbills: 100 })]]), {
+      context(new Map([[TREASURY, holdings({ tbills: 10_000 }, { tbills: 100 })]]), {
         quotes: new Map([[targetKey(half), [{ syrupUsdc: 10_000 }]]]),
       }),
     );
@@ -183,6 +200,114 @@ describe("dominated allocations", () => {
     expect(renderMarkdown(report)).toContain(
       "💡 Advice: the quote endpoint offers **syrupUsdc 10000** at 650.0 bps, withdrawable PT0H 10000 bps (target 5000)",
     );
+  });
+});
+
+describe("the allocation at the service beside the state's (issue 53)", () => {
+  const A = { tbills: 6000, syrupUsdc: 4000 };
+  const B = { tbills: 5000, syrupUsdc: 5000 };
+  const OUTSIDE = { tbills: 3000, syrupUsdc: 7000 };
+  /** What the wallet held before the stack asked for A. */
+  const EARLIER = { tbills: 8000, syrupUsdc: 2000 };
+  /** The treasury reweighted A → B in the code, its state's outputs holding A and `change`. */
+  const reweight = (change: Record<string, unknown> | null = null) => {
+    const update = step.walletUpdate("treasury", A, B, TREASURY) as {
+      oldState: { outputs: Record<string, unknown> };
+    };
+    update.oldState.outputs["strategyChange"] = change;
+    return update;
+  };
+  const reportOf = (fixture: FixtureStep, wallet: WalletAtService) =>
+    buildAllocationReport(readPreview(previewOf([fixture])), context(new Map([[TREASURY, wallet]])));
+
+  test("changed outside the stack: a warning first, the service's allocation as before, and its dollars", () => {
+    // The service holds 3000 / 7000 of $10M; the state says 6000 / 4000.
+    const report = reportOf(reweight(), holdings(OUTSIDE, { tbills: 3_000_000, syrupUsdc: 7_000_000 }));
+    const wallet = report.wallets[0]!;
+    expect(wallet.atService).toMatchObject({
+      verdict: "changed outside",
+      serviceBps: OUTSIDE,
+      recordedBps: A,
+      recordedChange: null,
+    });
+    const note =
+      "The allocation was changed outside the stack: the service holds syrupUsdc 7000, tbills 3000, " +
+      "the stack's state syrupUsdc 4000, tbills 6000. The merge's `pulumi up` refuses this strategy update " +
+      "until the stack is refreshed (`pulumi refresh`) and the change is reviewed again (a new preview and report). " +
+      "The dollars are from what the service holds.";
+    expect(wallet.atService?.note).toBe(note);
+    expect(report.warnings[0]).toEqual({
+      kind: "changed-outside",
+      resource: 'PortfolioWallet "treasury"',
+      message: `PortfolioWallet "treasury" (wallet ${TREASURY}): ${note}`,
+    });
+    // From 3000 / 7000 to 5000 / 5000: $2M moves, not the $1M of the state's 6000 / 4000.
+    expect(wallet.rows).toEqual([
+      { positionKey: "syrupUsdc", beforeBps: 7000, afterBps: 5000, deltaBps: -2000 },
+      { positionKey: "tbills", beforeBps: 3000, afterBps: 5000, deltaBps: 2000 },
+    ]);
+    expect(wallet.money.impact?.movedMicros).toBe(2_000_000_000_000n);
+    expect(wallet.blendedRateBps.before).toBe(3000 * 0.043 + 7000 * 0.065);
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain(`- ⚠️ PortfolioWallet "treasury" (wallet ${TREASURY}): ${note}`);
+    expect(markdown).toContain(
+      `⚠️ **Changed outside the stack.** ${note} The before column is the service's.\n\n| source |`,
+    );
+    expect(markdown).toContain(
+      "| syrupUsdc | 7000 | 5000 | −2000 | $7,000,000.00 | $5,000,000.00 | −$2,000,000.00 |",
+    );
+  });
+
+  test("the stack's own change still waiting for approval is not an outside change: it says it waits", () => {
+    const pending = {
+      revision: 1,
+      requestId: "7d1c0f3a-2b4e-4c5d-8e6f-7a8b9c0d1e2f",
+      status: "pending_approval",
+      targetPositions: [
+        { positionKey: "syrupUsdc", targetWeightBps: 4000 },
+        { positionKey: "tbills", targetWeightBps: 6000 },
+      ],
+      signingActivityId: "act-42",
+      signingActivityStatus: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+      approvalsStillNeeded: 1,
+      failureReason: null,
+      supersededFailure: null,
+    };
+    // The wallet still holds what it held when the stack asked for A.
+    const report = reportOf(
+      reweight(pending),
+      holdings(EARLIER, { tbills: 8_000_000, syrupUsdc: 2_000_000 }),
+    );
+    const wallet = report.wallets[0]!;
+    expect(wallet.atService?.verdict).toBe("awaiting the stack's change");
+    expect(report.warnings).toEqual([]);
+    expect(wallet.rows.map((row) => row.beforeBps)).toEqual([4000, 6000]);
+    expect(renderMarkdown(report)).toContain(
+      "⏳ The stack's own strategy update to syrupUsdc 4000, tbills 6000 is pending_approval at the service " +
+        "(signing activity act-42): the wallet holds syrupUsdc 2000, tbills 8000 until it is approved. Not an outside change.",
+    );
+    // The same change failed at the service is no longer open: then it is an outside change.
+    const failed = reportOf(
+      reweight({ ...pending, status: "failed" }),
+      holdings(EARLIER, { tbills: 8_000_000, syrupUsdc: 2_000_000 }),
+    );
+    expect(failed.wallets[0]!.atService?.verdict).toBe("changed outside");
+  });
+
+  test("as recorded, or already the code's target: nothing to say; not checked without the service's wallets", () => {
+    const recorded = reportOf(reweight(), holdings(A, { tbills: 6_000_000, syrupUsdc: 4_000_000 }));
+    expect(recorded.wallets[0]!.atService).toMatchObject({ verdict: "as recorded", note: null });
+    const target = reportOf(reweight(), holdings(B, { tbills: 5_000_000, syrupUsdc: 5_000_000 }));
+    expect(target.wallets[0]!.atService).toMatchObject({ verdict: "the code's target", note: null });
+    for (const report of [recorded, target]) {
+      expect(report.warnings).toEqual([]);
+      expect(renderMarkdown(report)).not.toMatch(/outside the stack|⏳/);
+    }
+    const offline = buildAllocationReport(
+      readPreview(previewOf([reweight()])),
+      context(new Map(), { wallets: { available: false, reason: "offline" } }),
+    );
+    expect(offline.wallets[0]!.atService).toBeNull();
   });
 });
 

@@ -39,6 +39,12 @@ describe("examples/github-actions", () => {
     expect(preview).toMatch(/npx portfolio-wallet report --preview preview\.json --plan plan\.json/);
     expect(preview).toMatch(/actions\/upload-artifact@v4/);
     expect(preview).toMatch(/pulumi-plan-\$\{STACK\/\/\\\/\/-\}-\$COMMIT/);
+    // The report's JSON, from the same run as the comment, kept with the plan for the merge check.
+    expect(preview).toMatch(/--output report\.md --json-output report\.json/);
+    expect(preview).toMatch(/path: \|\n\s+infra\/plan\.json\n\s+infra\/report\.json\n/);
+    expect(preview.indexOf("name: Allocation report")).toBeLessThan(
+      preview.indexOf("actions/upload-artifact@v4"),
+    );
   });
 
   test("the merge job applies the reviewed plan, and says to re-run the preview when it cannot", () => {
@@ -48,6 +54,12 @@ describe("examples/github-actions", () => {
     expect(up).toMatch(/git diff --quiet "\$reviewed" "\$GITHUB_SHA"/);
     expect(up).toMatch(/grep -q "violates plan"/);
     expect(up.match(/Re-run the preview/g)?.length).toBeGreaterThanOrEqual(2);
+    // The reviewed dollars are checked against the service before the plan is applied.
+    const check = up.indexOf(
+      'npx portfolio-wallet report-check --stack "$STACK" --reviewed report.json --plan plan.json',
+    );
+    expect(check).toBeGreaterThan(0);
+    expect(check).toBeLessThan(up.indexOf("pulumi up --yes"));
     // The artifact name is the preview's, built the same way.
     expect(up).toMatch(/artifact="pulumi-plan-\$\{STACK\/\/\\\/\/-\}-\$reviewed"/);
   });

@@ -1,26 +1,35 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { dollars } from "../../cli/report/format.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { moneyImpact, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
+import { runProcess } from "../cli/harness.ts";
+import { packedPackage } from "../consumer/harness/packedPackage.ts";
+import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
+import { configSetAll } from "../support/pulumiConfig.ts";
+import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
 
 /**
  * The shell of up.yml's plan steps, run as GitHub runs a `run:` block (bash -eo pipefail), against
  * a local git repository as `origin` and stand-ins for `gh` and `pulumi` that answer like them and
  * record what they were asked. What is under test is the workflow's own logic: which plan it
- * fetches, when it refuses, and what it tells the person reading the log.
+ * fetches, when it refuses, and what it tells the person reading the log. Then the money the
+ * merge is held to (issue 53), through the real engine: preview.yml's and up.yml's own steps on a
+ * TypeScript program of the packed package against a funded wallet in the sandbox.
  */
 
-const workflow = readFileSync(
-  path.join(repoRoot, "examples", "github-actions", "workflows", "up.yml"),
-  "utf8",
-);
+const workflowsDir = path.join(repoRoot, "examples", "github-actions", "workflows");
+const workflow = readFileSync(path.join(workflowsDir, "up.yml"), "utf8");
+const previewWorkflow = readFileSync(path.join(workflowsDir, "preview.yml"), "utf8");
 
 /** The `run: |` block of the step named `name`, dedented. */
-function runBlock(name: string): string {
-  const lines = workflow.split("\n");
+function runBlock(name: string, text = workflow): string {
+  const lines = text.split("\n");
   const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
   if (start < 0) throw new Error(`up.yml has no step named ${name}`);
   const runLine = lines.findIndex((line, index) => index > start && line.trim() === "run: |");
@@ -34,8 +43,8 @@ function runBlock(name: string): string {
 }
 
 /** The literal values of the step's `env:` (expressions like `${{ matrix.stack }}` are the test's to give). */
-function literalEnv(name: string): Record<string, string> {
-  const lines = workflow.split("\n");
+function literalEnv(name: string, text = workflow): Record<string, string> {
+  const lines = text.split("\n");
   const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
   const end = lines.findIndex((line, index) => index > start && line.trim() === "run: |");
   const env: Record<string, string> = {};
@@ -71,7 +80,8 @@ case "$1 $2" in
     name=""; dir="."
     while [ $# -gt 0 ]; do case "$1" in --name) name="$2"; shift ;; --dir) dir="$2"; shift ;; esac; shift; done
     [ "$name" = "$FAKE_ARTIFACT" ] || { echo "no artifact $name" >&2; exit 1; }
-    printf '%s' '${PLAN}' > "$dir/plan.json" ;;
+    printf '%s' '${PLAN}' > "$dir/plan.json"
+    [ -n "$FAKE_NO_REPORT" ] || printf '%s' '{}' > "$dir/report.json" ;;
   *) exit 2 ;;
 esac
 `,
@@ -142,6 +152,7 @@ function runStep(name: string, env: Record<string, string>) {
     },
   });
   rmSync(path.join(work, "infra", "plan.json"), { force: true });
+  rmSync(path.join(work, "infra", "report.json"), { force: true });
   return {
     code: result.status,
     output: `${result.stdout}${result.stderr}`,
@@ -193,6 +204,14 @@ describe("up.yml: fetch the reviewed plan", () => {
     });
     expect(noPlan.code).toBe(1);
     expect(noPlan.output).toMatch(/No plan pulumi-plan-treasury-prod-\w+ was saved.*Re-run the preview/);
+    const noReport = runStep("Fetch the reviewed plan", {
+      GITHUB_SHA: commits["merged"]!,
+      FAKE_REVIEWED: commits["reviewed"]!,
+      FAKE_ARTIFACT: artifactOf(commits["reviewed"]!),
+      FAKE_NO_REPORT: "1",
+    });
+    expect(noReport.code).toBe(1);
+    expect(noReport.output).toMatch(/holds no report\.json, the reviewed dollars .*Re-run the preview/);
   });
 });
 
@@ -219,4 +238,182 @@ describe("up.yml: pulumi up --plan", () => {
       /::error::The stack or its inputs changed since the preview.*Re-run the preview/,
     );
   });
+});
+
+describe("up.yml: the reviewed dollars held to the service, through the engine", () => {
+  const A = { tbills: 6000, syrupUsdc: 4000 };
+  const B = { tbills: 5000, syrupUsdc: 5000 };
+  let t: TestSandbox;
+  let project: ProgramProject;
+  let walletId: string;
+  const access: SandboxAccess = { url: "", token: TOKEN };
+
+  /**
+   * A step's `run:` block in the project as the job runs it (the job's env: the service's URL and
+   * token, the stack), with the real engine on PATH. The one change to a block's text: the policy
+   * pack's offline manifest, which the offline engine runs (docs/policy.md).
+   */
+  async function jobStep(text: string, name: string) {
+    const script = path.join(project.dir, "step.sh");
+    writeFileSync(
+      script,
+      runBlock(name, text).replaceAll(
+        "node_modules/@portfolio-wallet/pulumi/policy ",
+        "node_modules/@portfolio-wallet/pulumi/policy/offline ",
+      ),
+    );
+    const run = await runProcess("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+      cwd: project.dir,
+      env: {
+        ...project.env(),
+        ...literalEnv(name, text),
+        STACK: "dev",
+        COMMIT: "4f2c9e1",
+        PORTFOLIO_WALLET_BASE_URL: t.url,
+        PORTFOLIO_WALLET_API_TOKEN: TOKEN,
+      },
+    });
+    return { code: run.code, output: `${run.stdout}${run.stderr}` };
+  }
+
+  /** preview.yml on the pull request: the state for the pack, the preview with it, the report. */
+  async function review(): Promise<bigint> {
+    for (const name of ["Stack state for the policy pack", "pulumi preview", "Allocation report"]) {
+      const step = await jobStep(previewWorkflow, name);
+      const log = path.join(project.dir, "preview.log");
+      if (step.code !== 0 && existsSync(log)) step.output += readFileSync(log, "utf8");
+      expect(step.code, `${name}: ${step.output}`).toBe(0);
+    }
+    const report = JSON.parse(readFileSync(path.join(project.dir, "report.json"), "utf8")) as {
+      plan: { sha256: string };
+      wallets: { walletId: string; money: { impact: { movedMicros: string } } }[];
+    };
+    expect(report.plan.sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(path.join(project.dir, "plan.json")))
+        .digest("hex"),
+    );
+    expect(report.wallets.map((wallet) => wallet.walletId)).toEqual([walletId]);
+    return BigInt(report.wallets[0]!.money.impact.movedMicros);
+  }
+
+  /** A deposit to the wallet, allocated by the sandbox (its processing time passed on its clock). */
+  async function deposit(amount: number, txDigit: string) {
+    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    await callSandbox(access, "POST", "/_sandbox/deposits", {
+      chain: "ethereum",
+      address: wallet.depositAddresses.ethereum.address,
+      amount,
+      txHash: `0x${txDigit.repeat(64)}`,
+    });
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 2 * 3600 * 1000 });
+    const funded = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    expect(funded.pendingAllocationsUsd).toBe(0);
+  }
+
+  /** What the plan moves now, from the sandbox's own wallet answer. */
+  async function movedNow(): Promise<bigint> {
+    const [wallet, catalog] = await Promise.all([
+      callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`),
+      callSandbox(access, "GET", "/v2/portfolio-wallets/strategies"),
+    ]);
+    return moneyImpact(wallet, B, catalog.strategies).movedMicros;
+  }
+
+  /** `$1,234.56` in the check's words, as micros. */
+  const figureAfter = (output: string, words: string) => {
+    const match = new RegExp(`${words} \\$([\\d,]+\\.\\d\\d)`).exec(output);
+    expect(match, `${words} in ${output}`).not.toBeNull();
+    return usdToMicros(Number(match![1]!.replaceAll(",", "")));
+  };
+
+  beforeAll(async () => {
+    const tarball = await packedPackage();
+    t = await startTestSandbox({
+      rebalanceDelayMs: 5,
+      allowPrivateWebhookUrls: true,
+      tokens: { [TOKEN]: ORG },
+    });
+    access.url = t.url;
+    await callSandbox(access, "PUT", "/_sandbox/policy", {
+      strategyUpdateApprovals: 0,
+      withdrawalApprovals: 0,
+    });
+    project = await PROGRAM_KINDS.find((kind) => kind.name === "esm-typescript")!.create(
+      tarball,
+      "merge-check",
+    );
+    await project.pulumi(["stack", "init", "dev"]);
+    // The check's USD tolerance from the stack's config, read as the CLI reads it (`pulumi config`).
+    await project.pulumi(
+      configSetAll(
+        {
+          "portfolio-wallet:baseUrl": t.url,
+          "portfolio-wallet:reviewToleranceUsd": "500",
+          tbillsBps: String(A.tbills),
+          syrupUsdcBps: String(A.syrupUsdc),
+        },
+        { "portfolio-wallet:apiToken": TOKEN },
+      ),
+    );
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    walletId = (
+      JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as { walletId: string }
+    ).walletId;
+    await deposit(1_000_000, "a");
+    await project.pulumi(configSetAll({ tbillsBps: String(B.tbills), syrupUsdcBps: String(B.syrupUsdc) }));
+  }, 600_000);
+
+  afterAll(async () => {
+    project?.cleanUp();
+    await t?.close();
+  });
+
+  test("a deposit beyond the tolerance since the review: the check refuses before up, naming the wallet and the figures; reviewed again, one within passes and up --plan applies", async () => {
+    // Reviewed: 6000 / 4000 → 5000 / 5000 of $1M moves about $100,000 (1% of it: $1,000 allowed).
+    const reviewedMoved = await review();
+    expect(reviewedMoved > 99_000_000_000n && reviewedMoved < 101_000_000_000n).toBe(true);
+    await deposit(200_000, "b");
+    const refused = await jobStep(workflow, "Check the reviewed dollars");
+    expect(refused.code, refused.output).toBe(1);
+    expect(refused.output).toContain(
+      `✗ PortfolioWallet "treasury" (wallet ${walletId}): the review saw ${dollars(reviewedMoved)} move, the service now makes it $`,
+    );
+    // About $20,000 more: 10% of the $200,000 deposit.
+    const now = figureAfter(refused.output, "the service now makes it");
+    const expected = await movedNow();
+    expect(now - expected >= -50_000n && now - expected <= 50_000n, `${now} vs ${expected}`).toBe(true);
+    expect(now - reviewedMoved > 19_000_000_000n).toBe(true);
+    expect(refused.output).toMatch(
+      /beyond the tolerance of \$1,0\d\d\.\d\d \(the larger of \$500\.00 and 1% of the reviewed .*Why: deposits since the review: the invested balance went from \$1,000,\d{3}\.\d\d to \$1,200,\d{3}\.\d\d/,
+    );
+    expect(refused.output).toContain(`do not apply plan sha256:`);
+    expect(refused.output).toContain(
+      "::error::The reviewed dollars of this plan were not confirmed against the service",
+    );
+
+    // The preview run again and reviewed; then $1,000 arrives: $100 more, within $1,200.
+    const again = await review();
+    await deposit(1_000, "c");
+    const passed = await jobStep(workflow, "Check the reviewed dollars");
+    expect(passed.code, passed.output).toBe(0);
+    expect(passed.output).toContain(
+      `✓ PortfolioWallet "treasury" (wallet ${walletId}): the review saw ${dollars(again)} move, the service now makes it $`,
+    );
+    expect(passed.output).toMatch(
+      /\), within the tolerance of \$1,2\d\d\.\d\d .*Why: deposits since the review/,
+    );
+    expect(passed.output).toContain("The reviewed dollars hold for 1 wallet");
+    const up = await jobStep(workflow, "pulumi up --plan");
+    expect(up.code, up.output).toBe(0);
+    const applied = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    expect(
+      Object.fromEntries(
+        applied.strategyConfig.positions.map((p: { positionKey: string; targetWeightBps: number }) => [
+          p.positionKey,
+          p.targetWeightBps,
+        ]),
+      ),
+    ).toEqual(B);
+  }, 900_000);
 });

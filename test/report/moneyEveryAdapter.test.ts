@@ -1,8 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock } from "../../sandbox/index.ts";
-import { usdToMicros } from "../../sdk/nodejs/contract/index.ts";
+import { moneyImpact, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
@@ -17,12 +17,15 @@ import { configSetAll } from "../support/pulumiConfig.ts";
  * answers to the micro, and the policy pack's money rules must refuse above their thresholds and
  * pass below, at preview, the pack found as the docs say (`portfolio-wallet policy-pack-path`: in
  * YAML from a tools directory beside the project, which has no node_modules). The sandbox runs on a manual clock, so nothing accrues between the
- * report and the answers it is checked against. Three engine runs per adapter: up, and two previews
- * with the pack (the report's preview is the first of them).
+ * report and the answers it is checked against. Four engine runs per adapter: up, two previews
+ * with the pack (the report's preview is the first of them), and a preview after the wallet's
+ * allocation was changed at the service directly (issue 53), whose report must say so.
  */
 
 const A = { tbills: 6000, syrupUsdc: 4000 };
 const B = { tbills: 5000, syrupUsdc: 5000 };
+/** What someone sets at the service directly, outside the stack. */
+const OUTSIDE = { tbills: 3000, syrupUsdc: 7000 };
 const DEPOSIT_USD = 1_000_000;
 
 /** The installed package's policy pack for this project's offline engine. */
@@ -191,6 +194,64 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
       expect(floored.output).toMatch(/\[mandatory\]\s+min-usd-withdrawable/);
       expect(floored.output).toContain("is withdrawable within PT0H, below the minimum");
       expect(floored.output).not.toMatch(/\[mandatory\]\s+max-usd-moved/);
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
+
+  test(
+    "an allocation changed at the service since the last up: the report says so for that wallet, its dollars from what the service holds",
+    async () => {
+      // Someone changes the wallet's allocation at the service directly (issue 53); the code still says B.
+      await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+        requestId: crypto.randomUUID(),
+        positions: Object.entries(OUTSIDE).map(([positionKey, targetWeightBps]) => ({
+          positionKey,
+          targetWeightBps,
+        })),
+      });
+      await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 3600 * 1000 });
+      const preview = await project.pulumi(["preview", "--json"]);
+      const markdownFile = path.join(project.dir, "outside-report.md");
+      const jsonFile = path.join(project.dir, "outside-report.json");
+      const run = await project.cli(
+        ["report", "--output", markdownFile, "--json-output", jsonFile],
+        preview.stdout,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(jsonFile, "utf8")) as ReportJson & {
+        warnings: { kind: string; message: string }[];
+        wallets: {
+          atService: { verdict: string; serviceBps: unknown; recordedBps: unknown; note: string };
+        }[];
+      };
+      const wallet = report.wallets[0]!;
+      expect(wallet.atService).toMatchObject({
+        verdict: "changed outside",
+        serviceBps: OUTSIDE,
+        recordedBps: A,
+      });
+      expect(wallet.atService.note).toContain(
+        "The allocation was changed outside the stack: the service holds syrupUsdc 7000, tbills 3000, the stack's state syrupUsdc 4000, tbills 6000. " +
+          "The merge's `pulumi up` refuses this strategy update until the stack is refreshed (`pulumi refresh`)",
+      );
+      expect(report.warnings[0]).toMatchObject({ kind: "changed-outside" });
+      expect(report.warnings[0]!.message).toContain(`(wallet ${walletId})`);
+      // The dollars: from the positions the service holds now to B, to the micro (the clock stands still).
+      const [answer, catalog] = await Promise.all([
+        callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`),
+        callSandbox(access, "GET", "/v2/portfolio-wallets/strategies"),
+      ]);
+      expect(BigInt(wallet.money.impact.movedMicros)).toBe(
+        moneyImpact(answer, B, catalog.strategies).movedMicros,
+      );
+      const markdown = readFileSync(markdownFile, "utf8");
+      expect(markdown).toContain(
+        `- ⚠️ PortfolioWallet "treasury" (wallet ${walletId}): The allocation was changed outside the stack`,
+      );
+      expect(markdown).toContain(
+        "⚠️ **Changed outside the stack.** The allocation was changed outside the stack",
+      );
+      expect(markdown).toMatch(/\| syrupUsdc \| 7000 \| 5000 \| −2000 \|/);
     },
     ENGINE_STEPS_TIMEOUT_MS,
   );

@@ -26,6 +26,8 @@ export interface ProgramProject {
   cli(args: string[], input?: string): Promise<CliRun>;
   /** Where the packed package is installed (its policy pack is under `policy/`). */
   packageDir: string;
+  /** The environment its commands run in (the offline engine on PATH, the project's backend). */
+  env(): NodeJS.ProcessEnv;
   cleanUp(): void;
 }
 
@@ -52,6 +54,7 @@ async function typescriptProject(layout: Layout, tarball: string, name: string):
     // npx in the project, as a TypeScript user runs the package's CLI.
     cli: (args, input) => project.runCli(args, input),
     packageDir: path.join(project.dir, "node_modules", "@portfolio-wallet", "pulumi"),
+    env: () => project.env(),
     cleanUp: () => project.cleanUp(),
   };
 }
@@ -76,6 +79,7 @@ async function yamlProject(tarball: string, name: string): Promise<ProgramProjec
     pulumi: (args, extraEnv) => project.pulumi(args, extraEnv),
     cli: (args, input) => runProcess(bin, args, { cwd: project.dir, env: project.env(), input }),
     packageDir: path.join(tools, "node_modules", "@portfolio-wallet", "pulumi"),
+    env: () => project.env(),
     cleanUp: () => project.cleanUp(),
   };
 }
