@@ -75,12 +75,18 @@ export function plaintextSecretWarnings(config: Record<string, unknown>): string
     );
 }
 
-/** Whether two configurations are the same, secrets compared by value. */
+/**
+ * Whether two configurations are the same for the provider, secrets compared by value. Only the
+ * provider's settings count: the stack's other `portfolio-wallet:*` keys are the command-line
+ * tool's (the review tolerances of `report-check`), and changing one must not show the provider
+ * as updated in a preview.
+ */
 export function sameConfig(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   const canonical = (config: Record<string, unknown>) => {
     const { plain } = plainProperties(config);
     return JSON.stringify(
       Object.keys(plain)
+        .filter((key): key is SettingName => Object.hasOwn(SETTINGS, key))
         .sort()
         .map((key) => [key, plain[key]]),
     );

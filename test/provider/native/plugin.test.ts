@@ -56,12 +56,17 @@ describe("the native plugin (pulumi-resource-portfolio-wallet)", () => {
       apiToken: secretValue("t"),
       approvalTimeoutSeconds: "soon",
       retryTimeoutSeconds: 7200,
+      outsideChanges: "ignore",
     });
     expect(wrong.failures.map((f) => f.property)).toEqual([
       "baseUrl",
       "approvalTimeoutSeconds",
       "retryTimeoutSeconds",
+      "outsideChanges",
     ]);
+    expect(wrong.failures[3]!.reason).toContain(
+      'portfolio-wallet:outsideChanges must be "refuse" or "overwrite", got "ignore"',
+    );
     expect(wrong.failures[2]!.reason).toMatch(
       /portfolio-wallet:retryTimeoutSeconds must be a number of seconds from 0 to 3600, got "7200"; set it with `pulumi config set portfolio-wallet:retryTimeoutSeconds <value>`/,
     );
