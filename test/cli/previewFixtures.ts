@@ -1,3 +1,4 @@
+import type { WalletAtService } from "../../cli/report/allocationReport.ts";
 import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
 
 /**
@@ -207,5 +208,23 @@ export function asNativeStep(s: FixtureStep): FixtureStep {
     urn: native(String(s["urn"])),
     oldState: state(s["oldState"]),
     newState: state(s["newState"]),
+  };
+}
+
+/** A wallet at the service: its target allocation (`applied`, in bps) and its positions in USD. */
+export function holdings(
+  applied: Record<string, number>,
+  positions: Record<string, number>,
+  pendingAllocationsUsd = 0,
+): WalletAtService {
+  return {
+    strategyConfig: {
+      positions: Object.entries(applied).map(([positionKey, targetWeightBps]) => ({
+        positionKey,
+        targetWeightBps,
+      })),
+    },
+    positions: Object.entries(positions).map(([positionKey, valueUsd]) => ({ positionKey, valueUsd })),
+    pendingAllocationsUsd,
   };
 }

@@ -18,7 +18,7 @@ import {
 } from "../../cli/report/reviewTolerance.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
-import { CATALOG, previewOf, step, urnOf } from "./previewFixtures.ts";
+import { CATALOG, holdings, previewOf, step, urnOf } from "./previewFixtures.ts";
 
 /**
  * The merge check (issue 53): its tolerances and their defaults, the reviewed report as the merge
@@ -46,22 +46,7 @@ const planText = JSON.stringify({
 });
 const plan = readPlan(Buffer.from(planText));
 
-function wallet(
-  applied: Record<string, number>,
-  positions: Record<string, number>,
-  pending = 0,
-): WalletAtService {
-  return {
-    strategyConfig: {
-      positions: Object.entries(applied).map(([positionKey, targetWeightBps]) => ({
-        positionKey,
-        targetWeightBps,
-      })),
-    },
-    positions: Object.entries(positions).map(([positionKey, valueUsd]) => ({ positionKey, valueUsd })),
-    pendingAllocationsUsd: pending,
-  };
-}
+const wallet = holdings;
 
 function contextOf(atService: WalletAtService, readAt = REVIEWED_AT): ReportContext {
   return {

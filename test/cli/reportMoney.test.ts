@@ -14,7 +14,7 @@ import { dominatingAllocation, usdToMicros, type PortfolioWallet } from "../../s
 import { createManualClock } from "../../sandbox/index.ts";
 import { TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
-import { CATALOG, previewOf, step, type FixtureStep } from "./previewFixtures.ts";
+import { CATALOG, holdings, previewOf, step, type FixtureStep } from "./previewFixtures.ts";
 
 /**
  * The report's dollars (issue 37): the markdown a reviewer reads for a funded treasury, an unfunded
@@ -24,24 +24,6 @@ import { CATALOG, previewOf, step, type FixtureStep } from "./previewFixtures.ts
 
 const TREASURY = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
 const PAYROLL = "1c4a6d2f-2e3b-4d8f-8a21-6b7c8d9e0f12";
-
-/** A wallet at the service: its target allocation (`applied`, in bps) and its positions in USD. */
-function holdings(
-  applied: Record<string, number>,
-  positions: Record<string, number>,
-  pendingAllocationsUsd = 0,
-): WalletAtService {
-  return {
-    strategyConfig: {
-      positions: Object.entries(applied).map(([positionKey, targetWeightBps]) => ({
-        positionKey,
-        targetWeightBps,
-      })),
-    },
-    positions: Object.entries(positions).map(([positionKey, valueUsd]) => ({ positionKey, valueUsd })),
-    pendingAllocationsUsd,
-  };
-}
 
 function context(byId: Map<string, WalletAtService>, overrides: Partial<ReportContext> = {}): ReportContext {
   return {
