@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
-import { MINIMUM_NODE_VERSION } from "../sdk/nodejs/client/core/nodeVersion.ts";
+import { MINIMUM_NODE_VERSION, NODE_WITH_NPM_ALONE } from "../sdk/nodejs/client/core/nodeVersion.ts";
 
 export const PLUGIN_EXECUTABLE = "pulumi-resource-portfolio-wallet";
 
@@ -25,20 +25,23 @@ export { MINIMUM_NODE_VERSION };
  * The check asks the same node the plugin then runs with, and costs one more Node.js start.
  */
 const [MINIMUM_MAJOR, MINIMUM_MINOR] = MINIMUM_NODE_VERSION.split(".");
+/** A text as one single-quoted shell word (no expansion inside). */
+const shellSingleQuoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 export const LAUNCHER = `#!/bin/sh
 # The portfolio-wallet native provider plugin: runs the bundled plugin beside this file with the
 # Node.js on PATH (${MINIMUM_NODE_VERSION} or newer).
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
-needs="the portfolio-wallet provider plugin needs Node.js ${MINIMUM_NODE_VERSION} or newer as \\\`node\\\` on PATH"
+needs="Node.js ${MINIMUM_NODE_VERSION} or newer is needed as \\\`node\\\` on PATH by the portfolio-wallet provider plugin (not a bug in it)"
+fix=${shellSingleQuoted(NODE_WITH_NPM_ALONE)}
 version=$(node -p process.versions.node 2>/dev/null) || {
-  echo "$needs; none was found (PATH=$PATH). Install it from https://nodejs.org/ and run again." >&2
+  echo "$needs: none was found (PATH=$PATH). $fix" >&2
   exit 1
 }
 major=\${version%%.*}
 rest=\${version#*.}
 minor=\${rest%%.*}
 if [ "$major" -lt ${MINIMUM_MAJOR} ] || { [ "$major" -eq ${MINIMUM_MAJOR} ] && [ "$minor" -lt ${MINIMUM_MINOR} ]; }; then
-  echo "$needs; the first node on PATH ($(command -v node)) is $version. Put a newer one first on PATH and run again." >&2
+  echo "$needs: the first node on PATH ($(command -v node)) is $version. $fix" >&2
   exit 1
 fi
 exec node "$here/provider.mjs" "$@"

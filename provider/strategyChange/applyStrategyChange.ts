@@ -4,7 +4,7 @@ import { ConflictError, IdempotencyConflictError } from "../../sdk/nodejs/client
 import type { TargetPosition } from "../inputs.ts";
 import type { ServiceConnection } from "../serviceConnection.ts";
 import { appliedTarget } from "../walletOutputs.ts";
-import { approvePendingChange } from "./approval.ts";
+import { approvePendingChange, sayAwaitingApproval } from "./approval.ts";
 import { secondsText, waitsWithin } from "../boundedWaits.ts";
 import {
   keySpentBy,
@@ -56,7 +56,10 @@ export async function applyStrategyChange(params: {
   if (change.status === "pending_approval") {
     const approval = await approvePendingChange(connection, walletId, change);
     change = approval.change;
-    if (!approval.approved) return { change, wallet: await connection.client.wallets.retrieve(walletId) };
+    if (!approval.approved) {
+      sayAwaitingApproval(connection, walletId, change);
+      return { change, wallet: await connection.client.wallets.retrieve(walletId) };
+    }
   }
   return waitUntilApplied(connection, walletId, change);
 }

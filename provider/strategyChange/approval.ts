@@ -1,5 +1,6 @@
 import { approveSigningActivity } from "../../sdk/nodejs/approval/index.ts";
 import type { ServiceConnection } from "../serviceConnection.ts";
+import { describeAllocation } from "./outsideChange.ts";
 import type { StrategyChangeState } from "./state.ts";
 
 /**
@@ -48,4 +49,33 @@ export async function approvePendingChange(
     case "completed":
       return { change: voted, approved: true };
   }
+}
+
+/**
+ * Says on the resource that its strategy update waits for approval, so that an `up` ending with
+ * "1 updated" does not hide that the wallet keeps its allocation: the signing activity, who is
+ * still to vote, and the command that approves it with the money in view (docs/cli.md).
+ */
+export function sayAwaitingApproval(
+  connection: ServiceConnection,
+  walletId: string,
+  change: StrategyChangeState,
+): void {
+  const activity = change.signingActivityId;
+  const votes =
+    change.approvalsStillNeeded != null
+      ? ` ${change.approvalsStillNeeded} more approval${change.approvalsStillNeeded === 1 ? "" : "s"} needed;`
+      : change.signingActivityStatus === "ACTIVITY_STATUS_CONSENSUS_NEEDED" && connection.settings.approver
+        ? " this stack's approver voted, other approvers must still sign;"
+        : "";
+  connection.say(
+    "warning",
+    `strategy update ${change.requestId} of wallet ${walletId} (to ${describeAllocation(change.targetPositions)}) ` +
+      `is ${change.status}${activity === null ? "" : `, signing activity ${activity}`}:${votes} the wallet keeps its ` +
+      "current allocation until it is approved." +
+      (activity === null
+        ? ""
+        : ` Approve it with the money in view: \`pulumi stack export --file state.json\`, then ` +
+          `\`npx portfolio-wallet approve ${activity} --state state.json\` (docs/cli.md), or at the signing provider.`),
+  );
 }

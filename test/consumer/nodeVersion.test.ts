@@ -4,7 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MINIMUM_NODE_VERSION, unsupportedNodeMessage } from "../../sdk/nodejs/client/core/nodeVersion.ts";
+import {
+  MINIMUM_NODE_VERSION,
+  NODE_WITH_NPM_ALONE,
+  unsupportedNodeMessage,
+} from "../../sdk/nodejs/client/core/nodeVersion.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
 import { installPackedPackage, userProjectDependencies } from "./harness/sharedInstall.ts";
@@ -79,7 +83,7 @@ describe("the package on a Node.js older than its floor", () => {
       expect(stderr).toContain(
         `needs Node.js ${MINIMUM_NODE_VERSION} or newer; this is Node.js ${old.version} (${old.execPath})`,
       );
-      expect(stderr).toContain("put it first on PATH and run again");
+      expect(stderr).toContain(NODE_WITH_NPM_ALONE);
       // Stopped before the errors that named nothing of the cause.
       expect(stderr).not.toMatch(/reading 'bind'|No such built-in module|Unknown file extension/);
     },

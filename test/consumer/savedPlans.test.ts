@@ -331,7 +331,7 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
       await way().setStrategyProgram(S2);
       const plan = await savePlan(way().strategy, "gated");
       await resetRequestCounts(accessOf(way()));
-      await applyPlan(way().strategy, plan);
+      const up = await applyPlan(way().strategy, plan);
       const outputs = await outputsOf(way().strategy);
       expect(outputs["strategyChangeStatus"]).toBe("pending_approval");
       // One strategy update requested (the PATCH may be replayed with its requestId to read its status).
@@ -343,6 +343,13 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
         (outputs["strategyChange"] as { signingActivityId?: string } | undefined)?.signingActivityId ??
         outputs["signingActivityId"];
       expect(activity).toEqual(expect.any(String));
+      // The up said so on the resource, with the activity and the command that approves it (on
+      // stderr, where the engine prints a provider's warnings when no terminal reads them).
+      expect(up.stderr).toContain(
+        `of wallet ${walletId} (to resolvRlp 9000, tbills 1000) is pending_approval, signing activity ${activity}: ` +
+          "the wallet keeps its current allocation until it is approved.",
+      );
+      expect(up.stderr).toContain(`npx portfolio-wallet approve ${activity} --state state.json`);
 
       // As docs/cli.md has it ("Approving with the money in view"): the stack's state and the plan
       // the engine wrote, given to `portfolio-wallet approve` with an approver's Turnkey key.

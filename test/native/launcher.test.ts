@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PLUGIN_EXECUTABLE } from "../../scripts/pluginArchive.ts";
+import { NODE_WITH_NPM_ALONE } from "../../sdk/nodejs/client/core/nodeVersion.ts";
 import { PLUGIN_ARCHIVE } from "./harness/languageProject.ts";
 
 /**
@@ -49,8 +50,11 @@ describe("the plugin's launcher", () => {
   test.each(["20.11.1", "22.18.0"])("refuses Node.js %s, saying which it needs", async (version) => {
     const { code, stderr } = await launch(fakeNode(version));
     expect(code).toBe(1);
-    expect(stderr).toContain("needs Node.js 22.19 or newer as `node` on PATH");
-    expect(stderr).toContain(`is ${version}. Put a newer one first on PATH`);
+    // The version and the fix first, on the plugin's own line, before the engine's wrapper around it.
+    expect(stderr).toMatch(
+      /^Node\.js 22\.19 or newer is needed as `node` on PATH by the portfolio-wallet provider plugin/,
+    );
+    expect(stderr).toContain(`is ${version}. ${NODE_WITH_NPM_ALONE}`);
   });
 
   test("runs the plugin with a new enough Node.js", async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "vitest";
 import type { ApprovalOutcome } from "../../../sdk/nodejs/approval/index.ts";
-import { approvePendingChange as approveWith } from "../../../provider/strategyChange/approval.ts";
+import {
+  approvePendingChange as approveWith,
+  sayAwaitingApproval,
+} from "../../../provider/strategyChange/approval.ts";
 import { changeStateOf } from "../../../provider/strategyChange/state.ts";
 
 /**
@@ -85,5 +88,38 @@ describe("approvePendingChange (provider/strategyChange/approval.ts)", () => {
     await expect(approvePendingChange(connection, "wallet", pending)).rejects.toThrow(/rejected .*: no/);
     nextOutcome = { ...base, kind: "failed", reason: "boom", activityStatus: "ACTIVITY_STATUS_FAILED" };
     await expect(approvePendingChange(connection, "wallet", pending)).rejects.toThrow(/failed: boom/);
+  });
+});
+
+describe("sayAwaitingApproval (provider/strategyChange/approval.ts)", () => {
+  const said = (settings: object, change: typeof pending) => {
+    const messages: [string, string][] = [];
+    sayAwaitingApproval(
+      { settings, say: (severity: string, message: string) => messages.push([severity, message]) } as never,
+      "wallet-1",
+      change,
+    );
+    return messages;
+  };
+
+  test("a warning naming the update, its allocation, the signing activity and the command that approves it", () => {
+    const [[severity, message]] = said({ approver: undefined }, pending) as [[string, string]];
+    expect(severity).toBe("warning");
+    expect(message).toBe(
+      `strategy update ${pending.requestId} of wallet wallet-1 (to tbills 10000) is pending_approval, signing activity ` +
+        "activity-1: the wallet keeps its current allocation until it is approved. Approve it with the money in view: " +
+        "`pulumi stack export --file state.json`, then `npx portfolio-wallet approve activity-1 --state state.json` " +
+        "(docs/cli.md), or at the signing provider.",
+    );
+  });
+
+  test("after the stack's approver voted, it says other approvers must still sign", () => {
+    const voted = { ...pending, signingActivityStatus: "ACTIVITY_STATUS_CONSENSUS_NEEDED" };
+    const [[, message]] = said({ approver }, voted) as [[string, string]];
+    expect(message).toContain(
+      "signing activity activity-1: this stack's approver voted, other approvers must still sign;",
+    );
+    const counted = said({ approver }, { ...voted, approvalsStillNeeded: 2 }) as [[string, string]];
+    expect(counted[0][1]).toContain("signing activity activity-1: 2 more approvals needed;");
   });
 });

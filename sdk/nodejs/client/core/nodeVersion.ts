@@ -24,7 +24,17 @@ export function unsupportedNodeMessage(
   if (major > floorMajor || (major === floorMajor && minor >= floorMinor)) return undefined;
   return (
     `${what} needs Node.js ${MINIMUM_NODE_VERSION} or newer; this is Node.js ${running.version} ` +
-    `(${running.execPath}). Install a newer Node.js (https://nodejs.org/, or your version manager: ` +
-    `\`nvm install 22\`, \`fnm use 22\`), put it first on PATH and run again.`
+    `(${running.execPath}). ${NODE_WITH_NPM_ALONE}`
   );
 }
+
+/**
+ * How to get a Node.js new enough with npm alone: the \`node\` package of npm's registry ships the
+ * binary, so this works wherever \`npm install\` does, offline machines with a registry mirror
+ * included, where nodejs.org and a version manager's downloads do not. The plugin's launcher
+ * (scripts/pluginArchive.ts) and the docs (README "Install", docs/languages.md) say the same.
+ */
+export const NODE_WITH_NPM_ALONE =
+  'Get one with npm alone: npm install --prefix "$HOME/.local/node24" node@24, then ' +
+  'export PATH="$HOME/.local/node24/node_modules/.bin:$PATH" and run again ' +
+  "(or install one from https://nodejs.org/ or with a version manager).";
