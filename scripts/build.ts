@@ -1,4 +1,5 @@
-// `npm run build` (also run by `prepare`, so by `npm ci`, `npm pack` and installs from git): the
+// `npm run build` (also run by `prepack`, so by `npm pack`; not by `npm ci`, and no install script, so
+// installing the packed package runs nothing of this repository's and npm asks no one to allow it): the
 // published JavaScript and type declarations in dist/, from a clean directory so that no file of
 // an earlier build (a renamed module, say) is ever packed.
 //   dist/      ES modules (tsconfig.build.json): every entry, the command-line tool, and the native
@@ -50,7 +51,7 @@ export const BUILD_INPUTS = [
  * What builds of the inputs leave inside them, which neither the build nor the tarball reads:
  * `pip install sdk/python` builds in place (setuptools' build/ and *.egg-info, Python's
  * __pycache__), Maven writes target/. Counted as inputs, a pip install in the checkout (the doc
- * walks run one) changed the hash, and the next `npm pack` of the checkout (its `prepare`) rebuilt
+ * walks run one) changed the hash, and the next `npm pack` of the checkout (its `prepack`) rebuilt
  * dist/ while other test files were running programs from it.
  */
 const NOT_INPUTS = /^(build|target|__pycache__|node_modules|.*\.egg-info)$/;
@@ -143,7 +144,7 @@ export async function ensureBuilt(): Promise<void> {
 }
 
 // `node scripts/build.ts` builds; `--if-changed` only when the sources changed since the last build (what
-// `prepare` runs: packing the package while tests read dist/ must not delete it under them).
+// `prepack` runs: packing the package while tests read dist/ must not delete it under them).
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes("--if-changed")) await ensureBuilt();
   else await build();

@@ -66,3 +66,26 @@ test("npm reads each project's tree as installed: `npm ls` is clean", async () =
     expect(JSON.parse(stdout).problems ?? []).toEqual([]);
   }
 });
+
+test("the packed package has no install script: npm 11 installs it asking no one to allow one", async () => {
+  const manifest = JSON.parse(
+    (await execFileAsync("tar", ["-xzOf", tarball, "package/package.json"], { env: npmEnv() })).stdout,
+  ) as { scripts?: Record<string, string> };
+  // The lifecycle events npm runs on an install, a git install or a checkout's own install.
+  const installEvents = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare"];
+  expect(Object.keys(manifest.scripts ?? {}).filter((name) => installEvents.includes(name))).toEqual([]);
+  // What npm itself says, in a project of a user's (a dry run: npm resolves the tree and reports
+  // the install scripts it would hold back, without writing node_modules).
+  const project = mkdtempSync(path.join(os.tmpdir(), "pw-install-scripts-"));
+  try {
+    await execFileAsync("npm", ["init", "-y"], { cwd: project, env: npmEnv() });
+    const { stdout, stderr } = await execFileAsync(
+      "npm",
+      ["install", "--dry-run", "--prefer-offline", tarball],
+      { cwd: project, env: npmEnv() },
+    );
+    expect(`${stdout}\n${stderr}`).not.toMatch(/@portfolio-wallet\/pulumi@[^ ]* \(/);
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+});

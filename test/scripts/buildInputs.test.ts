@@ -6,7 +6,7 @@ import { BUILD_INPUTS, buildInputsHash } from "../../scripts/build.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 
 /**
- * dist/ is rebuilt (by `prepare`, when the checkout is packed) only when the hash of the build
+ * dist/ is rebuilt (by `prepack`, when the checkout is packed) only when the hash of the build
  * inputs changes. What building the inputs leaves inside them must not change it: a doc walk's
  * `pip install <checkout>/sdk/python` builds in place, and the pack that followed it once rebuilt
  * dist/ while other test files were running programs from it ("Cannot find module

@@ -7,7 +7,7 @@ import { repoRoot } from "../../../scripts/pulumiEnv.ts";
 import { onceUnderLock } from "../../support/onceUnderLock.ts";
 
 /**
- * The package as users get it: `npm pack` of this repository (which runs `prepare`, the build).
+ * The package as users get it: `npm pack` of this repository (which runs `prepack`, the build).
  * Packing takes a build, so the tarball is cached in the OS temp dir under the hash of every build
  * input (scripts/build.ts); test files in other worker processes share it, and a changed source
  * packs anew.
