@@ -529,8 +529,8 @@ const WALKS: Walk[] = [
           expect(output.stdout).toMatch(/^Strategy update of treasury \(wallet [0-9a-f-]{36}\)/m);
           expect(output.stdout).toMatch(/Moves \$[\d,]+\.\d\d of \$[\d,]+\.\d\d/);
           const exported = JSON.parse(readFileSync(path.join(terminal.cwd(), "state.json"), "utf8"));
-          const wallet = exported.deployment.resources.find((r: { type: string }) =>
-            r.type.endsWith("PortfolioWallet"),
+          const wallet = exported.deployment.resources.find((r: { urn: string }) =>
+            r.urn.endsWith("::treasury"),
           );
           expect(wallet.outputs.strategyChangeStatus).toBe("pending_approval");
           await expect
