@@ -28,8 +28,9 @@ export const HEAVY_TESTS = [
   "test/docs/codeBlocks.test.ts",
   // Regenerates the SDKs: the Java one with pulumi-java-gen, the others with a Go-built generator.
   "test/native/schema.test.ts",
-  // Every shell block of the newcomer's pages through the real engine: the examples' Python, Go, YAML
-  // and Java programs, the packed package, Maven's route of the Java host.
+  // Every shell block of the newcomer's pages through the real engine: the README and languages.md's
+  // five languages in one sitting, the examples' Python, Go, YAML and Java programs, the packed
+  // package, Maven's route of the Java host.
   "test/docs/newcomerPath.test.ts",
   // actionlint is built with Go on a cold cache; the release builds the Java SDK with Maven.
   "test/examples/githubActions.test.ts",

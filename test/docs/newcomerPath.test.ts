@@ -17,17 +17,25 @@ import { GO_ENV, installJavaSdkIntoLocalRepository } from "../native/harness/sdk
  * how to get it). Pages: the top README's Install and Using sections (then, in the project they
  * made, the first examples of docs/cli.md and docs/policy.md and the two-stack example, whose
  * README starts there), docs/languages.md's opening with its Python and its YAML section, and
- * every other example README.
+ * every other example README. docs/languages.md's language sections (Python, Go, YAML, Java) run in
+ * order in the README's terminal, after its TypeScript: one sitting, one sandbox, one backend, as a
+ * newcomer follows them, so that a section whose stack, wallet or requestIds meets another's fails.
  *
  * What the test changes in a block, and nothing else:
  * - `<checkout>` (the docs' name for a clone of this repository after `npm ci`) becomes this
  *   checkout;
- * - the sandbox's port 8787 becomes a free port, so that runs beside each other do not collide.
+ * - the sandbox's ports 8787 and 8788 (a second sandbox, docs/cli.md's approvals) become free ports,
+ *   so that runs beside each other do not collide.
  *
  * What the docs mark, with an HTML comment above a fenced block (invisible on GitHub):
  * - `<!-- doc-test: file NAME -->`: the user saves this block as NAME in the current directory;
+ * - `<!-- doc-test: edit NAME -->` above a `diff` block: the user changes NAME as the block shows
+ *   (its `-` lines, with the context lines between them, become its `+` lines; they must be in the
+ *   file once);
  * - `<!-- doc-test: background -->`: the user runs this block in a second terminal (the sandbox);
  *   it runs in the background until the walk ends, and the docs' next step checks that it answers;
+ * - `<!-- doc-test: background-unless-answering -->`: the same, unless a sandbox already answers on
+ *   the block's port (the docs say to keep that one and skip the block);
  * - `<!-- doc-test: skip (reason) -->`: not run, for the reason given (an installer from the
  *   internet, placeholders for the real service).
  * Other fenced blocks that are not `sh` are not run. State (the working directory, exported
@@ -43,8 +51,14 @@ import { GO_ENV, installJavaSdkIntoLocalRepository } from "../native/harness/sdk
 
 interface Block {
   page: string;
+  /** The page's `## ` heading above the block ("" before the first). */
+  section: string;
   line: number;
-  directive: { kind: "run" } | { kind: "background" } | { kind: "file"; name: string };
+  directive:
+    | { kind: "run" }
+    | { kind: "background"; unlessAnswering: boolean }
+    | { kind: "file"; name: string }
+    | { kind: "edit"; name: string };
   text: string;
 }
 
@@ -74,19 +88,17 @@ function blocksOf(page: string, sections?: string[]): Block[] {
         throw new Error(`${where}: a skipped block says why: skip (reason)`);
       continue;
     }
-    if (comment?.startsWith("file ")) {
-      blocks.push({
-        page,
-        line: start + 1,
-        directive: { kind: "file", name: comment.slice(5).trim() },
-        text,
-      });
-    } else if (comment === "background") {
-      blocks.push({ page, line: start + 1, directive: { kind: "background" }, text });
+    const at = { page, section, line: start + 1, text };
+    const file = /^(file|edit) (.+)$/.exec(comment ?? "");
+    if (file) {
+      if (file[1] === "edit" && fence[2] !== "diff") throw new Error(`${where}: an edit is a diff block`);
+      blocks.push({ ...at, directive: { kind: file[1] as "file" | "edit", name: file[2]!.trim() } });
+    } else if (comment === "background" || comment === "background-unless-answering") {
+      blocks.push({ ...at, directive: { kind: "background", unlessAnswering: comment !== "background" } });
     } else if (comment !== undefined) {
       throw new Error(`${where}: unknown directive <!-- doc-test: ${comment} -->`);
     } else if (fence[2] === "sh") {
-      blocks.push({ page, line: start + 1, directive: { kind: "run" }, text });
+      blocks.push({ ...at, directive: { kind: "run" } });
     }
   }
   if (blocks.length === 0) throw new Error(`${page} ${sections?.join(", ") ?? ""}: no blocks found`);
@@ -103,6 +115,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * A file changed as a `diff` block shows: the block's `-` and context lines, in order, become its
+ * `+` and context lines. They must be in the file exactly once, or the docs' change is not the
+ * file's.
+ */
+export function applyEdit(file: string, original: string, diff: string): string {
+  const lines = diff.replace(/\n$/, "").split("\n");
+  const bad = lines.find((line) => !/^[-+ ]/.test(line) && line !== "");
+  if (bad !== undefined) throw new Error(`${file}: a diff line starts with -, + or a space: "${bad}"`);
+  const before = lines.filter((line) => !line.startsWith("+")).map((line) => line.slice(1));
+  const after = lines.filter((line) => !line.startsWith("-")).map((line) => line.slice(1));
+  const from = before.join("\n");
+  const count = original.split(from).length - 1;
+  if (count !== 1)
+    throw new Error(`${file}: the lines the docs change are in it ${count} times, not once:\n${from}`);
+  return original.replace(from, () => after.join("\n"));
+}
+
 /** What a block printed. */
 interface Output {
   stdout: string;
@@ -115,12 +145,20 @@ interface Output {
  */
 class Terminal {
   readonly root = mkdtempSync(path.join(os.tmpdir(), "pw-docwalk-"));
-  readonly port: number;
+  /** The docs' ports (8787, and 8788 for a second sandbox) and the free ports that stand for them. */
+  readonly ports: Record<DocPort, number>;
+  /** What the checks learn on the way (a wallet's id, to find it again after its destroy). */
+  readonly notes = new Map<string, string>();
   readonly #state = path.join(this.root, "shell-state");
   readonly #background: { child: ChildProcess; output: string[] }[] = [];
 
-  constructor(port: number) {
-    this.port = port;
+  /** The free port of the docs' 8787, the sandbox the walk's stacks use. */
+  get port(): number {
+    return this.ports["8787"];
+  }
+
+  constructor(ports: Record<DocPort, number>) {
+    this.ports = ports;
     const home = path.join(this.root, "home");
     const work = path.join(this.root, "work");
     mkdirSync(home, { recursive: true });
@@ -133,9 +171,12 @@ class Terminal {
     writeFileSync(path.join(this.#state, "env"), `${exports}\n`);
   }
 
-  /** The block as the user types it: the checkout's path, the free port. */
+  /** The block as the user types it: the checkout's path, the free ports. */
   #typed(text: string): string {
-    return text.replaceAll("<checkout>", repoRoot).replaceAll("8787", String(this.port));
+    return DOC_PORTS.reduce(
+      (typed, port) => typed.replaceAll(port, String(this.ports[port])),
+      text.replaceAll("<checkout>", repoRoot),
+    );
   }
 
   /** A script that resumes the terminal's state, runs `text`, and (when it succeeded) saves it. */
@@ -173,8 +214,20 @@ class Terminal {
     return { stdout, stderr };
   }
 
-  /** A block the user runs in a second terminal: started in a process group of its own. */
-  background(text: string): void {
+  /**
+   * A block the user runs in a second terminal: started in a process group of its own. With
+   * `unlessAnswering`, not started when a sandbox already answers on the block's port.
+   */
+  async background(text: string, unlessAnswering: boolean): Promise<void> {
+    if (unlessAnswering) {
+      const port = DOC_PORTS.find((docPort) => text.includes(docPort));
+      if (port === undefined) throw new Error(`a background-unless-answering block names no port:\n${text}`);
+      const answers = await fetch(`http://127.0.0.1:${this.ports[port]}/openapi.json`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (answers) return;
+    }
     const child = spawn("bash", ["-c", this.#script(this.#typed(text), false)], {
       cwd: this.root,
       env: {},
@@ -188,7 +241,14 @@ class Terminal {
   }
 
   writeFile(name: string, text: string): void {
-    writeFileSync(path.join(this.cwd(), name), this.#typed(text));
+    const file = path.join(this.cwd(), name);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, this.#typed(text));
+  }
+
+  editFile(name: string, diff: string): void {
+    const file = path.join(this.cwd(), name);
+    writeFileSync(file, applyEdit(name, readFileSync(file, "utf8"), this.#typed(diff)));
   }
 
   async close(): Promise<void> {
@@ -201,6 +261,10 @@ class Terminal {
     rmSync(this.root, { recursive: true, force: true });
   }
 }
+
+/** The sandbox ports the docs name, each replaced by a free port of its own. */
+const DOC_PORTS = ["8787", "8788"] as const;
+type DocPort = (typeof DOC_PORTS)[number];
 
 function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
@@ -244,9 +308,17 @@ function userEnv(home: string): Record<string, string> {
 }
 
 interface Check {
-  /** Runs after the first block whose text matches. */
+  /** Runs after the first block whose text matches (in `within`'s page and section, when given). */
   after: RegExp;
+  within?: { page: string; section?: string };
   check: (terminal: Terminal, output: Output) => Promise<void>;
+}
+
+function checkFits(check: Check, block: Block): boolean {
+  const { within } = check;
+  if (within && (within.page !== block.page || (within.section ?? block.section) !== block.section))
+    return false;
+  return check.after.test(block.text);
 }
 
 interface Walk {
@@ -270,13 +342,22 @@ async function json(terminal: Terminal, command: string) {
 }
 
 /** The sandbox's answer for a wallet, with the token the docs give. */
-async function walletAtService(terminal: Terminal, walletId: string) {
-  const response = await fetch(`http://127.0.0.1:${terminal.port}/v2/portfolio-wallets/${walletId}`, {
+async function walletAtService(terminal: Terminal, walletId: string, port = terminal.port) {
+  const response = await fetch(`http://127.0.0.1:${port}/v2/portfolio-wallets/${walletId}`, {
     headers: { authorization: "Bearer sandbox-token" },
   });
   expect(response.status).toBe(200);
-  return (await response.json()) as { label: string; strategyConfig: { positions: unknown[] } };
+  return (await response.json()) as {
+    label: string;
+    status: string;
+    strategyConfig: { positions: unknown[] };
+  };
 }
+
+const positionsOf = (weights: Record<string, number>) =>
+  Object.entries(weights).map(([positionKey, targetWeightBps]) =>
+    expect.objectContaining({ positionKey, targetWeightBps }),
+  );
 
 /** What test/examples/languages.test.ts checked of each language's example: kept here. */
 const EXAMPLE_CHECKS: Check[] = [
@@ -318,42 +399,148 @@ const EXAMPLE_CHECKS: Check[] = [
 ];
 
 /** A stack's outputs and its wallet at the service, after the first `pulumi up` of a page. */
-function walletUp(expectedPositions: Record<string, number>): Check {
+function walletUp(expectedPositions: Record<string, number>, within?: Check["within"]): Check {
   return {
     after: /pulumi up --yes/,
+    within,
     async check(terminal) {
       const outputs = await json(terminal, "pulumi stack output --json --show-secrets");
       const walletId = outputs["walletId"];
       expect(walletId).toMatch(/^[0-9a-f-]{36}$/);
       const wallet = await walletAtService(terminal, walletId);
-      expect(wallet.strategyConfig.positions).toEqual(
-        expect.arrayContaining(
-          Object.entries(expectedPositions).map(([positionKey, targetWeightBps]) =>
-            expect.objectContaining({ positionKey, targetWeightBps }),
-          ),
-        ),
-      );
+      expect(wallet.strategyConfig.positions).toEqual(expect.arrayContaining(positionsOf(expectedPositions)));
     },
   };
 }
 
+/**
+ * One language's section of a sitting: its `up` makes a wallet of its own (no other section's,
+ * which a collision of stacks or requestIds would hand it), its `up --diff` of the edited program
+ * shows the reweight per source and the service applies it, and after its destroy the stack is
+ * empty while the wallet stays at the service, as the docs say.
+ */
+function languageSection(
+  within: { page: string; section: string },
+  first: Record<string, number>,
+  reweighted: Record<string, number>,
+): Check[] {
+  const key = `${within.page}#${within.section}`;
+  // The section's project directory and wallet, learnt at its `up` (its destroy block may `cd ..`).
+  let project = "";
+  let walletId = "";
+  return [
+    {
+      ...walletUp(first, within),
+      async check(terminal, output) {
+        await walletUp(first).check(terminal, output);
+        project = terminal.cwd();
+        walletId = (await json(terminal, "pulumi stack output --json"))["walletId"];
+        const earlier = [...terminal.notes].find(([, id]) => id === walletId);
+        expect(earlier, `${key}'s wallet is the one of ${earlier?.[0]}`).toBeUndefined();
+        terminal.notes.set(key, walletId);
+      },
+    },
+    {
+      after: /pulumi up --yes --diff/,
+      within,
+      async check(terminal, output) {
+        for (const positionKey of Object.keys(reweighted)) expect(output.stdout).toContain(positionKey);
+        const wallet = await walletAtService(terminal, walletId);
+        expect(wallet.strategyConfig.positions).toEqual(expect.arrayContaining(positionsOf(reweighted)));
+      },
+    },
+    {
+      after: /pulumi destroy --yes/,
+      within,
+      async check(terminal) {
+        // In a subshell: the terminal stays where the block left it.
+        const exported = await json(terminal, `(cd ${shellQuote(project)} && pulumi stack export)`);
+        expect(exported.deployment.resources ?? []).toEqual([]);
+        // The service has no wallet delete: the wallet stays, empty and active.
+        const wallet = await walletAtService(terminal, walletId);
+        expect(wallet.status).toBe("active");
+      },
+    },
+  ];
+}
+
+const LANGUAGES = "docs/languages.md";
+
+/** The Java SDK in the local Maven repository, as `mvn -f <checkout>/sdk/java/pom.xml install` puts it. */
+async function installJavaSdk(): Promise<void> {
+  // Done once for the whole suite under a lock (other test files compile against the same local
+  // Maven repository), in place of the pages' `mvn install`, which they mark skipped for this.
+  const project = await LanguageProject.create(path.join(repoRoot, "examples", "java"), "docwalk-java", {
+    plugin: "none",
+  });
+  try {
+    await installJavaSdkIntoLocalRepository(project);
+  } finally {
+    project.cleanUp();
+  }
+}
+
 const WALKS: Walk[] = [
   {
-    name: "README (TypeScript), then cli.md's and policy.md's first examples and the two-stack example",
-    // The two-stack example starts in the project the README's Install makes, as its README says.
+    name: "README (TypeScript), cli.md's and policy.md's examples, the two-stack example, then languages.md's Python, Go, YAML and Java in one sitting",
+    // The two-stack example starts in the project the README's Install makes, as its README says;
+    // languages.md's sections follow in the same terminal, sandbox and backend, as a newcomer
+    // who read the README first follows them.
     pages: [
       { page: "README.md", sections: ["Install", "Using the provider"] },
-      { page: "docs/cli.md", sections: [""] },
+      { page: "docs/cli.md", sections: ["", "Approving with the money in view"] },
       { page: "docs/policy.md", sections: ["Running it"] },
       { page: "examples/two-stack/README.md" },
+      {
+        page: LANGUAGES,
+        sections: ["Before you start, in every language", "Python", "Go", "YAML", "Java"],
+      },
     ],
+    before: installJavaSdk,
     checks: [
-      walletUp({ tbills: 5000, syrupUsdc: 3000, resolvRlp: 2000 }),
+      {
+        after: /npm install --prefix "\$HOME\/.local\/node24" node@24/,
+        within: { page: "README.md" },
+        async check(terminal, output) {
+          // The Node.js the README's step installed is the one on PATH from then on.
+          expect(output.stdout).toMatch(/^v24\./m);
+          const node = (await terminal.run("command -v node")).stdout.trim();
+          expect(node).toBe(
+            path.join(terminal.root, "home", ".local", "node24", "node_modules", ".bin", "node"),
+          );
+        },
+      },
+      ...languageSection(
+        { page: "README.md", section: "Using the provider" },
+        { tbills: 5000, syrupUsdc: 3000, resolvRlp: 2000 },
+        { tbills: 4000, syrupUsdc: 4000, resolvRlp: 2000 },
+      ),
       {
         after: /portfolio-wallet wallets list/,
         async check(terminal, output) {
-          const { walletId } = await json(terminal, "pulumi stack output --json");
-          expect(output.stdout).toContain(walletId);
+          // The README's destroyed wallet is still listed: the service has no wallet delete.
+          expect(output.stdout).toContain(terminal.notes.get("README.md#Using the provider"));
+        },
+      },
+      {
+        after: /portfolio-wallet approve/,
+        async check(terminal, output) {
+          // The money of the update, then the vote; the service then applies the update.
+          expect(output.stdout).toMatch(/^Strategy update of treasury \(wallet [0-9a-f-]{36}\)/m);
+          expect(output.stdout).toMatch(/Moves \$[\d,]+\.\d\d of \$[\d,]+\.\d\d/);
+          const exported = JSON.parse(readFileSync(path.join(terminal.cwd(), "state.json"), "utf8"));
+          const wallet = exported.deployment.resources.find((r: { urn: string }) =>
+            r.urn.endsWith("::treasury"),
+          );
+          expect(wallet.outputs.strategyChangeStatus).toBe("pending_approval");
+          await expect
+            .poll(
+              async () =>
+                (await walletAtService(terminal, wallet.outputs.walletId, terminal.ports["8788"]))
+                  .strategyConfig.positions,
+              { timeout: 30_000 },
+            )
+            .toEqual(expect.arrayContaining(positionsOf({ tbills: 4000, syrupUsdc: 3000, resolvRlp: 3000 })));
         },
       },
       {
@@ -364,32 +551,30 @@ const WALKS: Walk[] = [
       },
       {
         after: /pulumi stack output ethereumDepositAddress/,
+        within: { page: "examples/two-stack/README.md" },
         async check(_terminal, output) {
           // The block's last command prints the address that came through the StackReference.
           expect(output.stdout.trim().split("\n").at(-1)).toMatch(/^0x[0-9a-f]{40}$/);
         },
       },
-    ],
-  },
-  {
-    name: "docs/languages.md: Python",
-    pages: [{ page: "docs/languages.md", sections: ["Before you start, in every language", "Python"] }],
-    checks: [walletUp({ tbills: 5000, syrupUsdc: 3000, resolvRlp: 2000 })],
-    leavesInCheckout: PIP_BUILD_IN_PLACE,
-  },
-  {
-    name: "docs/languages.md: YAML",
-    pages: [{ page: "docs/languages.md", sections: ["Before you start, in every language", "YAML"] }],
-    checks: [
-      {
-        after: /pulumi up --yes/,
-        async check(terminal) {
-          const outputs = await json(terminal, "pulumi stack output --json");
-          expect(outputs["ethereumDepositAddress"]).toMatch(/^0x[0-9a-f]{40}$/);
-        },
-      },
+      ...languageSection(
+        { page: LANGUAGES, section: "Python" },
+        { tbills: 5000, syrupUsdc: 3000, resolvRlp: 2000 },
+        { tbills: 4000, syrupUsdc: 4000, resolvRlp: 2000 },
+      ),
+      ...languageSection(
+        { page: LANGUAGES, section: "Go" },
+        { tbills: 6000, syrupUsdc: 4000 },
+        { tbills: 5000, syrupUsdc: 5000 },
+      ),
+      ...languageSection(
+        { page: LANGUAGES, section: "YAML" },
+        { tbills: 6000, syrupUsdc: 4000 },
+        { tbills: 3000, syrupUsdc: 7000 },
+      ),
       {
         after: /pulumi import/,
+        within: { page: LANGUAGES, section: "YAML" },
         async check(terminal, output) {
           // YAML prints the resource to paste into Pulumi.yaml.
           expect(output.stdout).toMatch(/legacy:\s*\n\s*type: portfolio-wallet:PortfolioWallet/);
@@ -400,7 +585,13 @@ const WALKS: Walk[] = [
           expect(imported?.protect).toBe(true);
         },
       },
+      ...languageSection(
+        { page: LANGUAGES, section: "Java" },
+        { tbills: 6000, syrupUsdc: 4000 },
+        { tbills: 2000, syrupUsdc: 8000 },
+      ),
     ],
+    leavesInCheckout: PIP_BUILD_IN_PLACE,
   },
   {
     name: "examples/python",
@@ -413,18 +604,7 @@ const WALKS: Walk[] = [
   {
     name: "examples/java",
     pages: [{ page: "examples/java/README.md" }],
-    // The README's `mvn -f <checkout>/sdk/java/pom.xml install`, done once for the whole suite
-    // under a lock (other test files compile against the same local Maven repository).
-    before: async () => {
-      const project = await LanguageProject.create(path.join(repoRoot, "examples", "java"), "docwalk-java", {
-        plugin: "none",
-      });
-      try {
-        await installJavaSdkIntoLocalRepository(project);
-      } finally {
-        project.cleanUp();
-      }
-    },
+    before: installJavaSdk,
     checks: EXAMPLE_CHECKS,
   },
 ];
@@ -439,7 +619,7 @@ describe.each(WALKS)("$name", ({ pages, before, checks, leavesInCheckout = [] })
 
   beforeAll(async () => {
     await before?.();
-    terminal = new Terminal(await freePort());
+    terminal = new Terminal({ "8787": await freePort(), "8788": await freePort() });
   }, 900_000);
 
   afterAll(async () => {
@@ -457,14 +637,18 @@ describe.each(WALKS)("$name", ({ pages, before, checks, leavesInCheckout = [] })
           terminal.writeFile(block.directive.name, block.text);
           return;
         }
+        if (block.directive.kind === "edit") {
+          terminal.editFile(block.directive.name, block.text);
+          return;
+        }
         if (block.directive.kind === "background") {
-          terminal.background(block.text);
+          await terminal.background(block.text, block.directive.unlessAnswering);
           return;
         }
         const output = await terminal.run(block.text).catch((error: Error) => {
           throw new Error(`${title}: ${error.message}`);
         });
-        for (const check of pending.filter(({ after }) => after.test(block.text))) {
+        for (const check of pending.filter((check) => checkFits(check, block))) {
           pending.splice(pending.indexOf(check), 1);
           await check.check(terminal, output);
         }
@@ -483,6 +667,10 @@ describe.each(WALKS)("$name", ({ pages, before, checks, leavesInCheckout = [] })
 
 function firstLine(block: Block): string {
   const line = block.text.split("\n").find((l) => l.trim() && !l.trim().startsWith("#")) ?? "";
-  const what = block.directive.kind === "file" ? `(file ${block.directive.name})` : line.trim();
+  const { directive } = block;
+  const what =
+    directive.kind === "file" || directive.kind === "edit"
+      ? `(${directive.kind} ${directive.name})`
+      : line.trim();
   return what.length > 70 ? `${what.slice(0, 67)}...` : what;
 }
