@@ -67,6 +67,13 @@ const TIMING_TESTS = ["test/provider/throttling.test.ts"];
  */
 const CHECKOUT_BUILDING_TESTS = ["test/release/**/*.test.ts"];
 
+/**
+ * The last file of a run: the account's own logins and settings (~/.pulumi, ~/.npmrc, ...)
+ * compared with the digest test/globalSetup.ts took before the first test, after every other file
+ * has run (test/support/accountSettings.ts).
+ */
+const ACCOUNT_CHECK_TESTS = ["test/accountSettings.test.ts"];
+
 /** The unit tiers' environment: the heavy tools replaced by stand-ins that say what to do. */
 const UNIT_TIER_ENV = {
   PORTFOLIO_WALLET_TEST_TIER: "unit",
@@ -97,7 +104,7 @@ export default defineConfig({
           // about a quarter of one worker's time (docs/testing.md). The timing files run alone.
           // Each project names its own files: a project's arrays add to the root's, not replace them.
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...TIMING_TESTS],
+          exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...TIMING_TESTS, ...ACCOUNT_CHECK_TESTS],
           maxWorkers: 2,
           // A worker keeps the modules it loaded from one file to the next (a fresh module registry
           // per file cost a quarter of the tier's CPU: 223 s against 158, measured). So a unit file
@@ -155,6 +162,15 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 600_000,
           sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "account",
+          include: ACCOUNT_CHECK_TESTS,
+          maxWorkers: 1,
+          sequence: { groupOrder: 4 },
         },
       },
     ],
