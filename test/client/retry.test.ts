@@ -309,7 +309,10 @@ describe("a retry budget (retryTimeoutMs with maxRetries Infinity, as the provid
     expect(InternalServerError.isInstance(error)).toBe(true);
     const history = retryHistoryOf(error);
     expect(history).toMatchObject({ method: "GET", attempts: server.requests.length, repeatable: true });
-    expect(server.requests.length).toBeGreaterThan(3);
+    // It retried, and gave up only once the budget was spent: how many attempts fit in 150 ms
+    // depends on the machine's load, the time they took does not.
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(history!.elapsedMs).toBeGreaterThanOrEqual(150);
     expect(history!.elapsedMs).toBeLessThanOrEqual(performance.now() - started);
   });
 
