@@ -52,14 +52,6 @@ export const HEAVY_TESTS = [
 const UNIT_TIER_STAND_INS = path.join(import.meta.dirname, "test", "support", "unitTier");
 
 /**
- * Unit files whose assertions compare counts that depend on timing: they run alone, after the other
- * unit files (which share the two cores two at a time), so that another file's load cannot change
- * their answer. test/provider/throttling.test.ts compares the 429s the service answers with and
- * without the provider's limiter, and failed under two workers on a loaded machine.
- */
-const TIMING_TESTS = ["test/provider/throttling.test.ts"];
-
-/**
  * Heavy files that build in the checkout itself, so that nothing else may run meanwhile: the
  * release (scripts/release.sh rebuilds dist/ and its plugin archive, which the other heavy files'
  * packed package is made from, and copies sdk/java and sdk/python, where the doc walks build in
@@ -68,7 +60,14 @@ const TIMING_TESTS = ["test/provider/throttling.test.ts"];
  */
 const CHECKOUT_BUILDING_TESTS = ["test/release/**/*.test.ts"];
 
-/** The unit tiers' environment: the heavy tools replaced by stand-ins that say what to do. */
+/**
+ * The last file of a run: the account's own logins and settings (~/.pulumi, ~/.npmrc, ...)
+ * compared with the digest test/globalSetup.ts took before the first test, after every other file
+ * has run (test/support/accountSettings.ts).
+ */
+const ACCOUNT_CHECK_TESTS = ["test/accountSettings.test.ts"];
+
+/** The unit tier's environment: the heavy tools replaced by stand-ins that say what to do. */
 const UNIT_TIER_ENV = {
   PORTFOLIO_WALLET_TEST_TIER: "unit",
   PATH: [UNIT_TIER_STAND_INS, process.env["PATH"] ?? ""].join(path.delimiter),
@@ -95,10 +94,10 @@ export default defineConfig({
         test: {
           name: "unit",
           // Two workers on two cores: a unit file is mostly one process's CPU, and two at a time take
-          // about a quarter of one worker's time (docs/testing.md). The timing files run alone.
+          // about a quarter of one worker's time (docs/testing.md).
           // Each project names its own files: a project's arrays add to the root's, not replace them.
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...TIMING_TESTS],
+          exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...ACCOUNT_CHECK_TESTS],
           maxWorkers: 2,
           // A worker keeps the modules it loaded from one file to the next (a fresh module registry
           // per file cost a quarter of the tier's CPU: 223 s against 158, measured). So a unit file
@@ -106,17 +105,6 @@ export default defineConfig({
           // changed process.env, no timers or servers left running.
           isolate: false,
           env: UNIT_TIER_ENV,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: "timing",
-          include: TIMING_TESTS,
-          maxWorkers: 1,
-          env: UNIT_TIER_ENV,
-          // A group of its own (vitest runs groups one after the other): nothing else runs meanwhile.
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -144,7 +132,7 @@ export default defineConfig({
           env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
           testTimeout: 300_000,
           hookTimeout: 600_000,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -155,6 +143,15 @@ export default defineConfig({
           maxWorkers: 1,
           testTimeout: 300_000,
           hookTimeout: 600_000,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "account",
+          include: ACCOUNT_CHECK_TESTS,
+          maxWorkers: 1,
           sequence: { groupOrder: 3 },
         },
       },

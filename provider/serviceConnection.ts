@@ -4,6 +4,7 @@ import {
   AdaptiveConcurrencyLimiter,
   PortfolioWalletClient,
   type RetryNotice,
+  type Transport,
 } from "../sdk/nodejs/client/index.ts";
 import {
   deploymentRetryOptions,
@@ -42,9 +43,16 @@ export class ServiceConnectionPool {
   readonly #bySettings = new Map<string, ServiceConnection>();
   readonly #limiter = new AdaptiveConcurrencyLimiter();
   readonly #engineLog: EngineLog | undefined;
+  readonly #transport: Transport | undefined;
 
-  constructor(options: { engineLog?: EngineLog } = {}) {
+  /**
+   * @param options.engineLog Where retries and messages are said (the engine's log). Default: nowhere.
+   * @param options.transport The HTTP engine of every client of the pool, owned by the caller. Default:
+   *   each client's own undici pool. Tests pass a model of the service that runs on a fake clock.
+   */
+  constructor(options: { engineLog?: EngineLog; transport?: Transport } = {}) {
     this.#engineLog = options.engineLog;
+    this.#transport = options.transport;
   }
 
   /** The requests in flight and the current limit: what the deployment's throttling has done. */
@@ -67,6 +75,7 @@ export class ServiceConnectionPool {
         ...deploymentRetryOptions(settings),
         concurrencyLimiter: this.#limiter,
         onRetry: (notice) => this.#sayRetry(notice),
+        ...(this.#transport === undefined ? {} : { transport: this.#transport }),
       });
       let catalogRead: Promise<StrategyCatalogEntry[]> | undefined;
       connection = {

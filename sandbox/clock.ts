@@ -81,6 +81,35 @@ export function createWallClock(
 }
 
 /**
+ * The sandbox's own clock standing still (`--manual-clock`): it starts where the wall clock with the
+ * stored offset stands, and moves only when advanced, so every read of "now" between two advances
+ * is the same instant and balances read at different moments agree to the micro. `onAdvance` is
+ * told the offset after each advance, which startSandbox stores: a restart, standing or on the
+ * wall clock, starts at the wall clock then plus that offset, never before where this one stood.
+ */
+export function createStandingClock(
+  initialOffsetMs = 0,
+  onAdvance?: (offsetMs: number) => void,
+): RestorableClock {
+  let offset = Number.isFinite(initialOffsetMs) && initialOffsetMs > 0 ? initialOffsetMs : 0;
+  let standingMs = Math.min(Date.now() + offset, LATEST_TIMESTAMP_MS);
+  return {
+    now: () => new Date(standingMs),
+    advance(ms: number) {
+      checkedAdvance(standingMs, ms);
+      standingMs += ms;
+      offset += ms;
+      onAdvance?.(offset);
+    },
+    offsetMs: () => offset,
+    restoreOffsetMs(offsetMs) {
+      offset = Number.isFinite(offsetMs) && offsetMs > 0 ? offsetMs : 0;
+      standingMs = Math.min(Date.now() + offset, LATEST_TIMESTAMP_MS);
+    },
+  };
+}
+
+/**
  * The ISO timestamp `ms` milliseconds after `iso` (when a step started at `iso` falls due). A
  * time past the end of year 9999 is that end: such a step never falls due before then, and the
  * timestamp keeps its fixed width.

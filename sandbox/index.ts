@@ -6,6 +6,7 @@ import { createApp } from "./app.ts";
 import { CONSOLE_PREFIX } from "./console/consolePages.ts";
 import {
   createOrganizationClocks,
+  createStandingClock,
   createWallClock,
   type OrganizationClocks,
   type SandboxClock,
@@ -128,9 +129,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
   // The sandbox's own clock keeps its offset in the database, so advanced time survives a restart
-  // (a clock passed in belongs to the caller).
+  // (a clock passed in belongs to the caller). Standing still with manualClock.
+  const storeOffset = (offsetMs: number) => writeClockOffsetMs(db, offsetMs);
   const clock =
-    options.clock ?? createWallClock(readClockOffsetMs(db), (offsetMs) => writeClockOffsetMs(db, offsetMs));
+    options.clock ??
+    (options.manualClock === true
+      ? createStandingClock(readClockOffsetMs(db), storeOffset)
+      : createWallClock(readClockOffsetMs(db), storeOffset));
   // Each organization's clock runs ahead of the shared one by its own lead, kept in the database too.
   // An organization that moves its clock for the first time forks from the shared time it had.
   const clocks = createOrganizationClocks(clock, readOrganizationClockLeads(db), (organizationId, leadMs) =>

@@ -73,6 +73,13 @@ export interface SandboxOptions {
   policies?: Record<string, Partial<OrgPolicy>>;
   /** The sandbox clock. Default: wall clock with an offset the admin API can advance. */
   clock?: SandboxClock;
+  /**
+   * The sandbox's own clock stands still: it moves only when the admin API advances it
+   * (`POST /_sandbox/clock/advance`, the console's clock control), so balances read twice agree to
+   * the micro; rebalances, deposit legs and payouts then wait for an advance. Starts where the wall
+   * clock with the stored offset stands. Default false (`--manual-clock`). A `clock` given wins.
+   */
+  manualClock?: boolean;
   /** How long a strategy update stays `processing`, in sandbox-clock ms. Default 300 (`--rebalance-delay-ms`). */
   rebalanceDelayMs?: number;
   /**

@@ -9,7 +9,7 @@ ACTIONLINT_VERSION="v1.7.12"
 cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/portfolio-wallet-tools/actionlint/$ACTIONLINT_VERSION"
 log() { printf '[actionlint] %s\n' "$*" >&2; }
 
-if path="$(command -v actionlint 2>/dev/null)" && [[ "$("$path" -version 2>/dev/null | head -n 1)" == "$ACTIONLINT_VERSION" ]]; then
+if path="$(command -v actionlint 2>/dev/null)" && [[ "$("$path" -version 2>/dev/null | sed -n 1p)" == "$ACTIONLINT_VERSION" ]]; then
   printf '%s\n' "$path"
   exit 0
 fi

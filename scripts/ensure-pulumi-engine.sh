@@ -72,20 +72,26 @@ die() {
   exit 1
 }
 
-json_version() { sed -n 's/^  "version": *"\([^"]*\)".*/\1/p' "$1" | head -n 1; }
+# The first match only, read by sed itself: `sed | head -n 1` fails under pipefail when head exits
+# before sed has written its last line (SIGPIPE, exit 141).
+json_version() { sed -n '/^ *"version": *"\([^"]*\)".*/{s//\1/p;q;}' "$1"; }
 
 sdk_version=""
 if [[ -f "$repo_root/node_modules/@pulumi/pulumi/package.json" ]]; then
   sdk_version="$(json_version "$repo_root/node_modules/@pulumi/pulumi/package.json")"
 fi
 if [[ -z "$sdk_version" ]]; then
-  sdk_version="$(sed -n 's/^ *"@pulumi\/pulumi": *"[~^=]*\([0-9][^"]*\)".*/\1/p' "$repo_root/package.json" | head -n 1)"
+  sdk_version="$(sed -n '\|^ *"@pulumi/pulumi": *"[~^=]*\([0-9][^"]*\)".*|{s||\1|p;q;}' "$repo_root/package.json")"
 fi
 [[ "$sdk_version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
   die "could not read an exact @pulumi/pulumi version from node_modules or package.json (got '$sdk_version')"
 cli_version="$sdk_version"
 
 cache_root="${PULUMI_ENGINE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/portfolio-wallet-pulumi/engine}"
+# The `pulumi version` probes below are this script's questions, not the caller's use of Pulumi:
+# without a PULUMI_HOME of the caller's they get a home in the cache, so that they write no log
+# into the account's ~/.pulumi (which the CLI finds from the account database, whatever $HOME says).
+probe_home="${PULUMI_HOME:-$cache_root/probe-home}"
 engine_dir="$cache_root/$cli_version-$LANGHOST_VERSION"
 
 # A plugin launcher: runs a script of @pulumi/pulumi (resolved from the plugin's working directory,
@@ -173,7 +179,7 @@ pieces_to_build() {
 
 # 1. A compatible pulumi already on PATH.
 if [[ "${PULUMI_ENGINE_FORCE_BUILD:-}" != 1 ]] && path_cli="$(command -v pulumi 2>/dev/null)"; then
-  path_cli_version="$(pulumi version 2>/dev/null | tr -d '[:space:]' || true)"
+  path_cli_version="$(PULUMI_HOME="$probe_home" pulumi version 2>/dev/null | tr -d '[:space:]' || true)"
   path_bin_dir="$(cd "$(dirname "$path_cli")" && pwd)"
   if [[ "$path_cli_version" == "v$cli_version" ]]; then
     if [[ -z "$(missing_pieces "$path_bin_dir")" ]]; then
@@ -304,7 +310,7 @@ needs pulumi && go_build pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$cli
 needs pulumi-resource-pulumi-nodejs && write_dynamic_provider_plugin "$bin"
 needs pulumi-analyzer-policy-nodejsshim && write_policy_pack_plugin "$bin"
 
-built_version="$("$bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
+built_version="$(PULUMI_HOME="$probe_home" "$bin/pulumi" version 2>/dev/null | tr -d '[:space:]' || true)"
 [[ "$built_version" == "v$cli_version" ]] || die "built pulumi reports version '$built_version', expected v$cli_version"
 [[ -z "$(pieces_to_build "$tmp_dir/engine")" ]] ||
   die "the engine still lacks $(pieces_to_build "$tmp_dir/engine" | tr '\n' ' ')"

@@ -107,6 +107,34 @@ export function engineBinDir(pieces: readonly string[] = ENGINE_EXECUTABLES): st
   return found(dir);
 }
 
+/**
+ * The settings every Pulumi command run here takes, whoever builds the rest of its environment
+ * (pulumiEnv below, a consumer or language project of the tests): a file backend in `stateDir`,
+ * PULUMI_HOME in `stateDir/home`, the fixed local passphrase, no update checks, no plugin
+ * downloads.
+ *
+ * PULUMI_HOME is always set: without it the CLI keeps its login (credentials.json, the current
+ * backend), its workspaces, plugins and logs in `~/.pulumi` of the account, which it finds from the
+ * account database, not from $HOME, so a command run with another HOME still changes the
+ * account's own login. The plugins installed in a home stay in that home: each project installs the
+ * plugin it serves from its release archive (the engine's own plugins are on PATH, not in a home),
+ * so nothing is shared between homes by accident.
+ */
+export function offlinePulumiSettings(stateDir: string): Record<string, string> {
+  const resolved = path.resolve(stateDir);
+  const home = path.join(resolved, "home");
+  mkdirSync(home, { recursive: true });
+  return {
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: pathToFileURL(resolved).href,
+    PULUMI_CONFIG_PASSPHRASE: LOCAL_STACK_PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+  };
+}
+
 export interface PulumiEnvOptions {
   /** Directory of the file backend; default `<repo>/.pulumi-state`. Tests may pass a temp dir. */
   stateDir?: string;
@@ -115,26 +143,15 @@ export interface PulumiEnvOptions {
 }
 
 /**
- * Environment for running the Pulumi CLI offline: local file backend, fixed local passphrase, no update
- * checks, no plugin downloads, PULUMI_HOME inside the state dir, the engine's bin dir first on PATH and
- * then node_modules/.bin (so the language host and the dynamic provider find Node 24, not the machine's).
+ * Environment for running the Pulumi CLI offline: offlinePulumiSettings (local file backend,
+ * PULUMI_HOME inside the state dir, ...), the engine's bin dir first on PATH and then
+ * node_modules/.bin (so the language host and the dynamic provider find Node 24, not the machine's).
  */
 export function pulumiEnv(options: PulumiEnvOptions = {}): Record<string, string> {
-  const stateDir = path.resolve(options.stateDir ?? defaultStateDir);
-  const home = path.join(stateDir, "home");
-  mkdirSync(home, { recursive: true });
+  const settings = offlinePulumiSettings(options.stateDir ?? defaultStateDir);
   const pathParts = [engineBinDir(options.enginePieces), path.join(repoRoot, "node_modules", ".bin")];
   if (process.env.PATH) pathParts.push(process.env.PATH);
-  return {
-    PATH: pathParts.join(path.delimiter),
-    PULUMI_HOME: home,
-    PULUMI_BACKEND_URL: pathToFileURL(stateDir).href,
-    PULUMI_CONFIG_PASSPHRASE: LOCAL_STACK_PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-  };
+  return { PATH: pathParts.join(path.delimiter), ...settings };
 }
 
 /** The Automation API's handle on the offline engine: `LocalWorkspace.create({ pulumiCommand, envVars })`. */

@@ -42,7 +42,10 @@ node scripts/build.ts --if-changed
 npm pack --silent --pack-destination "$out/npm" >/dev/null
 archive="dist/plugin/pulumi-resource-portfolio-wallet-v$version.tar.gz"
 [[ -f "$archive" ]] || die "npm run build did not write $archive"
-tar -tzf "$archive" | grep -qx pulumi-resource-portfolio-wallet || die "$archive lacks the plugin's launcher"
+# Listed first, then searched: `tar | grep -q` under pipefail fails when grep exits at its first
+# match while tar is still writing names (SIGPIPE, exit 141), and a corrupt archive stops here.
+archive_names="$(tar -tzf "$archive")"
+grep -qx pulumi-resource-portfolio-wallet <<<"$archive_names" || die "$archive lacks the plugin's launcher"
 cp "$archive" "$out/plugin/"
 
 log "Python SDK"

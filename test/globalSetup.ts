@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { ensureBuilt } from "../scripts/build.ts";
 import { SHARED_INSTALLS_DIR_ENV } from "./consumer/harness/sharedInstall.ts";
+import { ACCOUNT_SETTINGS_BEFORE_ENV, recordAccountSettings } from "./support/accountSettings.ts";
 import { CPU_SLOTS_DIR_ENV } from "./support/heavyLanes.ts";
 
 /** For a JVM that lives seconds: the client compiler only, one garbage-collection thread. */
@@ -31,7 +32,14 @@ const SHORT_LIVED_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
  * - the Go garbage collector's target (GOGC=400, unless set already), read by the Go processes the
  *   tests start (the doc walks' terminals drop it with the machine's other GO* variables): the Pulumi CLI and its language hosts (several per `pulumi` command), the Go compiler
  *   and linker. Each lives seconds with a small heap, and collecting it less often costs memory
- *   this machine has (24 GiB) and saves CPU: a `pulumi preview` of a YAML program 0.66 → 0.53 s.
+ *   this machine has (24 GiB) and saves CPU: a `pulumi preview` of a YAML program 0.66 → 0.53 s;
+ * - a PULUMI_HOME of the run's (`pulumi-home`), for any Pulumi command whose environment is the
+ *   test process's: without one the CLI uses the account's `~/.pulumi` (found from the account
+ *   database, whatever HOME says), its login and its plugins. The projects' environments set a
+ *   home of their own (offlinePulumiSettings in scripts/pulumiEnv.ts, the doc walks' `$HOME/.pulumi`);
+ * - the digest of the account's own settings (test/support/accountSettings.ts: `~/.pulumi`, npm's,
+ *   git's, Maven's, Go's and pip's), taken before any test, which test/accountSettings.test.ts
+ *   compares with the settings after every other file has run.
  */
 export default async function setup(): Promise<() => Promise<void>> {
   await ensureBuilt();
@@ -45,6 +53,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env["NODE_COMPILE_CACHE"] = compileCache;
   process.env["JAVA_TOOL_OPTIONS"] ??= SHORT_LIVED_JVM_OPTIONS;
   process.env["GOGC"] ??= "400";
+  process.env["PULUMI_HOME"] = path.join(run, "pulumi-home");
+  // Once per run: vitest runs this set-up once per project, all of them before the first test.
+  if (process.env[ACCOUNT_SETTINGS_BEFORE_ENV] === undefined)
+    recordAccountSettings(path.join(run, "account-settings-before.json"));
   // Removed asynchronously: a synchronous removal of the installs' hundred thousand links blocked
   // the main process for over ten seconds, while vitest was still waiting for the last worker to
   // exit, and vitest then printed a worker-termination timeout after the run's summary line.

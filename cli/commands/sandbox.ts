@@ -101,6 +101,7 @@ interface SandboxFlags {
   fromSnapshot?: string;
   snapshotDir?: string;
   rebalanceDelayMs: number;
+  manualClock?: boolean;
   adminToken?: string;
   orgAdminTokens?: Map<string, string>;
   rateLimit?: number;
@@ -134,6 +135,10 @@ export function sandboxCommand(): Command {
       "how long a strategy update stays processing, in sandbox-clock ms",
       wholeNumber,
       DEFAULT_REBALANCE_DELAY_MS,
+    )
+    .option(
+      "--manual-clock",
+      "sandbox time stands still, moved only by the admin API's clock advance (or the console's clock control): balances read twice agree to the micro, and rebalances, deposits and payouts wait for an advance",
     )
     .addOption(
       new Option(
@@ -246,6 +251,7 @@ controls use it):
         ...(flags.fromSnapshot === undefined ? {} : { fromSnapshot: resolve(flags.fromSnapshot) }),
         ...(flags.snapshotDir === undefined ? {} : { snapshotDir: resolve(flags.snapshotDir) }),
         rebalanceDelayMs: flags.rebalanceDelayMs,
+        manualClock: flags.manualClock === true,
         adminToken: adminToken.token,
         ...(flags.orgAdminTokens === undefined ? {} : { organizationAdminTokens: flags.orgAdminTokens }),
         ...(flags.rateLimit === undefined

@@ -47,7 +47,8 @@ describe("caller AbortSignal", () => {
     await expect(client.wallets.retrieve(randomUUID(), { signal: controller.signal })).rejects.toThrow(
       ApiAbortError,
     );
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Well before the 30 s wait would have ended: a third of it leaves room for any load.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -175,16 +175,20 @@ describe("Retry-After", () => {
   });
 
   test("caps a long Retry-After at maxRetryAfterMs", async () => {
-    const { client } = await setup(
+    // The wait the client chose, not the time the call took: that depends on the machine's load.
+    const notices: RetryNotice[] = [];
+    const { server, client } = await setup(
       (_r, i) =>
         i === 0
           ? errorReply(429, "rate_limited", "wait", { headers: { "retry-after": "3600" } })
           : { status: 200, body: walletJson() },
-      { maxRetryAfterMs: 50 },
+      { maxRetryAfterMs: 50, onRetry: (notice) => notices.push(notice) },
     );
-    const started = performance.now();
     await client.wallets.retrieve(randomUUID());
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(notices.map(({ delayMs, serviceAskedForDelay }) => ({ delayMs, serviceAskedForDelay }))).toEqual([
+      { delayMs: 50, serviceAskedForDelay: true },
+    ]);
+    expect(server.requests).toHaveLength(2);
   });
 
   test("exposes Retry-After on the RateLimitError when retries run out", async () => {
@@ -305,23 +309,28 @@ describe("a retry budget (retryTimeoutMs with maxRetries Infinity, as the provid
     expect(InternalServerError.isInstance(error)).toBe(true);
     const history = retryHistoryOf(error);
     expect(history).toMatchObject({ method: "GET", attempts: server.requests.length, repeatable: true });
-    expect(server.requests.length).toBeGreaterThan(3);
+    // It retried, and gave up only once the budget was spent: how many attempts fit in 150 ms
+    // depends on the machine's load, the time they took does not.
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(history!.elapsedMs).toBeGreaterThanOrEqual(150);
     expect(history!.elapsedMs).toBeLessThanOrEqual(performance.now() - started);
   });
 
   test("a Retry-After longer than what is left of the budget ends the call at once instead of sleeping to give up", async () => {
+    const notices: RetryNotice[] = [];
     const { server, client } = await setup(
       () => errorReply(429, "rate_limited", undefined, { headers: { "retry-after": "30" } }),
       {
         maxRetries: Infinity,
         retryTimeoutMs: 5_000,
+        onRetry: (notice) => notices.push(notice),
       },
     );
-    const started = performance.now();
     const error = await client.wallets.retrieve(randomUUID()).catch((e: unknown) => e);
     expect(RateLimitError.isInstance(error)).toBe(true);
     expect(server.requests).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // No wait begun (a wait is told to onRetry before it starts), whatever the machine's load.
+    expect(notices).toEqual([]);
     expect(retryHistoryOf(error)).toMatchObject({ attempts: 1, budgetMs: 5_000 });
   });
 

@@ -43,7 +43,10 @@ import { GO_ENV, installJavaSdkIntoLocalRepository } from "../native/harness/sdk
  * user's terminal; a failing block fails its test, named by its page, line and first line, and
  * the walk's later blocks fail saying which block failed first.
  *
- * The user's machine: a HOME of its own (so the state directory the docs log in to is new), the
+ * The user's machine: a HOME of its own (so the state directory the docs log in to is new) and
+ * the PULUMI_HOME in it that a new account has (`$HOME/.pulumi`: Pulumi finds its home from the
+ * account database, not from $HOME, so without it the docs' `pulumi login` and `pulumi plugin
+ * install` would change the login and plugins of the account running the tests), the
  * caches of this machine (npm, pip, Go modules and builds, the offline engine: XDG_CACHE_HOME) so
  * nothing is downloaded twice, no internet (no update checks, no plugin downloads), and
  * PULUMI_SKIP_CHECKPOINTS, since no page here is about checkpoints.
@@ -291,6 +294,7 @@ function userEnv(home: string): Record<string, string> {
   return {
     ...env,
     HOME: home,
+    PULUMI_HOME: path.join(home, ".pulumi"),
     PATH: [path.dirname(process.execPath), ...keepPath].join(path.delimiter),
     XDG_CACHE_HOME: process.env["XDG_CACHE_HOME"] ?? path.join(realHome, ".cache"),
     npm_config_cache: process.env["npm_config_cache"] ?? path.join(realHome, ".npm"),

@@ -243,3 +243,35 @@ describe("organizations' clocks across a restart", () => {
     }
   });
 });
+
+describe("a standing clock (manualClock, --manual-clock)", () => {
+  test("stands still between advances, and a restart on the wall clock goes on from where it stood", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "standing-clock-"));
+    try {
+      const standing = await startTestSandbox({ dataDir, manualClock: true });
+      let stoodAt: string;
+      try {
+        const first = (await standing.api("GET", "/_sandbox/clock")).body;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect((await standing.api("GET", "/_sandbox/clock")).body.sharedNow).toBe(first.sharedNow);
+        const advanced = await standing.api("POST", "/_sandbox/clock/advance", {
+          body: { ms: 5 * DAY_MS, scope: "sandbox" },
+        });
+        expect(advanced.status).toBe(200);
+        stoodAt = (await standing.api("GET", "/_sandbox/clock")).body.sharedNow;
+        expect(Date.parse(stoodAt) - Date.parse(first.sharedNow)).toBe(5 * DAY_MS);
+      } finally {
+        await standing.close();
+      }
+      const running = await startTestSandbox({ dataDir });
+      try {
+        const after = (await running.api("GET", "/_sandbox/clock")).body.sharedNow;
+        expect(Date.parse(after)).toBeGreaterThanOrEqual(Date.parse(stoodAt));
+      } finally {
+        await running.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

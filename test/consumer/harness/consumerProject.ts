@@ -3,9 +3,8 @@ import { once } from "node:events";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { engineBinDir, LOCAL_STACK_PASSPHRASE } from "../../../scripts/pulumiEnv.ts";
+import { engineBinDir, offlinePulumiSettings } from "../../../scripts/pulumiEnv.ts";
 import { npmEnv } from "./packedPackage.ts";
 import { installPackedPackage } from "./sharedInstall.ts";
 
@@ -104,14 +103,7 @@ export class ConsumerProject {
    * the tests on PATH, a file backend in this project's temp dir, and nothing of this repository.
    */
   env(): NodeJS.ProcessEnv {
-    const env = npmEnv({
-      PULUMI_BACKEND_URL: pathToFileURL(this.stateDir).href,
-      PULUMI_HOME: path.join(this.stateDir, "home"),
-      PULUMI_CONFIG_PASSPHRASE: LOCAL_STACK_PASSPHRASE,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-    });
+    const env = npmEnv(offlinePulumiSettings(this.stateDir));
     env["PATH"] = [engineBinDir(), env["PATH"] ?? ""].join(path.delimiter);
     // Settings reach the provider through stack config only, as the tests set them.
     for (const name of Object.keys(env)) if (name.startsWith("PORTFOLIO_WALLET_")) delete env[name];

@@ -12,12 +12,11 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { pluginArchiveName } from "../../../scripts/pluginArchive.ts";
 import {
   engineBinDir,
-  LOCAL_STACK_PASSPHRASE,
+  offlinePulumiSettings,
   refuseInUnitTests,
   repoRoot,
 } from "../../../scripts/pulumiEnv.ts";
@@ -157,13 +156,7 @@ export class LanguageProject {
         path.dirname(process.execPath),
         process.env["PATH"] ?? "",
       ].join(path.delimiter),
-      PULUMI_BACKEND_URL: pathToFileURL(this.stateDir).href,
-      PULUMI_HOME: path.join(this.stateDir, "home"),
-      PULUMI_CONFIG_PASSPHRASE: LOCAL_STACK_PASSPHRASE,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      ...offlinePulumiSettings(this.stateDir),
       ...this.#env,
     };
   }
