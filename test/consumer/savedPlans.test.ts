@@ -343,13 +343,13 @@ describe.each(["dynamic", "native"] as const)("saved plans, %s", (name) => {
         (outputs["strategyChange"] as { signingActivityId?: string } | undefined)?.signingActivityId ??
         outputs["signingActivityId"];
       expect(activity).toEqual(expect.any(String));
-      // The up said so on the resource, with the activity and the command that approves it (on
-      // stderr, where the engine prints a provider's warnings when no terminal reads them).
-      expect(up.stderr).toContain(
+      // The up said so on the resource, with the activity and the command that approves it.
+      const said = `${up.stdout}\n${up.stderr}`;
+      expect(said).toContain(
         `of wallet ${walletId} (to resolvRlp 9000, tbills 1000) is pending_approval, signing activity ${activity}: ` +
           "the wallet keeps its current allocation until it is approved.",
       );
-      expect(up.stderr).toContain(`npx portfolio-wallet approve ${activity} --state state.json`);
+      expect(said).toContain(`npx portfolio-wallet approve ${activity} --state state.json`);
 
       // As docs/cli.md has it ("Approving with the money in view"): the stack's state and the plan
       // the engine wrote, given to `portfolio-wallet approve` with an approver's Turnkey key.

@@ -98,14 +98,22 @@ describe("PATCH /webhooks/registrations/:id/status", () => {
   });
 });
 
+/** The store's order of text (SQLite compares TEXT by its bytes): no locale. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 describe("GET /webhooks/registrations", () => {
   test("pages newest first", async () => {
     const own = await startTestSandbox();
     try {
-      const ids: string[] = [];
+      const created: { id: string; createdAt: string }[] = [];
       for (let i = 0; i < 5; i++) {
-        ids.push((await own.api("POST", "/webhooks/registrations", { body: registration() })).body.id);
+        created.push((await own.api("POST", "/webhooks/registrations", { body: registration() })).body);
       }
+      // Oldest first by the documented order (createdAt, ties broken by id): two registrations
+      // made in the same millisecond, as on a busy machine, are ordered by their ids.
+      const ids = created
+        .sort((a, b) => byText(a.createdAt, b.createdAt) || byText(a.id, b.id))
+        .map((h) => h.id);
       const first = WebhookRegistrationListSchema.parse(
         (await own.api("GET", "/webhooks/registrations?pageSize=3")).body,
       );
