@@ -7,6 +7,7 @@ import {
   DURATION_JSON_PATTERN,
   DurationSchema,
   compareLiquidity,
+  durationInWords,
   isInstantlyWithdrawable,
   isWithdrawableWithin,
   liquidityDelayMs,
@@ -200,5 +201,37 @@ describe("the rule for durations that do not parse: never liquid within any boun
     expect(shareWithdrawableWithin(positions, "PT0H")).toBe(4000);
     expect(shareWithdrawableWithin(positions, "P1D")).toBe(7500);
     expect(shareWithdrawableWithin(positions, "P9999Y")).toBe(7500);
+  });
+});
+
+describe("durationInWords", () => {
+  test("says the catalog's processing times as a reviewer reads them", () => {
+    expect(durationInWords("PT0H")).toBe("at once");
+    expect(durationInWords("P0D", "up to")).toBe("at once");
+    expect(durationInWords("PT24H")).toBe("within 24 hours");
+    expect(durationInWords("PT168H", "up to")).toBe("up to 7 days");
+    expect(durationInWords("P1W")).toBe("within 7 days");
+    expect(durationInWords("PT1H")).toBe("within 1 hour");
+    expect(durationInWords("PT90M")).toBe("within 1 hour and 30 minutes");
+    expect(durationInWords("PT36H")).toBe("within 36 hours");
+    expect(durationInWords("P3DT12H")).toBe("within 3 days and 12 hours");
+    expect(durationInWords("P1DT24H1M5S")).toBe("within 2 days, 1 minute and 5 seconds");
+    expect(durationInWords("P1Y")).toBe("within 365 days");
+  });
+
+  test("a duration that does not parse, or the impact's unknown, takes an unknown time", () => {
+    expect(durationInWords("unknown", "up to")).toBe("an unknown time");
+    expect(durationInWords("24H")).toBe("within an unknown time");
+  });
+
+  test("never leaves an ISO code in the words, for any duration that parses", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 500 }), (days, hours) => {
+        const words = durationInWords(`P${days}DT${hours}H`);
+        return (
+          !/\bP(T?\d)/.test(words) && (days + hours === 0 ? words === "at once" : words.startsWith("within "))
+        );
+      }),
+    );
   });
 });

@@ -3,8 +3,11 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
   EXACT_USD_ROUND_TRIP_LIMIT,
+  centsByLargestRemainder,
+  formatDollars,
   formatExactUsd,
-  formatUsd,
+  roundToCent,
+  sumMicros,
   microsToDecimalString,
   microsToUsd,
   usdToMicros,
@@ -75,11 +78,54 @@ describe("microsToDecimalString", () => {
   });
 });
 
-describe("formatUsd and formatExactUsd", () => {
-  test("formatUsd shows dollars and cents for people", () => {
-    expect(formatUsd(1234.5)).toBe("1,234.50 USD");
-    expect(formatUsd(0.004)).toBe("0.00 USD");
-    expect(formatUsd(40)).toBe("40.00 USD");
+describe("formatDollars, roundToCent, centsByLargestRemainder and formatExactUsd", () => {
+  test("formatDollars writes dollars and cents for people, the report's way", () => {
+    expect(formatDollars(1_234_560_000n)).toBe("$1,234.56");
+    expect(formatDollars(1_234_500_000n)).toBe("$1,234.50");
+    expect(formatDollars(4_000n)).toBe("$0.00");
+    expect(formatDollars(5_000n)).toBe("$0.01");
+    expect(formatDollars(-5_000n)).toBe("−$0.01");
+    expect(formatDollars(-4_999n)).toBe("$0.00");
+    expect(formatDollars(300_028_119_519n)).toBe("$300,028.12");
+    expect(formatDollars(1_000_000_000_000n, { signed: true })).toBe("+$1,000,000.00");
+    expect(formatDollars(-1_000_000n, { signed: true })).toBe("−$1.00");
+    expect(formatDollars(0n, { signed: true })).toBe("$0.00");
+    expect(formatDollars(999_999_999_999n, { toTheMicro: true })).toBe("$999,999.999999");
+    expect(formatDollars(1_000_000_000_000n, { toTheMicro: true })).toBe("$1,000,000.00");
+    expect(formatDollars(1_234_500_000n, { toTheMicro: true })).toBe("$1,234.50");
+    expect(formatDollars(-1n, { toTheMicro: true })).toBe("−$0.000001");
+  });
+
+  test("roundToCent rounds halves away from zero", () => {
+    expect(roundToCent(15_000n)).toBe(20_000n);
+    expect(roundToCent(-15_000n)).toBe(-20_000n);
+    expect(roundToCent(14_999n)).toBe(10_000n);
+  });
+
+  test("a column rounded by largest remainder adds up to its rounded total", () => {
+    // The drift report of the issue: $400,000.005 and $600,000.005 of $1,000,000.01.
+    const column = [400_000_005_000n, 600_000_005_000n];
+    expect(column.map((micros) => formatDollars(micros))).toEqual(["$400,000.01", "$600,000.01"]);
+    expect(centsByLargestRemainder(column).map((micros) => formatDollars(micros))).toEqual([
+      "$400,000.01",
+      "$600,000.00",
+    ]);
+    expect(centsByLargestRemainder([])).toEqual([]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), { maxLength: 12 }),
+        (amounts) => {
+          const rounded = centsByLargestRemainder(amounts);
+          return (
+            sumMicros(rounded) === roundToCent(sumMicros(amounts)) &&
+            rounded.every((cents, index) => {
+              const off = cents - amounts[index]!;
+              return cents % 10_000n === 0n && off > -10_000n && off < 10_000n;
+            })
+          );
+        },
+      ),
+    );
   });
 
   test("formatExactUsd keeps every micro, as the sandbox's messages state amounts", () => {

@@ -257,6 +257,15 @@ describe("stackMoneyImpact", () => {
           expect(stack.movedMicros).toBe(sum(impacts.map((i) => i.movedMicros)));
           expect(sum(stack.flows.map((f) => f.inMicros))).toBe(stack.movedMicros);
           expect(sum(stack.flows.map((f) => f.outMicros))).toBe(stack.movedMicros);
+          // Netted per source: each source's deltas over the wallets, which over all sources cancel out.
+          for (const flow of stack.flows) {
+            const deltas = impacts.flatMap((i) =>
+              i.sources.filter((s) => s.positionKey === flow.positionKey),
+            );
+            expect(flow.netMicros).toBe(sum(deltas.map((s) => s.deltaMicros)));
+            expect(flow.netMicros).toBe(flow.inMicros - flow.outMicros);
+          }
+          expect(sum(stack.flows.map((f) => f.netMicros))).toBe(0n);
           expect(stack.yearlyYield.deltaMicros).toBe(sum(impacts.map((i) => i.yearlyYield.deltaMicros)));
           expect(stack.fundedWallets).toBe(impacts.filter((i) => i.funded).length);
           const instant = stack.withdrawable.find((w) => w.within === "PT0H");

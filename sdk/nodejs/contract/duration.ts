@@ -225,3 +225,41 @@ export function shareWithdrawableWithin(
     if (isWithdrawableWithin(entry.maxProcessingTime, bound)) share += entry.weight;
   return share;
 }
+
+/** How a duration is said: how long something takes `within`, or at most `up to`. */
+export type DurationPhrase = "within" | "up to";
+
+const WORD_UNITS = [
+  { one: "day", many: "days", ms: MS_PER_DAY },
+  { one: "hour", many: "hours", ms: 3_600 * MS_PER_SECOND },
+  { one: "minute", many: "minutes", ms: 60 * MS_PER_SECOND },
+  { one: "second", many: "seconds", ms: MS_PER_SECOND },
+] as const;
+
+/** Below two days a duration is said in hours (`24 hours`, `36 hours`), from two days on in days. */
+const DAYS_FROM_MS = 2 * MS_PER_DAY;
+
+/**
+ * A duration as a person reads it, the one way every report, listing and message says one (the
+ * JSON keeps the ISO form): `at once` for a zero duration (`PT0H`), else the phrase and the length
+ * in words: `within 24 hours`, `up to 7 days`, `within 3 days and 12 hours`, `within 1 hour and 30
+ * minutes`. A year counts 365 days and a month 30, as readIsoDuration counts them. A text that does
+ * not parse takes an unknown time (its money is never liquid within any bound): `within an unknown
+ * time`, or `an unknown time` up to; `unknown` (what the money impact says of a source the catalog
+ * does not list) the same.
+ */
+export function durationInWords(duration: string, phrase: DurationPhrase = "within"): string {
+  const ms = parseIsoDurationMs(duration);
+  if (ms === null) return phrase === "up to" ? "an unknown time" : `${phrase} an unknown time`;
+  if (ms === 0) return "at once";
+  const units = ms < DAYS_FROM_MS ? WORD_UNITS.slice(1) : WORD_UNITS;
+  let left = ms;
+  const parts: string[] = [];
+  for (const unit of units) {
+    const count = Math.floor(left / unit.ms);
+    left -= count * unit.ms;
+    if (count > 0) parts.push(`${count} ${count === 1 ? unit.one : unit.many}`);
+  }
+  const said = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${phrase} ${said}`;
+}

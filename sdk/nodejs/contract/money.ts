@@ -6,7 +6,9 @@
  * (1 micro = 0.000001 USD) held in a `bigint`, so sums and differences are exact at any size: a
  * wallet total above 2^53 micros (about 9.0e9 USD) is as exact as a cent. The service's JSON
  * carries amounts as numbers (doubles, spec conventions); they are converted at the boundary and
- * nowhere else, with these functions. Messages and reports show dollars and cents (`formatUsd`).
+ * nowhere else, with these functions. What a person reads shows dollars and cents one way,
+ * `$1,234.56` (`formatDollars`); a column of them is rounded with `centsByLargestRemainder`, so that
+ * it adds up to its printed total. JSON keeps the micros, as decimal strings.
  */
 
 /** Integer micro-units of USD: 1_000_000n is one dollar. */
@@ -53,13 +55,80 @@ export function microsToDecimalString(micros: Micros): string {
   return `${sign}${whole}${fraction === "" ? "" : `.${fraction}`}`;
 }
 
+const MICROS_PER_CENT = 10_000n;
+
+/** Thousands separators in a whole number's digits: `1234567` → `1,234,567`. */
+const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+/** How `formatDollars` writes an amount; by default unsigned (a minus only) and to the cent. */
+export interface DollarFormat {
+  /** A plus before an amount above zero, for a change: `+$1,000.00`. */
+  signed?: boolean;
+  /**
+   * Every micro, for the rare message where cents would hide what matters (a limit passed by
+   * $0.000001): `$999,999.999999`. At least two decimals, trailing zeros dropped past them.
+   */
+  toTheMicro?: boolean;
+}
+
 /**
- * A balance for a person to read: dollars and cents with thousands separators, `1,234.50 USD`.
- * For messages that summarise (a provider refusing to drop a funded wallet); the cents are
- * rounded half away from zero.
+ * An amount for a person to read, the one way every report, listing and message writes dollars:
+ * `$1,234.56`, `−$0.01` (a real minus sign), `+$1,000.00` when `signed`. Rounded to the cent, halves
+ * away from zero; an amount that rounds to zero is `$0.00`, never `−$0.00`. For a column that must
+ * add up to its total, round its amounts with `centsByLargestRemainder` first.
  */
-export function formatUsd(usd: number): string {
-  return `${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD`;
+export function formatDollars(micros: Micros, format: DollarFormat = {}): string {
+  const magnitude = micros < 0n ? -micros : micros;
+  let text: string;
+  let zero: boolean;
+  if (format.toTheMicro === true) {
+    const fraction = (magnitude % MICROS_PER_USD)
+      .toString()
+      .padStart(6, "0")
+      .replace(/0{1,4}$/, "");
+    text = `$${grouped((magnitude / MICROS_PER_USD).toString())}.${fraction}`;
+    zero = magnitude === 0n;
+  } else {
+    const cents = (magnitude + MICROS_PER_CENT / 2n) / MICROS_PER_CENT;
+    text = `$${grouped((cents / 100n).toString())}.${(cents % 100n).toString().padStart(2, "0")}`;
+    zero = cents === 0n;
+  }
+  if (zero) return text;
+  if (micros < 0n) return `−${text}`;
+  return format.signed === true ? `+${text}` : text;
+}
+
+/** `amount` to the nearest cent (halves away from zero), in micros. */
+export function roundToCent(amount: Micros): Micros {
+  const magnitude = amount < 0n ? -amount : amount;
+  const cents = ((magnitude + MICROS_PER_CENT / 2n) / MICROS_PER_CENT) * MICROS_PER_CENT;
+  return amount < 0n ? -cents : cents;
+}
+
+/**
+ * A column of amounts rounded to whole cents (in micros) so that the rounded amounts add up to the
+ * column's total rounded to the cent (`roundToCent(sumMicros(amounts))`): each amount goes down to
+ * its cent, and the cents left over go, one each, to the amounts with the largest remainders (ties
+ * to the earlier), as `splitByWeights` splits micros. No amount moves by more than a cent from its
+ * exact value. Amounts may be negative (a column of changes).
+ */
+export function centsByLargestRemainder(amounts: readonly Micros[]): Micros[] {
+  // Floor towards −∞, so that every remainder is in [0, a cent).
+  const floors = amounts.map((amount) => {
+    const remainder = ((amount % MICROS_PER_CENT) + MICROS_PER_CENT) % MICROS_PER_CENT;
+    return { floor: amount - remainder, remainder };
+  });
+  let left = (roundToCent(sumMicros(amounts)) - sumMicros(floors.map((f) => f.floor))) / MICROS_PER_CENT;
+  const order = floors
+    .map(({ remainder }, index) => ({ index, remainder }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
+  const rounded = floors.map((f) => f.floor);
+  for (const { index } of order) {
+    if (left <= 0n) break;
+    rounded[index] = (rounded[index] ?? 0n) + MICROS_PER_CENT;
+    left -= 1n;
+  }
+  return rounded;
 }
 
 /**

@@ -158,11 +158,13 @@ export function moneyImpact(
   };
 }
 
-/** Per source, over the wallets of a stack: money arriving and money leaving. */
+/** Per source, over the wallets of a stack: money arriving, money leaving, and the two netted. */
 export interface SourceFlow {
   positionKey: string;
   inMicros: Micros;
   outMicros: Micros;
+  /** in − out: what the source gains (positive) or loses over the stack's wallets together. */
+  netMicros: Micros;
 }
 
 export interface StackMoneyImpact {
@@ -185,9 +187,11 @@ export function stackMoneyImpact(impacts: readonly MoneyImpact[]): StackMoneyImp
       positionKey: source.positionKey,
       inMicros: 0n,
       outMicros: 0n,
+      netMicros: 0n,
     };
     if (source.deltaMicros > 0n) flow.inMicros += source.deltaMicros;
     else flow.outMicros -= source.deltaMicros;
+    flow.netMicros += source.deltaMicros;
     flows.set(source.positionKey, flow);
   }
   const total = (pick: (impact: MoneyImpact) => BeforeAfterMicros): BeforeAfterMicros => {
