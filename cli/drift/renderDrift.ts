@@ -1,5 +1,6 @@
 import { table } from "../output.ts";
-import { bps, dollars, signedBps, signedDollars } from "../report/format.ts";
+import { centsByLargestRemainder, formatDollars } from "../../sdk/nodejs/contract/index.ts";
+import { bps, signedBps } from "../report/format.ts";
 import { cell } from "../report/renderMarkdown.ts";
 import { RESOURCE_DESCRIPTORS, RESOURCE_KINDS } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { DriftReport, ResourceDrift } from "./driftReport.ts";
@@ -28,16 +29,19 @@ function title(resource: ResourceDrift): string {
   return `${resource.kind} \`${cell(resource.name)}\`${id}`;
 }
 
-/** A source's dollars beside its basis points: at the code's weights, at the service, and the gap. */
+/**
+ * A source's dollars beside its basis points: at the code's weights, at the service, and the gap.
+ * Each column is rounded to the cent by largest remainder, so that it adds up to the balance printed
+ * under it, and the gap is the difference of the two printed.
+ */
 function dollarCells(resource: ResourceDrift, positionKey: string): string[] {
   if (resource.dollars?.available !== true) return [];
-  const row = resource.dollars.sources.find((source) => source.positionKey === positionKey);
-  if (row === undefined) return ["$0.00", "$0.00", "$0.00"];
-  return [
-    dollars(BigInt(row.codeMicros)),
-    dollars(BigInt(row.serviceMicros)),
-    signedDollars(BigInt(row.deltaMicros)),
-  ];
+  const sources = resource.dollars.sources;
+  const index = sources.findIndex((source) => source.positionKey === positionKey);
+  if (index === -1) return ["$0.00", "$0.00", "$0.00"];
+  const code = centsByLargestRemainder(sources.map((source) => BigInt(source.codeMicros)))[index] ?? 0n;
+  const service = centsByLargestRemainder(sources.map((source) => BigInt(source.serviceMicros)))[index] ?? 0n;
+  return [formatDollars(code), formatDollars(service), formatDollars(service - code, { signed: true })];
 }
 
 /**
@@ -50,7 +54,7 @@ function dollarLine(resource: ResourceDrift): string | null {
   if (money === null) return null;
   if (!money.available) return `Dollars not shown: ${money.reason}.`;
   return (
-    `${dollars(BigInt(money.misplacedMicros))} of the wallet's ${dollars(BigInt(money.balanceMicros))} sits where the code ` +
+    `${formatDollars(BigInt(money.misplacedMicros))} of the wallet's ${formatDollars(BigInt(money.balanceMicros))} sits where the code ` +
     "does not put it (the service's valueUsd per source against the balance at the code's weights): what a reviewed update after `pulumi refresh` moves back."
   );
 }
@@ -61,7 +65,7 @@ function sourceTable(resource: ResourceDrift): string[] {
     resource.sources.reduce((total, row) => total + (pick(row) ?? 0), 0);
   const money = resource.dollars?.available === true ? resource.dollars : null;
   const withDollars = money !== null;
-  const balance = money === null ? "" : dollars(BigInt(money.balanceMicros));
+  const balance = money === null ? "" : formatDollars(BigInt(money.balanceMicros));
   return [
     "",
     `| source | code bps | service bps | Δ bps |${withDollars ? " code USD | service USD | Δ USD |" : ""}`,
@@ -119,7 +123,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
 }
 
 function misplacedSummary(micros: string): string {
-  return `${dollars(BigInt(micros))} sits where the code does not put it, at the service's own figures.`;
+  return `${formatDollars(BigInt(micros))} sits where the code does not put it, at the service's own figures.`;
 }
 
 export function renderDriftText(report: DriftReport): string {

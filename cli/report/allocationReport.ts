@@ -1,9 +1,13 @@
 import {
   blendedRateBps,
   dominatingAllocation,
+  durationInWords,
+  formatDollars,
   keysMissingFromCatalog,
   moneyImpact,
   stackMoneyImpact,
+  centsByLargestRemainder,
+  usdToMicros,
   withdrawableShareBps,
   type DominatingAllocation,
   type MoneyImpact,
@@ -11,8 +15,6 @@ import {
   type StrategyCatalogEntry,
   type WalletHoldings,
 } from "../../sdk/nodejs/contract/index.ts";
-import { dollars, signedDollars } from "./format.ts";
-import { formatUsd as formatUsdAmount } from "../../sdk/nodejs/contract/money.ts";
 import {
   carriesAllocation,
   RESOURCE_DESCRIPTORS,
@@ -94,7 +96,13 @@ export interface WalletAtService extends WalletHoldings {
  * service could not be asked (then the report shows basis points only, and says so).
  */
 export type ServiceWallets<Wallet extends WalletHoldings = WalletAtService> =
-  { available: true; byId: ReadonlyMap<string, Wallet> } | { available: false; reason: string };
+  | {
+      available: true;
+      byId: ReadonlyMap<string, Wallet>;
+      /** When the service answered (ISO 8601): the time the figures are of. */
+      readAt: string;
+    }
+  | { available: false; reason: string };
 
 export interface StackMoney {
   /** The stack's totals over the wallets whose dollars are known; null when none are. */
@@ -103,6 +111,34 @@ export interface StackMoney {
   headline: string;
   /** Wallets that change allocation but whose dollars are unknown. */
   walletsWithoutDollars: number;
+}
+
+/** A wallet whose change the report could not price in full, and why. */
+export interface UnpricedWallet {
+  name: string;
+  walletId: string | null;
+  /** Why: no service answer (the report's reason) or the positions without a catalog rate. */
+  reason: string;
+}
+
+/**
+ * What the dollars cover, and when they were read: what a reviewer needs to trust them. Counted over
+ * the wallets whose allocation changes (a resource leaving the stack moves nothing).
+ */
+export interface ReportCoverage {
+  wallets: number;
+  /** Wallets with the service's figures for every position and a catalog rate for each. */
+  pricedWallets: number;
+  /** Positions (held now or targeted after) of the wallets with the service's figures. */
+  positions: number;
+  /** Of those, the ones with a catalog rate. */
+  pricedPositions: number;
+  unpriced: UnpricedWallet[];
+  /** When the service's wallets were read; null when they were not (then every wallet is unpriced). */
+  figuresReadAt: string | null;
+  /** When the catalog (rates and liquidity limits) was read, and the newest rate's own time. */
+  ratesReadAt: string;
+  ratesAsOf: string | null;
 }
 
 export interface ReportWarning {
@@ -124,6 +160,8 @@ export interface AllocationReport {
   headline: string;
   /** The change in dollars, for the stack (amounts in the JSON form are micros as decimal strings). */
   money: StackMoney;
+  /** What the dollars cover and when they were read. */
+  coverage: ReportCoverage;
   warnings: ReportWarning[];
   wallets: WalletChange[];
   /** Webhook registrations and any other resource that changes. */
@@ -366,7 +404,7 @@ function warningsOf(steps: PreviewStep[], wallets: WalletChange[], context: Repo
           kind: "delete-refused",
           resource,
           message:
-            `${resource} cannot leave the stack: the wallet holds ${formatUsdAmount(balance)}, and the provider refuses ` +
+            `${resource} cannot leave the stack: the wallet holds ${formatDollars(usdToMicros(balance))}, and the provider refuses ` +
             'to drop a funded wallet. `up` will fail here. Withdraw the funds first, or set onDelete: "retain" in an up before.',
         });
       } else {
@@ -447,13 +485,15 @@ function headlineOf(facts: PreviewFacts, wallets: WalletChange[], others: OtherC
   return `${where}: ${phrases.length === 0 ? "no changes" : phrases.join(", ")}`;
 }
 
-/** `tbills −$6,200,000.00, syrupUsdc +$6,200,000.00`: where the money goes, per source. */
-function flowsText(totals: StackMoneyImpact): string {
+/**
+ * `resolvRlp +$375,000.15, syrupUsdc +$1,000,000.00, tbills −$1,375,000.15`: each source once, its
+ * increases and decreases over the wallets netted. The nets cancel out; rounded to the cent by
+ * largest remainder, so do the printed ones.
+ */
+function netFlowsText(totals: StackMoneyImpact): string {
+  const nets = centsByLargestRemainder(totals.flows.map((flow) => flow.netMicros));
   return totals.flows
-    .flatMap((flow) => [
-      ...(flow.outMicros > 0n ? [`${flow.positionKey} ${signedDollars(-flow.outMicros)}`] : []),
-      ...(flow.inMicros > 0n ? [`${flow.positionKey} ${signedDollars(flow.inMicros)}`] : []),
-    ])
+    .map((flow, index) => `${flow.positionKey} ${formatDollars(nets[index] ?? 0n, { signed: true })}`)
     .join(", ");
 }
 
@@ -479,13 +519,55 @@ function stackMoneyOf(wallets: WalletChange[], context: ReportContext): StackMon
     totals.movedMicros === 0n
       ? `Moves $0.00 across ${count(totals.wallets, "wallet")}` +
         (totals.fundedWallets === 0 ? " (none holds money yet)" : "")
-      : `Moves ${dollars(totals.movedMicros)} across ${count(totals.wallets, "wallet")}: ${flowsText(totals)}`,
-    `yield ${signedDollars(totals.yearlyYield.deltaMicros)} a year at today's rates`,
-    ...(instant === undefined ? [] : [`withdrawable at once ${signedDollars(instant.deltaMicros)}`]),
-    ...(totals.longestExit !== null ? [`money leaving can take up to ${totals.longestExit}`] : []),
+      : `Moves ${formatDollars(totals.movedMicros)} across ${count(totals.wallets, "wallet")}, net per source: ${netFlowsText(totals)}`,
+    `yearly yield ${formatDollars(totals.yearlyYield.deltaMicros, { signed: true })}`,
+    ...(instant === undefined
+      ? []
+      : [`withdrawable at once ${formatDollars(instant.deltaMicros, { signed: true })}`]),
+    ...(totals.longestExit !== null
+      ? [`money leaving can take ${durationInWords(totals.longestExit, "up to")}`]
+      : []),
   ];
   const missing = without > 0 ? ` (${count(without, "more wallet")} without dollars: see below)` : "";
   return { totals, walletsWithoutDollars: without, headline: `${parts.join("; ")}.${missing}` };
+}
+
+function coverageOf(
+  wallets: WalletChange[],
+  context: ReportContext,
+  ratesAsOf: string | null,
+): ReportCoverage {
+  const changing = wallets.filter((wallet) => wallet.op !== "delete");
+  const unpriced: UnpricedWallet[] = [];
+  let positions = 0;
+  let pricedPositions = 0;
+  for (const wallet of changing) {
+    const impact = wallet.money.impact;
+    if (impact === null) {
+      unpriced.push({ name: wallet.name, walletId: wallet.walletId, reason: wallet.money.reason });
+      continue;
+    }
+    const withoutRate = impact.sources.filter((source) => source.rateBps === null).map((s) => s.positionKey);
+    positions += impact.sources.length;
+    pricedPositions += impact.sources.length - withoutRate.length;
+    if (withoutRate.length > 0)
+      unpriced.push({
+        name: wallet.name,
+        walletId: wallet.walletId,
+        reason: `no catalog rate for ${withoutRate.join(", ")}, so its yield leaves them out`,
+      });
+  }
+  const service = context.wallets ?? NOT_ASKED;
+  return {
+    wallets: changing.length,
+    pricedWallets: changing.length - unpriced.length,
+    positions,
+    pricedPositions,
+    unpriced,
+    figuresReadAt: service.available ? service.readAt : null,
+    ratesReadAt: context.catalogReadAt,
+    ratesAsOf,
+  };
 }
 
 /** The report's facts for a preview, read against the catalog. */
@@ -510,6 +592,7 @@ export function buildAllocationReport(facts: PreviewFacts, context: ReportContex
     commit: context.commit,
     headline: headlineOf(facts, wallets, otherChanges),
     money: stackMoneyOf(wallets, context),
+    coverage: coverageOf(wallets, context, ratesAsOf),
     warnings: warningsOf(changed, wallets, context),
     wallets,
     otherChanges,

@@ -1,6 +1,11 @@
 import type { AllocationReport, WalletChange } from "./allocationReport.ts";
-import type { MoneyImpact } from "../../sdk/nodejs/contract/index.ts";
-import { beforeAfter, bps, dollars, dollarsBeforeAfter, signedBps, signedDollars } from "./format.ts";
+import {
+  centsByLargestRemainder,
+  durationInWords,
+  formatDollars,
+  type MoneyImpact,
+} from "../../sdk/nodejs/contract/index.ts";
+import { beforeAfter, bps, dollarsBeforeAfter, signedBps } from "./format.ts";
 
 /**
  * The report as a pull-request comment: the headline first, warnings next, then one table per
@@ -26,6 +31,37 @@ export function reportMarker(report: AllocationReport): string {
 /** Table cells never break the table: pipes and newlines in names are escaped. */
 export const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
+/** A source's dollars as printed: whole cents, so that every column adds up to its printed total. */
+interface PrintedSource {
+  positionKey: string;
+  nowMicros: bigint;
+  afterMicros: bigint;
+  /** after − now as printed, so that each row adds up too. */
+  deltaMicros: bigint;
+}
+
+/**
+ * A wallet's sources in cents: USD now and USD after each rounded by largest remainder, so that
+ * each column adds up to the balance printed below it, and Δ the difference of the two printed.
+ */
+function printedSources(impact: MoneyImpact): PrintedSource[] {
+  const now = centsByLargestRemainder(impact.sources.map((source) => source.nowMicros));
+  const after = centsByLargestRemainder(impact.sources.map((source) => source.afterMicros));
+  return impact.sources.map((source, index) => {
+    const nowMicros = now[index] ?? 0n;
+    const afterMicros = after[index] ?? 0n;
+    return { positionKey: source.positionKey, nowMicros, afterMicros, deltaMicros: afterMicros - nowMicros };
+  });
+}
+
+/**
+ * What the yearly yield is, said once: under the report's headline (the coverage line) and after
+ * `approve`'s line, not beside every figure.
+ */
+export const YEARLY_YIELD_ASSUMPTION =
+  "Yearly yield: each source's dollars at its current catalog rate for a year, a projection at today's rates, " +
+  "not a forecast (rates change, and the service may rebalance).";
+
 function walletTitle(wallet: WalletChange): string {
   const id = wallet.walletId === null ? "" : ` (wallet ${wallet.walletId})`;
   return `${wallet.kind} \`${cell(wallet.name)}\`: ${wallet.action}${id}`;
@@ -50,7 +86,7 @@ function walletTable(wallet: WalletChange): string[] {
   }
   // The dollars beside the basis points; a source the wallet holds outside its targets shows "—" bps.
   const rows = new Map(wallet.rows.map((row) => [row.positionKey, row]));
-  const sources = new Map(impact.sources.map((source) => [source.positionKey, source]));
+  const sources = new Map(printedSources(impact).map((source) => [source.positionKey, source]));
   const keys = [...new Set([...rows.keys(), ...sources.keys()])].sort();
   return [
     "| source | before bps | after bps | Δ bps | USD now | USD after | Δ USD |",
@@ -58,15 +94,15 @@ function walletTable(wallet: WalletChange): string[] {
     ...keys.map((key) => {
       const row = rows.get(key);
       const source = sources.get(key);
-      const usd = (micros: bigint | undefined) => (micros === undefined ? "—" : dollars(micros));
+      const usd = (micros: bigint | undefined) => (micros === undefined ? "—" : formatDollars(micros));
       return (
         `| ${cell(key)} | ${bps(row?.beforeBps ?? null)} | ${bps(row?.afterBps ?? null)} | ` +
         `${row === undefined ? "" : signedBps(row.deltaBps)} | ${usd(source?.nowMicros)} | ${usd(source?.afterMicros)} | ` +
-        `${source === undefined ? "" : signedDollars(source.deltaMicros)} |`
+        `${source === undefined ? "" : formatDollars(source.deltaMicros, { signed: true })} |`
       );
     }),
     `| **sum** | **${bps(wallet.sumBeforeBps)}** | **${bps(wallet.sumAfterBps)}** | | ` +
-      `**${dollars(impact.balanceMicros)}** | **${dollars(impact.balanceMicros)}** | |`,
+      `**${formatDollars(impact.balanceMicros)}** | **${formatDollars(impact.balanceMicros)}** | |`,
   ];
 }
 
@@ -81,23 +117,29 @@ export function moneyLine(wallet: WalletChange): string {
 export function impactLine(impact: MoneyImpact): string {
   const pending =
     impact.pendingMicros > 0n
-      ? ` ${dollars(impact.pendingMicros)} received and not yet allocated goes to the new target when allocated (not counted as moved).`
+      ? ` ${formatDollars(impact.pendingMicros)} received and not yet allocated goes to the new target when allocated (not counted as moved).`
       : "";
   const missing =
     impact.keysMissingFromCatalog.length > 0
       ? ` Not in the catalog, so without rate or liquidity: ${impact.keysMissingFromCatalog.join(", ")}.`
       : "";
   if (!impact.funded) return `The wallet holds no money: this change moves $0.00.${pending}${missing}`;
-  const within = impact.withdrawable.map(
-    (row) =>
-      `${row.within === "PT0H" ? "withdrawable at once (PT0H)" : `within ${row.within}`} ${dollarsBeforeAfter(row.nowMicros, row.afterMicros)}`,
-  );
+  const within = impact.withdrawable.map((row) => {
+    const words = durationInWords(row.within);
+    return `${words === "at once" ? "withdrawable at once" : words} ${dollarsBeforeAfter(row.nowMicros, row.afterMicros)}`;
+  });
+  const changed = printedSources(impact)
+    .filter((source) => source.deltaMicros !== 0n)
+    .map((source) => `${source.positionKey} ${formatDollars(source.deltaMicros, { signed: true })}`);
   return (
     [
-      `Moves ${dollars(impact.movedMicros)} of ${dollars(impact.balanceMicros)}`,
-      `yearly yield ${dollarsBeforeAfter(impact.yearlyYield.nowMicros, impact.yearlyYield.afterMicros)} at today's rates`,
+      `Moves ${formatDollars(impact.movedMicros)} of ${formatDollars(impact.balanceMicros)}` +
+        (changed.length === 0 ? "" : `: ${changed.join(", ")}`),
+      `yearly yield ${dollarsBeforeAfter(impact.yearlyYield.nowMicros, impact.yearlyYield.afterMicros)}`,
       ...within,
-      ...(impact.longestExit === null ? [] : [`money leaving can take up to ${impact.longestExit}`]),
+      ...(impact.longestExit === null
+        ? []
+        : [`money leaving can take ${durationInWords(impact.longestExit, "up to")}`]),
     ].join(" · ") + `.${pending}${missing}`
   );
 }
@@ -105,7 +147,7 @@ export function impactLine(impact: MoneyImpact): string {
 function walletFigures(wallet: WalletChange): string {
   return (
     `Blended rate ${beforeAfter(wallet.blendedRateBps.before, wallet.blendedRateBps.after, 1)} · ` +
-    `withdrawable at once (PT0H) ${beforeAfter(wallet.instantShareBps.before, wallet.instantShareBps.after)}`
+    `withdrawable at once ${beforeAfter(wallet.instantShareBps.before, wallet.instantShareBps.after)}`
   );
 }
 
@@ -118,7 +160,7 @@ function betterQuoteLines(wallet: WalletChange): string[] {
     .map(([key, weight]) => `${key} ${weight}`)
     .join(", ");
   const liquidity = option.withdrawable
-    .map((row) => `${row.within} ${row.optionBps} bps (target ${row.targetBps})`)
+    .map((row) => `${durationInWords(row.within)} ${row.optionBps} bps (target ${row.targetBps})`)
     .join(", ");
   return [
     "",
@@ -172,7 +214,7 @@ function detailedWallets(report: AllocationReport): string[] {
 function compactRow(wallet: WalletChange): string {
   if (leavesTheStack(wallet))
     return `| ${cell(wallet.name)} | ${wallet.action} | keeps its allocation | | | |`;
-  const moved = wallet.money.impact === null ? "—" : dollars(wallet.money.impact.movedMicros);
+  const moved = wallet.money.impact === null ? "—" : formatDollars(wallet.money.impact.movedMicros);
   const changes = wallet.afterUnknown
     ? "known at `up`"
     : wallet.rows
@@ -191,7 +233,7 @@ function compactWallets(report: AllocationReport, rows: number): string[] {
   const left = report.wallets.length - shown.length;
   return [
     "",
-    "| wallet | change | weights (bps, before→after) | moves | blended rate | withdrawable at once (PT0H) |",
+    "| wallet | change | weights (bps, before→after) | moves | blended rate | withdrawable at once |",
     "|---|---|---|--:|---|---|",
     ...shown.map(compactRow),
     ...(left > 0
@@ -204,10 +246,39 @@ function compactWallets(report: AllocationReport, rows: number): string[] {
   ];
 }
 
+const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Under the dollar headline: how many wallets and positions are priced, which are not and why, when
+ * the service's figures and the rates were read, and what the yearly yield assumes (said once).
+ */
+export function coverageLine(report: AllocationReport): string {
+  const coverage = report.coverage;
+  const priced =
+    `${coverage.pricedWallets} of ${counted(coverage.wallets, "wallet")} priced` +
+    (coverage.positions === 0
+      ? ""
+      : `, ${coverage.pricedPositions} of ${counted(coverage.positions, "position")} with a catalog rate`);
+  // Wallets unpriced for the same reason are named together: "`ops`, `payroll` (no token was given)".
+  const byReason = new Map<string, string[]>();
+  for (const wallet of coverage.unpriced)
+    byReason.set(wallet.reason, [...(byReason.get(wallet.reason) ?? []), `\`${cell(wallet.name)}\``]);
+  const unpriced =
+    byReason.size === 0
+      ? ""
+      : `; not priced: ${[...byReason].map(([reason, names]) => `${names.join(", ")} (${reason})`).join("; ")}`;
+  const read =
+    (coverage.figuresReadAt === null
+      ? "The service's wallets were not read"
+      : `Figures of the service's wallets read at ${coverage.figuresReadAt}`) +
+    `; rates read at ${coverage.ratesReadAt}${coverage.ratesAsOf === null ? "" : ` (as of ${coverage.ratesAsOf})`}.`;
+  return `${priced}${unpriced}. ${read} ${YEARLY_YIELD_ASSUMPTION}`;
+}
+
 function head(report: AllocationReport): string[] {
   const lines = [reportMarker(report), `### ${report.headline}`];
   if (report.money.totals !== null || report.money.walletsWithoutDollars > 0)
-    lines.push("", `**Dollars:** ${report.money.headline}`);
+    lines.push("", `**Dollars:** ${report.money.headline}`, "", `**Coverage:** ${coverageLine(report)}`);
   if (report.plan !== null) {
     lines.push(
       "",
@@ -237,10 +308,10 @@ function details(report: AllocationReport): string[] {
       `${report.catalog.ratesAsOf ? ` (rates as of ${report.catalog.ratesAsOf})` : ""}; ` +
       `${report.catalog.positionKeys} yield sources.`,
     "- Blended rate: Σ weight × current rate / 10000. Withdrawable at once: the weights of sources whose " +
-      "processing time is PT0H.",
+      "catalog processing time is zero.",
     "- Dollars: USD now is each position's valueUsd at the service; USD after is the invested balance × target weight " +
-      "/ 10000, split to the micro by largest remainder. Yearly yield is a projection at today's catalog rates, " +
-      "not a forecast: rates change. Money received but not yet allocated is not counted as moved.",
+      "/ 10000, split to the micro by largest remainder, and each column to the cent the same way, so that it adds up " +
+      "to its total. Money received but not yet allocated is not counted as moved.",
     "",
     "</details>",
   ];

@@ -1,8 +1,7 @@
-import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
+import { formatDollars, type StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
 import { describeAllocation } from "../../provider/strategyChange/outsideChange.ts";
 import type { Micros } from "../../sdk/nodejs/contract/money.ts";
 import type { AllocationReport, WalletChange } from "./allocationReport.ts";
-import { dollars, signedDollars } from "./format.ts";
 import type { ReviewedReport, ReviewedWallet } from "./reviewedReport.ts";
 import { REFUSED_UNTIL_REFRESHED, positionsOf } from "./serviceAllocation.ts";
 import { allowedDifferenceMicros, describeAllowance, type ReviewTolerance } from "./reviewTolerance.ts";
@@ -91,7 +90,7 @@ function reasonsOf(
   if (then === null || now === null) return reasons;
   const grown = now.balanceMicros - then.balanceMicros;
   const over = elapsedText(elapsedMs);
-  const balance = `the invested balance went from ${dollars(then.balanceMicros)} to ${dollars(now.balanceMicros)} (${signedDollars(grown)})`;
+  const balance = `the invested balance went from ${formatDollars(then.balanceMicros)} to ${formatDollars(now.balanceMicros)} (${formatDollars(grown, { signed: true })})`;
   if (grown < 0n) {
     reasons.push(`withdrawals since the review: ${balance}`);
   } else if (grown > yieldBoundMicros(then, catalog, elapsedMs)) {
@@ -105,7 +104,7 @@ function reasonsOf(
       .filter((source) => (before.get(source.positionKey) ?? 0n) !== source.nowMicros)
       .map(
         (source) =>
-          `${source.positionKey} ${dollars(before.get(source.positionKey) ?? 0n)} → ${dollars(source.nowMicros)}`,
+          `${source.positionKey} ${formatDollars(before.get(source.positionKey) ?? 0n)} → ${formatDollars(source.nowMicros)}`,
       );
     if (moved.length > 0)
       reasons.push(
@@ -114,7 +113,7 @@ function reasonsOf(
   }
   if (now.pendingMicros !== then.pendingMicros) {
     reasons.push(
-      `money received and not yet allocated went from ${dollars(then.pendingMicros)} to ${dollars(now.pendingMicros)} ` +
+      `money received and not yet allocated went from ${formatDollars(then.pendingMicros)} to ${formatDollars(now.pendingMicros)} ` +
         "(not moved by the change until the service allocates it)",
     );
   }
@@ -149,11 +148,11 @@ function holdOf(
     return { ...base, holds: true, reasons: [], message: `${named}: ${reason}.` };
   }
   if (then === null) {
-    const reason = `the review showed no dollars for it (${reviewed.money.reason ?? "none"}), so there is no reviewed figure to hold the ${dollars(now!.movedMicros)} it moves now to`;
+    const reason = `the review showed no dollars for it (${reviewed.money.reason ?? "none"}), so there is no reviewed figure to hold the ${formatDollars(now!.movedMicros)} it moves now to`;
     return { ...base, holds: false, reasons: [reason], message: `${named}: ${reason}.` };
   }
   if (now === null) {
-    const reason = `the review saw ${dollars(then.movedMicros)} move, and now the dollars are unknown: ${current.money.reason}`;
+    const reason = `the review saw ${formatDollars(then.movedMicros)} move, and now the dollars are unknown: ${current.money.reason}`;
     return { ...base, holds: false, reasons: [reason], message: `${named}: ${reason}.` };
   }
   const difference = now.movedMicros - then.movedMicros;
@@ -164,9 +163,9 @@ function holdOf(
   const reasons = difference === 0n && !outside ? [] : reasonsOf(reviewed, current, catalog, elapsedMs);
   const figures =
     difference === 0n
-      ? `moves ${dollars(now.movedMicros)}, as reviewed`
-      : `the review saw ${dollars(then.movedMicros)} move, the service now makes it ${dollars(now.movedMicros)} ` +
-        `(${signedDollars(difference)}), ${magnitude <= allowedMicros ? "within" : "beyond"} the tolerance of ` +
+      ? `moves ${formatDollars(now.movedMicros)}, as reviewed`
+      : `the review saw ${formatDollars(then.movedMicros)} move, the service now makes it ${formatDollars(now.movedMicros)} ` +
+        `(${formatDollars(difference, { signed: true })}), ${magnitude <= allowedMicros ? "within" : "beyond"} the tolerance of ` +
         describeAllowance(then.movedMicros, tolerance);
   const why = reasons.length === 0 ? "" : `. Why: ${reasons.join("; ")}`;
   return { ...base, allowedMicros, holds, reasons, message: `${named}: ${figures}${why}.` };

@@ -1,6 +1,5 @@
 import { CONFIG_NAMESPACE } from "../../sdk/nodejs/stackSettings.ts";
-import { usdToMicros, type Micros } from "../../sdk/nodejs/contract/money.ts";
-import { dollars } from "./format.ts";
+import { formatDollars, usdToMicros, type Micros } from "../../sdk/nodejs/contract/money.ts";
 
 /**
  * How far the dollars a change moves may drift between the pull request's review and the merge
@@ -91,7 +90,7 @@ export function allowedDifferenceMicros(reviewedMicros: Micros, tolerance: Revie
 /** `$1,000.00 (the larger of $100.00 and 1% of the reviewed $100,000.00)`. */
 export function describeAllowance(reviewedMicros: Micros, tolerance: ReviewTolerance): string {
   return (
-    `${dollars(allowedDifferenceMicros(reviewedMicros, tolerance))} (the larger of ${dollars(tolerance.usdMicros)} ` +
-    `and ${tolerance.percent}% of the reviewed ${dollars(reviewedMicros)})`
+    `${formatDollars(allowedDifferenceMicros(reviewedMicros, tolerance))} (the larger of ${formatDollars(tolerance.usdMicros)} ` +
+    `and ${tolerance.percent}% of the reviewed ${formatDollars(reviewedMicros)})`
   );
 }

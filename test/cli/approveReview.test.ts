@@ -3,9 +3,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { changeOfActivity, planDisagreement, readStackExport } from "../../cli/report/approvalReview.ts";
-import { dollars } from "../../cli/report/format.ts";
+import { formatDollars, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { readPlan } from "../../cli/report/planFile.ts";
-import { usdToMicros } from "../../sdk/nodejs/contract/index.ts";
+import { YEARLY_YIELD_ASSUMPTION } from "../../cli/report/renderMarkdown.ts";
 import { createManualClock } from "../../sandbox/index.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { ORG, TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
@@ -252,8 +252,15 @@ describe("portfolio-wallet approve --state --plan against the sandbox", () => {
       expect(lines[0]).toBe(`Strategy update of treasury (wallet ${walletId}): syrupUsdc 5000, tbills 5000`);
       // tbills above half the balance moves to syrupUsdc (to the split's micro, within the cent shown).
       expect(
-        [moved - 1n, moved, moved + 1n].map((m) => `Moves ${dollars(m)} of ${dollars(balance)} · `),
-      ).toContain(lines[1]!.slice(0, lines[1]!.indexOf("· ") + 2));
+        [moved - 1n, moved, moved + 1n].map(
+          (m) => `Moves ${formatDollars(m)} of ${formatDollars(balance)}: `,
+        ),
+      ).toContain(lines[1]!.slice(0, lines[1]!.indexOf(": ") + 2));
+      // Each source once with its change, durations in words, the yearly yield's assumption once.
+      expect(lines[1]).toMatch(/: syrupUsdc \+\$[\d,.]+, tbills −\$[\d,.]+ · yearly yield /);
+      expect(lines[1]).toContain("within 24 hours");
+      expect(lines[1]).not.toMatch(/\bP(?:T\d+[HMS]|\d+[YMWD])/);
+      expect(lines[1]).toContain(YEARLY_YIELD_ASSUMPTION);
       expect(approved.stdout.indexOf("Moves")).toBeLessThan(approved.stdout.indexOf("outcome:"));
       expect(approved.stdout).toMatch(/outcome:\s+completed/);
     },

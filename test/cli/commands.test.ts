@@ -191,7 +191,7 @@ describe("wallets, deposits, withdrawals, yield", () => {
     expect(deposits[0]!.status).toBe("completed");
     const shown = await run(["deposits", "show", wallet.id, deposits[0]!.id]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toMatch(/250\.00 USD/);
+    expect(shown.stdout).toMatch(/\$250\.00/);
     expect(shown.stdout).toMatch(/tbills\s+completed/);
   });
 
@@ -230,7 +230,7 @@ describe("wallets, deposits, withdrawals, yield", () => {
     expect(all.map((w) => w.id)).toEqual([withdrawal.id]);
 
     const shown = await run(["withdrawals", "show", wallet.id, withdrawal.id]);
-    expect(shown.stdout).toMatch(/instant\s+400\.00 USD\s+completed/);
+    expect(shown.stdout).toMatch(/instant\s+\$400\.00\s+completed/);
   });
 
   test("withdraw --wait exits 1 with the failure reason when a leg fails", async () => {
@@ -347,7 +347,7 @@ describe("report against the service", () => {
     await fund(wallet, 1000);
     const funded = await report(deleting(wallet.id));
     expect(funded.code, funded.stderr).toBe(0);
-    expect(funded.stdout).toMatch(/"kind": "delete-refused"[^}]*the wallet holds 1,000\.\d+ USD/);
+    expect(funded.stdout).toMatch(/"kind": "delete-refused"[^}]*the wallet holds \$1,000\.\d+/);
     const unknown = await report(deleting(randomUUID()));
     expect(unknown.code, unknown.stderr).toBe(0);
     expect(unknown.stdout).toMatch(/balance not checked for this report/);

@@ -189,6 +189,55 @@ describe("drift report", () => {
     expect(report.headline).toBe("treasury/prod: drift, 2 resources missing at the service");
   });
 
+  /** The drift report of `facts`, priced with the service's answer for WALLET read at `readAt`. */
+  const driftInDollars = (
+    facts: ReturnType<typeof readRefreshPreview>,
+    wallet: { positions: { positionKey: string; valueUsd: number }[] },
+    readAt: string,
+  ) =>
+    withDriftDollars(
+      buildDriftReport(facts, CHECKED_AT),
+      facts,
+      { available: true, byId: new Map([[WALLET, wallet]]), readAt },
+      CATALOG,
+    );
+
+  test("each printed column of dollars adds up to the printed balance (cents by largest remainder)", () => {
+    const facts = readRefreshPreview(refreshEventLogOf([walletRefresh(A, C)]));
+    // $1,000,000.01 at the service as $200,000.005 and $800,000.005: each to the cent alone,
+    // $200,000.01 and $800,000.01, a cent more than the balance under them.
+    const wallet = {
+      positions: [
+        { positionKey: "tbills", valueUsd: 200_000.005 },
+        { positionKey: "resolvRlp", valueUsd: 800_000.005 },
+      ],
+    };
+    const report = driftInDollars(facts, wallet, CHECKED_AT);
+    const markdown = renderDriftMarkdown(report);
+    const cents = (text: string) => BigInt(text.replace(/[$,.*+]/g, "").replace("−", "-"));
+    const rows = markdown
+      .split("\n")
+      .filter((line) => /^\| (tbills|resolvRlp|syrupUsdc|\*\*sum\*\*) \|/.test(line))
+      .map((line) =>
+        line
+          .split("|")
+          .map((c) => c.trim())
+          .slice(5, 8),
+      );
+    const sum = rows.at(-1)!;
+    const sources = rows.slice(0, -1);
+    expect(sum.slice(0, 2)).toEqual(["**$1,000,000.01**", "**$1,000,000.01**"]);
+    for (const column of [0, 1])
+      expect(
+        sources.reduce((total, row) => total + cents(row[column]!), 0n),
+        markdown,
+      ).toBe(cents(sum[column]!));
+    // Δ is service − code as printed.
+    for (const row of sources) expect(cents(row[1]!) - cents(row[0]!)).toBe(cents(row[2]!));
+    // The code's 6000 / 4000 of it: $600,000.006 and $400,000.004 exact.
+    expect(markdown).toContain("| tbills | 6000 | 2000 | −4000 | $600,000.01 | $200,000.00 | −$400,000.01 |");
+  });
+
   test("an allocation drift in dollars: per source, the service's valueUsd against the balance at the code's weights", () => {
     const steps = [step.sameStack(), walletRefresh(A, C), webhookRefresh({ enabled: false })];
     const facts = readRefreshPreview(refreshEventLogOf(steps));
@@ -198,12 +247,7 @@ describe("drift report", () => {
         { positionKey: "resolvRlp", valueUsd: 8_000_000.02 },
       ],
     };
-    const report = withDriftDollars(
-      buildDriftReport(facts, CHECKED_AT),
-      facts,
-      { available: true, byId: new Map([[WALLET, wallet]]) },
-      CATALOG,
-    );
+    const report = driftInDollars(facts, wallet, "2026-11-23T10:00:05.000Z");
     const drifted = report.resources.find((r) => r.kind === "PortfolioWallet")!;
     // The code puts 6000 / 4000 bps of $10,000,000.03: $6,000,000.018 and $4,000,000.012, exact to the micro.
     expect(drifted.dollars).toEqual({
@@ -253,6 +297,7 @@ describe("drift report", () => {
       {
         available: true,
         byId: new Map([[WALLET, { positions: [] }]]),
+        readAt: CHECKED_AT,
       },
       CATALOG,
     );

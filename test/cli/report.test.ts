@@ -52,7 +52,7 @@ describe("report snapshots", () => {
     expect(markdown).toContain("| **sum** | **10000** | **10000** | |");
     // 6000×430 + 4000×650 = 518 bps; 5000×430 + 5000×650 = 540 bps. At once: syrupUsdc only.
     expect(markdown).toContain(
-      "Blended rate 518.0 → 540.0 bps (+22.0) · withdrawable at once (PT0H) 4000 → 5000 bps (+1000)",
+      "Blended rate 518.0 → 540.0 bps (+22.0) · withdrawable at once 4000 → 5000 bps (+1000)",
     );
     expect(markdown).toContain("No approver is configured for `up`");
     await expect(markdown).toMatchFileSnapshot("__snapshots__/report-one-wallet-reweighted.md");
@@ -101,7 +101,7 @@ describe("report snapshots", () => {
     );
     const warnings = markdown.split("\n").filter((line) => line.startsWith("- ⚠️"));
     expect(warnings[0]).toMatch(
-      /PortfolioWallet "legacy" cannot leave the stack: the wallet holds 125,000.50 USD/,
+      /PortfolioWallet "legacy" cannot leave the stack: the wallet holds \$125,000.50/,
     );
     expect(warnings[0]).toMatch(/`up` will fail here/);
     expect(warnings[1]).toMatch(
@@ -153,7 +153,7 @@ describe("report snapshots", () => {
     const [marker, headline] = markdown.split("\n");
     expect(marker).toBe("<!-- portfolio-wallet-report project=treasury stack=prod commit=4f2c9e1 -->");
     expect(headline).toBe("### treasury/prod: 300 wallets reweighted, 1 wallet removed from the stack");
-    expect(markdown).toMatch(/cannot leave the stack: the wallet holds 10.00 USD/);
+    expect(markdown).toMatch(/cannot leave the stack: the wallet holds \$10.00/);
     // Too large for a table per wallet: one row per wallet instead, each naming its changes.
     expect(markdown).toContain(
       "| wallet-299 | reweighted | resolvRlp 1000→1500, syrupUsdc 3000→3500, tbills 6000→5000 |",

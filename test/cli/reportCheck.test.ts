@@ -56,7 +56,7 @@ function contextOf(atService: WalletAtService, readAt = REVIEWED_AT): ReportCont
     commit: null,
     balances: new Map(),
     approverConfigured: false,
-    wallets: { available: true, byId: new Map([[WALLET, atService]]) },
+    wallets: { available: true, byId: new Map([[WALLET, atService]]), readAt: "2026-11-23T10:00:05.000Z" },
     planSha256: plan.sha256,
   };
 }

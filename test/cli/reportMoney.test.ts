@@ -9,6 +9,7 @@ import {
   type WalletAtService,
 } from "../../cli/report/allocationReport.ts";
 import { readPreview } from "../../cli/report/previewSteps.ts";
+import { maxUsdMovedPerStack, maxUsdMovedPerWallet } from "../../policy/rules.ts";
 import { renderMarkdown } from "../../cli/report/renderMarkdown.ts";
 import { dominatingAllocation, usdToMicros, type PortfolioWallet } from "../../sdk/nodejs/contract/index.ts";
 import { createManualClock } from "../../sandbox/index.ts";
@@ -33,7 +34,7 @@ function context(byId: Map<string, WalletAtService>, overrides: Partial<ReportCo
     commit: "4f2c9e1",
     balances: new Map(),
     approverConfigured: false,
-    wallets: { available: true, byId },
+    wallets: { available: true, byId, readAt: "2026-11-23T10:00:05.000Z" },
     ...overrides,
   };
 }
@@ -68,9 +69,9 @@ describe("the report in dollars", () => {
     // Yield: treasury 6M×4.3% + 4M×6.5% = 518,000 → 5M×4.3% + 5M×6.5% = 540,000 (+22,000);
     // payroll 1,250,000.50×4.3% = 53,750.0215 → 875,000.35×4.3% + 375,000.15×10.5% = 77,000.0308 (+23,250.0093).
     expect(report.money.headline).toBe(
-      "Moves $1,375,000.15 across 2 wallets: resolvRlp +$375,000.15, syrupUsdc +$1,000,000.00, " +
-        "tbills −$1,375,000.15; yield +$45,250.01 a year at today's rates; withdrawable at once +$1,000,000.00; " +
-        "money leaving can take up to PT24H.",
+      "Moves $1,375,000.15 across 2 wallets, net per source: resolvRlp +$375,000.15, syrupUsdc +$1,000,000.00, " +
+        "tbills −$1,375,000.15; yearly yield +$45,250.01; withdrawable at once +$1,000,000.00; " +
+        "money leaving can take up to 24 hours.",
     );
     expect(markdown.split("\n")[3]).toBe(`**Dollars:** ${report.money.headline}`);
     expect(markdown).toContain(
@@ -80,8 +81,9 @@ describe("the report in dollars", () => {
       "| **sum** | **10000** | **10000** | | **$10,000,000.00** | **$10,000,000.00** | |",
     );
     expect(markdown).toContain(
-      "Moves $1,000,000.00 of $10,000,000.00 · yearly yield $518,000.00 → $540,000.00 (+$22,000.00) at today's rates · " +
-        "withdrawable at once (PT0H) $4,000,000.00 → $5,000,000.00 (+$1,000,000.00)",
+      "Moves $1,000,000.00 of $10,000,000.00: syrupUsdc +$1,000,000.00, tbills −$1,000,000.00 · " +
+        "yearly yield $518,000.00 → $540,000.00 (+$22,000.00) · " +
+        "withdrawable at once $4,000,000.00 → $5,000,000.00 (+$1,000,000.00) · within 24 hours $10,000,000.00 (unchanged)",
     );
     expect(markdown).toContain("$2,500.00 received and not yet allocated goes to the new target");
     await expect(markdown).toMatchFileSnapshot("__snapshots__/report-funded-treasury.md");
@@ -102,7 +104,7 @@ describe("the report in dollars", () => {
     expect(markdown).toContain("The wallet holds no money: this change moves $0.00.");
     expect(markdown).toContain(`Dollars: not shown, the service lists no wallet ${PAYROLL} for this token.`);
     expect(report.money.headline).toBe(
-      "Moves $0.00 across 2 wallets (none holds money yet); yield $0.00 a year at today's rates; " +
+      "Moves $0.00 across 2 wallets (none holds money yet); yearly yield $0.00; " +
         "withdrawable at once $0.00. (1 more wallet without dollars: see below)",
     );
   });
@@ -153,6 +155,207 @@ describe("the report in dollars", () => {
   });
 });
 
+describe("the comment a reviewer trusts at a glance (issue 57)", () => {
+  const RESERVE = "2d5b7e3a-3f4c-4e9a-9b32-7c8d9e0f1a23";
+  /** Any ISO 8601 duration a person might be shown: PT0H, PT24H, P7D, P1W, ... */
+  const ISO_DURATION = /\bP(?:T\d+[HMS]|\d+[YMWD])/;
+
+  /**
+   * Three wallets reweighted: treasury ($1,000,000.12, odd micros) and payroll ($250,000) move money
+   * into and out of the same sources, reserve is unfunded.
+   */
+  const reweight = () =>
+    buildAllocationReport(
+      readPreview(
+        previewOf([
+          step.walletUpdate(
+            "treasury",
+            { tbills: 7000, resolvRlp: 3000 },
+            { tbills: 4000, syrupUsdc: 3000, resolvRlp: 3000 },
+            TREASURY,
+          ),
+          step.walletUpdate(
+            "payroll",
+            { resolvRlp: 10_000 },
+            { resolvRlp: 6000, syrupUsdc: 3000, tbills: 1000 },
+            PAYROLL,
+          ),
+          step.walletUpdate("reserve", { tbills: 10_000 }, { syrupUsdc: 10_000 }, RESERVE),
+        ]),
+      ),
+      context(
+        new Map([
+          [
+            TREASURY,
+            holdings({ tbills: 7000, resolvRlp: 3000 }, { tbills: 700_000.119519, resolvRlp: 300_000 }),
+          ],
+          [PAYROLL, holdings({ resolvRlp: 10_000 }, { resolvRlp: 250_000 })],
+          [RESERVE, holdings({ tbills: 10_000 }, { tbills: 0 })],
+        ]),
+      ),
+    );
+
+  test("the headline gives each source once, netted over the wallets, beside the gross moved", () => {
+    const report = reweight();
+    // treasury: tbills 700,000.119519 → 400,000.047807 (−300,000.071712); syrupUsdc and resolvRlp each
+    // get 300,000.035856 (the split's two spare micros go to them). payroll: resolvRlp −100,000,
+    // syrupUsdc +75,000, tbills +25,000. Netted: resolvRlp −99,999.964144, syrupUsdc +375,000.035856,
+    // tbills −275,000.071712, which cancel out. Each rounded on its own they would print −$99,999.96,
+    // +$375,000.04 and −$275,000.07, a cent off zero; by largest remainder, +$375,000.03.
+    expect(report.money.totals?.flows.map((flow) => [flow.positionKey, flow.netMicros])).toEqual([
+      ["resolvRlp", -99_999_964_144n],
+      ["syrupUsdc", 375_000_035_856n],
+      ["tbills", -275_000_071_712n],
+    ]);
+    expect(report.money.headline).toBe(
+      "Moves $400,000.07 across 3 wallets, net per source: resolvRlp −$99,999.96, syrupUsdc +$375,000.03, " +
+        "tbills −$275,000.07; yearly yield +$2,050.00; withdrawable at once +$375,000.04; " +
+        "money leaving can take up to 7 days.",
+    );
+    for (const key of ["resolvRlp", "syrupUsdc", "tbills"])
+      expect(report.money.headline.split(key).length - 1, key).toBe(1);
+    const markdown = renderMarkdown(report);
+    // The wallet's line gives the deltas of its table, whose columns are rounded by largest remainder.
+    expect(markdown).toContain(
+      "Moves $300,000.07 of $1,000,000.12: resolvRlp +$0.04, syrupUsdc +$300,000.03, tbills −$300,000.07 · ",
+    );
+    expect(markdown).toContain(
+      "Moves $100,000.00 of $250,000.00: resolvRlp −$100,000.00, syrupUsdc +$75,000.00, tbills +$25,000.00 · ",
+    );
+  });
+
+  test("no ISO duration in the text a reviewer reads; the JSON keeps them", () => {
+    const report = reweight();
+    const markdown = renderMarkdown(report);
+    expect(markdown).not.toMatch(ISO_DURATION);
+    expect(markdown).toContain("within 24 hours");
+    expect(markdown).toContain("money leaving can take up to 7 days");
+    // The compact form too: the one-row-per-wallet table's header.
+    expect(renderMarkdown(report, 2_500)).not.toMatch(ISO_DURATION);
+    expect(report.money.totals?.longestExit).toBe("PT168H");
+    expect(report.wallets[0]?.money.impact?.withdrawable.map((row) => row.within)).toEqual([
+      "PT0H",
+      "PT24H",
+      "PT168H",
+    ]);
+  });
+
+  test("the policy pack's message and the report write the same amount the same way", () => {
+    const report = reweight();
+    const treasury = report.wallets.find((wallet) => wallet.name === "treasury")!;
+    const [message] = maxUsdMovedPerWallet(
+      { resource: "treasury", impact: treasury.money.impact! },
+      100_000,
+      "max-usd-moved.maxUsdPerWallet",
+    );
+    expect(message).toBe(
+      "treasury: the change moves $300,000.07, above the maximum $100,000.00 per wallet (max-usd-moved.maxUsdPerWallet)",
+    );
+    const moved = /moves (\$[\d,]+\.\d{2})/.exec(message!)?.[1];
+    expect(renderMarkdown(report)).toContain(`Moves ${moved} of $1,000,000.12`);
+    const [stackMessage] = maxUsdMovedPerStack(report.money.totals!, 100_000, "k");
+    expect(stackMessage).toContain("move $400,000.07 across 3 wallets");
+    expect(report.money.headline).toContain("Moves $400,000.07 across 3 wallets");
+  });
+
+  test("every printed column of dollars adds up to its printed total", () => {
+    // $1,000,000.01 at 4000 / 6000: $400,000.004 and $600,000.006 exact, each to the cent alone
+    // $400,000.00 and $600,000.01; held now as $400,000.005 and $600,000.005, alone $400,000.01 and
+    // $600,000.01, a cent over the total.
+    const report = buildAllocationReport(
+      readPreview(
+        previewOf([
+          step.walletUpdate(
+            "odd",
+            { tbills: 5000, syrupUsdc: 5000 },
+            { tbills: 4000, syrupUsdc: 6000 },
+            TREASURY,
+          ),
+        ]),
+      ),
+      context(
+        new Map([
+          [
+            TREASURY,
+            holdings({ tbills: 5000, syrupUsdc: 5000 }, { tbills: 400_000.005, syrupUsdc: 600_000.005 }),
+          ],
+        ]),
+      ),
+    );
+    const markdown = renderMarkdown(report);
+    const rows = markdown.split("\n").filter((line) => /^\| (syrupUsdc|tbills|\*\*sum\*\*) \|/.test(line));
+    const cents = (text: string) => BigInt(text.replace(/[$,.*+]/g, "").replace("−", "-"));
+    const columns = rows.map((row) =>
+      row
+        .split("|")
+        .map((c) => c.trim())
+        .slice(5, 8),
+    );
+    const [sum, ...sources] = [columns.at(-1)!, ...columns.slice(0, -1)];
+    for (const column of [0, 1]) {
+      const total = sources.reduce((acc, row) => acc + cents(row[column]!), 0n);
+      expect(total, `column ${column}: ${rows.join("\n")}`).toBe(cents(sum[column]!));
+    }
+    // And each row: now + Δ = after, as printed.
+    for (const row of sources) expect(cents(row[0]!) + cents(row[2]!)).toBe(cents(row[1]!));
+    expect(sum.slice(0, 2)).toEqual(["**$1,000,000.01**", "**$1,000,000.01**"]);
+  });
+
+  test("the coverage line counts a wallet with a position the catalog does not rate as unpriced, and names it", () => {
+    const report = buildAllocationReport(
+      readPreview(
+        previewOf([
+          step.walletUpdate("treasury", { tbills: 10_000 }, { tbills: 5000, syrupUsdc: 5000 }, TREASURY),
+          step.walletUpdate("legacy", { tbills: 10_000 }, { tbills: 10_000 - 1, syrupUsdc: 1 }, PAYROLL),
+          step.walletUpdate("elsewhere", { tbills: 10_000 }, { syrupUsdc: 10_000 }, RESERVE),
+        ]),
+      ),
+      context(
+        new Map([
+          [TREASURY, holdings({ tbills: 10_000 }, { tbills: 1_000 })],
+          // Still holds a source the catalog no longer lists: no rate, so its yield leaves it out.
+          [PAYROLL, holdings({ tbills: 10_000 }, { tbills: 900, ethenaUsde: 100 })],
+        ]),
+      ),
+    );
+    expect(report.coverage).toEqual({
+      wallets: 3,
+      pricedWallets: 1,
+      positions: 5,
+      pricedPositions: 4,
+      unpriced: [
+        {
+          name: "legacy",
+          walletId: PAYROLL,
+          reason: "no catalog rate for ethenaUsde, so its yield leaves them out",
+        },
+        {
+          name: "elsewhere",
+          walletId: RESERVE,
+          reason: `the service lists no wallet ${RESERVE} for this token`,
+        },
+      ],
+      figuresReadAt: "2026-11-23T10:00:05.000Z",
+      ratesReadAt: "2026-11-23T10:00:00.000Z",
+      ratesAsOf: "2026-11-22T00:00:00.000Z",
+    });
+    const markdown = renderMarkdown(report);
+    const lines = markdown.split("\n");
+    // Right under the dollar headline.
+    expect(lines[3]).toMatch(/^\*\*Dollars:\*\* /);
+    expect(lines[5]).toBe(
+      "**Coverage:** 1 of 3 wallets priced, 4 of 5 positions with a catalog rate; not priced: " +
+        "`legacy` (no catalog rate for ethenaUsde, so its yield leaves them out); " +
+        `\`elsewhere\` (the service lists no wallet ${RESERVE} for this token). ` +
+        "Figures of the service's wallets read at 2026-11-23T10:00:05.000Z; rates read at 2026-11-23T10:00:00.000Z " +
+        "(as of 2026-11-22T00:00:00.000Z). Yearly yield: each source's dollars at its current catalog rate for a year, " +
+        "a projection at today's rates, not a forecast (rates change, and the service may rebalance).",
+    );
+    // The assumption is stated once, not beside each figure.
+    expect(markdown.split("at today's rates").length - 1).toBe(1);
+  });
+});
+
 describe("dominated allocations", () => {
   test("a quote option that earns more at the same or better liquidity is advised beside the wallet, never a failure", () => {
     const half = { tbills: 5000, syrupUsdc: 5000 };
@@ -180,7 +383,8 @@ describe("dominated allocations", () => {
     expect(report.wallets[0]?.betterQuote?.weights).toEqual({ syrupUsdc: 10_000 });
     expect(report.warnings).toEqual([]);
     expect(renderMarkdown(report)).toContain(
-      "💡 Advice: the quote endpoint offers **syrupUsdc 10000** at 650.0 bps, withdrawable PT0H 10000 bps (target 5000)",
+      "💡 Advice: the quote endpoint offers **syrupUsdc 10000** at 650.0 bps, withdrawable at once 10000 bps (target 5000), " +
+        "within 24 hours 10000 bps (target 10000), within 7 days 10000 bps (target 10000)",
     );
   });
 });
