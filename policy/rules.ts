@@ -1,6 +1,7 @@
 import {
   DURATION_EXAMPLES,
-  formatExactUsd,
+  durationInWords,
+  formatDollars,
   parseIsoDurationMs,
   readIsoDuration,
   usdToMicros,
@@ -83,7 +84,7 @@ export function minWithdrawableShare(
   const missing = keysMissingFromCatalog(subject.weights, catalog);
   const note = missing.length > 0 ? ` (not in the catalog, so not counted: ${missing.join(", ")})` : "";
   return [
-    `${subject.resource}: ${within} share ${share} bps is below the minimum ${minBps} bps (${configKey})${note}`,
+    `${subject.resource}: the share withdrawable ${durationInWords(within)} is ${share} bps, below the minimum ${minBps} bps (${configKey})${note}`,
   ];
 }
 
@@ -202,21 +203,32 @@ export interface MoneySubject {
 
 const usdLimitMicros = (usd: number) => usdToMicros(usd);
 
+/**
+ * An amount beside the limit it passes, each as the report writes dollars (`formatDollars`), so
+ * that a reviewer finds the same string in the pull-request comment. Where cents would make the two
+ * read the same ($1,000,000.00 above a limit of $999,999.999999), both are given to the micro.
+ */
+function amountAndLimit(amount: bigint, limit: bigint): [string, string] {
+  const inCents = [formatDollars(amount), formatDollars(limit)] as const;
+  if (inCents[0] !== inCents[1]) return [inCents[0], inCents[1]];
+  return [formatDollars(amount, { toTheMicro: true }), formatDollars(limit, { toTheMicro: true })];
+}
+
 /** At most `maxUsd` moved by one wallet's change. */
 export function maxUsdMovedPerWallet(subject: MoneySubject, maxUsd: number, configKey: string): string[] {
   if (subject.impact.movedMicros <= usdLimitMicros(maxUsd)) return [];
+  const [moved, limit] = amountAndLimit(subject.impact.movedMicros, usdLimitMicros(maxUsd));
   return [
-    `${subject.resource}: the change moves ${formatExactUsd(subject.impact.movedMicros)}, above the maximum ` +
-      `${formatExactUsd(usdLimitMicros(maxUsd))} per wallet (${configKey})`,
+    `${subject.resource}: the change moves ${moved}, above the maximum ${limit} per wallet (${configKey})`,
   ];
 }
 
 /** At most `maxUsd` moved by the stack's changes together. */
 export function maxUsdMovedPerStack(stack: StackMoneyImpact, maxUsd: number, configKey: string): string[] {
   if (stack.movedMicros <= usdLimitMicros(maxUsd)) return [];
+  const [moved, limit] = amountAndLimit(stack.movedMicros, usdLimitMicros(maxUsd));
   return [
-    `the stack's changes move ${formatExactUsd(stack.movedMicros)} across ${stack.wallets} wallets, above the ` +
-      `maximum ${formatExactUsd(usdLimitMicros(maxUsd))} per stack (${configKey})`,
+    `the stack's changes move ${moved} across ${stack.wallets} wallets, above the maximum ${limit} per stack (${configKey})`,
   ];
 }
 
@@ -255,9 +267,10 @@ export function minUsdWithdrawablePerWallet(
   if (subject.impact.movedMicros === 0n) return [];
   const after = withdrawableAfter(subject.impact.withdrawable, within);
   if (after >= usdLimitMicros(minUsd)) return [];
+  const [withdrawable, limit] = amountAndLimit(after, usdLimitMicros(minUsd));
   return [
-    `${subject.resource}: after the change ${formatExactUsd(after)} is withdrawable within ${within}, below the ` +
-      `minimum ${formatExactUsd(usdLimitMicros(minUsd))} per wallet (${configKey})`,
+    `${subject.resource}: after the change ${withdrawable} is withdrawable ${durationInWords(within)}, below the ` +
+      `minimum ${limit} per wallet (${configKey})`,
   ];
 }
 
@@ -273,8 +286,9 @@ export function minUsdWithdrawablePerStack(
   if (stack.movedMicros === 0n) return [];
   const after = withdrawableAfter(stack.withdrawable, within);
   if (after >= usdLimitMicros(minUsd)) return [];
+  const [withdrawable, limit] = amountAndLimit(after, usdLimitMicros(minUsd));
   return [
-    `after the stack's changes ${formatExactUsd(after)} of its changed wallets is withdrawable within ${within}, ` +
-      `below the minimum ${formatExactUsd(usdLimitMicros(minUsd))} per stack (${configKey})`,
+    `after the stack's changes ${withdrawable} of its changed wallets is withdrawable ${durationInWords(within)}, ` +
+      `below the minimum ${limit} per stack (${configKey})`,
   ];
 }

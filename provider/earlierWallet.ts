@@ -1,4 +1,4 @@
-import { formatUsd } from "../sdk/nodejs/contract/money.ts";
+import { formatDollars, usdToMicros } from "../sdk/nodejs/contract/money.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import { IdempotencyConflictError } from "../sdk/nodejs/client/index.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
@@ -95,8 +95,8 @@ export async function holdingOf(
     return {
       kind: "funds",
       text:
-        `${formatUsd(wallet.totalBalanceUsd)}` +
-        ` (${formatUsd(wallet.pendingAllocationsUsd)} of it pending allocation)`,
+        `${formatDollars(usdToMicros(wallet.totalBalanceUsd))}` +
+        ` (${formatDollars(usdToMicros(wallet.pendingAllocationsUsd))} of it pending allocation)`,
     };
   }
   const underWay: string[] = [];

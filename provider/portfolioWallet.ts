@@ -1,5 +1,5 @@
 import { sameAllocation } from "../sdk/nodejs/contract/allocation.ts";
-import { formatUsd } from "../sdk/nodejs/contract/money.ts";
+import { formatDollars, usdToMicros } from "../sdk/nodejs/contract/money.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import { IdempotencyConflictError } from "../sdk/nodejs/client/index.ts";
 import {
@@ -225,8 +225,8 @@ export const portfolioWalletProvider = {
     if (wallet === undefined) return;
     if (holdsFunds(wallet)) {
       throw new Error(
-        `refusing to drop portfolio wallet ${id} from the stack: it holds ${formatUsd(wallet.totalBalanceUsd)}` +
-          ` (${formatUsd(wallet.pendingAllocationsUsd)} of it pending allocation). The service has no wallet delete, so the ` +
+        `refusing to drop portfolio wallet ${id} from the stack: it holds ${formatDollars(usdToMicros(wallet.totalBalanceUsd))}` +
+          ` (${formatDollars(usdToMicros(wallet.pendingAllocationsUsd))} of it pending allocation). The service has no wallet delete, so the ` +
           "wallet and its funds would stay at the service with nothing in this stack managing them. Either withdraw " +
           'the funds first, or set onDelete: "retain" on the resource, run `pulumi up`, and then delete it: the ' +
           "wallet and its funds stay at the service and can be adopted again with adoptWalletId.",

@@ -14,7 +14,7 @@ import {
   type PendingStrategyChange,
 } from "../report/approvalReview.ts";
 import { readPlan } from "../report/planFile.ts";
-import { impactLine } from "../report/renderMarkdown.ts";
+import { impactLine, YEARLY_YIELD_ASSUMPTION } from "../report/renderMarkdown.ts";
 import {
   globalOptionsOf,
   resolveCliApprover,
@@ -63,7 +63,9 @@ async function moneyOfChange(options: GlobalOptions, change: PendingStrategyChan
       client.wallets.retrieve(change.walletId),
       client.catalog.listStrategies(),
     ]);
-    return impactLine(moneyImpact(wallet, change.weights, catalog.strategies));
+    const impact = moneyImpact(wallet, change.weights, catalog.strategies);
+    // No report's coverage line above it here: the yearly yield's assumption follows the line.
+    return impact.funded ? `${impactLine(impact)} ${YEARLY_YIELD_ASSUMPTION}` : impactLine(impact);
   });
 }
 

@@ -97,7 +97,12 @@ async function withDollarsFromService(
       async (client) => {
         const catalog = (await client.catalog.listStrategies()).strategies;
         const byId = await listWalletsById(client);
-        return withDriftDollars(report, facts, { available: true, byId }, catalog);
+        return withDriftDollars(
+          report,
+          facts,
+          { available: true, byId, readAt: new Date().toISOString() },
+          catalog,
+        );
       },
       projectDir,
     );

@@ -1,5 +1,10 @@
 import { Command } from "commander";
-import { formatUsd, type PortfolioWallet } from "../../sdk/nodejs/contract/index.ts";
+import {
+  durationInWords,
+  formatDollars,
+  usdToMicros,
+  type PortfolioWallet,
+} from "../../sdk/nodejs/contract/index.ts";
 import type { PagePromise } from "../../sdk/nodejs/client/index.ts";
 import { collect, isoDateTime, uuid, wholeNumber } from "../flagValues.ts";
 import { fields, printResult, table } from "../output.ts";
@@ -39,9 +44,9 @@ function walletFields(wallet: PortfolioWallet): string {
       ["wallet", wallet.id],
       ["label", wallet.label ?? null],
       ["status", wallet.status],
-      ["total balance", formatUsd(wallet.totalBalanceUsd)],
-      ["withdrawable at once", formatUsd(wallet.instantWithdrawableUsd)],
-      ["pending allocations", formatUsd(wallet.pendingAllocationsUsd)],
+      ["total balance", formatDollars(usdToMicros(wallet.totalBalanceUsd))],
+      ["withdrawable at once", formatDollars(usdToMicros(wallet.instantWithdrawableUsd))],
+      ["pending allocations", formatDollars(usdToMicros(wallet.pendingAllocationsUsd))],
       ["blended rate", `${wallet.blendedRateBps} bps`],
     ]),
     "",
@@ -50,9 +55,9 @@ function walletFields(wallet: PortfolioWallet): string {
       { title: "target bps", value: (p) => p.targetWeightBps, right: true },
       { title: "actual bps", value: (p) => Math.round(p.weightBps * 10) / 10, right: true },
       { title: "drift bps", value: (p) => Math.round(p.driftBps * 10) / 10, right: true },
-      { title: "value", value: (p) => formatUsd(p.valueUsd), right: true },
+      { title: "value", value: (p) => formatDollars(usdToMicros(p.valueUsd)), right: true },
       { title: "rate bps", value: (p) => p.currentApyBps, right: true },
-      { title: "within", value: (p) => p.meta.maxProcessingTime },
+      { title: "withdrawable", value: (p) => durationInWords(p.meta.maxProcessingTime) },
     ]),
     "",
     table(Object.entries(wallet.depositAddresses), [
@@ -78,7 +83,7 @@ function walletsCommand(): Command {
             { title: "wallet", value: (w) => w.id },
             { title: "label", value: (w) => w.label ?? null },
             { title: "status", value: (w) => w.status },
-            { title: "balance", value: (w) => formatUsd(w.totalBalanceUsd), right: true },
+            { title: "balance", value: (w) => formatDollars(usdToMicros(w.totalBalanceUsd)), right: true },
             { title: "rate bps", value: (w) => w.blendedRateBps, right: true },
             { title: "created", value: (w) => w.createdAt },
           ]),
@@ -113,7 +118,7 @@ function depositsCommand(): Command {
           table(items, [
             { title: "deposit", value: (d) => d.id },
             { title: "status", value: (d) => d.status },
-            { title: "amount", value: (d) => formatUsd(d.amountUsd), right: true },
+            { title: "amount", value: (d) => formatDollars(usdToMicros(d.amountUsd)), right: true },
             { title: "chain", value: (d) => d.chain },
             { title: "tx", value: (d) => d.txHash },
             { title: "created", value: (d) => d.createdAt },
@@ -137,7 +142,7 @@ function depositsCommand(): Command {
               ["deposit", deposit.id],
               ["wallet", deposit.portfolioWalletId],
               ["status", deposit.status],
-              ["amount", formatUsd(deposit.amountUsd)],
+              ["amount", formatDollars(usdToMicros(deposit.amountUsd))],
               ["chain", deposit.chain],
               ["address", deposit.address],
               ["tx", deposit.txHash],
@@ -173,7 +178,7 @@ function withdrawalsCommand(): Command {
           table(items, [
             { title: "withdrawal", value: (w) => w.id },
             { title: "status", value: (w) => w.status },
-            { title: "amount", value: (w) => formatUsd(w.withdrawalAmount), right: true },
+            { title: "amount", value: (w) => formatDollars(usdToMicros(w.withdrawalAmount)), right: true },
             {
               title: "to",
               value: (w) => `${w.destinationToken}/${w.destinationChain} ${w.destinationAddress}`,
@@ -236,9 +241,21 @@ function yieldCommand(): Command {
           "",
           table(rows, [
             { title: "scope", value: (r) => r.scope },
-            { title: "generated", value: (r) => formatUsd(r.figures.generated), right: true },
-            { title: "withdrawn", value: (r) => formatUsd(r.figures.withdrawn), right: true },
-            { title: "accrued delta", value: (r) => formatUsd(r.figures.accruedDelta), right: true },
+            {
+              title: "generated",
+              value: (r) => formatDollars(usdToMicros(r.figures.generated)),
+              right: true,
+            },
+            {
+              title: "withdrawn",
+              value: (r) => formatDollars(usdToMicros(r.figures.withdrawn)),
+              right: true,
+            },
+            {
+              title: "accrued delta",
+              value: (r) => formatDollars(usdToMicros(r.figures.accruedDelta)),
+              right: true,
+            },
           ]),
         ].join("\n"),
       );

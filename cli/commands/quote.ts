@@ -124,7 +124,7 @@ export function quoteCommand(): Command {
             { title: "for", value: (r) => r.option.optimizedFor ?? "-" },
             { title: "meets constraints", value: (r) => (r.option.constraintsSatisfied ? "yes" : "no") },
             { title: "blended rate bps", value: (r) => r.option.blendedRateBps, right: true },
-            { title: "at once (PT0H) bps", value: (r) => instantShareBps(r.option), right: true },
+            { title: "at once bps", value: (r) => instantShareBps(r.option), right: true },
             { title: "weights (bps)", value: (r) => weightsText(r.option) },
           ]),
         ];

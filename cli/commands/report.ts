@@ -87,6 +87,7 @@ export async function serviceFacts(
     // Every wallet of the token's organization, a hundred a request: a 1,000-wallet change costs ten
     // reads, not a thousand. Skipped when no step names a wallet.
     const byId = walletIds.size === 0 ? new Map() : await listWalletsById(client);
+    const walletsReadAt = new Date().toISOString();
     const balances = new Map<string, number>();
     for (const walletId of walletIds) {
       const wallet = byId.get(walletId);
@@ -97,7 +98,7 @@ export async function serviceFacts(
       catalogSource: `the service at ${client.baseUrl}`,
       catalogReadAt: readAt,
       balances,
-      wallets: { available: true, byId },
+      wallets: { available: true, byId, readAt: walletsReadAt },
       quotes: await quotesFor(client, targets, catalog),
     };
   });

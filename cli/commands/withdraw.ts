@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { Withdrawal } from "../../sdk/nodejs/contract/index.ts";
-import { formatUsd } from "../../sdk/nodejs/contract/index.ts";
+import { durationInWords, formatDollars, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import type { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { withdrawalRequestId } from "../../provider/requestIds.ts";
 import { secondsText, waitsWithin } from "../../provider/boundedWaits.ts";
@@ -37,7 +37,7 @@ export function withdrawalFields(withdrawal: Withdrawal): string {
       ["requestId", withdrawal.requestId],
       ["wallet", withdrawal.portfolioWalletId],
       ["status", withdrawal.status],
-      ["amount", formatUsd(withdrawal.withdrawalAmount)],
+      ["amount", formatDollars(usdToMicros(withdrawal.withdrawalAmount))],
       [
         "to",
         `${withdrawal.destinationToken} on ${withdrawal.destinationChain}, ${withdrawal.destinationAddress}`,
@@ -51,13 +51,16 @@ export function withdrawalFields(withdrawal: Withdrawal): string {
     payouts.length > 0
       ? table(payouts, [
           { title: "leg", value: (p) => p.legKey },
-          { title: "amount", value: (p) => formatUsd(p.amount), right: true },
+          { title: "amount", value: (p) => formatDollars(usdToMicros(p.amount)), right: true },
           { title: "status", value: (p) => p.status },
         ])
       : table(withdrawal.plannedLegs ?? [], [
           { title: "planned leg", value: (p) => p.legKey },
-          { title: "amount", value: (p) => formatUsd(p.amount), right: true },
-          { title: "within", value: (p) => p.maxProcessingTime ?? null },
+          { title: "amount", value: (p) => formatDollars(usdToMicros(p.amount)), right: true },
+          {
+            title: "arrives",
+            value: (p) => (p.maxProcessingTime === undefined ? null : durationInWords(p.maxProcessingTime)),
+          },
         ]),
   ].join("\n");
 }

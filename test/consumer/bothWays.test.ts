@@ -172,9 +172,7 @@ describe("the same scenario through the dynamic resources and the native plugin"
         { positionKey: "resolvRlp", targetWeightBps: 7000 },
         { positionKey: "tbills", targetWeightBps: 3000 },
       ]);
-      expect(record.deleteError, way).toMatch(
-        /refusing to drop portfolio wallet .* it holds 1,500\.\d\d USD/,
-      );
+      expect(record.deleteError, way).toMatch(/refusing to drop portfolio wallet .* it holds \$1,500\.\d\d/);
       // The wallet is still in the stack, and still at the service.
       expect(record.urn, way).not.toBe("");
     }

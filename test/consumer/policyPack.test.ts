@@ -109,7 +109,7 @@ describe("the policy pack through the engine", () => {
     const { stdout } = await project.pulumi(["up", "--yes", "--policy-pack", PACK], packEnv());
     expect(stdout).toMatch(/\[advisory\]\s+min-withdrawable-share/);
     expect(stdout).toContain(
-      "treasury: PT0H share 2000 bps is below the minimum 3000 bps (min-withdrawable-share.minInstantBps)",
+      "treasury: the share withdrawable at once is 2000 bps, below the minimum 3000 bps (min-withdrawable-share.minInstantBps)",
     );
     // The pack's default weight limit, 5000 bps per source, advisory.
     expect(stdout).toMatch(/\[advisory\]\s+max-weight-per-source/);

@@ -114,7 +114,7 @@ describe.each(PROGRAM_KINDS)("re-creating after destroy, $title", ({ name, creat
         (error: Error) => error.message,
       );
       expect(failure).toContain(`a wallet was already created for this resource: ${earlier}`);
-      expect(failure).toContain("it holds 2,500.00 USD");
+      expect(failure).toContain("it holds $2,500.00");
       expect(failure).toContain(`set adoptWalletId to ${earlier}`);
       expect(await walletIds()).toEqual(before);
       expect(await appliedWeights(earlier)).toEqual(A);

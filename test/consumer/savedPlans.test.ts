@@ -15,8 +15,7 @@ import { yamlWithPositions } from "../native/harness/yamlPositions.ts";
 import { ConsumerProject } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
 import { configSetAll } from "../support/pulumiConfig.ts";
-import { dollars } from "../../cli/report/format.ts";
-import { usdToMicros } from "../../sdk/nodejs/contract/index.ts";
+import { formatDollars, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 
 /**
@@ -444,7 +443,7 @@ async function positionsUsd(way: Way, walletId: string): Promise<Record<string, 
 const microsOfDollars = (text: string) => BigInt(text.replace(/[$,.]/g, "")) * 10_000n;
 
 /**
- * `approve`'s money line (`Moves $… of $… · …`) against the wallet's positions read just before it
+ * `approve`'s money line (`Moves $… of $…: <source> <change>, … · …`) against the wallet's positions read just before it
  * ran. This sandbox's clock is the wall clock, so the positions earned yield while the command ran:
  * each sum may be off by what the whole balance can earn in that time at the catalog's highest
  * rate, and by the cent the line rounds to. Moved is the sum of the increases to `after`.
@@ -454,7 +453,7 @@ async function expectMoneyOf(
   line: string,
   { before, after, elapsedMs }: { before: Record<string, bigint>; after: Weights; elapsedMs: number },
 ): Promise<void> {
-  const match = /^Moves (\$[\d,]+\.\d\d) of (\$[\d,]+\.\d\d) · /.exec(line);
+  const match = /^Moves (\$[\d,]+\.\d\d) of (\$[\d,]+\.\d\d)[:·] /.exec(line);
   expect(match, line).not.toBeNull();
   const balance = Object.values(before).reduce((sum, micros) => sum + micros, 0n);
   const moved = Object.entries(after).reduce((sum, [key, bps]) => {
@@ -472,9 +471,11 @@ async function expectMoneyOf(
   const [printedMoved, printedBalance] = [microsOfDollars(match![1]!), microsOfDollars(match![2]!)];
   expect(
     within(printedBalance, balance - slack, balance + slack),
-    `${line}: balance ${dollars(balance)}`,
+    `${line}: balance ${formatDollars(balance)}`,
   ).toBe(true);
-  expect(within(printedMoved, moved - slack, moved + slack), `${line}: moved ${dollars(moved)}`).toBe(true);
+  expect(within(printedMoved, moved - slack, moved + slack), `${line}: moved ${formatDollars(moved)}`).toBe(
+    true,
+  );
 }
 
 /**

@@ -4,9 +4,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { dollars } from "../../cli/report/format.ts";
+import { formatDollars, moneyImpact, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { moneyImpact, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { runProcess } from "../cli/harness.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
@@ -377,7 +376,7 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
     const refused = await jobStep(workflow, "Check the reviewed dollars");
     expect(refused.code, refused.output).toBe(1);
     expect(refused.output).toContain(
-      `✗ PortfolioWallet "treasury" (wallet ${walletId}): the review saw ${dollars(reviewedMoved)} move, the service now makes it $`,
+      `✗ PortfolioWallet "treasury" (wallet ${walletId}): the review saw ${formatDollars(reviewedMoved)} move, the service now makes it $`,
     );
     // About $20,000 more: 10% of the $200,000 deposit.
     const now = figureAfter(refused.output, "the service now makes it");
@@ -398,7 +397,7 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
     const passed = await jobStep(workflow, "Check the reviewed dollars");
     expect(passed.code, passed.output).toBe(0);
     expect(passed.output).toContain(
-      `✓ PortfolioWallet "treasury" (wallet ${walletId}): the review saw ${dollars(again)} move, the service now makes it $`,
+      `✓ PortfolioWallet "treasury" (wallet ${walletId}): the review saw ${formatDollars(again)} move, the service now makes it $`,
     );
     expect(passed.output).toMatch(
       /\), within the tolerance of \$1,2\d\d\.\d\d .*Why: deposits since the review/,

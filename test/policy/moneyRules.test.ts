@@ -45,7 +45,8 @@ describe("max-usd-moved", () => {
   test("per wallet: at the limit passes; a micro over names the amount, the limit and the key", () => {
     expect(maxUsdMovedPerWallet(treasury, 1_000_000, "k")).toEqual([]);
     expect(maxUsdMovedPerWallet(treasury, 999_999.999999, "max-usd-moved.maxUsdPerWallet")).toEqual([
-      "treasury: the change moves 1000000 USD, above the maximum 999999.999999 USD per wallet (max-usd-moved.maxUsdPerWallet)",
+      // A micro over: in cents both would read $1,000,000.00, so both are given to the micro.
+      "treasury: the change moves $1,000,000.00, above the maximum $999,999.999999 per wallet (max-usd-moved.maxUsdPerWallet)",
     ]);
     expect(maxUsdMovedPerWallet(unfunded, 0, "k")).toEqual([]);
   });
@@ -54,7 +55,7 @@ describe("max-usd-moved", () => {
     const stack = stackMoneyImpact([treasury.impact, small.impact, unfunded.impact]);
     expect(maxUsdMovedPerStack(stack, 1_000_100, "k")).toEqual([]);
     expect(maxUsdMovedPerStack(stack, 1_000_099.99, "max-usd-moved.maxUsdPerStack")).toEqual([
-      "the stack's changes move 1000100 USD across 3 wallets, above the maximum 1000099.99 USD per stack (max-usd-moved.maxUsdPerStack)",
+      "the stack's changes move $1,000,100.00 across 3 wallets, above the maximum $1,000,099.99 per stack (max-usd-moved.maxUsdPerStack)",
     ]);
   });
 });
@@ -63,11 +64,14 @@ describe("min-usd-withdrawable", () => {
   test("per wallet, at once and within a time; a change that moves nothing is not judged", () => {
     expect(minUsdWithdrawablePerWallet(treasury, "PT0H", 5_000_000, "k")).toEqual([]);
     expect(minUsdWithdrawablePerWallet(treasury, "PT0H", 5_000_000.01, "m.minInstantUsdPerWallet")).toEqual([
-      "treasury: after the change 5000000 USD is withdrawable within PT0H, below the minimum 5000000.01 USD per wallet (m.minInstantUsdPerWallet)",
+      "treasury: after the change $5,000,000.00 is withdrawable at once, below the minimum $5,000,000.01 per wallet (m.minInstantUsdPerWallet)",
     ]);
     // Within PT48H counts what the catalog's PT24H and PT0H sources hold: all of it.
     expect(minUsdWithdrawablePerWallet(treasury, "PT48H", 10_000_000, "k")).toEqual([]);
     expect(minUsdWithdrawablePerWallet(small, "PT0H", 1, "k")).toHaveLength(1);
+    expect(minUsdWithdrawablePerWallet(small, "PT168H", 101, "k")).toEqual([
+      "petty-cash: after the change $100.00 is withdrawable within 7 days, below the minimum $101.00 per wallet (k)",
+    ]);
     expect(minUsdWithdrawablePerWallet(unfunded, "PT0H", 1, "k")).toEqual([]);
   });
 
@@ -81,7 +85,7 @@ describe("min-usd-withdrawable", () => {
     const stack = stackMoneyImpact([treasury.impact, small.impact]);
     expect(minUsdWithdrawablePerStack(stack, "PT0H", 5_000_000, "k")).toEqual([]);
     expect(minUsdWithdrawablePerStack(stack, "PT0H", 5_000_001, "m.minInstantUsdPerStack")).toEqual([
-      "after the stack's changes 5000000 USD of its changed wallets is withdrawable within PT0H, below the minimum 5000001 USD per stack (m.minInstantUsdPerStack)",
+      "after the stack's changes $5,000,000.00 of its changed wallets is withdrawable at once, below the minimum $5,000,001.00 per stack (m.minInstantUsdPerStack)",
     ]);
   });
 });

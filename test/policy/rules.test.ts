@@ -77,7 +77,7 @@ describe("min-withdrawable-share", () => {
         "min-withdrawable-share.minInstantBps",
       ),
     ).toEqual([
-      "treasury: PT0H share 2000 bps is below the minimum 3000 bps (min-withdrawable-share.minInstantBps)",
+      "treasury: the share withdrawable at once is 2000 bps, below the minimum 3000 bps (min-withdrawable-share.minInstantBps)",
     ]);
   });
 
@@ -85,12 +85,14 @@ describe("min-withdrawable-share", () => {
     // tbills (PT24H) counts within PT24H; resolvRlp (PT168H) does not.
     const weights = treasury({ tbills: 5000, syrupUsdc: 2000, resolvRlp: 3000 });
     expect(minWithdrawableShare(weights, CATALOG, "PT24H", 7000, "k")).toEqual([]);
-    expect(minWithdrawableShare(weights, CATALOG, "P1D", 7001, "k")).toHaveLength(1);
+    expect(minWithdrawableShare(weights, CATALOG, "P1D", 7001, "k")).toEqual([
+      "treasury: the share withdrawable within 24 hours is 7000 bps, below the minimum 7001 bps (k)",
+    ]);
   });
 
   test("a source missing from the catalog is never counted as liquid, and the message says so", () => {
     expect(minWithdrawableShare(treasury({ ethenaUsde: 10_000 }), CATALOG, "PT0H", 1, "k")).toEqual([
-      "treasury: PT0H share 0 bps is below the minimum 1 bps (k) (not in the catalog, so not counted: ethenaUsde)",
+      "treasury: the share withdrawable at once is 0 bps, below the minimum 1 bps (k) (not in the catalog, so not counted: ethenaUsde)",
     ]);
   });
 

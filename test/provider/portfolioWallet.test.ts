@@ -163,7 +163,7 @@ describe("PortfolioWallet create", () => {
       (error: Error) => error,
     );
     expect(failure?.message).toMatch(new RegExp(`already created for this resource: ${id} `));
-    expect(failure?.message).toContain("it holds 1,500.00 USD");
+    expect(failure?.message).toContain("it holds $1,500.00");
     expect(failure?.message).toContain(`set adoptWalletId to ${id}`);
     expect(failure?.message).toContain("withdraw its funds first");
     // Finding it created nothing, and changed nothing of the funded wallet.
@@ -431,7 +431,7 @@ describe("PortfolioWallet delete", () => {
       (error: Error) => error,
     );
     expect(failure?.message).toContain(`refusing to drop portfolio wallet ${id}`);
-    expect(failure?.message).toMatch(/holds 250(\.\d+)? USD/);
+    expect(failure?.message).toMatch(/holds \$250\.\d\d/);
     expect(failure?.message).toContain('onDelete: "retain"');
     expect(failure?.message).toContain("withdraw");
   });
@@ -441,7 +441,7 @@ describe("PortfolioWallet delete", () => {
     await deposit(outs, 40);
     const refreshed = await wallets.read(id, outs);
     expect((await clientOf(t).wallets.retrieve(id)).pendingAllocationsUsd).toBe(40);
-    await expect(wallets.delete(id, refreshed.props)).rejects.toThrow(/40.00 USD of it pending allocation/);
+    await expect(wallets.delete(id, refreshed.props)).rejects.toThrow(/\$40\.00 of it pending allocation/);
   });
 
   test('a funded wallet with onDelete: "retain" (applied by an up) leaves the stack and keeps its funds', async () => {

@@ -192,7 +192,7 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
       });
       expect(floored.failed, floored.output).toBe(true);
       expect(floored.output).toMatch(/\[mandatory\]\s+min-usd-withdrawable/);
-      expect(floored.output).toContain("is withdrawable within PT0H, below the minimum");
+      expect(floored.output).toContain("is withdrawable at once, below the minimum");
       expect(floored.output).not.toMatch(/\[mandatory\]\s+max-usd-moved/);
     },
     ENGINE_STEPS_TIMEOUT_MS,

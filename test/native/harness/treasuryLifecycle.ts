@@ -299,7 +299,7 @@ export function describeTreasuryLifecycle(
         expect(deposit.status).toBe(201);
         await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 3600 } });
         await expect(project.pulumi(["destroy", "--yes", "--skip-preview"])).rejects.toThrow(
-          /refusing to drop portfolio wallet .* it holds 2,500\.\d\d USD/,
+          /refusing to drop portfolio wallet .* it holds \$2,500\.\d\d/,
         );
         await project.pulumi(["config", "set", "onDelete", "retain"]);
         await project.pulumi(["up", "--yes", "--skip-preview"]);

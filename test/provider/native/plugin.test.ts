@@ -189,7 +189,7 @@ describe("the native plugin (pulumi-resource-portfolio-wallet)", () => {
     );
     const { id, outputs } = await plugin.create(NATIVE_TYPES.portfolioWallet, urn, checked.inputs);
     await expect(plugin.delete(NATIVE_TYPES.portfolioWallet, urn, id, outputs)).rejects.toThrow(
-      /refusing to drop portfolio wallet .* it holds 250\.00 USD/,
+      /refusing to drop portfolio wallet .* it holds \$250\.00/,
     );
     await plugin.delete(NATIVE_TYPES.portfolioWallet, urn, id, { ...outputs, onDelete: "retain" });
   });
