@@ -17,7 +17,13 @@ import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
 import { wholeNumber } from "../flagValues.ts";
 import { listWalletsById } from "../../sdk/nodejs/client/walletsById.ts";
 import { SETTINGS } from "../../sdk/nodejs/stackSettings.ts";
-import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
+import {
+  cliStackConfig,
+  globalOptionsOf,
+  withServiceClient,
+  type GlobalOptions,
+} from "../serviceSettings.ts";
+import { COMMENT_THRESHOLD_SETTINGS, resolveCommentThresholds } from "../report/commentThresholds.ts";
 
 interface ReportFlags {
   preview: string;
@@ -28,6 +34,9 @@ interface ReportFlags {
   maxChars: number;
   output?: string;
   jsonOutput?: string;
+  commentUsdMoved?: string;
+  commentWeightBps?: string;
+  commentWithdrawableLostUsd?: string;
 }
 
 /** Amounts are exact micros (bigint) in the report; JSON carries them as decimal strings. */
@@ -171,6 +180,7 @@ async function quotesFor(
 
 /** `portfolio-wallet report`: a pull-request report of a `pulumi preview --json`. */
 export function reportCommand(): Command {
+  const { usdMoved, weightBps, withdrawableLostUsd } = COMMENT_THRESHOLD_SETTINGS;
   return new Command("report")
     .description(
       "Turn `pulumi preview --json` into a pull-request report of allocation changes (markdown or JSON).",
@@ -201,8 +211,29 @@ export function reportCommand(): Command {
       "--json-output <file>",
       "also write the same report as JSON to this file (one read of the service for both): what `report-check` holds the merge to",
     )
+    .option(
+      `${usdMoved.flag} <usd>`,
+      `the change is worth a comment when it moves at least this many USD (else stack config ${usdMoved.configKey}, default ${usdMoved.default})`,
+    )
+    .option(
+      `${weightBps.flag} <bps>`,
+      `... or changes a weight by at least this many bps (else stack config ${weightBps.configKey}, default ${weightBps.default})`,
+    )
+    .option(
+      `${withdrawableLostUsd.flag} <usd>`,
+      `... or takes at least this many USD out of what is withdrawable at once (else stack config ${withdrawableLostUsd.configKey}, default ${withdrawableLostUsd.default})`,
+    )
     .action(async (flags: ReportFlags, command: Command) => {
       const options = globalOptionsOf(command);
+      // Read first, so that a bad threshold stops the command before it asks the service anything.
+      const commentThresholds = resolveCommentThresholds(
+        {
+          usdMoved: flags.commentUsdMoved,
+          weightBps: flags.commentWeightBps,
+          withdrawableLostUsd: flags.commentWithdrawableLostUsd,
+        },
+        cliStackConfig(options),
+      );
       const preview = await previewFacts(flags, command.getOptionValueSource("preview") !== "default");
       const walletIds = new Set(
         preview.steps.flatMap((step) => (step.walletId === null ? [] : [step.walletId])),
@@ -218,6 +249,7 @@ export function reportCommand(): Command {
         approverConfigured:
           preview.approverConfigured || Boolean(process.env[SETTINGS.turnkeyApiPrivateKey.env]),
         planSha256: preview.plan?.sha256 ?? null,
+        commentThresholds,
       });
       const json = `${JSON.stringify(report, jsonMicros, 2)}\n`;
       const rendered = flags.format === "json" ? json : renderMarkdown(report, flags.maxChars);

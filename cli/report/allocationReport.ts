@@ -24,6 +24,12 @@ import {
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { PreviewFacts, PreviewStep, Weights } from "./previewSteps.ts";
 import { allocationAtReview, type AllocationAtReview } from "./serviceAllocation.ts";
+import {
+  decideComment,
+  DEFAULT_COMMENT_THRESHOLDS,
+  type CommentDecision,
+  type CommentThresholds,
+} from "./commentThresholds.ts";
 
 /**
  * The facts of a pull-request report, computed from a preview and the strategy catalog: pure, so
@@ -171,6 +177,8 @@ export interface AllocationReport {
   catalog: { source: string; readAt: string; ratesAsOf: string | null; positionKeys: number };
   /** The plan saved with this preview (`pulumi preview --save-plan`), which the merge job applies. */
   plan: { sha256: string } | null;
+  /** Whether the change is worth a pull-request comment, against the comment thresholds. */
+  comment: CommentDecision;
 }
 
 export interface ReportContext {
@@ -189,6 +197,8 @@ export interface ReportContext {
   approverConfigured: boolean;
   /** SHA-256 of the plan saved with the preview, when there is one. */
   planSha256?: string | null;
+  /** When the change is worth a comment; the defaults when not given. */
+  commentThresholds?: CommentThresholds;
 }
 
 const REPLACED = "is replaced (created anew, then the old one deleted).";
@@ -581,6 +591,7 @@ export function buildAllocationReport(facts: PreviewFacts, context: ReportContex
     .filter((step) => step.type !== "pulumi:pulumi:Stack")
     .map((step) => ({ name: step.name, type: step.type, op: step.op }));
   const strategyUpdates = wallets.filter((wallet) => wallet.strategyUpdate).length;
+  const warnings = warningsOf(changed, wallets, context);
   const ratesAsOf =
     context.catalog
       .map((entry) => entry.rateUpdatedAt)
@@ -593,7 +604,7 @@ export function buildAllocationReport(facts: PreviewFacts, context: ReportContex
     headline: headlineOf(facts, wallets, otherChanges),
     money: stackMoneyOf(wallets, context),
     coverage: coverageOf(wallets, context, ratesAsOf),
-    warnings: warningsOf(changed, wallets, context),
+    warnings,
     wallets,
     otherChanges,
     unchanged: facts.steps.filter((step) => step.op === "same" && step.type !== "pulumi:pulumi:Stack").length,
@@ -618,5 +629,6 @@ export function buildAllocationReport(facts: PreviewFacts, context: ReportContex
       positionKeys: context.catalog.length,
     },
     plan: context.planSha256 ? { sha256: context.planSha256 } : null,
+    comment: decideComment({ wallets, warnings }, context.commentThresholds ?? DEFAULT_COMMENT_THRESHOLDS),
   };
 }

@@ -275,8 +275,12 @@ export function coverageLine(report: AllocationReport): string {
   return `${priced}${unpriced}. ${read} ${YEARLY_YIELD_ASSUMPTION}`;
 }
 
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
 function head(report: AllocationReport): string[] {
   const lines = [reportMarker(report), `### ${report.headline}`];
+  // Under the thresholds the comment is posted only to replace an earlier one: this says why.
+  if (!report.comment.post) lines.push("", `**Comment:** ${capitalized(report.comment.summary)}`);
   if (report.money.totals !== null || report.money.walletsWithoutDollars > 0)
     lines.push("", `**Dollars:** ${report.money.headline}`, "", `**Coverage:** ${coverageLine(report)}`);
   if (report.plan !== null) {
@@ -304,6 +308,7 @@ function details(report: AllocationReport): string[] {
     "",
     ...(others.length > 0 ? ["Other changes:", "", ...others, ""] : []),
     `- Unchanged resources: ${report.unchanged}.`,
+    ...(report.comment.post ? [`- This comment was ${report.comment.summary}`] : []),
     `- Rates and liquidity limits from ${report.catalog.source}, read at ${report.catalog.readAt}` +
       `${report.catalog.ratesAsOf ? ` (rates as of ${report.catalog.ratesAsOf})` : ""}; ` +
       `${report.catalog.positionKeys} yield sources.`,

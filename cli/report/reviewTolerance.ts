@@ -1,5 +1,6 @@
 import { CONFIG_NAMESPACE } from "../../sdk/nodejs/stackSettings.ts";
 import { formatDollars, usdToMicros, type Micros } from "../../sdk/nodejs/contract/money.ts";
+import { resolveNumberSettings, type NumberSetting } from "./numberSettings.ts";
 
 /**
  * How far the dollars a change moves may drift between the pull request's review and the merge
@@ -10,9 +11,7 @@ import { formatDollars, usdToMicros, type Micros } from "../../sdk/nodejs/contra
  * percentage of the reviewed figure (so that a large move is not refused for a day's yield). A
  * deposit or a withdrawal of any size that matters to the reviewer exceeds both.
  *
- * These are the command-line tool's settings, not the provider's: they are stack config keys the
- * provider never reads (not in sdk/nodejs/stackSettings.ts's SETTINGS, so not in the package
- * schema), read with `pulumi config` like the CLI's other settings, after the flags.
+ * These are the command-line tool's settings, not the provider's (numberSettings.ts).
  */
 
 export interface ReviewTolerance {
@@ -29,6 +28,7 @@ export const REVIEW_TOLERANCE_SETTINGS = {
     configKey: `${CONFIG_NAMESPACE}:reviewTolerancePercent`,
     default: 1,
     what: "a percentage from 0 to 100, such as 1 or 0.5",
+    min: 0,
     max: 100,
   },
   usd: {
@@ -36,9 +36,10 @@ export const REVIEW_TOLERANCE_SETTINGS = {
     configKey: `${CONFIG_NAMESPACE}:reviewToleranceUsd`,
     default: 100,
     what: "a USD amount of 0 or more, such as 100 or 2500.50",
+    min: 0,
     max: Number.POSITIVE_INFINITY,
   },
-} as const;
+} as const satisfies Record<string, NumberSetting>;
 
 export type ToleranceName = keyof typeof REVIEW_TOLERANCE_SETTINGS;
 
@@ -48,32 +49,12 @@ export const DEFAULT_REVIEW_TOLERANCE: ReviewTolerance = {
   usdMicros: usdToMicros(REVIEW_TOLERANCE_SETTINGS.usd.default),
 };
 
-/**
- * The tolerances from the flags' values, else the stack config's, else the defaults. Every bad
- * value is named at once, with where it came from and what is expected.
- */
+/** The tolerances from the flags' values, else the stack config's, else the defaults. */
 export function resolveReviewTolerance(
   flags: Partial<Record<ToleranceName, string>>,
   stackConfig: (key: string) => string | undefined,
 ): ReviewTolerance {
-  const problems: string[] = [];
-  const read = (name: ToleranceName): number => {
-    const setting = REVIEW_TOLERANCE_SETTINGS[name];
-    const fromFlag = flags[name];
-    const fromConfig = fromFlag === undefined ? stackConfig(setting.configKey) : undefined;
-    const text = fromFlag ?? (fromConfig === "" ? undefined : fromConfig);
-    if (text === undefined) return setting.default;
-    const value = Number(text);
-    if (text.trim() === "" || !Number.isFinite(value) || value < 0 || value > setting.max) {
-      const where = fromFlag !== undefined ? setting.flag : `stack config ${setting.configKey}`;
-      problems.push(`${where} is "${text}": it must be ${setting.what}`);
-      return setting.default;
-    }
-    return value;
-  };
-  const percent = read("percent");
-  const usd = read("usd");
-  if (problems.length > 0) throw new Error(`${problems.join("; ")}.`);
+  const { percent, usd } = resolveNumberSettings(REVIEW_TOLERANCE_SETTINGS, flags, stackConfig);
   return { percent, usdMicros: usdToMicros(usd) };
 }
 

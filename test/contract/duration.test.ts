@@ -8,6 +8,7 @@ import {
   DurationSchema,
   compareLiquidity,
   durationInWords,
+  durationLength,
   isInstantlyWithdrawable,
   isWithdrawableWithin,
   liquidityDelayMs,
@@ -217,6 +218,13 @@ describe("durationInWords", () => {
     expect(durationInWords("P3DT12H")).toBe("within 3 days and 12 hours");
     expect(durationInWords("P1DT24H1M5S")).toBe("within 2 days, 1 minute and 5 seconds");
     expect(durationInWords("P1Y")).toBe("within 365 days");
+  });
+
+  test("the length alone, for a column: the same words without the phrase", () => {
+    expect(durationLength("PT168H")).toBe("7 days");
+    expect(durationLength("PT90M")).toBe("1 hour and 30 minutes");
+    expect(durationLength("PT0H")).toBe("");
+    expect(durationLength("24H")).toBeNull();
   });
 
   test("a duration that does not parse, or the impact's unknown, takes an unknown time", () => {

@@ -29,14 +29,16 @@ describe("examples/github-actions", () => {
     const preview = readFileSync(path.join(workflowsDir, "preview.yml"), "utf8");
     expect(preview).toMatch(/marocchino\/sticky-pull-request-comment@v2/);
     expect(preview).toMatch(/header: portfolio-wallet \$\{\{ matrix\.stack \}\}/);
-    expect(preview).toMatch(/npx portfolio-wallet report --preview preview\.json/);
+    expect(preview).toMatch(/npx portfolio-wallet report --stack "\$STACK" --preview preview\.json/);
     expect(preview).toMatch(/cancel-in-progress: true/);
   });
 
   test("the preview saves the plan it reports on, and keeps it as an artifact of the reviewed commit", () => {
     const preview = readFileSync(path.join(workflowsDir, "preview.yml"), "utf8");
     expect(preview).toMatch(/pulumi preview [^\n]*--json --save-plan plan\.json/);
-    expect(preview).toMatch(/npx portfolio-wallet report --preview preview\.json --plan plan\.json/);
+    expect(preview).toMatch(
+      /npx portfolio-wallet report --stack "\$STACK" --preview preview\.json --plan plan\.json/,
+    );
     expect(preview).toMatch(/actions\/upload-artifact@v4/);
     expect(preview).toMatch(/pulumi-plan-\$\{STACK\/\/\\\/\/-\}-\$COMMIT/);
     // The report's JSON, from the same run as the comment, kept with the plan for the merge check.

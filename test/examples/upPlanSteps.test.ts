@@ -54,6 +54,49 @@ function literalEnv(name: string, text = workflow): Record<string, string> {
   return env;
 }
 
+/** A `uses:` step's `if:` and `with:` (one-line values), as GitHub reads them. */
+function usesStep(name: string, text: string): { if: string; with: Record<string, string> } {
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
+  if (start < 0) throw new Error(`the workflow has no step named ${name}`);
+  const indent = /^ */.exec(lines[start]!)![0].length;
+  const step: { if: string; with: Record<string, string> } = { if: "success()", with: {} };
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === "" || /^ */.exec(line)![0].length <= indent) break;
+    const condition = /^\s+if: (.*)$/.exec(line);
+    if (condition) step.if = condition[1]!;
+    const input = /^\s{2,}([a-z_]+): (.*)$/.exec(line);
+    if (input && /^ */.exec(line)![0].length > indent + 2) step.with[input[1]!] = input[2]!;
+  }
+  return step;
+}
+
+/**
+ * A step's `if:` as GitHub evaluates the forms the workflows use: `steps.<id>.outcome`,
+ * `steps.<id>.outputs.<name>`, string literals, `==`, `!=`, `&&` and `||` (`&&` binding tighter).
+ */
+function evaluateCondition(
+  condition: string,
+  steps: Record<string, { outcome: string; outputs: Record<string, string> }>,
+): boolean {
+  const value = (term: string): string => {
+    const literal = /^'(.*)'$/.exec(term);
+    if (literal) return literal[1]!;
+    const outcome = /^steps\.([\w-]+)\.outcome$/.exec(term);
+    if (outcome) return steps[outcome[1]!]?.outcome ?? "";
+    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(term);
+    if (output) return steps[output[1]!]?.outputs[output[2]!] ?? "";
+    throw new Error(`the test cannot evaluate ${term} in ${condition}`);
+  };
+  const comparison = (text: string): boolean => {
+    const match = /^(.+?)\s*(==|!=)\s*(.+)$/.exec(text.trim());
+    if (!match) throw new Error(`the test cannot evaluate ${text} in ${condition}`);
+    const equal = value(match[1]!.trim()) === value(match[3]!.trim());
+    return match[2] === "==" ? equal : !equal;
+  };
+  return condition.split("||").some((either) => either.split("&&").every(comparison));
+}
+
 let root: string;
 let work: string;
 const commits: Record<string, string> = {};
@@ -254,6 +297,8 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
    */
   async function jobStep(text: string, name: string) {
     const script = path.join(project.dir, "step.sh");
+    const outputFile = path.join(project.dir, "github-output");
+    writeFileSync(outputFile, "");
     writeFileSync(
       script,
       runBlock(name, text).replaceAll(
@@ -270,18 +315,27 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
         COMMIT: "4f2c9e1",
         PORTFOLIO_WALLET_BASE_URL: t.url,
         PORTFOLIO_WALLET_API_TOKEN: TOKEN,
+        GITHUB_OUTPUT: outputFile,
       },
     });
-    return { code: run.code, output: `${run.stdout}${run.stderr}` };
+    const outputs = Object.fromEntries(
+      readFileSync(outputFile, "utf8")
+        .split("\n")
+        .filter((line) => line.includes("="))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    return { code: run.code, output: `${run.stdout}${run.stderr}`, outputs };
   }
 
   /** preview.yml on the pull request: the state for the pack, the preview with it, the report. */
+  let reportOutputs: Record<string, string> = {};
   async function review(): Promise<bigint> {
     for (const name of ["Stack state for the policy pack", "pulumi preview", "Allocation report"]) {
       const step = await jobStep(previewWorkflow, name);
       const log = path.join(project.dir, "preview.log");
       if (step.code !== 0 && existsSync(log)) step.output += readFileSync(log, "utf8");
       expect(step.code, `${name}: ${step.output}`).toBe(0);
+      if (name === "Allocation report") reportOutputs = step.outputs;
     }
     const report = JSON.parse(readFileSync(path.join(project.dir, "report.json"), "utf8")) as {
       plan: { sha256: string };
@@ -415,4 +469,69 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
       ),
     ).toEqual(B);
   }, 900_000);
+
+  /**
+   * preview.yml's two comment steps as GitHub runs them on the pull request's comments (one per
+   * stack, by header): their `if:` evaluated on the job's step outcomes and outputs, and the
+   * comment action's `only_update` (update an existing comment, never create one).
+   */
+  function commentSteps(
+    comments: Map<string, string>,
+    steps: Record<string, { outcome: string; outputs: Record<string, string> }>,
+  ): void {
+    for (const name of [
+      "Post the report (one comment per stack, updated in place)",
+      "Update an earlier report (under the comment thresholds)",
+    ]) {
+      const step = usesStep(name, previewWorkflow);
+      expect(step.with["path"]).toBe("infra/report.md");
+      if (!evaluateCondition(step.if, steps)) continue;
+      const header = step.with["header"]!;
+      if (step.with["only_update"] === "true" && !comments.has(header)) continue;
+      comments.set(header, readFileSync(path.join(project.dir, "report.md"), "utf8"));
+    }
+  }
+
+  test("preview.yml's comment: posted for a change above the stack's comment thresholds, updated when a later push drops under them, never posted anew under them", async () => {
+    const comments = new Map<string, string>();
+    const ran = () => ({
+      preview: { outcome: "success", outputs: {} },
+      report: { outcome: "success", outputs: reportOutputs },
+    });
+    // A 1000 bps reweight of about $1.2M: above the defaults (a cent, a basis point).
+    await project.pulumi(configSetAll({ tbillsBps: "4000", syrupUsdcBps: "6000" }));
+    await review();
+    expect(reportOutputs).toEqual({ post: "true" });
+    commentSteps(comments, ran());
+    expect([...comments.keys()]).toEqual(["portfolio-wallet ${{ matrix.stack }}"]);
+    expect(comments.values().next().value).toMatch(/### treasury-esm\/dev: 1 wallet reweighted/);
+    expect(comments.values().next().value).not.toContain("**Comment:**");
+
+    // The next push: 1 bps (about $120 to the instant source), under the thresholds the stack sets.
+    await project.pulumi(
+      configSetAll({
+        tbillsBps: "4999",
+        syrupUsdcBps: "5001",
+        "portfolio-wallet:commentUsdMoved": "1000",
+        "portfolio-wallet:commentWeightBps": "10",
+      }),
+    );
+    await review();
+    expect(reportOutputs).toEqual({ post: "false" });
+    commentSteps(comments, ran());
+    const updated = comments.values().next().value!;
+    expect(updated).toMatch(
+      /\*\*Comment:\*\* Under the comment thresholds: it moves \$1\d\d\.\d\d \(threshold \$1,000\.00\), the largest weight change is 1 bps \(threshold 10\), and withdrawable at once falls by \$0\.00 \(threshold \$0\.01\)/,
+    );
+    // The same push on a pull request with no comment yet: none is posted.
+    const fresh = new Map<string, string>();
+    commentSteps(fresh, ran());
+    expect(fresh.size).toBe(0);
+    // A failed preview is always posted.
+    commentSteps(fresh, {
+      preview: { outcome: "failure", outputs: {} },
+      report: { outcome: "skipped", outputs: {} },
+    });
+    expect(fresh.size).toBe(1);
+  }, 600_000);
 });

@@ -249,9 +249,20 @@ const DAYS_FROM_MS = 2 * MS_PER_DAY;
  * does not list) the same.
  */
 export function durationInWords(duration: string, phrase: DurationPhrase = "within"): string {
+  const length = durationLength(duration);
+  if (length === null) return phrase === "up to" ? "an unknown time" : `${phrase} an unknown time`;
+  return length === "" ? "at once" : `${phrase} ${length}`;
+}
+
+/**
+ * A duration's length in words, without a phrase: `24 hours`, `7 days`, `1 hour and 30 minutes`
+ * (for a table's column, where the heading says what it is); `""` for a zero duration, `null` for a
+ * text that does not parse. `durationInWords` says the same length in a sentence.
+ */
+export function durationLength(duration: string): string | null {
   const ms = parseIsoDurationMs(duration);
-  if (ms === null) return phrase === "up to" ? "an unknown time" : `${phrase} an unknown time`;
-  if (ms === 0) return "at once";
+  if (ms === null) return null;
+  if (ms === 0) return "";
   const units = ms < DAYS_FROM_MS ? WORD_UNITS.slice(1) : WORD_UNITS;
   let left = ms;
   const parts: string[] = [];
@@ -260,6 +271,5 @@ export function durationInWords(duration: string, phrase: DurationPhrase = "with
     left -= count * unit.ms;
     if (count > 0) parts.push(`${count} ${count === 1 ? unit.one : unit.many}`);
   }
-  const said = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
-  return `${phrase} ${said}`;
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // How the console writes amounts, weights, rates, durations and times. Amounts are USD as the API
 // gives them (micro-unit precision), never rounded to fewer digits than they carry.
-import { parseIsoDurationMs } from "../../../../sdk/nodejs/contract/duration.ts";
+import { durationLength } from "../../../../sdk/nodejs/contract/duration.ts";
 
 const usdFormat = new Intl.NumberFormat("en-US", {
   style: "currency",
@@ -44,22 +44,17 @@ export function drift(bps) {
   return `${bps > 0 ? "+" : "−"}${points}${NBSP}pp`;
 }
 
-const MS_PER_HOUR = 3_600_000;
-
 /**
- * A liquidity limit in words: PT0H → "Instant", PT24H → "24 hours", PT168H → "7 days". Read with
- * the contract's one duration parser, so the page and the service agree on what a limit means.
+ * A liquidity limit in words: PT0H → "Instant", PT24H → "24 hours", PT168H → "7 days", in the
+ * contract's words (`durationLength`, the one way a report, a listing and this page say a duration),
+ * read with its one duration parser, so the page and the service agree on what a limit means.
  * @param {string | null | undefined} duration
  */
 export function durationLabel(duration) {
   if (typeof duration !== "string") return "—";
-  const ms = parseIsoDurationMs(duration);
-  if (ms === null) return duration;
-  const hours = ms / MS_PER_HOUR;
-  if (hours === 0) return "Instant";
-  if (hours >= 48 && hours % 24 === 0) return `${hours / 24} days`;
-  if (hours === 1) return "1 hour";
-  return `${Number(hours.toFixed(2))} hours`;
+  const length = durationLength(duration);
+  if (length === null) return duration;
+  return length === "" ? "Instant" : length;
 }
 
 const DATE_TIME = /** @type {const} */ ({
