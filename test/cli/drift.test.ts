@@ -238,7 +238,7 @@ describe("drift report", () => {
     expect(markdown).toContain("| tbills | 6000 | 2000 | −4000 | $600,000.01 | $200,000.00 | −$400,000.01 |");
   });
 
-  test("an allocation drift in dollars: per source, the service's valueUsd against the balance at the code's weights", () => {
+  test("an allocation drift in dollars: per source, the service's valueUsd against the balance at the code's weights", async () => {
     const steps = [step.sameStack(), walletRefresh(A, C), webhookRefresh({ enabled: false })];
     const facts = readRefreshPreview(refreshEventLogOf(steps));
     const wallet = {
@@ -289,6 +289,8 @@ describe("drift report", () => {
     expect(renderDriftText(report)).toMatch(
       /tbills\s+6000\s+2000\s+−4000\s+\$6,000,000\.02\s+\$2,000,000\.01\s+−\$4,000,000\.01/,
     );
+    // The issue body docs/cli.md and examples/github-actions/README.md show (test/docs/renderedReports.test.ts).
+    await expect(markdown).toMatchFileSnapshot("__snapshots__/drift-allocation-and-webhook.md");
 
     // An unfunded wallet: nothing sits anywhere. A service that cannot be asked: the finding says why.
     const empty = withDriftDollars(

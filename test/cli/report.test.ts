@@ -35,17 +35,24 @@ function markdownOf(
   return renderMarkdown(buildAllocationReport(readPreview(previewOf(steps, config)), context(overrides)));
 }
 
+/** A plan's digest as the report names it (any 64 hex digits). */
+const PLAN_SHA256 = "4243fc400589d2b78f933d5b65c787aa42fc1a03cbf9a4843cc6b888b634b15d";
+
 describe("report snapshots", () => {
-  test("one wallet reweighted", async () => {
-    const markdown = markdownOf([
-      step.sameStack(),
-      step.walletUpdate(
-        "treasury",
-        { tbills: 6000, syrupUsdc: 4000 },
-        { tbills: 5000, syrupUsdc: 5000 },
-        WALLET_A,
-      ),
-    ]);
+  test("one wallet reweighted, with its plan", async () => {
+    const markdown = markdownOf(
+      [
+        step.sameStack(),
+        step.walletUpdate(
+          "treasury",
+          { tbills: 6000, syrupUsdc: 4000 },
+          { tbills: 5000, syrupUsdc: 5000 },
+          WALLET_A,
+        ),
+      ],
+      { planSha256: PLAN_SHA256 },
+    );
+    expect(markdown).toContain(`**Plan:** \`sha256:${PLAN_SHA256}\`. The merge job applies exactly this plan`);
     expect(markdown.split("\n")[1]).toBe("### treasury/prod: 1 wallet reweighted");
     expect(markdown).toContain("| syrupUsdc | 4000 | 5000 | +1000 |");
     expect(markdown).toContain("| tbills | 6000 | 5000 | −1000 |");
