@@ -38,6 +38,7 @@ export const HEAVY_TESTS = [
   "test/examples/upPlanSteps.test.ts",
   "test/release/**/*.test.ts",
   // Chromium (installed with apt-get when missing).
+  "test/report/commentRendering.test.ts",
   "test/console/console.test.ts",
   "test/console/firstHour.test.ts",
   "test/console/itemLinks.test.ts",

@@ -11,6 +11,7 @@ import type { RefreshFacts } from "../drift/refreshSteps.ts";
 import { driftIssueAction, type ExistingIssue } from "../drift/driftIssue.ts";
 import { readRefreshPreview } from "../drift/refreshSteps.ts";
 import { renderDriftMarkdown, renderDriftText } from "../drift/renderDrift.ts";
+import { forGitHub } from "../report/renderMarkdown.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
 
 const execFileAsync = promisify(execFile);
@@ -146,7 +147,7 @@ export function driftCommand(): Command {
       const rendered = options.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : flags.markdown
-          ? renderDriftMarkdown(report)
+          ? forGitHub(renderDriftMarkdown(report))
           : renderDriftText(report);
       if (flags.output !== undefined) writeFileSync(flags.output, rendered);
       else process.stdout.write(rendered);
@@ -210,7 +211,7 @@ export function driftIssueCommand(): Command {
       const action = driftIssueAction({
         stack,
         drift: report.drift,
-        report: renderDriftMarkdown(report),
+        report: forGitHub(renderDriftMarkdown(report)),
         checkedAt: report.checkedAt,
         issues: parsed.data as ExistingIssue[],
       });

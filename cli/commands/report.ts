@@ -13,7 +13,7 @@ import { describeFieldProblems, fieldProblemsOf } from "../../sdk/nodejs/contrac
 import { buildAllocationReport, targetKey, type ReportContext } from "../report/allocationReport.ts";
 import { planPreviewMismatches, readPlan, type SavedPlan } from "../report/planFile.ts";
 import { readPreview, type PreviewFacts } from "../report/previewSteps.ts";
-import { DEFAULT_MAX_CHARS, renderMarkdown } from "../report/renderMarkdown.ts";
+import { DEFAULT_MAX_CHARS, forGitHub, renderMarkdown } from "../report/renderMarkdown.ts";
 import { wholeNumber } from "../flagValues.ts";
 import { listWalletsById } from "../../sdk/nodejs/client/walletsById.ts";
 import { SETTINGS } from "../../sdk/nodejs/stackSettings.ts";
@@ -252,7 +252,7 @@ export function reportCommand(): Command {
         commentThresholds,
       });
       const json = `${JSON.stringify(report, jsonMicros, 2)}\n`;
-      const rendered = flags.format === "json" ? json : renderMarkdown(report, flags.maxChars);
+      const rendered = flags.format === "json" ? json : forGitHub(renderMarkdown(report, flags.maxChars));
       if (flags.jsonOutput !== undefined) writeFileSync(flags.jsonOutput, json);
       if (flags.output !== undefined) writeFileSync(flags.output, rendered);
       else process.stdout.write(rendered);

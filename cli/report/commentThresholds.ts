@@ -119,7 +119,9 @@ export interface CommentSubject {
 
 const positive = (micros: Micros): Micros => (micros > 0n ? micros : 0n);
 
-export function measureChange(wallets: readonly ChangeMeasured[]): CommentMeasures {
+export function measureChange(all: readonly ChangeMeasured[]): CommentMeasures {
+  // A wallet leaving the stack keeps its allocation at the service: it moves nothing.
+  const wallets = all.filter((wallet) => wallet.op !== "delete");
   const impacts = wallets.flatMap((wallet) => (wallet.money.impact === null ? [] : [wallet.money.impact]));
   return {
     usdMovedMicros: sumMicros(impacts.map((impact) => impact.movedMicros)),

@@ -28,6 +28,19 @@ export function reportMarker(report: AllocationReport): string {
   return `<!-- portfolio-wallet-report ${fields.join(" ")} -->`;
 }
 
+const WORD_JOINER = "\u2060";
+
+/**
+ * The markdown as it is posted to GitHub (a pull-request comment, a drift issue): a sign stays on
+ * the line of its amount. A browser may break a line between `−` and `$` (both are prefixes to a
+ * number in Unicode's line breaking), and on a phone a reviewer then reads `tbills −` on one line
+ * and `$1,000,000.00` on the next; an invisible word joiner between them forbids that. Applied
+ * where the command writes the markdown, so that the text tests and docs read is the plain one.
+ */
+export function forGitHub(markdown: string): string {
+  return markdown.replace(/([−+])\$/g, `$1${WORD_JOINER}$`);
+}
+
 /** Table cells never break the table: pipes and newlines in names are escaped. */
 export const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 

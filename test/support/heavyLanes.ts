@@ -26,6 +26,7 @@ export const WAITING_TESTS = [
   "test/e2e/faults.test.ts",
   "test/e2e/rateLimitedUp.test.ts",
   "test/examples/githubActions.test.ts",
+  "test/report/commentRendering.test.ts",
 ];
 
 /** Heavy files at a time: two CPU-bound ones and one that waits. */
@@ -71,6 +72,8 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/docs/codeBlocks.test.ts": 23,
   "test/consumer/bothWays.test.ts": 23,
   "test/console/serving.test.ts": 10,
+  // Measured alone (2026-12-02): Chromium's start and eight pages.
+  "test/report/commentRendering.test.ts": 6,
   "test/native/schema.test.ts": 10,
   "test/consumer/nodeVersion.test.ts": 5,
   "test/openapi/pythonClient.test.ts": 4,
