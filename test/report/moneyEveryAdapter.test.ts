@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { forGitHub } from "../../cli/report/renderMarkdown.ts";
 import { createManualClock } from "../../sandbox/index.ts";
 import { moneyImpact, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
@@ -141,7 +142,8 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
       expect(moved > 90_000_000_000n).toBe(true);
       expect(BigInt(report.money.totals.movedMicros)).toBe(moved);
       const markdown = await project.cli(["report"], preview.stdout);
-      expect(markdown.stdout).toContain(`**Dollars:** ${report.money.headline}`);
+      // The markdown as written for GitHub: a word joiner keeps each sign with its amount.
+      expect(markdown.stdout).toContain(forGitHub(`**Dollars:** ${report.money.headline}`));
 
       // The pack as the docs say to find it: the package's CLI names the installed package's pack
       // for the engine on PATH (in YAML, the CLI of the tools directory beside the project).
