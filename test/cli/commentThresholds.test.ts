@@ -12,7 +12,7 @@ import {
 import { readPreview } from "../../cli/report/previewSteps.ts";
 import { renderMarkdown } from "../../cli/report/renderMarkdown.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/index.ts";
-import { CATALOG, holdings, previewOf, step, type FixtureStep } from "./previewFixtures.ts";
+import { holdings, previewOf, serviceContext, step, type FixtureStep } from "./previewFixtures.ts";
 
 /**
  * Whether a preview is worth a pull-request comment (issue 57): the thresholds on the dollars moved,
@@ -31,17 +31,10 @@ function reportOf(
   commentThresholds: CommentThresholds = DEFAULT_COMMENT_THRESHOLDS,
   overrides: Partial<ReportContext> = {},
 ) {
-  return buildAllocationReport(readPreview(previewOf([step.sameStack(), ...steps])), {
-    catalog: CATALOG,
-    catalogSource: "the service at https://api.example.com",
-    catalogReadAt: "2026-11-23T10:00:00.000Z",
-    commit: "4f2c9e1",
-    balances: new Map(),
-    approverConfigured: false,
-    wallets: { available: true, byId, readAt: "2026-11-23T10:00:05.000Z" },
-    commentThresholds,
-    ...overrides,
-  });
+  return buildAllocationReport(
+    readPreview(previewOf([step.sameStack(), ...steps])),
+    serviceContext(byId, { commentThresholds, ...overrides }),
+  );
 }
 
 const A = { tbills: 6000, syrupUsdc: 4000 };

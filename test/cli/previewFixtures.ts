@@ -1,4 +1,4 @@
-import type { WalletAtService } from "../../cli/report/allocationReport.ts";
+import type { ReportContext, WalletAtService } from "../../cli/report/allocationReport.ts";
 import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
 
 /**
@@ -226,5 +226,22 @@ export function holdings(
     },
     positions: Object.entries(positions).map(([positionKey, valueUsd]) => ({ positionKey, valueUsd })),
     pendingAllocationsUsd,
+  };
+}
+
+/** The report's context with the service's wallets `byId` (the fixture catalog, read at fixed times). */
+export function serviceContext(
+  byId: Map<string, WalletAtService>,
+  overrides: Partial<ReportContext> = {},
+): ReportContext {
+  return {
+    catalog: CATALOG,
+    catalogSource: "the service at https://api.example.com",
+    catalogReadAt: "2026-11-23T10:00:00.000Z",
+    commit: "4f2c9e1",
+    balances: new Map(),
+    approverConfigured: false,
+    wallets: { available: true, byId, readAt: "2026-11-23T10:00:05.000Z" },
+    ...overrides,
   };
 }

@@ -52,7 +52,9 @@ describe("report snapshots", () => {
       ],
       { planSha256: PLAN_SHA256 },
     );
-    expect(markdown).toContain(`**Plan:** \`sha256:${PLAN_SHA256}\`. The merge job applies exactly this plan`);
+    expect(markdown).toContain(
+      `**Plan:** \`sha256:${PLAN_SHA256}\`. The merge job applies exactly this plan`,
+    );
     expect(markdown.split("\n")[1]).toBe("### treasury/prod: 1 wallet reweighted");
     expect(markdown).toContain("| syrupUsdc | 4000 | 5000 | +1000 |");
     expect(markdown).toContain("| tbills | 6000 | 5000 | −1000 |");

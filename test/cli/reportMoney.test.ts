@@ -2,12 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  buildAllocationReport,
-  targetKey,
-  type ReportContext,
-  type WalletAtService,
-} from "../../cli/report/allocationReport.ts";
+import { buildAllocationReport, targetKey, type WalletAtService } from "../../cli/report/allocationReport.ts";
 import { readPreview } from "../../cli/report/previewSteps.ts";
 import { maxUsdMovedPerStack, maxUsdMovedPerWallet } from "../../policy/rules.ts";
 import { renderMarkdown } from "../../cli/report/renderMarkdown.ts";
@@ -15,7 +10,7 @@ import { dominatingAllocation, usdToMicros, type PortfolioWallet } from "../../s
 import { createManualClock } from "../../sandbox/index.ts";
 import { TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
-import { CATALOG, holdings, previewOf, step, type FixtureStep } from "./previewFixtures.ts";
+import { CATALOG, holdings, previewOf, serviceContext, step, type FixtureStep } from "./previewFixtures.ts";
 
 /**
  * The report's dollars (issue 37): the markdown a reviewer reads for a funded treasury, an unfunded
@@ -26,18 +21,7 @@ import { CATALOG, holdings, previewOf, step, type FixtureStep } from "./previewF
 const TREASURY = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
 const PAYROLL = "1c4a6d2f-2e3b-4d8f-8a21-6b7c8d9e0f12";
 
-function context(byId: Map<string, WalletAtService>, overrides: Partial<ReportContext> = {}): ReportContext {
-  return {
-    catalog: CATALOG,
-    catalogSource: "the service at https://api.example.com",
-    catalogReadAt: "2026-11-23T10:00:00.000Z",
-    commit: "4f2c9e1",
-    balances: new Map(),
-    approverConfigured: false,
-    wallets: { available: true, byId, readAt: "2026-11-23T10:00:05.000Z" },
-    ...overrides,
-  };
-}
+const context = serviceContext;
 
 describe("the report in dollars", () => {
   test("a funded treasury reweighted: the headline and each wallet in dollars beside the bps", async () => {
