@@ -160,7 +160,7 @@ class Terminal {
     return this.ports["8787"];
   }
 
-  constructor(ports: Record<DocPort, number>) {
+  constructor(ports: Record<DocPort, number>, startingNode: StartingNode) {
     this.ports = ports;
     const home = path.join(this.root, "home");
     const work = path.join(this.root, "work");
@@ -168,7 +168,7 @@ class Terminal {
     mkdirSync(work, { recursive: true });
     mkdirSync(this.#state, { recursive: true });
     writeFileSync(path.join(this.#state, "cwd"), work);
-    const exports = Object.entries(userEnv(home))
+    const exports = Object.entries(userEnv(home, startingNode))
       .map(([name, value]) => `export ${name}=${shellQuote(value)}`)
       .join("\n");
     writeFileSync(path.join(this.#state, "env"), `${exports}\n`);
@@ -274,15 +274,35 @@ function shellQuote(value: string): string {
 }
 
 /**
- * A new user's environment on this machine: Node.js (the one running the tests, 24) and the
- * machine's tools on PATH, without this repository's or the engine's directories; HOME new; the
- * machine's caches kept; nothing of this repository's settings.
+ * Which Node.js a walk's shell starts with: the machine's own (the README's walk: its Install
+ * section says how to get Node.js 24 with the machine's npm, and a newcomer on a Node 20 machine
+ * starts there), or the one running the tests (the example READMEs, which take the README's
+ * Node.js step as done).
  */
-function userEnv(home: string): Record<string, string> {
+type StartingNode = "machine" | "tests";
+
+/** The machine's tools: PATH without this repository's, the engine's or a Pulumi directory. */
+function machinePath(): string[] {
   const engine = engineBinDir();
-  const keepPath = (process.env["PATH"] ?? "")
+  return (process.env["PATH"] ?? "")
     .split(path.delimiter)
     .filter((dir) => dir && !dir.startsWith(repoRoot) && dir !== engine && !dir.includes(".pulumi"));
+}
+
+/** The machine's own `node` (first on its PATH), or undefined when it has none. */
+function machineNode(): string | undefined {
+  return machinePath()
+    .map((dir) => path.join(dir, "node"))
+    .find((candidate) => existsSync(candidate));
+}
+
+/**
+ * A new user's environment on this machine: the machine's tools on PATH (with the tests' Node.js,
+ * 24, first, unless the walk starts on the machine's own), without this repository's or the
+ * engine's directories; HOME new; the machine's caches kept; nothing of this repository's settings.
+ */
+function userEnv(home: string, startingNode: StartingNode): Record<string, string> {
+  const keepPath = machinePath();
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined || /^(PORTFOLIO_WALLET_|PULUMI_|TURNKEY_|SANDBOX_|npm_|VITEST|GO)/.test(name))
@@ -295,7 +315,9 @@ function userEnv(home: string): Record<string, string> {
     ...env,
     HOME: home,
     PULUMI_HOME: path.join(home, ".pulumi"),
-    PATH: [path.dirname(process.execPath), ...keepPath].join(path.delimiter),
+    PATH: (startingNode === "tests" ? [path.dirname(process.execPath), ...keepPath] : keepPath).join(
+      path.delimiter,
+    ),
     XDG_CACHE_HOME: process.env["XDG_CACHE_HOME"] ?? path.join(realHome, ".cache"),
     npm_config_cache: process.env["npm_config_cache"] ?? path.join(realHome, ".npm"),
     npm_config_audit: "false",
@@ -329,6 +351,8 @@ interface Walk {
   name: string;
   pages: { page: string; sections?: string[] }[];
   before?: () => Promise<void>;
+  /** The Node.js the walk's shell starts with ("tests" unless said). */
+  startingNode?: StartingNode;
   checks: Check[];
   /** What the walk's commands leave inside the checkout, removed after it when it was not there before. */
   leavesInCheckout?: string[];
@@ -501,6 +525,9 @@ const WALKS: Walk[] = [
       },
     ],
     before: installJavaSdk,
+    // The README's Node.js step is walked from the machine's Node.js (20 here), as a newcomer on a
+    // Debian or Ubuntu machine starts; the walk's first check asserts that it started there.
+    startingNode: "machine",
     checks: [
       {
         after: /npm install --prefix "\$HOME\/.local\/node24" node@24/,
@@ -613,7 +640,7 @@ const WALKS: Walk[] = [
   },
 ];
 
-describe.each(WALKS)("$name", ({ pages, before, checks, leavesInCheckout = [] }) => {
+describe.each(WALKS)("$name", ({ pages, before, startingNode = "tests", checks, leavesInCheckout = [] }) => {
   const blocks = pages.flatMap(({ page, sections }) => blocksOf(page, sections));
   let terminal: Terminal;
   let failedFirst: string | undefined;
@@ -623,8 +650,23 @@ describe.each(WALKS)("$name", ({ pages, before, checks, leavesInCheckout = [] })
 
   beforeAll(async () => {
     await before?.();
-    terminal = new Terminal({ "8787": await freePort(), "8788": await freePort() });
+    terminal = new Terminal({ "8787": await freePort(), "8788": await freePort() }, startingNode);
   }, 900_000);
+
+  if (startingNode === "machine")
+    test("the shell starts with the machine's Node.js, not the tests'", async () => {
+      const node = machineNode();
+      if (node === undefined)
+        throw new Error(
+          "this machine has no node of its own on PATH: the README's Node.js step cannot be walked from it",
+        );
+      const started = await terminal.run("command -v node && node --version");
+      const [firstNode, version] = started.stdout.trim().split("\n");
+      expect(firstNode).toBe(node);
+      expect(firstNode).not.toBe(process.execPath);
+      // The walk means something only when the machine's Node.js is older than the README's floor.
+      expect(version, `the machine's ${node} is ${version}`).toMatch(/^v(1\d|20|21|22\.(1[0-8]|\d))\./);
+    });
 
   afterAll(async () => {
     await terminal?.close();
