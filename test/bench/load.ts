@@ -1,4 +1,4 @@
-// `npm run bench:load`: one sandbox shared by many pipelines, as a team's CI would share it.
+// `npm run bench:load:engine`: one sandbox shared by many pipelines, as a team's CI would share it.
 // Reports, never asserts. See docs/performance.md ("One sandbox shared by many pipelines").
 //
 // One sandbox process (test/bench/load/sandboxProcess.ts, a data directory on disk) serves, for
@@ -392,7 +392,7 @@ let project: ConsumerProject | null = null;
 if (ENGINE) {
   await ensureBuilt();
   const tarball = await packedPackage();
-  console.log(`bench:load: installing ${path.basename(tarball)} into a project outside the repo`);
+  console.log(`bench:load:engine: installing ${path.basename(tarball)} into a project outside the repo`);
   project = await ConsumerProject.fromTemplate(
     path.join(repoRoot, "test", "bench", "programs", "fleet"),
     "bench-load",
@@ -408,7 +408,7 @@ try {
     results.push(result);
     const worst = Math.max(...result.byOrganization.map((o) => o.p99));
     console.log(
-      `bench:load: ${phase.name}: ${result.requests} requests in ${result.seconds} s (${result.throughput}/s), ` +
+      `bench:load:engine: ${phase.name}: ${result.requests} requests in ${result.seconds} s (${result.throughput}/s), ` +
         `worst organization p99 ${worst} ms, sandbox CPU ${Math.round((100 * result.sandbox.cpuMs) / result.sandbox.wallMs)}%, ` +
         `event loop ${Math.round(100 * result.sandbox.eventLoopUtilization)}% busy, SQLite ${Math.round((100 * result.sandbox.sqliteMs) / result.sandbox.wallMs)}%` +
         (result.engine === null ? "" : `, engine up ${result.engine.up.toFixed(1)} s`) +
@@ -522,4 +522,4 @@ const summary = {
 writeFileSync(path.join(OUT_DIR, `load-${stamp}.json`), `${JSON.stringify(summary, null, 2)}\n`);
 writeFileSync(path.join(OUT_DIR, `load-${stamp}.md`), `${lines.join("\n")}\n`);
 writeFileSync(path.join(OUT_DIR, "latest-load.md"), `${lines.join("\n")}\n`);
-console.log(`\n${lines.join("\n")}\n\nbench:load: results in ${OUT_DIR}`);
+console.log(`\n${lines.join("\n")}\n\nbench:load:engine: results in ${OUT_DIR}`);
