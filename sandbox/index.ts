@@ -175,7 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const events = createEventSink(db, () => webhookDispatcher.kick(), webhookDelivery);
   // The scheduler is created last (it needs every kind of due work); until then, wake is a no-op.
   let dueWork: DueWorkScheduler | null = null;
-  const wake = () => dueWork?.wake();
+  const wake = (organizationId: string) => dueWork?.wake(organizationId);
   const money: MoneyDeps = {
     db,
     clocks,

@@ -20,21 +20,26 @@ export interface DueWork {
 }
 
 /**
- * The sandbox's one scheduler of time-driven work. Work settles on every API request, on every
- * clock advance (both call `settleDue`), and by one timer armed for the earliest due item, so it
- * also happens with nobody reading. Kinds settle in the order given; within a kind, in due order.
+ * The sandbox's one scheduler of time-driven work. An organization's due work settles on each of
+ * its API requests (a request reads only its own organization's state, so only that organization's
+ * work is settled: a request costs the same however many organizations have work waiting), on a
+ * clock advance, and by one timer armed for the earliest due item, so it also happens with nobody
+ * reading. Kinds settle in the order given; within a kind, in due order.
  *
- * Each organization's work is due on its own clock (sandbox/clock.ts OrganizationClocks). An
- * organization's time is never behind the shared clock, so everything due by the shared time is
- * due for everyone; what is due only because an organization's clock runs ahead is found per such
- * organization, by index. A settle costs one indexed look per kind and per organization ahead,
- * whatever the number of wallets stored.
+ * Each organization's work is due on its own clock (sandbox/clock.ts OrganizationClocks). The
+ * scheduler remembers, per organization that has work waiting, when its earliest item falls due
+ * in shared-clock time (looked up by index when its work is settled or scheduled), and one time
+ * for everyone's work taken at face value (exact for organizations on the shared time); the timer
+ * is armed for the earliest of these, and when it fires it settles only what they say is due.
  */
 export interface DueWorkScheduler {
-  /** Settles every kind's due work now, then re-arms the timer. */
-  settleDue(): void;
-  /** Re-arms the timer; call after scheduling new work. */
-  wake(): void;
+  /**
+   * Settles due work now, then re-arms the timer: the organization's alone (on its clock), or,
+   * without one, everyone's (each organization ahead of the shared clock on its own).
+   */
+  settleDue(organizationId?: string): void;
+  /** Re-arms the timer; call after scheduling new work (for the organization, when given). */
+  wake(organizationId?: string): void;
   /** Stops the timer (the sandbox is closing). */
   close(): void;
 }
@@ -46,6 +51,10 @@ export function createDueWorkScheduler(
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let lastSettleFailed = false;
+  /** Per organization with work waiting: when its earliest item falls due, in shared-clock ms. */
+  const dueByOrganization = new Map<string, number>();
+  /** When everyone's earliest item falls due at face value (late for an organization ahead). */
+  let everyonesDueMs: number | null = null;
 
   function settleKind(kind: DueWork, nowIso: string, organizationId?: string): void {
     try {
@@ -57,48 +66,94 @@ export function createDueWorkScheduler(
     }
   }
 
-  function settleDue(): void {
-    lastSettleFailed = false;
-    // Organizations ahead of the shared clock first, each on its own clock; then everything due
-    // by the shared time (theirs included: none of it is left).
-    for (const organizationId of clocks.leads().keys()) {
-      const nowIso = clocks.now(organizationId).toISOString();
-      for (const kind of kinds) settleKind(kind, nowIso, organizationId);
-    }
+  const earliest = (times: (string | null)[], leadMs: number): number | null =>
+    times.reduce<number | null>((soonest, due) => {
+      if (due === null) return soonest;
+      const sharedMs = Date.parse(due) - leadMs;
+      return soonest === null || sharedMs < soonest ? sharedMs : soonest;
+    }, null);
+
+  /** Looks up (by index) when the organization's earliest item falls due, and remembers it. */
+  function noteOrganization(organizationId: string): void {
+    const due = earliest(
+      kinds.map((kind) => kind.nextDueAt(organizationId)),
+      clocks.leadMs(organizationId),
+    );
+    if (due === null) dueByOrganization.delete(organizationId);
+    else dueByOrganization.set(organizationId, due);
+  }
+
+  function noteEveryone(): void {
+    everyonesDueMs = earliest(
+      kinds.map((kind) => kind.nextDueAt()),
+      0,
+    );
+  }
+
+  function settleOrganization(organizationId: string): void {
+    const nowIso = clocks.now(organizationId).toISOString();
+    for (const kind of kinds) settleKind(kind, nowIso, organizationId);
+    noteOrganization(organizationId);
+  }
+
+  /** Everything due by the shared time (organizations ahead must have been settled first). */
+  function settleEveryone(): void {
     const sharedNowIso = clocks.shared.now().toISOString();
     for (const kind of kinds) settleKind(kind, sharedNowIso);
-    wake();
+    noteEveryone();
   }
 
-  /** When the earliest item falls due, in shared-clock ms; null when nothing waits. */
-  function soonestDueMs(): number | null {
-    let soonest: number | null = null;
-    const consider = (due: string | null, leadMs: number) => {
-      if (due === null) return;
-      const sharedMs = Date.parse(due) - leadMs;
-      if (soonest === null || sharedMs < soonest) soonest = sharedMs;
-    };
-    for (const kind of kinds) {
-      // Taken at face value, an item of an organization ahead falls due later than it does; its
-      // organization's own look below gives its real time.
-      consider(kind.nextDueAt(), 0);
-      for (const [organizationId, leadMs] of clocks.leads()) consider(kind.nextDueAt(organizationId), leadMs);
+  function settleDue(organizationId?: string): void {
+    lastSettleFailed = false;
+    if (organizationId !== undefined) {
+      settleOrganization(organizationId);
+    } else {
+      // Organizations ahead of the shared clock first, each on its own clock; then everything due
+      // by the shared time (theirs included: none of it is left).
+      dueByOrganization.clear();
+      for (const ahead of clocks.leads().keys()) settleOrganization(ahead);
+      settleEveryone();
     }
-    return soonest;
+    arm();
   }
 
-  function wake(): void {
+  /** The timer's pass: settles only the organizations (and everyone's work) remembered as due. */
+  function settleRemembered(): void {
+    lastSettleFailed = false;
+    const nowMs = clocks.shared.now().getTime();
+    const due = [...dueByOrganization].filter(([, dueMs]) => dueMs <= nowMs).map(([id]) => id);
+    for (const organizationId of due) settleOrganization(organizationId);
+    // An organization ahead of the shared clock whose work is due at face value is remembered as
+    // due earlier still (scheduling its work noted it), so it was settled above, on its own clock.
+    if (everyonesDueMs !== null && everyonesDueMs <= nowMs) settleEveryone();
+    arm();
+  }
+
+  function wake(organizationId?: string): void {
+    if (organizationId !== undefined) {
+      noteOrganization(organizationId);
+    } else {
+      dueByOrganization.clear();
+      for (const ahead of clocks.leads().keys()) noteOrganization(ahead);
+      noteEveryone();
+    }
+    arm();
+  }
+
+  function arm(): void {
     if (closed) return;
     if (timer !== null) clearTimeout(timer);
     timer = null;
-    const dueMs = soonestDueMs();
+    let dueMs = everyonesDueMs;
+    for (const organizationDueMs of dueByOrganization.values())
+      if (dueMs === null || organizationDueMs < dueMs) dueMs = organizationDueMs;
     if (dueMs === null) return;
     // If the sandbox clock stands still (a manual clock), the timer finds nothing due and re-arms.
     const soonest = lastSettleFailed ? RETRY_AFTER_FAILURE_MS : 1;
     const remaining = Math.min(MAX_TIMER_MS, Math.max(soonest, dueMs - clocks.shared.now().getTime()));
     timer = setTimeout(() => {
       timer = null;
-      settleDue();
+      settleRemembered();
     }, remaining);
     timer.unref();
   }

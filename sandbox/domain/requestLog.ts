@@ -53,31 +53,36 @@ const SECRET_FIELD = /secret|token|password|private|api.?key|signature|authoriza
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9_-]+/g;
 export const REDACTED = "[redacted]";
 
-function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === "string") return value.replace(WEBHOOK_SECRET, REDACTED);
-  if (value === null || typeof value !== "object" || depth > 20) return value;
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      SECRET_FIELD.test(key) ? REDACTED : redactValue(item, depth + 1),
-    ]),
-  );
+/** Replaces secret-named fields' values and webhook secrets as JSON.stringify walks a value. */
+function redactingReplacer(key: string, value: unknown): unknown {
+  if (key !== "" && SECRET_FIELD.test(key)) return REDACTED;
+  if (typeof value === "string" && value.includes("whsec_")) return value.replace(WEBHOOK_SECRET, REDACTED);
+  return value;
+}
+
+const cut = (kept: string) =>
+  kept.length > REQUEST_LOG_BODY_CHARS ? `${kept.slice(0, REQUEST_LOG_BODY_CHARS)}…` : kept;
+
+/**
+ * A JSON value as the log keeps it: the values of secret-named fields and every webhook secret
+ * replaced by `[redacted]`, cut to REQUEST_LOG_BODY_CHARS.
+ */
+export function redactValue(value: unknown): string {
+  return cut(JSON.stringify(value, redactingReplacer) ?? "");
 }
 
 /**
- * A body as the log keeps it: JSON with the values of secret-named fields and every webhook
- * secret replaced by `[redacted]`; text that is not JSON is kept only with webhook secrets
- * replaced; either cut to REQUEST_LOG_BODY_CHARS.
+ * A body as the log keeps it: JSON as redactValue keeps it; text that is not JSON is kept only
+ * with webhook secrets replaced; either cut to REQUEST_LOG_BODY_CHARS.
  */
 export function redactBody(text: string): string {
-  let kept: string;
+  let value: unknown;
   try {
-    kept = JSON.stringify(redactValue(JSON.parse(text) as unknown, 0));
+    value = JSON.parse(text) as unknown;
   } catch {
-    kept = text.replace(WEBHOOK_SECRET, REDACTED);
+    return cut(text.replace(WEBHOOK_SECRET, REDACTED));
   }
-  return kept.length > REQUEST_LOG_BODY_CHARS ? `${kept.slice(0, REQUEST_LOG_BODY_CHARS)}…` : kept;
+  return redactValue(value);
 }
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";

@@ -57,8 +57,8 @@ export interface StrategyUpdateDeps {
   ): void;
   /** Told of every status change, inside the transaction that made it (webhook events). */
   onStatusChanged(update: StrategyUpdateRecord, previousStatus: string | null, at: string): void;
-  /** Tells the due-work scheduler that an update started processing (domain/dueWorkScheduler.ts). */
-  wake(): void;
+  /** Tells the due-work scheduler that the organization's update started processing (domain/dueWorkScheduler.ts). */
+  wake(organizationId: string): void;
 }
 
 /**
@@ -122,7 +122,7 @@ export function createStrategyUpdates(deps: StrategyUpdateDeps): StrategyUpdates
     const dueAt = isoAfter(at, deps.rebalanceDelayMs);
     updateStrategyUpdateState(db, record.id, { status: "processing", dueAt }, at);
     notify(record.organizationId, record.id, record.status, at);
-    deps.wake();
+    deps.wake(record.organizationId);
   }
 
   function fail(

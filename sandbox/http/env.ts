@@ -8,6 +8,11 @@ export type SandboxVariables = {
   organizationId: string;
   /** On admin calls: what the admin token sent may do (set by adminGateMiddleware). */
   adminScope?: AdminScope;
+  /**
+   * The value an operation answered with, before it became JSON text (set by registerOperations),
+   * so the request log keeps it without reading the answer back.
+   */
+  answerBody?: unknown;
 };
 
 /** What an admin call's token may act on: the whole sandbox, or one organization's admin calls. */

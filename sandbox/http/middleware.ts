@@ -353,8 +353,9 @@ export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxE
  * compute it (sandbox/domain/money/accrual.ts).
  */
 export function settleDueWorkMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
-  return async (_c, next) => {
-    ctx.dueWork.settleDue();
+  return async (c, next) => {
+    // The request reads only its organization's state: only that organization's work is settled.
+    ctx.dueWork.settleDue(c.get("organizationId"));
     await next();
   };
 }

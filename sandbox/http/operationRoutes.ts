@@ -174,6 +174,7 @@ export function registerOperations<
         body: await readOperationBody(c, operation, bodyChecks, options),
       } as OperationInput<typeof operation>;
       const answer: { status: number; body?: unknown } = await handle(input, c.get("organizationId"), c);
+      if ("body" in answer) c.set("answerBody", answer.body);
       return "body" in answer
         ? c.json(answer.body, answer.status as ContentfulStatusCode)
         : c.body(null, answer.status as 204);

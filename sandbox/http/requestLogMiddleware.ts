@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
-import { redactBody, walletOfRequest, type RequestLog } from "../domain/requestLog.ts";
+import { redactBody, redactValue, walletOfRequest, type RequestLog } from "../domain/requestLog.ts";
 import type { SandboxEnv } from "./env.ts";
 import { CONSOLE_REQUEST_HEADER } from "./middleware.ts";
 
@@ -24,6 +24,11 @@ function parsed(text: string | null): unknown {
  * bodies redacted. The console's own reads (GETs, and POSTs that change nothing) are left out: it
  * polls every page every few seconds, and a log of them would push out what the user did. What the
  * console changes is logged.
+ *
+ * What it costs a request is kept small, since every request pays it: the body is read once
+ * (Hono keeps the text, and the route's own read gets it from there), parsed once for both the
+ * wallet it names and its redaction, and an operation's answer is taken as the value it answered
+ * with rather than read back from the response (only other JSON answers, errors, are read back).
  */
 export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
@@ -34,12 +39,19 @@ export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<Sandbox
       (method === "GET" || (method === "POST" && READ_ONLY_POSTS.has(c.req.path)))
     )
       return next();
-    // The body limit runs earlier, so this reads at most 1 MB, once; the route reads its own copy.
-    const requestText = method === "GET" || method === "DELETE" ? null : await c.req.raw.clone().text();
+    // The body limit runs earlier, so this reads at most 1 MB, once.
+    const requestText = method === "GET" || method === "DELETE" ? null : await c.req.text();
     await next();
-    const type = c.res.headers.get("content-type") ?? "";
-    const responseText = type.includes("json") ? await c.res.clone().text() : null;
+    const request = parsed(requestText);
+    let answer: unknown = c.get("answerBody");
+    let answerText: string | null = null;
+    if (answer === undefined && (c.res.headers.get("content-type") ?? "").includes("json")) {
+      answerText = await c.res.clone().text();
+      answer = parsed(answerText);
+    }
     const url = new URL(c.req.url);
+    const kept = (text: string | null, value: unknown) =>
+      text === null || text === "" ? null : value === null ? redactBody(text) : redactValue(value);
     log.record(c.get("organizationId"), {
       requestId: c.get("requestId"),
       method,
@@ -48,9 +60,10 @@ export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<Sandbox
       status: c.res.status,
       at: new Date(startedMs).toISOString(),
       durationMs: Date.now() - startedMs,
-      walletId: walletOfRequest(method, url.pathname, parsed(requestText), parsed(responseText)),
-      requestBody: requestText === null || requestText === "" ? null : redactBody(requestText),
-      responseBody: responseText === null || responseText === "" ? null : redactBody(responseText),
+      walletId: walletOfRequest(method, url.pathname, request, answer ?? null),
+      requestBody: kept(requestText, request),
+      responseBody:
+        c.get("answerBody") !== undefined ? redactValue(answer) : kept(answerText, answer ?? null),
     });
   };
 }

@@ -76,7 +76,7 @@ export function generalAdminRoutes(ctx: SandboxContext) {
       }
       if (body.scope === "sandbox") ctx.clocks.shared.advance(ms);
       else ctx.clocks.advance(org, ms);
-      ctx.dueWork.settleDue();
+      ctx.dueWork.settleDue(body.scope === "sandbox" ? undefined : org);
       return ok(clockView(org, body.scope));
     },
 

@@ -33,7 +33,7 @@ export function moneyAdminRoutes(ctx: SandboxContext) {
     },
 
     sandboxLedgerSummary: (_input, org) => {
-      ctx.dueWork.settleDue();
+      ctx.dueWork.settleDue(org);
       return ok(ledgerSummary(ctx.db, org, ctx.clocks.now(org).toISOString()));
     },
     sandboxLedgerEntries: ({ query }, org) => {

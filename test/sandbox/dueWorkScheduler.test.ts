@@ -15,14 +15,20 @@ function work(name: string, dueTimes: string[], log: string[]): DueWork {
 }
 
 /** Due work of several organizations, each item due on its organization's clock; asked per organization. */
-function organizationsWork(items: { organizationId: string; dueAt: string }[], log: string[]): DueWork {
+function organizationsWork(
+  items: { organizationId: string; dueAt: string }[],
+  log: string[],
+  asked: (string | undefined)[] = [],
+): DueWork {
   const waiting = [...items].sort((a, b) => (a.dueAt < b.dueAt ? -1 : 1));
-  const asked: (string | undefined)[] = [];
   const of = (organizationId?: string) =>
     waiting.filter((item) => organizationId === undefined || item.organizationId === organizationId);
   return {
     name: "organizations' work",
-    nextDueAt: (organizationId) => of(organizationId)[0]?.dueAt ?? null,
+    nextDueAt: (organizationId) => {
+      asked.push(organizationId);
+      return of(organizationId)[0]?.dueAt ?? null;
+    },
     settleDue(nowIso, organizationId) {
       asked.push(organizationId);
       for (const item of of(organizationId).filter((i) => i.dueAt <= nowIso)) {
@@ -57,6 +63,39 @@ describe("dueWorkScheduler", () => {
     expect(log).toEqual(["a@2026-01-31T00:00:00.000Z", "b@2026-01-01T00:00:01.000Z"]);
     expect(clocks.now("a").toISOString()).toBe("2026-01-31T00:00:01.000Z");
     expect(clocks.now("b").toISOString()).toBe("2026-01-01T00:00:01.000Z");
+  });
+
+  test("an organization's request settles its work alone, asking of nobody else's; the timer settles the others'", async () => {
+    const startedAt = Date.now();
+    const moving = {
+      ...createManualClock(new Date("2026-01-01T00:00:00.000Z")),
+      now: () => new Date(Date.parse("2026-01-01T00:00:00.000Z") + Date.now() - startedAt),
+    };
+    const clocks = createOrganizationClocks(
+      moving,
+      new Map(Array.from({ length: 50 }, (_, index) => [`ahead${index}`, 60_000] as const)),
+    );
+    const log: string[] = [];
+    const asked: (string | undefined)[] = [];
+    const scheduler = createDueWorkScheduler(clocks, [
+      organizationsWork(
+        [
+          { organizationId: "a", dueAt: "2026-01-01T00:00:00.000Z" },
+          { organizationId: "b", dueAt: "2026-01-01T00:00:00.040Z" },
+        ],
+        log,
+        asked,
+      ),
+    ]);
+    scheduler.wake("b");
+    asked.length = 0;
+    scheduler.settleDue("a");
+    // One organization's request: its own work, looked up for it alone (not for the 50 ahead).
+    expect(log).toEqual(["a@2026-01-01T00:00:00.000Z"]);
+    expect(asked.every((id) => id === "a")).toBe(true);
+    for (let i = 0; i < 200 && log.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    scheduler.close();
+    expect(log).toEqual(["a@2026-01-01T00:00:00.000Z", "b@2026-01-01T00:00:00.040Z"]);
   });
 
   test("its timer is armed for the work of an organization ahead at that organization's time", async () => {

@@ -120,11 +120,15 @@ describe("a body the route did not read", () => {
 
   test("is answered with Connection: close, so no client reuses a socket the server is about to cut", async () => {
     const large = JSON.stringify({ pad: "p".repeat(200_000) });
-    // A redelivery takes no body, and a refused credential reads none.
+    // A refused credential reads none.
+    expect(await connectionHeaderOf("POST", "/v2/portfolio-wallets", large, null)).toBe("close");
+  });
+
+  test("a body only the request log read (a redelivery takes none) leaves nothing on the connection, which stays open", async () => {
+    const large = JSON.stringify({ pad: "p".repeat(200_000) });
     expect(
       await connectionHeaderOf("POST", `/_console/api/webhook-deliveries/${SOME_ID}/redeliver`, large, TOKEN),
-    ).toBe("close");
-    expect(await connectionHeaderOf("POST", "/v2/portfolio-wallets", large, null)).toBe("close");
+    ).not.toBe("close");
   });
 
   test("a body the route read keeps the connection open", async () => {

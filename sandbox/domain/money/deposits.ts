@@ -200,7 +200,7 @@ export function simulateDeposit(
     touchWallet(deps.db, walletId, at);
     emitDepositStatus(deps, record, null, at);
     deps.emitWalletFigures({ id: walletId, organizationId }, at, { positionsMoved: false });
-    deps.wake();
+    deps.wake(organizationId);
     return { deposit: depositView(record), replayed: false };
   });
 }

@@ -16,8 +16,8 @@ export interface MoneyDeps {
   faults: FaultRegistry;
   /** How long a detected deposit takes to reach its positions, in sandbox-clock ms. */
   depositProcessingDelayMs: number;
-  /** Tells the due-work scheduler that new work was scheduled (domain/dueWorkScheduler.ts). */
-  wake(): void;
+  /** Tells the due-work scheduler that the organization has new work scheduled (domain/dueWorkScheduler.ts). */
+  wake(organizationId: string): void;
   /**
    * Emits the wallet's figures as events after money moved (domain/walletFigures.ts). Passed in
    * rather than imported: the figures are the wallet's view (walletView.ts), which is built on the

@@ -88,7 +88,7 @@ export function startWithdrawal(
   for (const leg of legs) {
     if (leg.dueAt === at) settleLeg(deps, processing, { ...leg, status: "processing" }, at);
   }
-  deps.wake();
+  deps.wake(record.organizationId);
 }
 
 /** A processing leg that is due: it pays out, or fails when a fault was planned for it. */
