@@ -63,12 +63,21 @@ function redactingReplacer(key: string, value: unknown): unknown {
 const cut = (kept: string) =>
   kept.length > REQUEST_LOG_BODY_CHARS ? `${kept.slice(0, REQUEST_LOG_BODY_CHARS)}…` : kept;
 
+/** Kept in place of a body nested too deeply to walk (a hostile request's `[[[[…`). */
+export const TOO_DEEP_TO_KEEP = "[not kept: nested too deeply to redact]";
+
 /**
  * A JSON value as the log keeps it: the values of secret-named fields and every webhook secret
  * replaced by `[redacted]`, cut to REQUEST_LOG_BODY_CHARS.
  */
 export function redactValue(value: unknown): string {
-  return cut(JSON.stringify(value, redactingReplacer) ?? "");
+  try {
+    return cut(JSON.stringify(value, redactingReplacer) ?? "");
+  } catch {
+    // JSON.parse accepts nesting deeper than a walk's stack allows: keep nothing of such a body
+    // rather than fail the request it came with.
+    return TOO_DEEP_TO_KEEP;
+  }
 }
 
 /**

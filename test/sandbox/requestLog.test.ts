@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   createRequestLog,
   redactBody,
+  TOO_DEEP_TO_KEEP,
   REQUEST_LOG_CAPACITY,
   type LoggedRequest,
 } from "../../sandbox/domain/requestLog.ts";
@@ -96,6 +97,8 @@ describe("the request log", () => {
     );
     expect(redactBody("not json whsec_abc-1")).toBe("not json [redacted]");
     expect(redactBody(JSON.stringify({ pad: "p".repeat(10_000) })).length).toBeLessThanOrEqual(4097);
+    // Nesting JSON.parse accepts but a walk cannot: nothing of it kept, and no throw.
+    expect(redactBody(`${"[".repeat(200_000)}${"]".repeat(200_000)}`)).toBe(TOO_DEEP_TO_KEEP);
   });
 
   test("another organization's requests are neither listed nor found", async () => {
