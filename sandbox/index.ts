@@ -172,7 +172,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(options.webhookHostAddresses === undefined ? {} : { hostAddresses: options.webhookHostAddresses }),
   };
   const webhookDispatcher = createWebhookDispatcher(db, webhookDelivery, webhookUrlPolicy);
-  const events = createEventSink(db, () => webhookDispatcher.kick(), webhookDelivery);
+  const events = createEventSink(db, (registration) => webhookDispatcher.kick(registration), webhookDelivery);
   // The scheduler is created last (it needs every kind of due work); until then, wake is a no-op.
   let dueWork: DueWorkScheduler | null = null;
   const wake = (organizationId: string) => dueWork?.wake(organizationId);

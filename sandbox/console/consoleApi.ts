@@ -39,7 +39,7 @@ export function consoleReadRoutes(ctx: SandboxContext): OperationRoutes<typeof C
     // Webhook deliveries run on the real clock (receivers check signature times against theirs).
     consoleRedeliverWebhook: ({ path }, org) => {
       const delivery = redeliver(ctx.db, org, path.id, new Date());
-      ctx.webhookDispatcher.kick();
+      ctx.webhookDispatcher.kick({ id: delivery.registrationId, organizationId: org });
       return { status: 201, body: delivery };
     },
   };

@@ -11,6 +11,7 @@ import {
   findWebhookEventPayload,
   leaseDelivery,
   listDueDeliveriesOf,
+  hasPendingBacklog,
   listRegistrationsForDispatch,
   nextDeliveryDueAt,
   pruneDeliveryHistory,
@@ -64,8 +65,12 @@ const PRUNE_INTERVAL_MS = 60_000;
 const BLOCKED_RECHECK_MS = 1000;
 
 export interface WebhookDispatcher {
-  /** Looks for due deliveries soon (after the current synchronous work, so after its commit). */
-  kick(): void;
+  /**
+   * Looks for due deliveries soon (after the current synchronous work, so after its commit): of
+   * the registration given (deliveries were just added for it), or, without one, of every
+   * registration (deliveries may have been added anywhere: a restart, a restored snapshot).
+   */
+  kick(registration?: { id: string; organizationId: string }): void;
   /** Prunes delivery history now (it also happens every minute); returns the deliveries deleted. */
   prune(): number;
   /**
@@ -93,6 +98,12 @@ export interface WebhookDispatcher {
  * hanging receivers hold at most its own slots: another organization's due delivery starts at
  * once while fewer than concurrency / concurrencyPerOrganization other organizations are saturated,
  * and within one attempt timeout otherwise.
+ *
+ * A pass visits the registrations it knows to have pending deliveries (told by `kick` when they
+ * are added, found once by a scan of the due index at startup and after a restore), each by one
+ * probe of its own index range, and forgets one when none is left pending: its cost follows the
+ * number of registrations with work, not the backlog, so one organization's fan-out of thousands
+ * of deliveries is not read again on every pass.
  */
 export function createWebhookDispatcher(
   db: DatabaseSync,
@@ -114,8 +125,14 @@ export function createWebhookDispatcher(
   let closed = false;
   let paused = false;
   let firstOrganization = 0;
+  /** Registrations with pending deliveries (due or retrying later), with their organization. */
+  const withPending = new Map<string, string>();
+  /** Whether the next pass first finds every registration with pending deliveries. */
+  let lookEverywhere = true;
 
-  function kick(): void {
+  function kick(registration?: { id: string; organizationId: string }): void {
+    if (registration === undefined) lookEverywhere = true;
+    else withPending.set(registration.id, registration.organizationId);
     if (closed || paused || immediate !== null) return;
     immediate = setImmediate(() => {
       immediate = null;
@@ -133,12 +150,16 @@ export function createWebhookDispatcher(
   function run(): void {
     if (closed || paused) return;
     const nowMs = Date.now();
+    if (lookEverywhere) {
+      lookEverywhere = false;
+      for (const { id, organizationId } of listRegistrationsForDispatch(db, Number.MAX_SAFE_INTEGER))
+        withPending.set(id, organizationId);
+    }
     const byOrganization = new Map<string, string[]>();
-    for (const registration of listRegistrationsForDispatch(db, nowMs)) {
-      byOrganization.set(registration.organizationId, [
-        ...(byOrganization.get(registration.organizationId) ?? []),
-        registration.id,
-      ]);
+    for (const [registrationId, organizationId] of withPending) {
+      const own = byOrganization.get(organizationId);
+      if (own === undefined) byOrganization.set(organizationId, [registrationId]);
+      else own.push(registrationId);
     }
     const organizations = [...byOrganization.keys()];
     // A different organization goes first on each pass, so none is always served last.
@@ -152,7 +173,15 @@ export function createWebhookDispatcher(
           options.concurrencyPerRegistration - inFlightOf("registrationId", registrationId),
         );
         if (free <= 0) continue;
-        for (const delivery of listDueDeliveriesOf(db, registrationId, nowMs, free)) start(delivery);
+        const due = listDueDeliveriesOf(db, registrationId, nowMs, free);
+        for (const delivery of due) start(delivery);
+        // Nothing due and nothing leased or retrying later: forgotten until kicked again.
+        if (
+          due.length === 0 &&
+          inFlightOf("registrationId", registrationId) === 0 &&
+          !hasPendingBacklog(db, registrationId, 1)
+        )
+          withPending.delete(registrationId);
       }
     }
     arm();

@@ -57,7 +57,8 @@ export interface EventSink {
  */
 export function createEventSink(
   db: DatabaseSync,
-  onEnqueued: () => void,
+  /** Told of each registration that got a pending delivery (the dispatcher looks for it). */
+  onEnqueued: (registration: { id: string; organizationId: string }) => void,
   options: { maxPendingPerRegistration: number },
 ): EventSink {
   /** Stores the event and one delivery per registration (cancelled when its backlog is full). */
@@ -78,6 +79,7 @@ export function createEventSink(
     const nowMs = Date.now();
     const createdAt = new Date(nowMs).toISOString();
     const deliveryIds: string[] = [];
+    const pending: { id: string; organizationId: string }[] = [];
     for (const registration of registrations) {
       const backlogFull = hasPendingBacklog(db, registration.id, options.maxPendingPerRegistration);
       const deliveryId = randomUUID();
@@ -102,8 +104,9 @@ export function createEventSink(
         updatedAt: createdAt,
         walletId,
       });
+      if (!backlogFull) pending.push({ id: registration.id, organizationId });
     }
-    onEnqueued();
+    for (const registration of pending) onEnqueued(registration);
     return { eventId: id, deliveryIds };
   }
 
