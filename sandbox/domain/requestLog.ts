@@ -8,6 +8,12 @@
 
 /** Requests kept per organization; older ones are overwritten. */
 export const REQUEST_LOG_CAPACITY = 500;
+/**
+ * Requests per organization whose bodies are kept; older ones keep everything but their bodies.
+ * The bodies are nearly all of the log's memory (up to 8 KB a request): with all 500 kept, 64
+ * organizations' logs alone would hold about 250 MB.
+ */
+export const REQUEST_LOG_BODIES_KEPT = 100;
 /** Characters of a request's or an answer's body kept, after redaction. */
 export const REQUEST_LOG_BODY_CHARS = 4096;
 
@@ -130,7 +136,10 @@ const statusMatches = (status: number, wanted: string | undefined) =>
   (/^[1-5]xx$/.test(wanted) ? Math.floor(status / 100) === Number(wanted[0]) : String(status) === wanted);
 
 /** One ring per organization, each of `capacity` slots. */
-export function createRequestLog(capacity = REQUEST_LOG_CAPACITY): RequestLog {
+export function createRequestLog(
+  capacity = REQUEST_LOG_CAPACITY,
+  bodiesKept = REQUEST_LOG_BODIES_KEPT,
+): RequestLog {
   const rings = new Map<string, { slots: LoggedRequest[]; next: number }>();
   /** The organization's requests, newest first. */
   function* newestFirst(organizationId: string): Generator<LoggedRequest> {
@@ -145,6 +154,13 @@ export function createRequestLog(capacity = REQUEST_LOG_CAPACITY): RequestLog {
       if (ring === undefined) rings.set(organizationId, (ring = { slots: [], next: 0 }));
       if (ring.slots.length < capacity) ring.slots.push(request);
       else ring.slots[ring.next] = request;
+      // The request `bodiesKept` back loses its bodies now (it may be one of the capacity's last).
+      if (ring.slots.length > bodiesKept) {
+        const older = (ring.next - bodiesKept + ring.slots.length) % ring.slots.length;
+        const stale = ring.slots[older]!;
+        if (stale.requestBody !== null || stale.responseBody !== null)
+          ring.slots[older] = { ...stale, requestBody: null, responseBody: null };
+      }
       ring.next = (ring.next + 1) % capacity;
     },
     list(organizationId, filter) {

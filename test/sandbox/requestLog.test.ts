@@ -3,6 +3,7 @@ import {
   createRequestLog,
   redactBody,
   TOO_DEEP_TO_KEEP,
+  REQUEST_LOG_BODIES_KEPT,
   REQUEST_LOG_CAPACITY,
   type LoggedRequest,
 } from "../../sandbox/domain/requestLog.ts";
@@ -142,6 +143,19 @@ describe("the request log", () => {
     const small = createRequestLog(3);
     for (let n = 0; n < 2; n += 1) small.record("org", entry(n));
     expect(small.list("org", { limit: 10 }).map((r) => r.requestId)).toEqual(["r1", "r0"]);
+  });
+
+  test(`keeps the bodies of the newest ${REQUEST_LOG_BODIES_KEPT} requests only, and every older one without them`, () => {
+    const log = createRequestLog();
+    for (let n = 0; n < REQUEST_LOG_CAPACITY + 10; n += 1)
+      log.record("org", { ...entry(n), requestBody: `{"n":${n}}`, responseBody: "{}" });
+    const newest = REQUEST_LOG_CAPACITY + 9;
+    const kept = log.find("org", `r${newest - REQUEST_LOG_BODIES_KEPT + 1}`);
+    expect(kept?.requestBody).not.toBeNull();
+    expect(kept?.responseBody).not.toBeNull();
+    const older = log.find("org", `r${newest - REQUEST_LOG_BODIES_KEPT}`);
+    expect(older).toMatchObject({ requestBody: null, responseBody: null, status: 200 });
+    expect(log.find("org", "r10")).toMatchObject({ requestBody: null, responseBody: null });
   });
 });
 
