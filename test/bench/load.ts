@@ -24,8 +24,8 @@ import { ConsumerProject } from "../consumer/harness/consumerProject.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import type { SandboxProcessStats } from "./load/sandboxProcess.ts";
 import { startSandboxProcess, type SandboxHandle } from "./load/sandboxHandle.ts";
-import { sendToSandbox } from "../support/sandboxAccess.ts";
-import { median } from "./statistics.ts";
+import { clientOf, type Api, type Body, type Sample } from "./load/timedClient.ts";
+import { median, percentile, toTenth } from "./statistics.ts";
 
 const ORG_COUNTS = (process.env["BENCH_LOAD_ORGS"] ?? "1,4,8,16").split(",").map(Number);
 const WALLETS = Number(process.env["BENCH_LOAD_WALLETS"] ?? "50");
@@ -84,27 +84,6 @@ const directoryBytes = (dir: string) =>
 
 // ---- One organization's requests ----------------------------------------------------------
 
-interface Sample {
-  route: string;
-  ms: number;
-  status: number;
-}
-
-// Answers are loose JSON.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = any;
-
-function clientOf(url: string, token: string, samples: Sample[]) {
-  return async (method: string, route: string, pathname: string, body?: unknown): Promise<Body> => {
-    const started = performance.now();
-    const answer = await sendToSandbox({ url, token }, method, pathname, body);
-    samples.push({ route: `${method} ${route}`, ms: performance.now() - started, status: answer.status });
-    if (answer.status >= 500)
-      throw new Error(`${method} ${pathname} answered ${answer.status}: ${answer.text}`);
-    return answer.body;
-  };
-}
-
 /** Runs `work` over `items`, `parallel` at a time. */
 async function inParallel<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>) {
   let next = 0;
@@ -114,8 +93,6 @@ async function inParallel<T>(items: readonly T[], parallel: number, work: (item:
     }),
   );
 }
-
-type Api = ReturnType<typeof clientOf>;
 
 /** What the provider sends for a preview, an `up` of WALLETS wallets, a no-change preview and a refresh. */
 async function providerRequests(api: Api): Promise<{ id: string; depositAddresses: Body }[]> {
@@ -284,14 +261,6 @@ interface LoadResult {
   dataDirBytes: number;
 }
 
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-const round = (value: number) => Math.round(value * 10) / 10;
-
 async function load(
   name: string,
   sandbox: SandboxHandle,
@@ -334,19 +303,19 @@ async function load(
   return {
     name,
     organizations: organizations.length,
-    seconds: round(seconds),
+    seconds: toTenth(seconds),
     requests: all.length,
-    throughput: round(all.length / seconds),
+    throughput: toTenth(all.length / seconds),
     byOrganization: organizations.map(({ organization, engine: drivesEngine }) => {
       const ms = (samples.get(organization) ?? []).map((s) => s.ms);
       return {
         organization,
         engine: drivesEngine && project !== null,
         requests: ms.length,
-        p50: round(percentile(ms, 50)),
-        p95: round(percentile(ms, 95)),
-        p99: round(percentile(ms, 99)),
-        max: round(Math.max(...ms)),
+        p50: toTenth(percentile(ms, 50)),
+        p95: toTenth(percentile(ms, 95)),
+        p99: toTenth(percentile(ms, 99)),
+        max: toTenth(Math.max(...ms)),
         errors4xx: (samples.get(organization) ?? []).filter((s) => s.status >= 400).length,
       };
     }),
@@ -355,9 +324,9 @@ async function load(
       return {
         route,
         count: ms.length,
-        p50: round(percentile(ms, 50)),
-        p95: round(percentile(ms, 95)),
-        p99: round(percentile(ms, 99)),
+        p50: toTenth(percentile(ms, 50)),
+        p95: toTenth(percentile(ms, 95)),
+        p99: toTenth(percentile(ms, 99)),
       };
     }),
     engine,
@@ -451,9 +420,9 @@ const lines = [
     return (
       `| ${r.name} | ${r.organizations} | ${r.requests} | ${r.seconds} | ${r.throughput} | ` +
       `${Math.max(...orgs.map((o) => o.p50))} | ${Math.max(...orgs.map((o) => o.p95))} | ${worstP99(r)} | ` +
-      `${round(median(orgs.map((o) => o.p99)))} | ${r.engine?.up.toFixed(1) ?? "-"} | ` +
+      `${toTenth(median(orgs.map((o) => o.p99)))} | ${r.engine?.up.toFixed(1) ?? "-"} | ` +
       `${pct(r.sandbox.cpuMs, r.sandbox.wallMs)} | ${pct(r.sandbox.eventLoopUtilization, 1)} | ` +
-      `${round(r.sandbox.loopDelayP99Ms)} | ${pct(r.sandbox.sqliteMs, r.sandbox.wallMs)} | ` +
+      `${toTenth(r.sandbox.loopDelayP99Ms)} | ${pct(r.sandbox.sqliteMs, r.sandbox.wallMs)} | ` +
       `${pct(r.sandbox.commitMs, r.sandbox.wallMs)} | ${pct(r.clientCpuMs, r.seconds * 1000)} | ${pct(r.machineCpuBusy, 1)} | ${r.loadAverage[0]?.toFixed(2)} |`
     );
   }),

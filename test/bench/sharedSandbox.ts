@@ -23,9 +23,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { sendToSandbox } from "../support/sandboxAccess.ts";
+import { clientOf, type Api, type Sample } from "./load/timedClient.ts";
 import { startSandboxProcess, type SandboxHandle } from "./load/sandboxHandle.ts";
-import { median } from "./statistics.ts";
+import { median, percentile, toTenth } from "./statistics.ts";
 
 const ORG_COUNTS = (process.env["BENCH_LOAD_ORGS"] ?? "16,32,64").split(",").map(Number);
 const SCENARIOS = (process.env["BENCH_LOAD_SCENARIOS"] ?? "even,loud,fan-out").split(",");
@@ -99,29 +99,6 @@ function worktreeOf(ref: string): { checkout: Checkout; remove: () => void } {
 }
 
 // ---- One organization's requests ---------------------------------------------------------------
-
-interface Sample {
-  route: string;
-  ms: number;
-  status: number;
-}
-
-// Answers are loose JSON.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Body = any;
-type Api = (method: string, route: string, pathname: string, body?: unknown) => Promise<Body>;
-
-/** A client of one organization that times every request into `samples`. */
-function clientOf(url: string, token: string, samples: Sample[]): Api {
-  return async (method, route, pathname, body) => {
-    const started = performance.now();
-    const answer = await sendToSandbox({ url, token }, method, pathname, body);
-    samples.push({ route: `${method} ${route}`, ms: performance.now() - started, status: answer.status });
-    if (answer.status >= 500)
-      throw new Error(`${method} ${pathname} answered ${answer.status}: ${answer.text}`);
-    return answer.body;
-  };
-}
 
 const WALLETS = "/v2/portfolio-wallets";
 
@@ -201,14 +178,6 @@ interface RunResult {
   cpuMs: number;
 }
 
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-const round1 = (value: number) => Math.round(value * 10) / 10;
-
 async function run(checkout: Checkout, scenario: string, organizations: number): Promise<RunResult> {
   const tokens: Record<string, string> = {};
   const orgs = Array.from({ length: organizations }, (_, index) => {
@@ -283,19 +252,19 @@ async function run(checkout: Checkout, scenario: string, organizations: number):
       checkout: checkout.name,
       scenario,
       organizations: scenario === "fan-out" ? 1 + READERS : organizations,
-      seconds: round1(seconds),
+      seconds: toTenth(seconds),
       requests,
-      throughput: round1(requests / seconds),
+      throughput: toTenth(requests / seconds),
       p99ByOrganization: samples.map((own) =>
-        round1(
+        toTenth(
           percentile(
             own.map((s) => s.ms),
             99,
           ),
         ),
       ),
-      watchedP95: round1(percentile(watchedMs, 95)),
-      watchedP99: round1(percentile(watchedMs, 99)),
+      watchedP95: toTenth(percentile(watchedMs, 95)),
+      watchedP99: toTenth(percentile(watchedMs, 99)),
       watchedErrors: watched.flat().filter((s) => s.status >= 400).length,
       firstOrganizationErrors: (samples[0] ?? []).filter((s) => s.status >= 400).length,
       peakRssMb: Math.round(sandbox.memory().peakRssBytes / 1e6),
@@ -354,7 +323,7 @@ const of = (checkout: Checkout, scenario: string, organizations: number) =>
   results.filter(
     (r) => r.checkout === checkout.name && r.scenario === scenario && r.organizations === organizations,
   );
-const figure = (runs: RunResult[], pick: (r: RunResult) => number) => round1(median(runs.map(pick)));
+const figure = (runs: RunResult[], pick: (r: RunResult) => number) => toTenth(median(runs.map(pick)));
 const worst = (r: RunResult) => Math.max(...r.p99ByOrganization);
 const columns: [string, (r: RunResult) => number][] = [
   ["requests/s", (r) => r.throughput],

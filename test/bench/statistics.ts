@@ -6,6 +6,16 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** The p-th percentile by the nearest rank (NaN for none). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A figure rounded to a tenth, as the benches print them. */
+export const toTenth = (value: number): number => Math.round(value * 10) / 10;
+
 /** Least-squares line through points (x, y): y = intercept + slope·x. */
 export function fitLine(points: readonly (readonly [number, number])[]): {
   intercept: number;
