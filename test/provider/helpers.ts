@@ -222,6 +222,21 @@ export async function walletTargets(t: TestSandbox, walletId: string, token = TO
     .sort(byPositionKey);
 }
 
+/**
+ * Changes the wallet's allocation outside the stack (as a console or another tool would) and
+ * waits for the service to apply it: the update stays `processing` for the rebalance delay, and
+ * until it completes the wallet still reads the old allocation.
+ */
+export async function changeOutside(
+  t: TestSandbox,
+  walletId: string,
+  positions: { positionKey: string; targetWeightBps: number }[],
+): Promise<void> {
+  await clientOf(t).wallets.updateStrategy(walletId, { requestId: randomUUID(), positions });
+  await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
+  expect(await walletTargets(t, walletId)).toEqual(canonical(positions));
+}
+
 function byPositionKey(a: { positionKey: string }, b: { positionKey: string }): number {
   return a.positionKey < b.positionKey ? -1 : a.positionKey > b.positionKey ? 1 : 0;
 }

@@ -8,6 +8,7 @@ import {
   addFault,
   baseConfig,
   canonical,
+  changeOutside,
   weightsOf,
   checked,
   clientOf,
@@ -175,7 +176,7 @@ describe("PortfolioWallet create", () => {
     const resourceUrn = urnOf("PortfolioWallet");
     const label = `reweighted-${randomUUID()}`;
     const { id } = await createWallet(walletNews({ resourceUrn, label }));
-    await clientOf(t).wallets.updateStrategy(id, { requestId: randomUUID(), positions: POSITIONS_B });
+    await changeOutside(t, id, POSITIONS_B);
     const inputs = await checked(wallets, {}, walletNews({ resourceUrn, label, positions: POSITIONS_C }));
     await expect(wallets.create(inputs)).rejects.toThrow(
       new RegExp(

@@ -8,6 +8,7 @@ import {
   approverConfig,
   baseConfig,
   canonical,
+  changeOutside,
   weightsOf,
   checked,
   clientOf,
@@ -302,12 +303,6 @@ describe("strategy change with a Turnkey approver", () => {
 });
 
 /** An update sent to the service directly (a console, another tool or stack), applied before it returns. */
-async function changeOutside(id: string, positions: typeof POSITIONS_A) {
-  await clientOf(t).wallets.updateStrategy(id, { requestId: randomUUID(), positions });
-  await t.api("POST", "/_sandbox/clock/advance", { body: { seconds: 60 } });
-  expect(await walletTargets(t, id)).toEqual(canonical(positions));
-}
-
 const POSITIONS_D = [
   { positionKey: "tbills", targetWeightBps: 1000 },
   { positionKey: "resolvRlp", targetWeightBps: 9000 },
@@ -316,7 +311,7 @@ const POSITIONS_D = [
 describe("an allocation changed outside the stack", () => {
   test("is never overwritten: nothing is sent, and the error names the wallet, both allocations and the ways on", async () => {
     const { id, outs } = await createWallet(POSITIONS_A);
-    await changeOutside(id, POSITIONS_C);
+    await changeOutside(t, id, POSITIONS_C);
     await resetRequestCounts(t);
 
     const refused = await upTo(id, outs, POSITIONS_B).then(
@@ -335,7 +330,7 @@ describe("an allocation changed outside the stack", () => {
 
   test("after a refresh the state holds the service's allocation, and the update applies from it", async () => {
     const { id, outs } = await createWallet(POSITIONS_A);
-    await changeOutside(id, POSITIONS_C);
+    await changeOutside(t, id, POSITIONS_C);
     const refreshed = await wallets.read(id, outs);
     expect(refreshed.props.targetWeightsBps).toEqual(weightsOf(POSITIONS_C));
     const updated = (await upTo(id, refreshed.props, POSITIONS_B)) as { strategyChangeStatus: string };
@@ -346,7 +341,7 @@ describe("an allocation changed outside the stack", () => {
   test("with outsideChanges: overwrite, the code's allocation is applied anyway", async () => {
     await wallets.configure({ ...baseConfig(t), "portfolio-wallet:outsideChanges": "overwrite" });
     const { id, outs } = await createWallet(POSITIONS_A);
-    await changeOutside(id, POSITIONS_C);
+    await changeOutside(t, id, POSITIONS_C);
     await upTo(id, outs, POSITIONS_B);
     expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_B));
   });
@@ -382,7 +377,7 @@ describe("an allocation changed outside the stack", () => {
     };
     try {
       expect(await diffWarnings(baseConfig(t), outs)).toEqual([]);
-      await changeOutside(id, POSITIONS_C);
+      await changeOutside(t, id, POSITIONS_C);
       const [refusal] = await diffWarnings(baseConfig(t), outs);
       expect(refusal).toContain(
         `wallet ${id}: its allocation was changed outside this stack: the service holds resolvRlp 2000, syrupUsdc 8000, ` +
@@ -403,7 +398,7 @@ describe("an allocation changed outside the stack", () => {
 
   test("the code's target already at the service (a resumed update) is not an outside change", async () => {
     const { id, outs } = await createWallet(POSITIONS_A);
-    await changeOutside(id, POSITIONS_B);
+    await changeOutside(t, id, POSITIONS_B);
     const updated = (await upTo(id, outs, POSITIONS_B)) as { strategyChangeStatus: string };
     expect(updated.strategyChangeStatus).toBe("completed");
   });
