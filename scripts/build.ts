@@ -21,6 +21,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { manifestFilesOf, repositoryManifest } from "./packedManifest.ts";
 import { buildPluginArchive } from "./pluginArchive.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -66,7 +67,10 @@ export function buildInputsHash(root = repoRoot): string {
         if (!NOT_INPUTS.test(entry)) add(path.join(relative, entry));
       }
     } else {
-      hash.update(`${relative}\0`).update(readFileSync(absolute)).update("\0");
+      // The repository's package.json, also while a pack has the user's in its place.
+      const content =
+        relative === "package.json" ? repositoryManifest(manifestFilesOf(root)) : readFileSync(absolute);
+      hash.update(`${relative}\0`).update(content).update("\0");
     }
   };
   for (const input of BUILD_INPUTS) add(input);

@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { npmEnv, packedPackage } from "./harness/packedPackage.ts";
 import { installPackedPackage, SHARED_INSTALLS_DIR_ENV } from "./harness/sharedInstall.ts";
 
@@ -67,13 +68,20 @@ test("npm reads each project's tree as installed: `npm ls` is clean", async () =
   }
 });
 
-test("the packed package has no install script: npm 11 installs it asking no one to allow one", async () => {
+test("the packed package.json is the checkout's without its scripts and devDependencies: npm 11 installs it asking no one to allow a script", async () => {
   const manifest = JSON.parse(
     (await execFileAsync("tar", ["-xzOf", tarball, "package/package.json"], { env: npmEnv() })).stdout,
-  ) as { scripts?: Record<string, string> };
-  // The lifecycle events npm runs on an install, a git install or a checkout's own install.
-  const installEvents = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare"];
-  expect(Object.keys(manifest.scripts ?? {}).filter((name) => installEvents.includes(name))).toEqual([]);
+  ) as Record<string, unknown>;
+  // The repository's manifest, every field of it but the repository's own commands and tools
+  // (scripts/packedManifest.ts); and the checkout's is its own again after the pack.
+  const checkout = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
+  expect(checkout).toHaveProperty("scripts.prepack");
+  expect(existsSync(path.join(repoRoot, ".package.json.during-pack"))).toBe(false);
+  const { scripts: _scripts, devDependencies: _devDependencies, ...users } = checkout;
+  expect(manifest).toEqual(users);
   // What npm itself says, in a project of a user's (a dry run: npm resolves the tree and reports
   // the install scripts it would hold back, without writing node_modules).
   const project = mkdtempSync(path.join(os.tmpdir(), "pw-install-scripts-"));

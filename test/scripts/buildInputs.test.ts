@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { BUILD_INPUTS, buildInputsHash } from "../../scripts/build.ts";
+import { manifestFilesOf, restore, strip } from "../../scripts/packedManifest.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 
 /**
@@ -42,4 +43,17 @@ test("a changed source changes the hash", () => {
   const before = buildInputsHash(copy);
   writeFileSync(path.join(copy, "provider", "added.ts"), "export const added = 1;\n");
   expect(buildInputsHash(copy)).not.toBe(before);
+});
+
+// A pack of the checkout puts the user's package.json in place of the repository's while it packs:
+// another test file's packedPackage() hashing the inputs then must not see a changed source.
+test("a pack under way (the user's manifest in place of the repository's) leaves the hash as it was", async () => {
+  const before = buildInputsHash(copy);
+  await strip(manifestFilesOf(copy));
+  try {
+    expect(buildInputsHash(copy)).toBe(before);
+  } finally {
+    restore(manifestFilesOf(copy));
+  }
+  expect(buildInputsHash(copy)).toBe(before);
 });
