@@ -23,7 +23,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { clientOf, type Api, type Sample } from "./load/timedClient.ts";
+import { clientOf, pipelineConnections, type Api, type Sample } from "./load/timedClient.ts";
 import { startSandboxProcess, type SandboxHandle } from "./load/sandboxHandle.ts";
 import { median, percentile, toTenth } from "./statistics.ts";
 
@@ -200,9 +200,15 @@ async function run(checkout: Checkout, scenario: string, organizations: number):
   const receiver = await startReceiver();
   const samples = orgs.map(() => [] as Sample[]);
   const untimed: Sample[] = [];
+  // Each organization's pipeline has its own connections, opened by its set-up requests.
+  const connections = orgs.map(() => pipelineConnections());
   try {
-    const apis = orgs.map(({ token }, index) => clientOf(sandbox.url, token, samples[index] ?? []));
-    const setupApis = orgs.map(({ token }) => clientOf(sandbox.url, token, untimed));
+    const apis = orgs.map(({ token }, index) =>
+      clientOf(sandbox.url, token, samples[index] ?? [], connections[index]),
+    );
+    const setupApis = orgs.map(({ token }, index) =>
+      clientOf(sandbox.url, token, untimed, connections[index]),
+    );
     const funded = await Promise.all(setupApis.map((api, index) => fundedWallet(api, `funded ${index}`)));
     if (scenario === "fan-out") {
       for (let i = 0; i < FANOUT_REGISTRATIONS; i++)
@@ -271,6 +277,7 @@ async function run(checkout: Checkout, scenario: string, organizations: number):
       cpuMs: Math.round(stats.cpuMs),
     };
   } finally {
+    await Promise.all(connections.map((agent) => agent.destroy()));
     await sandbox.close();
     receiver.server.closeAllConnections();
     receiver.server.close();
