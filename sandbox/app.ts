@@ -9,6 +9,7 @@ import {
   adminGateMiddleware,
   authMiddleware,
   bodySizeLimitMiddleware,
+  fairTurnsMiddleware,
   faultMiddleware,
   hostCheckMiddleware,
   rateLimitMiddleware,
@@ -34,7 +35,7 @@ const WALLETS_BASE = SERVICE_OPERATIONS_BY_ID.listPortfolioWallets.path;
  * The sandbox's HTTP application. Middleware order matters: the request id and the response
  * headers first (so even a 401 carries them), the Host check (before anything answers), the body
  * size limit (before anything reads a body), then authentication,
- * counting, fault injection, and settling of due work.
+ * counting, fault injection, the organizations' turns, and settling of due work.
  */
 export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
@@ -55,6 +56,8 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use("*", requestCounterMiddleware(ctx));
   app.use("*", rateLimitMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));
+  // After the faults: an injected delay waits outside the turns, as a slow network would.
+  app.use("*", fairTurnsMiddleware(ctx));
   app.use(`${WALLETS_BASE}/*`, settleDueWorkMiddleware(ctx));
   app.use(WALLETS_BASE, settleDueWorkMiddleware(ctx));
 

@@ -26,6 +26,7 @@ import { emitWalletFigures } from "./domain/walletFigures.ts";
 import { rebalanceWallet } from "./domain/money/rebalance.ts";
 import { withdrawalContinuation } from "./domain/money/withdrawals.ts";
 import { createRequestCounter } from "./domain/requestCounter.ts";
+import { createFairTurns } from "./domain/fairTurns.ts";
 import { createRateLimiter, defaultBurst, type RateLimit } from "./domain/rateLimits.ts";
 import type { WebhookUrlPolicy } from "./domain/webhookUrlPolicy.ts";
 import { createStrategyUpdates } from "./domain/strategyUpdates.ts";
@@ -222,6 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requestCounter: createRequestCounter(),
     requestLog: createRequestLog(),
     rateLimiter,
+    fairTurns: createFairTurns(),
     money,
     dueWork,
     webhookDispatcher,

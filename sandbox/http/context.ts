@@ -7,6 +7,7 @@ import type { RequestLog } from "../domain/requestLog.ts";
 import type { FaultRegistry } from "../domain/faults.ts";
 import type { DueWorkScheduler } from "../domain/dueWorkScheduler.ts";
 import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
+import type { FairTurns } from "../domain/fairTurns.ts";
 import type { RateLimiter } from "../domain/rateLimits.ts";
 import type { RequestCounter } from "../domain/requestCounter.ts";
 import type { RequestGate, Snapshots } from "../domain/snapshots.ts";
@@ -36,6 +37,8 @@ export interface SandboxContext {
   strategyUpdates: StrategyUpdates;
   faults: FaultRegistry;
   requestCounter: RequestCounter;
+  /** The organizations' turns at the one thread that serves them (domain/fairTurns.ts). */
+  fairTurns: FairTurns;
   /** The service's rate limit, emulated, per organization (domain/rateLimits.ts). */
   rateLimiter: RateLimiter;
   /** What deposits, yield accrual, withdrawals and the ledger need (sandbox/domain/money/). */

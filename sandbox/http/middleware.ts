@@ -305,6 +305,29 @@ export function rateLimitMiddleware(ctx: SandboxContext): MiddlewareHandler<Sand
 const statusCodeOf = (status: number) =>
   status === 429 ? "rate_limited" : status >= 502 ? "unavailable" : "internal_error";
 
+/**
+ * Waits for the request's turn among the organizations' (domain/fairTurns.ts): in a busy turn of
+ * the loop an organization starts a few requests, and the rest of its requests wait for later
+ * turns instead of lengthening every other organization's wait. A full queue is refused.
+ */
+export function fairTurnsMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
+  return async (c, next) => {
+    const entry = ctx.fairTurns.enter(c.get("organizationId"));
+    if (entry === null) return next();
+    if ("refused" in entry) {
+      ctx.requestCounter.recordRateLimited(c.get("organizationId"));
+      throw new HttpError(
+        429,
+        "rate_limited",
+        `this organization already has ${entry.refused.waiting} requests waiting for their turn at the sandbox, which serves every organization in turns; nothing was applied. Send fewer at once, and retry after the Retry-After delay`,
+        { headers: { "Retry-After": "1" } },
+      );
+    }
+    await entry;
+    return next();
+  };
+}
+
 /** Applies the first registered fault matching the request (domain/faults.ts). */
 export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
