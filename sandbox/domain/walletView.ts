@@ -10,14 +10,18 @@ import {
   type WalletPosition,
   type YieldSource,
 } from "../../sdk/nodejs/contract/index.ts";
+import { readAccrualHoldingsOfWallets } from "../store/holdingsStore.ts";
 import {
   listDepositAddresses,
+  listDepositAddressesOfWallets,
   listTargets,
+  listTargetsOfWallets,
   type BalanceRecord,
+  type DepositAddressRecord,
   type TargetRecord,
   type WalletRecord,
 } from "../store/walletStore.ts";
-import { livePositionMicros, type RateHistories } from "./money/accrual.ts";
+import { livePositionMicros, livePositionMicrosOf, type RateHistories } from "./money/accrual.ts";
 import { sumMicros } from "./money/micros.ts";
 
 interface PositionFigures {
@@ -117,12 +121,78 @@ export function walletView(
   db: DatabaseSync,
   wallet: WalletRecord,
   catalog: readonly YieldSource[],
-  options: { includeRequestId: boolean; at: string; rates?: RateHistories },
+  options: WalletViewOptions,
 ): PortfolioWallet {
-  const targets = listTargets(db, wallet.id);
-  const balances = [...livePositionMicros(db, wallet, options.at, options.rates)].map(
-    ([positionKey, valueMicros]) => ({ positionKey, valueMicros }),
+  return viewOf(
+    wallet,
+    {
+      targets: listTargets(db, wallet.id),
+      positionMicros: livePositionMicros(db, wallet, options.at, options.rates),
+      depositAddresses: listDepositAddresses(db, wallet.id),
+    },
+    catalog,
+    options,
   );
+}
+
+/**
+ * walletView of several wallets of one organization (a page of the list), their rows read in
+ * three statements for all of them rather than about six for each.
+ */
+export function walletViews(
+  db: DatabaseSync,
+  organizationId: string,
+  wallets: readonly WalletRecord[],
+  catalog: readonly YieldSource[],
+  options: WalletViewOptions,
+): PortfolioWallet[] {
+  const ids = wallets.map((wallet) => wallet.id);
+  const targets = listTargetsOfWallets(db, ids);
+  const holdings = readAccrualHoldingsOfWallets(db, ids);
+  const depositAddresses = listDepositAddressesOfWallets(db, ids);
+  return wallets.map((wallet) => {
+    const own = holdings.get(wallet.id);
+    return viewOf(
+      wallet,
+      {
+        targets: targets.get(wallet.id) ?? [],
+        positionMicros:
+          own === undefined
+            ? new Map()
+            : livePositionMicrosOf(db, organizationId, own, options.at, options.rates),
+        depositAddresses: depositAddresses.get(wallet.id) ?? [],
+      },
+      catalog,
+      options,
+    );
+  });
+}
+
+export interface WalletViewOptions {
+  includeRequestId: boolean;
+  at: string;
+  rates?: RateHistories;
+}
+
+/** What a wallet's view is made of besides its own row. */
+interface WalletRows {
+  targets: TargetRecord[];
+  /** Position values as of the view's time (money/accrual.ts livePositionMicros). */
+  positionMicros: Map<string, bigint>;
+  depositAddresses: DepositAddressRecord[];
+}
+
+function viewOf(
+  wallet: WalletRecord,
+  rows: WalletRows,
+  catalog: readonly YieldSource[],
+  options: WalletViewOptions,
+): PortfolioWallet {
+  const { targets } = rows;
+  const balances = [...rows.positionMicros].map(([positionKey, valueMicros]) => ({
+    positionKey,
+    valueMicros,
+  }));
   const figures = positionFigures(targets, balances, catalog);
   const investedMicros = sumMicros(figures.map((f) => f.valueMicros));
   const positions: WalletPosition[] = figures.map((f) => {
@@ -140,7 +210,7 @@ export function walletView(
     };
   });
   const depositAddresses: Record<string, DepositAddress> = {};
-  for (const entry of listDepositAddresses(db, wallet.id)) {
+  for (const entry of rows.depositAddresses) {
     depositAddresses[entry.chain] = {
       address: entry.address,
       totalBalanceUsd: microsToUsd(entry.totalReceivedMicros),

@@ -15,7 +15,7 @@ import { NotFoundError, ValidationError } from "./errors.ts";
 import { findWallet, insertWallet, listWallets } from "../store/walletStore.ts";
 import { depositAddressesFor } from "./depositAddresses.ts";
 import { idempotencyScopeOf, runIdempotent } from "./idempotency.ts";
-import { walletView } from "./walletView.ts";
+import { walletView, walletViews } from "./walletView.ts";
 
 /** Idempotency scope of wallet creation. */
 export const CREATE_WALLET_ENDPOINT = idempotencyScopeOf(SERVICE_OPERATIONS_BY_ID.createPortfolioWallet);
@@ -113,7 +113,7 @@ export function listWalletPage(
     rates: new Map(),
   };
   return {
-    data: data.map((wallet) => walletView(deps.db, wallet, catalog, view)),
+    data: walletViews(deps.db, organizationId, data, catalog, view),
     pageSize: page.pageSize,
     nextCursor,
   };

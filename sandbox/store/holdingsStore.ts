@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { prepareReadingBigInts } from "./connection.ts";
-import { listBalances, setBalance } from "./walletStore.ts";
+import { idList, listBalances, setBalance } from "./walletStore.ts";
 
 /**
  * What a wallet holds, in micro-units: position values, pending allocations and per-chain figures,
@@ -140,6 +140,65 @@ export interface AccrualHoldings {
 }
 
 /**
+ * AccrualHoldings of several wallets (a page of the list) in one statement: the same rows
+ * pendingAccrual reads wallet by wallet (money/accrual.ts).
+ */
+export function readAccrualHoldingsOfWallets(
+  db: DatabaseSync,
+  walletIds: readonly string[],
+): Map<string, AccrualHoldings> {
+  const rows = prepareReadingBigInts(
+    db,
+    `SELECT w.id AS wallet_id, w.pending_allocations_micros AS pending, a.accrued_through,
+       a.yield_outstanding_micros AS yield_outstanding, b.position_key, b.value_micros, r.remainder
+     FROM wallets w
+     LEFT JOIN wallet_accruals a ON a.wallet_id = w.id
+     LEFT JOIN wallet_balances b ON b.wallet_id = w.id
+     LEFT JOIN position_accrual_remainders r ON r.wallet_id = w.id AND r.position_key = b.position_key
+     WHERE w.id IN (SELECT value FROM json_each(?))`,
+  ).all(idList(walletIds)) as unknown as HoldingsRow[];
+  const byWallet = new Map<string, AccrualHoldings>();
+  for (const row of rows) {
+    let holdings = byWallet.get(row.wallet_id);
+    if (holdings === undefined) {
+      holdings = holdingsOf(row);
+      byWallet.set(row.wallet_id, holdings);
+    }
+    addPosition(holdings, row);
+  }
+  return byWallet;
+}
+
+interface HoldingsRow {
+  wallet_id: string;
+  pending: bigint;
+  accrued_through: string | null;
+  yield_outstanding: bigint | null;
+  position_key: string | null;
+  value_micros: bigint | null;
+  remainder: string | null;
+}
+
+/** The wallet's holdings from its first joined row, positions still to add. */
+function holdingsOf(row: HoldingsRow): AccrualHoldings {
+  return {
+    state:
+      row.accrued_through === null
+        ? null
+        : { accruedThrough: row.accrued_through, yieldOutstandingMicros: row.yield_outstanding ?? 0n },
+    positions: new Map(),
+    remainders: new Map(),
+    pendingMicros: row.pending,
+  };
+}
+
+function addPosition(holdings: AccrualHoldings, row: HoldingsRow): void {
+  if (row.position_key === null) return;
+  holdings.positions.set(row.position_key, row.value_micros ?? 0n);
+  if (row.remainder !== null) holdings.remainders.set(row.position_key, BigInt(row.remainder));
+}
+
+/**
  * AccrualHoldings of every wallet of the organization, newest wallet first, from one statement
  * that walks the organization's wallets by index and each wallet's positions by key: the rows of
  * one wallet come together, so each is handed on as soon as the next wallet's row arrives.
@@ -158,33 +217,14 @@ export function* iterateAccrualHoldings(
      LEFT JOIN position_accrual_remainders r ON r.wallet_id = w.id AND r.position_key = b.position_key
      WHERE w.organization_id = ?
      ORDER BY w.created_at DESC, w.id DESC`,
-  ).iterate(organizationId) as Iterable<{
-    wallet_id: string;
-    pending: bigint;
-    accrued_through: string | null;
-    yield_outstanding: bigint | null;
-    position_key: string | null;
-    value_micros: bigint | null;
-    remainder: string | null;
-  }>;
+  ).iterate(organizationId) as Iterable<HoldingsRow>;
   let current = null as (AccrualHoldings & { walletId: string }) | null;
   for (const row of rows) {
     if (current?.walletId !== row.wallet_id) {
       if (current !== null) yield current;
-      current = {
-        walletId: row.wallet_id,
-        state:
-          row.accrued_through === null
-            ? null
-            : { accruedThrough: row.accrued_through, yieldOutstandingMicros: row.yield_outstanding ?? 0n },
-        positions: new Map(),
-        remainders: new Map(),
-        pendingMicros: row.pending,
-      };
+      current = { walletId: row.wallet_id, ...holdingsOf(row) };
     }
-    if (row.position_key === null) continue;
-    current.positions.set(row.position_key, row.value_micros ?? 0n);
-    if (row.remainder !== null) current.remainders.set(row.position_key, BigInt(row.remainder));
+    addPosition(current, row);
   }
   if (current !== null) yield current;
 }

@@ -145,6 +145,45 @@ export function listTargets(db: DatabaseSync, walletId: string): TargetRecord[] 
 }
 
 /**
+ * The ids as one bound JSON array, for `IN (SELECT value FROM json_each(?))`: one prepared
+ * statement whatever the count, each id a probe of the table's wallet index.
+ */
+export const idList = (ids: readonly string[]): string => JSON.stringify(ids);
+
+/** listTargets of several wallets (a page of the list) in one statement, each wallet's in its order. */
+export function listTargetsOfWallets(
+  db: DatabaseSync,
+  walletIds: readonly string[],
+): Map<string, TargetRecord[]> {
+  const rows = db
+    .prepare("SELECT * FROM wallet_targets WHERE wallet_id IN (SELECT value FROM json_each(?))")
+    .all(idList(walletIds)) as unknown as {
+    wallet_id: string;
+    position_key: string;
+    target_weight_bps: number;
+    asset: string;
+    max_processing_time: string;
+    sort_order: number;
+  }[];
+  const byWallet = new Map<string, (TargetRecord & { sortOrder: number })[]>(walletIds.map((id) => [id, []]));
+  for (const row of rows)
+    byWallet.get(row.wallet_id)?.push({
+      positionKey: row.position_key,
+      targetWeightBps: row.target_weight_bps,
+      asset: row.asset,
+      maxProcessingTime: row.max_processing_time,
+      sortOrder: row.sort_order,
+    });
+  // Sorted here, a few rows per wallet, rather than by SQLite in a temporary B-tree.
+  return new Map(
+    [...byWallet].map(([id, targets]) => [
+      id,
+      targets.sort((a, b) => a.sortOrder - b.sortOrder).map(({ sortOrder: _sortOrder, ...target }) => target),
+    ]),
+  );
+}
+
+/**
  * Sets the target allocation, and makes sure every targeted position has a balance row, so money
  * added later always has a row to land in. Balance rows of dropped positions are kept (a
  * rebalance moves their value; see domain/strategyUpdates.ts).
@@ -193,6 +232,39 @@ export function setBalance(db: DatabaseSync, walletId: string, balance: BalanceR
      ON CONFLICT (wallet_id, position_key)
      DO UPDATE SET value_micros = excluded.value_micros, updated_at = excluded.updated_at`,
   ).run(walletId, balance.positionKey, balance.valueMicros, at);
+}
+
+/** listDepositAddresses of several wallets in one statement, each wallet's in the order they were made. */
+export function listDepositAddressesOfWallets(
+  db: DatabaseSync,
+  walletIds: readonly string[],
+): Map<string, DepositAddressRecord[]> {
+  const rows = prepareReadingBigInts(
+    db,
+    "SELECT rowid AS made, * FROM deposit_addresses WHERE wallet_id IN (SELECT value FROM json_each(?))",
+  ).all(idList(walletIds)) as unknown as {
+    made: bigint;
+    wallet_id: string;
+    chain: string;
+    address: string;
+    total_received_micros: bigint;
+    pending_allocations_micros: bigint;
+  }[];
+  const byWallet = new Map<string, typeof rows>(walletIds.map((id) => [id, []]));
+  for (const row of rows) byWallet.get(row.wallet_id)?.push(row);
+  return new Map(
+    [...byWallet].map(([id, own]) => [
+      id,
+      own
+        .sort((a, b) => (a.made < b.made ? -1 : a.made > b.made ? 1 : 0))
+        .map((row) => ({
+          chain: row.chain,
+          address: row.address,
+          totalReceivedMicros: row.total_received_micros,
+          pendingAllocationsMicros: row.pending_allocations_micros,
+        })),
+    ]),
+  );
 }
 
 export function listDepositAddresses(db: DatabaseSync, walletId: string): DepositAddressRecord[] {

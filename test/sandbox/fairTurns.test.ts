@@ -15,10 +15,17 @@ function turnsOnTestClock(limits = LIMITS) {
   const turns = createFairTurns(limits, () => nowMs);
   /** Requests, in the order they started. */
   const started: string[] = [];
-  const send = (organizationId: string, name: string): Entry => {
+  /** Sends a request: it started (null), waits for its turn ("waiting"), or was refused. */
+  const send = (
+    organizationId: string,
+    name: string,
+  ): null | "waiting" | Exclude<Entry, null | Promise<void>> => {
     const entry = turns.enter(organizationId);
     if (entry === null) started.push(name);
-    else if (entry instanceof Promise) void entry.then(() => started.push(name));
+    else if (entry instanceof Promise) {
+      void entry.then(() => started.push(name));
+      return "waiting";
+    }
     return entry;
   };
   return {
@@ -65,8 +72,7 @@ describe("the organizations' turns", () => {
   test("an organization with maxWaiting requests waiting is refused, saying how many wait; another organization is not", async () => {
     const { send, started, spend, endTurn } = turnsOnTestClock();
     for (const n of [1, 2, 3, 4, 5, 6]) {
-      const entry = send("loud", `loud ${n}`);
-      expect(entry === null || entry instanceof Promise).toBe(true);
+      expect([null, "waiting"]).toContain(send("loud", `loud ${n}`));
     }
     expect(send("loud", "loud 7")).toEqual({ refused: { waiting: 4 } });
     expect(send("quiet", "quiet 1")).toBeNull();

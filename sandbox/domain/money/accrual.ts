@@ -175,9 +175,24 @@ export function livePositionMicros(
   toIso: string,
   rates?: RateHistories,
 ): Map<string, bigint> {
-  const pending = pendingAccrual(db, wallet, toIso, rates);
-  return new Map([...pending.byPosition].map(([key, position]) => [key, position.held + position.earned]));
+  return liveValues(pendingAccrual(db, wallet, toIso, rates));
 }
+
+/** livePositionMicros of holdings already read (readAccrualHoldingsOfWallets: a page of wallets at once). */
+export function livePositionMicrosOf(
+  db: DatabaseSync,
+  organizationId: string,
+  holdings: AccrualHoldings,
+  toIso: string,
+  rates?: RateHistories,
+): Map<string, bigint> {
+  return liveValues(
+    accrualOf(holdings, toIso, (positionKey) => rateHistoryOf(db, organizationId, positionKey, rates)),
+  );
+}
+
+const liveValues = (pending: PendingAccrual): Map<string, bigint> =>
+  new Map([...pending.byPosition].map(([key, position]) => [key, position.held + position.earned]));
 
 /** How long one accrual ledger entry may grow: a settlement within it extends the entry instead of adding one. */
 export const ACCRUAL_PERIOD_MS = 24 * 60 * 60 * 1000;

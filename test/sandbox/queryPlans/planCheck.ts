@@ -13,6 +13,8 @@ export const FIXED_TABLES: Readonly<Record<string, string>> = {
     "one row per organization whose clock moved on its own (its lead over the shared clock), read whole once at startup",
   sqlite_sequence: "SQLite's own AUTOINCREMENT counters: one row per table",
   pragma_table_info: "a table's columns, read by the migrations to tell a new file from an older one",
+  json_each:
+    "the ids bound as one JSON array (a page of the wallet list, at most its page size), each a probe of the wallets' index",
 };
 
 /**
