@@ -28,9 +28,10 @@ export interface DueWork {
  *
  * Each organization's work is due on its own clock (sandbox/clock.ts OrganizationClocks). The
  * scheduler remembers, per organization that has work waiting, when its earliest item falls due
- * in shared-clock time (looked up by index when its work is settled or scheduled), and one time
- * for everyone's work taken at face value (exact for organizations on the shared time); the timer
- * is armed for the earliest of these, and when it fires it settles only what they say is due.
+ * on its own clock (looked up by index when its work is settled or scheduled), and one time for
+ * everyone's work taken at face value (exact for organizations on the shared time); the timer is
+ * armed for the earliest of these, and when it fires it settles only what they say is due. A
+ * request whose organization has nothing due by them asks SQLite nothing (settleIfDue).
  */
 export interface DueWorkScheduler {
   /**
@@ -38,6 +39,11 @@ export interface DueWorkScheduler {
    * without one, everyone's (each organization ahead of the shared clock on its own).
    */
   settleDue(organizationId?: string): void;
+  /**
+   * settleDue(organizationId) when the organization may have work due (its remembered due time
+   * or everyone's has come), else nothing: what every API request calls.
+   */
+  settleIfDue(organizationId: string): void;
   /** Re-arms the timer; call after scheduling new work (for the organization, when given). */
   wake(organizationId?: string): void;
   /** Stops the timer (the sandbox is closing). */
@@ -51,7 +57,10 @@ export function createDueWorkScheduler(
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   let lastSettleFailed = false;
-  /** Per organization with work waiting: when its earliest item falls due, in shared-clock ms. */
+  /**
+   * Per organization with work waiting: when its earliest item falls due, in ms on its own clock
+   * (so a lead that changes, a clock advance of that organization, leaves it true).
+   */
   const dueByOrganization = new Map<string, number>();
   /** When everyone's earliest item falls due at face value (late for an organization ahead). */
   let everyonesDueMs: number | null = null;
@@ -77,7 +86,7 @@ export function createDueWorkScheduler(
   function noteOrganization(organizationId: string): void {
     const due = earliest(
       kinds.map((kind) => kind.nextDueAt(organizationId)),
-      clocks.leadMs(organizationId),
+      0,
     );
     if (due === null) dueByOrganization.delete(organizationId);
     else dueByOrganization.set(organizationId, due);
@@ -121,12 +130,28 @@ export function createDueWorkScheduler(
   function settleRemembered(): void {
     lastSettleFailed = false;
     const nowMs = clocks.shared.now().getTime();
-    const due = [...dueByOrganization].filter(([, dueMs]) => dueMs <= nowMs).map(([id]) => id);
+    const due = [...dueByOrganization]
+      .filter(([organizationId, dueMs]) => dueMs <= clocks.now(organizationId).getTime())
+      .map(([id]) => id);
     for (const organizationId of due) settleOrganization(organizationId);
     // An organization ahead of the shared clock whose work is due at face value is remembered as
     // due earlier still (scheduling its work noted it), so it was settled above, on its own clock.
     if (everyonesDueMs !== null && everyonesDueMs <= nowMs) settleEveryone();
     arm();
+  }
+
+  /**
+   * What a request of the organization settles: its due work, when it may have any. Nothing
+   * else asks SQLite on a request that finds nothing due: the organization's remembered time (on
+   * its own clock) has not come, nor everyone's at face value, nor did the last settling fail.
+   */
+  function settleIfDue(organizationId: string): void {
+    const own = dueByOrganization.get(organizationId);
+    const mayBeDue =
+      lastSettleFailed ||
+      (own !== undefined && own <= clocks.now(organizationId).getTime()) ||
+      (everyonesDueMs !== null && everyonesDueMs <= clocks.shared.now().getTime());
+    if (mayBeDue) settleDue(organizationId);
   }
 
   function wake(organizationId?: string): void {
@@ -145,8 +170,10 @@ export function createDueWorkScheduler(
     if (timer !== null) clearTimeout(timer);
     timer = null;
     let dueMs = everyonesDueMs;
-    for (const organizationDueMs of dueByOrganization.values())
-      if (dueMs === null || organizationDueMs < dueMs) dueMs = organizationDueMs;
+    for (const [organizationId, ownDueMs] of dueByOrganization) {
+      const sharedDueMs = ownDueMs - clocks.leadMs(organizationId);
+      if (dueMs === null || sharedDueMs < dueMs) dueMs = sharedDueMs;
+    }
     if (dueMs === null) return;
     // If the sandbox clock stands still (a manual clock), the timer finds nothing due and re-arms.
     const soonest = lastSettleFailed ? RETRY_AFTER_FAILURE_MS : 1;
@@ -160,6 +187,7 @@ export function createDueWorkScheduler(
 
   return {
     settleDue,
+    settleIfDue,
     wake,
     close() {
       closed = true;

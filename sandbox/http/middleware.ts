@@ -372,13 +372,14 @@ export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxE
 /**
  * Moves time-driven work that has fallen due (rebalances, deposit steps, payout legs) forward
  * before any API request reads state, so a request sees what the clock says has happened. Only
- * due items are touched (the scheduler finds them by index); accrual needs nothing here: reads
+ * due items are touched (the scheduler finds them by index), and a request of an organization with
+ * nothing due touches nothing (it knows each organization's next due time); accrual needs nothing here: reads
  * compute it (sandbox/domain/money/accrual.ts).
  */
 export function settleDueWorkMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
     // The request reads only its organization's state: only that organization's work is settled.
-    ctx.dueWork.settleDue(c.get("organizationId"));
+    ctx.dueWork.settleIfDue(c.get("organizationId"));
     await next();
   };
 }

@@ -181,3 +181,46 @@ describe("dueWorkScheduler", () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe("dueWorkScheduler.settleIfDue (what each API request calls)", () => {
+  test("asks nothing while the organization's next item is not due on its clock, and settles it once it is, after its own clock moved too", () => {
+    const shared = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
+    const clocks = createOrganizationClocks(shared);
+    const log: string[] = [];
+    const asked: (string | undefined)[] = [];
+    const scheduler = createDueWorkScheduler(clocks, [
+      organizationsWork([{ organizationId: "a", dueAt: "2026-01-02T00:00:00.000Z" }], log, asked),
+    ]);
+    scheduler.settleDue();
+    scheduler.wake("a");
+    asked.length = 0;
+    scheduler.settleIfDue("a");
+    scheduler.settleIfDue("b");
+    expect(asked).toEqual([]);
+    // The organization's own clock moves a day ahead (as a test or the admin API moves it), the
+    // shared clock does not: its item is due on its clock, and its next request settles it.
+    clocks.advance("a", 24 * 3600 * 1000);
+    scheduler.settleIfDue("b");
+    expect(log).toEqual([]);
+    scheduler.settleIfDue("a");
+    expect(log).toEqual(["a@2026-01-02T00:00:00.000Z"]);
+    scheduler.close();
+  });
+
+  test("settles when everyone's earliest item has come at face value, whoever it belongs to", () => {
+    const shared = createManualClock(new Date("2026-01-01T00:00:00.000Z"));
+    const clocks = createOrganizationClocks(shared);
+    const log: string[] = [];
+    // Work found at startup (a restart, a restore): known only as everyone's earliest time.
+    const scheduler = createDueWorkScheduler(clocks, [
+      organizationsWork([{ organizationId: "a", dueAt: "2026-01-01T00:00:01.000Z" }], log),
+    ]);
+    scheduler.settleDue();
+    scheduler.settleIfDue("a");
+    expect(log).toEqual([]);
+    shared.advance(1000);
+    scheduler.settleIfDue("a");
+    expect(log).toEqual(["a@2026-01-01T00:00:01.000Z"]);
+    scheduler.close();
+  });
+});
