@@ -55,6 +55,12 @@ export interface RequestLog {
 
 /** Names of fields whose values are credentials or secrets: never kept. */
 const SECRET_FIELD = /secret|token|password|private|api.?key|signature|authorization|stamp/i;
+/**
+ * Text in which some field's name may match SECRET_FIELD: each of its words anywhere ("api"
+ * without the rest, so that a name escaped in JSON text, `api\"key`, is still caught). A body
+ * without any is kept with no field redacted; one with any is walked field by field.
+ */
+const MAY_NAME_A_SECRET = /secret|token|password|private|api|signature|authorization|stamp/i;
 /** A webhook signing secret, wherever it appears. */
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9_-]+/g;
 export const REDACTED = "[redacted]";
@@ -84,6 +90,11 @@ export const TOO_DEEP_TO_KEEP = "[not kept: nested too deeply to redact]";
  */
 export function redactValue(value: unknown): string {
   try {
+    // Most bodies (a wallet list, a catalog) hold no word a secret's field name could have: they
+    // are kept as the native JSON.stringify writes them, with no call back per value.
+    const plain = JSON.stringify(value) ?? "";
+    if (!MAY_NAME_A_SECRET.test(plain))
+      return cut(plain.includes("whsec_") ? plain.replace(WEBHOOK_SECRET, REDACTED) : plain);
     return cut(JSON.stringify(value, redactingReplacer) ?? "");
   } catch {
     // JSON.parse accepts nesting deeper than a walk's stack allows: keep nothing of such a body
