@@ -60,6 +60,8 @@ export { SANDBOX_DOCUMENT_OPERATIONS, sandboxOpenApiDocuments } from "./routes/o
 
 /** The one address the sandbox listens on: it is reachable from this machine only. */
 const BIND_ADDRESS = "127.0.0.1";
+/** How long an idle connection stays open (see where the server starts). */
+const KEEP_ALIVE_MS = 60_000;
 
 /** A running sandbox. */
 export interface Sandbox {
@@ -257,6 +259,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       server.once("error", reject);
     },
   );
+  // Idle connections are kept a minute (Node's default is 5 s, and it says so to each client in
+  // Keep-Alive: timeout=5). A client whose own timers run late (a busy CI machine) can send on a
+  // socket just as the sandbox closes it, and read ECONNRESET: seen under a busy-machine test run.
+  if ("keepAliveTimeout" in server) {
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1000;
+  }
 
   let closed: Promise<void> | null = null;
   return {

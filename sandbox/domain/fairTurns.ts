@@ -7,9 +7,10 @@
  *
  * So in a busy turn each organization starts at most `perTurn` requests; the rest wait in its own
  * queue, in order (its newer requests behind them), and each waiting organization starts its next
- * `perTurn` in every later turn. A turn is busy when its I/O took `busyTurnMs` or more by the
- * time the loop reaches its check phase; a quiet turn starts everything waiting there and then, so
- * an organization alone is never held back. An organization with `maxWaiting` requests waiting is
+ * `perTurn` in every later turn. A turn is busy when more than one organization sent requests in
+ * it and its I/O took `busyTurnMs` or more by the time the loop reaches its check phase; any other
+ * turn starts everything waiting there and then, so an organization alone (on however slow a
+ * machine) is never held back. An organization with `maxWaiting` requests waiting is
  * refused (429 with Retry-After, by the middleware): a burst is bounded where it is sent, and
  * never grows a queue another organization waits behind.
  */
@@ -58,7 +59,10 @@ export function createFairTurns(
   }
 
   function endTurn(): void {
-    const busy = turnStartedAt !== null && now() - turnStartedAt >= limits.busyTurnMs;
+    // Busy: the turn was long, and more than one organization wanted it. An organization alone
+    // on a slow machine has nobody to wait for: its queue starts whole.
+    const contended = new Set([...startedThisTurn.keys(), ...queues.keys()]).size > 1;
+    const busy = contended && turnStartedAt !== null && now() - turnStartedAt >= limits.busyTurnMs;
     // What starts here runs in this turn's microtasks, and counts towards the next turn.
     startedThisTurn = new Map();
     for (const [organizationId, queue] of [...queues])

@@ -59,13 +59,24 @@ describe("the organizations' turns", () => {
     expect(turns.waiting()).toBe(0);
   });
 
-  test("in a quiet turn everything waiting starts in the same turn: an organization alone is not held back", async () => {
+  test("an organization alone is not held back by a slow turn: nobody else waits for it", async () => {
     const { send, started, spend, endTurn, turns } = turnsOnTestClock();
     for (const n of [1, 2, 3, 4, 5]) send("alone", `alone ${n}`);
     expect(started).toHaveLength(2);
+    spend(500);
+    await endTurn();
+    expect(started).toHaveLength(5);
+    expect(turns.waiting()).toBe(0);
+  });
+
+  test("in a quiet turn everything waiting starts in the same turn, whoever else sent", async () => {
+    const { send, started, spend, endTurn, turns } = turnsOnTestClock();
+    for (const n of [1, 2, 3, 4, 5]) send("alone", `alone ${n}`);
+    send("other", "other 1");
+    expect(started).toHaveLength(3);
     spend(3);
     await endTurn();
-    expect(started).toEqual(["alone 1", "alone 2", "alone 3", "alone 4", "alone 5"]);
+    expect(started).toEqual(["alone 1", "alone 2", "other 1", "alone 3", "alone 4", "alone 5"]);
     expect(turns.waiting()).toBe(0);
   });
 
