@@ -5,9 +5,10 @@
  * flight takes ten times as much of every turn as one with a single request, and every other
  * organization's requests wait that much longer.
  *
- * So in a busy turn each organization starts at most `perTurn` requests; the rest wait in its own
- * queue, in order (its newer requests behind them), and each waiting organization starts its next
- * `perTurn` in every later turn. A turn is busy when more than one organization sent requests in
+ * So in a busy turn each organization starts its share of `perBusyTurn` requests, split between
+ * the organizations that sent requests in it (at least `perTurn` each: 2 of 64 at 64
+ * organizations, 32 at two); the rest wait in its own queue, in order (its newer requests behind
+ * them), and each waiting organization starts its next share in every later turn. A turn is busy when more than one organization sent requests in
  * it and its I/O took `busyTurnMs` or more by the time the loop reaches its check phase; any other
  * turn starts everything waiting there and then, so an organization alone (on however slow a
  * machine) is never held back. An organization with `maxWaiting` requests waiting is
@@ -15,12 +16,20 @@
  * never grows a queue another organization waits behind.
  */
 export interface FairTurnsLimits {
+  /** What each organization may start in a busy turn, however many organizations want it. */
   perTurn: number;
+  /** What a busy turn starts in all, shared by the organizations that want it (each at least perTurn). */
+  perBusyTurn: number;
   maxWaiting: number;
   busyTurnMs: number;
 }
 
-export const DEFAULT_FAIR_TURNS: FairTurnsLimits = { perTurn: 2, maxWaiting: 100, busyTurnMs: 10 };
+export const DEFAULT_FAIR_TURNS: FairTurnsLimits = {
+  perTurn: 2,
+  perBusyTurn: 64,
+  maxWaiting: 100,
+  busyTurnMs: 10,
+};
 
 /** What `enter` says: start now (null), wait for this promise, or refused with the queue that is full. */
 export type Entry = null | Promise<void> | { refused: { waiting: number } };
@@ -61,12 +70,14 @@ export function createFairTurns(
   function endTurn(): void {
     // Busy: the turn was long, and more than one organization wanted it. An organization alone
     // on a slow machine has nobody to wait for: its queue starts whole.
-    const contended = new Set([...startedThisTurn.keys(), ...queues.keys()]).size > 1;
-    const busy = contended && turnStartedAt !== null && now() - turnStartedAt >= limits.busyTurnMs;
+    const wanting = new Set([...startedThisTurn.keys(), ...queues.keys()]).size;
+    const busy = wanting > 1 && turnStartedAt !== null && now() - turnStartedAt >= limits.busyTurnMs;
+    // Each organization's share of a busy turn: the turn's starts split between those that want it.
+    const share = Math.max(limits.perTurn, Math.floor(limits.perBusyTurn / Math.max(1, wanting)));
     // What starts here runs in this turn's microtasks, and counts towards the next turn.
     startedThisTurn = new Map();
     for (const [organizationId, queue] of [...queues])
-      start(organizationId, queue, busy ? limits.perTurn : queue.length);
+      start(organizationId, queue, busy ? share : queue.length);
     turnStartedAt = null;
     if (queues.size > 0) openTurn();
   }

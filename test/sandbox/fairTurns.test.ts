@@ -8,7 +8,8 @@ import { createFairTurns, type Entry, type FairTurnsLimits } from "../../sandbox
  * depends on how fast the machine is.
  */
 
-const LIMITS: FairTurnsLimits = { perTurn: 2, maxWaiting: 4, busyTurnMs: 10 };
+/** Two a turn each however few want it (a share of 4 between two is 2): the smallest numbers that show it. */
+const LIMITS: FairTurnsLimits = { perTurn: 2, perBusyTurn: 4, maxWaiting: 4, busyTurnMs: 10 };
 
 function turnsOnTestClock(limits = LIMITS) {
   let nowMs = 0;
@@ -57,6 +58,23 @@ describe("the organizations' turns", () => {
     await endTurn();
     expect(started.slice(6)).toEqual(["loud 5", "loud 6"]);
     expect(turns.waiting()).toBe(0);
+  });
+
+  test("a busy turn's starts are shared between those that want it: with fewer organizations, each starts more", async () => {
+    const { send, started, spend, endTurn } = turnsOnTestClock({
+      ...LIMITS,
+      perBusyTurn: 12,
+      maxWaiting: 100,
+    });
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) send("loud", `loud ${n}`);
+    send("quiet", "quiet 1");
+    spend(25);
+    await endTurn();
+    // A share of 12 between two: loud starts 6 more from its queue (2 had started at once).
+    expect(started.filter((name) => name.startsWith("loud"))).toHaveLength(8);
+    spend(25);
+    await endTurn();
+    expect(started.filter((name) => name.startsWith("loud"))).toHaveLength(10);
   });
 
   test("an organization alone is not held back by a slow turn: nobody else waits for it", async () => {
