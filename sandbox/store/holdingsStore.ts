@@ -139,6 +139,14 @@ export interface AccrualHoldings {
   pendingMicros: bigint;
 }
 
+/** What accrual reads of wallets, a row per position (one with no position for a wallet without). */
+const HOLDINGS_OF_WALLETS = `SELECT w.id AS wallet_id, w.pending_allocations_micros AS pending, a.accrued_through,
+       a.yield_outstanding_micros AS yield_outstanding, b.position_key, b.value_micros, r.remainder
+     FROM wallets w
+     LEFT JOIN wallet_accruals a ON a.wallet_id = w.id
+     LEFT JOIN wallet_balances b ON b.wallet_id = w.id
+     LEFT JOIN position_accrual_remainders r ON r.wallet_id = w.id AND r.position_key = b.position_key`;
+
 /**
  * AccrualHoldings of several wallets (a page of the list) in one statement: the same rows
  * pendingAccrual reads wallet by wallet (money/accrual.ts).
@@ -149,13 +157,7 @@ export function readAccrualHoldingsOfWallets(
 ): Map<string, AccrualHoldings> {
   const rows = prepareReadingBigInts(
     db,
-    `SELECT w.id AS wallet_id, w.pending_allocations_micros AS pending, a.accrued_through,
-       a.yield_outstanding_micros AS yield_outstanding, b.position_key, b.value_micros, r.remainder
-     FROM wallets w
-     LEFT JOIN wallet_accruals a ON a.wallet_id = w.id
-     LEFT JOIN wallet_balances b ON b.wallet_id = w.id
-     LEFT JOIN position_accrual_remainders r ON r.wallet_id = w.id AND r.position_key = b.position_key
-     WHERE w.id IN (SELECT value FROM json_each(?))`,
+    `${HOLDINGS_OF_WALLETS} WHERE w.id IN (SELECT value FROM json_each(?))`,
   ).all(idList(walletIds)) as unknown as HoldingsRow[];
   const byWallet = new Map<string, AccrualHoldings>();
   for (const row of rows) {
@@ -209,14 +211,7 @@ export function* iterateAccrualHoldings(
 ): Generator<AccrualHoldings & { walletId: string }> {
   const rows = prepareReadingBigInts(
     db,
-    `SELECT w.id AS wallet_id, w.pending_allocations_micros AS pending, a.accrued_through,
-       a.yield_outstanding_micros AS yield_outstanding, b.position_key, b.value_micros, r.remainder
-     FROM wallets w
-     LEFT JOIN wallet_accruals a ON a.wallet_id = w.id
-     LEFT JOIN wallet_balances b ON b.wallet_id = w.id
-     LEFT JOIN position_accrual_remainders r ON r.wallet_id = w.id AND r.position_key = b.position_key
-     WHERE w.organization_id = ?
-     ORDER BY w.created_at DESC, w.id DESC`,
+    `${HOLDINGS_OF_WALLETS} WHERE w.organization_id = ? ORDER BY w.created_at DESC, w.id DESC`,
   ).iterate(organizationId) as Iterable<HoldingsRow>;
   let current = null as (AccrualHoldings & { walletId: string }) | null;
   for (const row of rows) {

@@ -24,6 +24,28 @@ export interface DeliveryRecord {
   walletId: string | null;
 }
 
+/** What a new delivery is given; the rest of its record is that of one never attempted. */
+export type NewDelivery = Pick<
+  DeliveryRecord,
+  "id" | "organizationId" | "eventId" | "eventType" | "registrationId" | "url" | "createdAt" | "walletId"
+> &
+  Partial<Pick<DeliveryRecord, "status" | "nextAttemptAt" | "lastError">>;
+
+/** A delivery never attempted: pending and due at once unless told otherwise, nothing sent or answered. */
+export function newDelivery(fields: NewDelivery): DeliveryRecord {
+  return {
+    status: "pending",
+    nextAttemptAt: Date.parse(fields.createdAt),
+    lastError: null,
+    ...fields,
+    attempts: 0,
+    lastAttemptAt: null,
+    lastResponseStatus: null,
+    deliveredAt: null,
+    updatedAt: fields.createdAt,
+  };
+}
+
 interface Row {
   id: string;
   organization_id: string;

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { openDatabase } from "../../sandbox/store/db.ts";
-import { insertDelivery, insertWebhookEvent } from "../../sandbox/store/webhookDeliveryStore.ts";
+import { insertDelivery, insertWebhookEvent, newDelivery } from "../../sandbox/store/webhookDeliveryStore.ts";
 
 const TIMESTAMP = "2026-01-01T00:00:00.000Z";
 
@@ -51,24 +51,19 @@ export class OutboxFixture {
     for (let round = 0; round < 5; round++) {
       const start = process.hrtime.bigint();
       for (let i = 0; i < 200; i++) {
-        insertDelivery(this.#db, {
-          id: randomUUID(),
-          organizationId: "org",
-          eventId: "event",
-          eventType: "t",
-          registrationId: "reg",
-          url: "u",
-          status: "pending",
-          attempts: 0,
-          nextAttemptAt: 0,
-          lastAttemptAt: null,
-          lastResponseStatus: null,
-          lastError: null,
-          deliveredAt: null,
-          createdAt: TIMESTAMP,
-          updatedAt: TIMESTAMP,
-          walletId: null,
-        });
+        insertDelivery(
+          this.#db,
+          newDelivery({
+            id: randomUUID(),
+            organizationId: "org",
+            eventId: "event",
+            eventType: "t",
+            registrationId: "reg",
+            url: "u",
+            createdAt: TIMESTAMP,
+            walletId: null,
+          }),
+        );
       }
       best = Math.min(best, Number(process.hrtime.bigint() - start) / 1000 / 200);
     }

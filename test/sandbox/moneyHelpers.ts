@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createManualClock, type SandboxClock, type SandboxOptions } from "../../sandbox/index.ts";
 import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import { fundedWallet as fundedWalletOf } from "../support/sandboxAccess.ts";
@@ -54,6 +54,21 @@ export async function startMoneySandbox(options: SandboxOptions = {}): Promise<M
       await client.close();
       await t.close();
     },
+  };
+}
+
+/** A money sandbox for a file's tests: started before them, closed after; call it inside a test. */
+export function useMoneySandbox(options: SandboxOptions = {}): () => MoneySandbox {
+  let sandbox: MoneySandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startMoneySandbox(options);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return () => {
+    if (sandbox === undefined) throw new Error("the money sandbox starts in beforeAll: use it inside a test");
+    return sandbox;
   };
 }
 

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { OTHER_TOKEN } from "./helpers.ts";
-import {
-  DAY_MS,
-  deposit,
-  fundedWallet,
-  startMoneySandbox,
-  withdrawBody,
-  type MoneySandbox,
-} from "./moneyHelpers.ts";
 import { randomUUID } from "node:crypto";
+import { expect, test } from "vitest";
+import { OTHER_TOKEN } from "./helpers.ts";
+import * as money from "./moneyHelpers.ts";
 
 /**
  * A page of the wallet list reads its wallets' rows in a few statements for the whole page
@@ -16,17 +9,10 @@ import { randomUUID } from "node:crypto";
  * must be exactly what reading it alone answers, whatever it holds.
  */
 
-let m: MoneySandbox;
-
-beforeAll(async () => {
-  m = await startMoneySandbox();
-});
-
-afterAll(async () => {
-  await m.close();
-});
+const sandbox = money.useMoneySandbox();
 
 test("every wallet on a page of the list is the wallet its own read answers, to the micro", async () => {
+  const m = sandbox();
   const empty = await m.client.wallets.create({
     requestId: randomUUID(),
     label: "empty",
@@ -35,9 +21,9 @@ test("every wallet on a page of the list is the wallet its own read answers, to 
       { positionKey: "syrupUsdc", targetWeightBps: 5000 },
     ],
   });
-  const funded = await fundedWallet(m, 1_000);
+  const funded = await money.fundedWallet(m, 1_000);
   // Money left in a position the new allocation no longer targets, until the rebalance completes.
-  const reweighted = await fundedWallet(m, 2_500);
+  const reweighted = await money.fundedWallet(m, 2_500);
   await m.client.wallets.updateStrategy(reweighted, {
     requestId: randomUUID(),
     positions: [
@@ -46,8 +32,8 @@ test("every wallet on a page of the list is the wallet its own read answers, to 
     ],
   });
   // A wallet that will have deposits pending allocation, and a withdrawal drawing from another.
-  const pending = await fundedWallet(m, 700);
-  await m.client.withdrawals.create(funded, withdrawBody(100));
+  const pending = await money.fundedWallet(m, 700);
+  await m.client.withdrawals.create(funded, money.withdrawBody(100));
   // Another organization's wallet, never on this one's list.
   const other = await m.t.api("POST", "/v2/portfolio-wallets", {
     token: OTHER_TOKEN,
@@ -55,10 +41,10 @@ test("every wallet on a page of the list is the wallet its own read answers, to 
   });
   expect(other.status).toBe(201);
   // Yield accrued since the last movement, computed at the read.
-  await m.advance(3 * DAY_MS + 17_000);
+  await m.advance(3 * money.DAY_MS + 17_000);
   // Then deposits, not yet allocated, on two chains.
-  await deposit(m, pending, 40, { chain: "base" });
-  await deposit(m, pending, 25);
+  await money.deposit(m, pending, 40, { chain: "base" });
+  await money.deposit(m, pending, 25);
 
   for (const pageSize of [100, 2]) {
     const listed: { id: string }[] = [];
@@ -86,6 +72,6 @@ test("every wallet on a page of the list is the wallet its own read answers, to 
   };
   expect(pendingWallet.pendingAllocationsUsd).toBeGreaterThan(0);
   expect(pendingWallet.depositAddresses["base"]?.pendingAllocationsUsd).toBe(40);
-  const fundedWallet_ = byId.get(funded) as { totalBalanceUsd: number };
-  expect(fundedWallet_.totalBalanceUsd).not.toBe(900);
+  const fundedRead = byId.get(funded) as { totalBalanceUsd: number };
+  expect(fundedRead.totalBalanceUsd).not.toBe(900);
 });

@@ -6,7 +6,7 @@ import {
   type WebhookDispatcher,
 } from "../../sandbox/domain/events/delivery.ts";
 import { openDatabase } from "../../sandbox/store/db.ts";
-import { insertDelivery, insertWebhookEvent } from "../../sandbox/store/webhookDeliveryStore.ts";
+import { insertDelivery, insertWebhookEvent, newDelivery } from "../../sandbox/store/webhookDeliveryStore.ts";
 import { recordStatements } from "../sandbox/queryPlans/statementRecorder.ts";
 import { uuid } from "../sandbox/helpers.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
@@ -37,24 +37,19 @@ function outboxWith(url: string, backlogs: Record<string, number>) {
     for (let i = 0; i < pending; i++) {
       const eventId = uuid();
       insertWebhookEvent(db, { id: eventId, organizationId, type: "t", payload: "{}", createdAt: at });
-      insertDelivery(db, {
-        id: uuid(),
-        organizationId,
-        eventId,
-        eventType: "t",
-        registrationId: id,
-        url,
-        status: "pending",
-        attempts: 0,
-        nextAttemptAt: 0,
-        lastAttemptAt: null,
-        lastResponseStatus: null,
-        lastError: null,
-        deliveredAt: null,
-        createdAt: at,
-        updatedAt: at,
-        walletId: null,
-      });
+      insertDelivery(
+        db,
+        newDelivery({
+          id: uuid(),
+          organizationId,
+          eventId,
+          eventType: "t",
+          registrationId: id,
+          url,
+          createdAt: at,
+          walletId: null,
+        }),
+      );
     }
   }
   return { db, registrations };

@@ -10,6 +10,7 @@ import {
   findRegistrationForDelivery,
   findWebhookEventPayload,
   insertDelivery,
+  newDelivery,
   listDeliveries,
   type DeliveryRecord,
   type ListedDelivery,
@@ -95,20 +96,16 @@ export function redeliver(db: DatabaseSync, organizationId: string, id: string, 
   if (findWebhookEventPayload(db, original.eventId) === null)
     throw new ConflictError("the event's body is no longer kept (delivery history was pruned)");
   const at = now.toISOString();
-  const delivery: DeliveryRecord = {
-    ...original,
+  const delivery = newDelivery({
     id: randomUUID(),
+    organizationId: original.organizationId,
+    eventId: original.eventId,
+    eventType: original.eventType,
+    registrationId: original.registrationId,
     url: registration.url,
-    status: "pending",
-    attempts: 0,
-    nextAttemptAt: now.getTime(),
-    lastAttemptAt: null,
-    lastResponseStatus: null,
-    lastError: null,
-    deliveredAt: null,
     createdAt: at,
-    updatedAt: at,
-  };
+    walletId: original.walletId,
+  });
   insertDelivery(db, delivery);
   return deliveryView(delivery);
 }

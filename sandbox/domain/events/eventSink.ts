@@ -13,6 +13,7 @@ import type {
 import {
   hasPendingBacklog,
   insertDelivery,
+  newDelivery,
   insertWebhookEvent,
   listActiveRegistrations,
 } from "../../store/webhookDeliveryStore.ts";
@@ -84,26 +85,26 @@ export function createEventSink(
       const backlogFull = hasPendingBacklog(db, registration.id, options.maxPendingPerRegistration);
       const deliveryId = randomUUID();
       deliveryIds.push(deliveryId);
-      insertDelivery(db, {
-        id: deliveryId,
-        organizationId,
-        eventId: id,
-        eventType: type,
-        registrationId: registration.id,
-        url: registration.url,
-        status: backlogFull ? "cancelled" : "pending",
-        attempts: 0,
-        nextAttemptAt: backlogFull ? null : nowMs,
-        lastAttemptAt: null,
-        lastResponseStatus: null,
-        lastError: backlogFull
-          ? `backlog full: ${options.maxPendingPerRegistration} deliveries of this registration were already pending`
-          : null,
-        deliveredAt: null,
-        createdAt,
-        updatedAt: createdAt,
-        walletId,
-      });
+      insertDelivery(
+        db,
+        newDelivery({
+          id: deliveryId,
+          organizationId,
+          eventId: id,
+          eventType: type,
+          registrationId: registration.id,
+          url: registration.url,
+          createdAt,
+          walletId,
+          ...(backlogFull
+            ? {
+                status: "cancelled",
+                nextAttemptAt: null,
+                lastError: `backlog full: ${options.maxPendingPerRegistration} deliveries of this registration were already pending`,
+              }
+            : { nextAttemptAt: nowMs }),
+        }),
+      );
       if (!backlogFull) pending.push({ id: registration.id, organizationId });
     }
     for (const registration of pending) onEnqueued(registration);
