@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   createRequestLog,
+  REDACTED,
   redactBody,
+  redactValue,
   TOO_DEEP_TO_KEEP,
   REQUEST_LOG_BODIES_KEPT,
   REQUEST_LOG_CAPACITY,
@@ -100,6 +102,17 @@ describe("the request log", () => {
     expect(redactBody(JSON.stringify({ pad: "p".repeat(10_000) })).length).toBeLessThanOrEqual(4097);
     // Nesting JSON.parse accepts but a walk cannot: nothing of it kept, and no throw.
     expect(redactBody(`${"[".repeat(200_000)}${"]".repeat(200_000)}`)).toBe(TOO_DEEP_TO_KEEP);
+  });
+
+  test("a body naming no secret field is kept as written, a webhook secret in it still replaced; one naming any is walked field by field", () => {
+    const wallet = { id: "w", positions: [{ positionKey: "tbills", valueUsd: 1.5 }] };
+    expect(redactValue(wallet)).toBe(JSON.stringify(wallet));
+    expect(redactValue({ note: "whsec_abc-1" })).toBe(JSON.stringify({ note: REDACTED }));
+    // A field name that JSON text escapes (a quote inside it) is still found and redacted.
+    expect(JSON.parse(redactValue({ 'api"key': "k-1" }))).toEqual({ 'api"key': REDACTED });
+    expect(JSON.parse(redactValue({ nested: [{ apiToken: "t-1" }] }))).toEqual({
+      nested: [{ apiToken: REDACTED }],
+    });
   });
 
   test("another organization's requests are neither listed nor found", async () => {

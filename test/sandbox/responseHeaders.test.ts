@@ -59,6 +59,12 @@ describe("headers of every answer", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  test("an idle connection is kept a minute, and clients are told so (a late client timer never meets a just-closed socket)", async () => {
+    const res = await t.api("GET", "/v2/portfolio-wallets/strategies");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("keep-alive")).toBe("timeout=60");
+  });
+
   test("an unknown route and a refused body get them too", async () => {
     for (const res of [
       await fetch(`${t.url}/no/such/route`),
