@@ -2,6 +2,8 @@
 // instrumented to say what it spends its time on: CPU, event-loop utilization and delay, and the
 // time its one thread spends inside SQLite (statements, and commits apart). It reports these for
 // the interval since the last reset; the bench resets before each load and asks after.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from "node:perf_hooks";
 import { DatabaseSync, StatementSync } from "node:sqlite";
 import { startSandbox } from "../../../sandbox/index.ts";
@@ -40,7 +42,7 @@ let commits = 0;
 function timed<T extends object>(
   prototype: T,
   method: string,
-  onCall: (ms: number, args: unknown[]) => void,
+  onCall: (this: T, ms: number, args: unknown[]) => void,
 ) {
   const original = (prototype as Record<string, (...args: unknown[]) => unknown>)[method];
   if (original === undefined) throw new Error(`no method ${method} to time`);
@@ -49,14 +51,26 @@ function timed<T extends object>(
     try {
       return original.apply(this, args);
     } finally {
-      onCall(performance.now() - started, args);
+      onCall.call(this as T, performance.now() - started, args);
     }
   };
 }
+/**
+ * LOAD_SANDBOX_SQL_PROFILE_DIR=<dir>: the time of each SQL text since the last reset, written to
+ * <dir>/sql-<pid>.json when the process closes, most time first: which statements a request
+ * spends its SQLite time in.
+ */
+const SQL_PROFILE_DIR = process.env["LOAD_SANDBOX_SQL_PROFILE_DIR"];
+const bySql = new Map<string, { calls: number; ms: number }>();
 for (const method of ["run", "get", "all"]) {
-  timed(StatementSync.prototype, method, (ms) => {
+  timed(StatementSync.prototype, method, function (this: StatementSync, ms) {
     sqliteMs += ms;
     statements += 1;
+    if (SQL_PROFILE_DIR === undefined) return;
+    const entry = bySql.get(this.sourceSQL) ?? { calls: 0, ms: 0 };
+    entry.calls += 1;
+    entry.ms += ms;
+    bySql.set(this.sourceSQL, entry);
   });
 }
 const connections: DatabaseSync[] = [];
@@ -128,6 +142,7 @@ function reset(): void {
   commitMs = 0;
   statements = 0;
   commits = 0;
+  bySql.clear();
   since = { at: performance.now(), cpu: process.cpuUsage(), elu: performance.eventLoopUtilization() };
 }
 
@@ -155,7 +170,15 @@ process.on("message", (message: { type: string }) => {
   } else if (message.type === "stats") {
     process.send?.({ type: "stats", stats: stats() });
   } else if (message.type === "close") {
+    if (SQL_PROFILE_DIR !== undefined) writeSqlProfile(SQL_PROFILE_DIR);
     void sandbox.close().then(() => process.exit(0));
   }
 });
+function writeSqlProfile(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const rows = [...bySql].map(([sql, { calls, ms }]) => ({ ms: Math.round(ms * 10) / 10, calls, sql }));
+  rows.sort((a, b) => b.ms - a.ms);
+  writeFileSync(path.join(dir, `sql-${process.pid}.json`), `${JSON.stringify(rows, null, 1)}\n`);
+}
+
 process.send?.({ type: "ready", url: sandbox.url, pid: process.pid, synchronous });
