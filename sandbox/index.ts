@@ -43,7 +43,8 @@ import {
 import { countCatalog, listCatalog, replaceCatalog } from "./store/catalogStore.ts";
 import { insertOrganizationRate, listForkedOrganizations } from "./store/rateHistoryStore.ts";
 import { rebuildOrganizationSourceAccrualsBehindRate } from "./store/sourceAccrualStore.ts";
-import { openDatabase } from "./store/db.ts";
+import { databaseFileIn, openDatabase } from "./store/db.ts";
+import { startWalCheckpoints } from "./store/walCheckpoints.ts";
 import { DEFAULT_POLICY, getPolicy, setPolicy } from "./store/policyStore.ts";
 import {
   readClockOffsetMs,
@@ -121,12 +122,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (options.adminToken === "")
     throw new Error("adminToken must not be empty; leave it out or pass null to switch the admin API off");
   const organizationAdminTokens = checkedOrganizationAdminTokens(options);
-  const db = openDatabase(options.dataDir ?? DEFAULT_DATA_DIR);
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  const db = openDatabase(dataDir);
+  // A database on disk writes its log's pages to the database file off the event loop.
+  const walCheckpoints = dataDir === ":memory:" ? null : startWalCheckpoints(db, databaseFileIn(dataDir));
   if (options.fromSnapshot !== undefined) {
     // Before the clocks are made: they read the snapshot's offset and leads.
     try {
       loadSnapshotAtStartup(db, options.fromSnapshot);
     } catch (error) {
+      await walCheckpoints?.close();
       db.close();
       throw error;
     }
@@ -284,6 +289,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           // Keep-alive connections would hold close() open until they time out.
           if ("closeAllConnections" in server) server.closeAllConnections();
         });
+        await walCheckpoints?.close();
         db.close();
       })();
       return closed;

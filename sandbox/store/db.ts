@@ -54,5 +54,10 @@ function keepPreparedStatements(db: DatabaseSync): void {
 
 function prepareDirectory(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true });
+  return databaseFileIn(dataDir);
+}
+
+/** The database file of a data directory. */
+export function databaseFileIn(dataDir: string): string {
   return join(dataDir, DATABASE_FILE);
 }

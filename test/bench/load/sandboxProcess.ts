@@ -62,15 +62,18 @@ function timed<T extends object>(
  */
 const SQL_PROFILE_DIR = process.env["LOAD_SANDBOX_SQL_PROFILE_DIR"];
 const bySql = new Map<string, { calls: number; ms: number }>();
+function countSql(sql: string, ms: number): void {
+  if (SQL_PROFILE_DIR === undefined) return;
+  const entry = bySql.get(sql) ?? { calls: 0, ms: 0 };
+  entry.calls += 1;
+  entry.ms += ms;
+  bySql.set(sql, entry);
+}
 for (const method of ["run", "get", "all"]) {
   timed(StatementSync.prototype, method, function (this: StatementSync, ms) {
     sqliteMs += ms;
     statements += 1;
-    if (SQL_PROFILE_DIR === undefined) return;
-    const entry = bySql.get(this.sourceSQL) ?? { calls: 0, ms: 0 };
-    entry.calls += 1;
-    entry.ms += ms;
-    bySql.set(this.sourceSQL, entry);
+    countSql(this.sourceSQL, ms);
   });
 }
 const connections: DatabaseSync[] = [];
@@ -83,6 +86,8 @@ DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string) {
 };
 timed(DatabaseSync.prototype, "exec", (ms, args) => {
   sqliteMs += ms;
+  // COMMIT among them: its time is the transaction's pages written, and SQLite's checkpoints.
+  if (typeof args[0] === "string") countSql(args[0], ms);
   if (typeof args[0] === "string" && /^\s*COMMIT/i.test(args[0])) {
     commitMs += ms;
     commits += 1;
