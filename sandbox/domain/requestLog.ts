@@ -13,7 +13,7 @@ export const REQUEST_LOG_CAPACITY = 500;
  * The bodies are nearly all of the log's memory (up to 8 KB a request): with all 500 kept, 64
  * organizations' logs alone would hold about 250 MB.
  */
-export const REQUEST_LOG_BODIES_KEPT = 100;
+export const REQUEST_LOG_BODIES_KEPT = 50;
 /** Characters of a request's or an answer's body kept, after redaction. */
 export const REQUEST_LOG_BODY_CHARS = 4096;
 
