@@ -7,6 +7,7 @@ import { policyPackPathCommand } from "./commands/policyPack.ts";
 import { quoteCommand } from "./commands/quote.ts";
 import { reportCommand } from "./commands/report.ts";
 import { reportCheckCommand } from "./commands/reportCheck.ts";
+import { restoreCommand } from "./commands/restore.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
 import { withdrawCommand } from "./commands/withdraw.ts";
 import { CLIENT_VERSION } from "../sdk/nodejs/client/internal/version.ts";
@@ -41,6 +42,7 @@ export function createProgram(): Command {
     .addCommand(reportCheckCommand())
     .addCommand(driftCommand())
     .addCommand(driftIssueCommand())
+    .addCommand(restoreCommand())
     .addCommand(sandboxCommand())
     .addCommand(openapiCommand())
     .addCommand(policyPackPathCommand());

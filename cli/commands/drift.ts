@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { Command } from "commander";
 import { z } from "zod";
 import { listWalletsById } from "../../sdk/nodejs/client/walletsById.ts";
@@ -12,9 +10,8 @@ import { driftIssueAction, type ExistingIssue } from "../drift/driftIssue.ts";
 import { readRefreshPreview } from "../drift/refreshSteps.ts";
 import { renderDriftMarkdown, renderDriftText } from "../drift/renderDrift.ts";
 import { forGitHub } from "../report/renderMarkdown.ts";
+import { runPulumi } from "../pulumiCli.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
-
-const execFileAsync = promisify(execFile);
 
 /** Exit codes of `drift`, as `terraform plan -detailed-exitcode` has them. */
 export const DRIFT_EXIT = { none: 0, error: 1, drift: 2 } as const;
@@ -48,35 +45,16 @@ async function refreshPreview(cwd: string, stack: string | undefined): Promise<s
     ...(stack ? ["--stack", stack] : []),
   ];
   try {
-    await runPulumi(args, cwd);
+    // The engine offers --event-log only with PULUMI_DEBUG_COMMANDS set, as Pulumi's own
+    // Automation API runs it.
+    await runPulumi(args, cwd, { PULUMI_DEBUG_COMMANDS: "true" }).catch((error: Error) => {
+      throw error.message.includes("not on PATH")
+        ? new Error("the Pulumi CLI (pulumi) is not on PATH; install it, or pass --refresh-preview")
+        : error;
+    });
     return readFileSync(eventLog, "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function runPulumi(args: string[], cwd: string): Promise<void> {
-  try {
-    // The engine offers --event-log only with PULUMI_DEBUG_COMMANDS set, as Pulumi's own
-    // Automation API runs it.
-    await execFileAsync("pulumi", args, {
-      cwd,
-      env: { ...process.env, PULUMI_DEBUG_COMMANDS: "true" },
-      maxBuffer: 256 * 1024 * 1024,
-    });
-  } catch (error) {
-    const { stderr = "", stdout = "", code } = error as { stderr?: string; stdout?: string; code?: unknown };
-    if (code === "ENOENT")
-      throw new Error("the Pulumi CLI (pulumi) is not on PATH; install it, or pass --refresh-preview");
-    // With --json the engine reports its errors as diagnostics in stdout; the lines that say error.
-    const lines = `${stderr}\n${stdout}`
-      .split("\n")
-      .filter((line) => /error/i.test(line))
-      .slice(0, 10)
-      .join("\n");
-    throw new Error(`pulumi ${args.join(" ")} failed in ${cwd}:\n${lines || stderr.trim()}`, {
-      cause: error,
-    });
   }
 }
 

@@ -75,6 +75,7 @@ export async function serviceFacts(
   catalogFile: string | undefined,
   walletIds: ReadonlySet<string>,
   targets: readonly Readonly<Record<string, number>>[],
+  projectDir?: string,
 ): Promise<
   Pick<ReportContext, "catalog" | "catalogSource" | "catalogReadAt" | "balances" | "wallets" | "quotes">
 > {
@@ -91,26 +92,31 @@ export async function serviceFacts(
       },
     };
   }
-  return withServiceClient(options, async (client) => {
-    const catalog = (await client.catalog.listStrategies()).strategies;
-    // Every wallet of the token's organization, a hundred a request: a 1,000-wallet change costs ten
-    // reads, not a thousand. Skipped when no step names a wallet.
-    const byId = walletIds.size === 0 ? new Map() : await listWalletsById(client);
-    const walletsReadAt = new Date().toISOString();
-    const balances = new Map<string, number>();
-    for (const walletId of walletIds) {
-      const wallet = byId.get(walletId);
-      if (wallet !== undefined) balances.set(walletId, wallet.totalBalanceUsd + wallet.pendingAllocationsUsd);
-    }
-    return {
-      catalog,
-      catalogSource: `the service at ${client.baseUrl}`,
-      catalogReadAt: readAt,
-      balances,
-      wallets: { available: true, byId, readAt: walletsReadAt },
-      quotes: await quotesFor(client, targets, catalog),
-    };
-  });
+  return withServiceClient(
+    options,
+    async (client) => {
+      const catalog = (await client.catalog.listStrategies()).strategies;
+      // Every wallet of the token's organization, a hundred a request: a 1,000-wallet change costs ten
+      // reads, not a thousand. Skipped when no step names a wallet.
+      const byId = walletIds.size === 0 ? new Map() : await listWalletsById(client);
+      const walletsReadAt = new Date().toISOString();
+      const balances = new Map<string, number>();
+      for (const walletId of walletIds) {
+        const wallet = byId.get(walletId);
+        if (wallet !== undefined)
+          balances.set(walletId, wallet.totalBalanceUsd + wallet.pendingAllocationsUsd);
+      }
+      return {
+        catalog,
+        catalogSource: `the service at ${client.baseUrl}`,
+        catalogReadAt: readAt,
+        balances,
+        wallets: { available: true, byId, readAt: walletsReadAt },
+        quotes: await quotesFor(client, targets, catalog),
+      };
+    },
+    projectDir,
+  );
 }
 
 /**
@@ -178,6 +184,42 @@ async function quotesFor(
   return quotes;
 }
 
+/**
+ * The pull-request report of a preview (and its plan, when one was saved), as JSON and as markdown
+ * from one read of the service: what `report` prints, and what `restore` prints of the preview it
+ * runs.
+ */
+export async function reportOfPreview(
+  options: GlobalOptions,
+  preview: PreviewFacts & { plan: SavedPlan | null },
+  settings: {
+    catalogFile: string | undefined;
+    commit: string | undefined;
+    commentThresholds: ReportContext["commentThresholds"];
+    maxChars: number;
+    /** The Pulumi project whose stack config holds the service's settings (default: the working directory). */
+    projectDir?: string;
+  },
+): Promise<{ json: string; markdown: string }> {
+  const walletIds = new Set(preview.steps.flatMap((step) => (step.walletId === null ? [] : [step.walletId])));
+  const targets = preview.steps.flatMap((step) =>
+    step.op === "delete" || step.after === null || step.after === "unknown" ? [] : [step.after],
+  );
+  const facts = await serviceFacts(options, settings.catalogFile, walletIds, targets, settings.projectDir);
+  const report = buildAllocationReport(preview, {
+    ...facts,
+    commit: settings.commit ?? (process.env["GITHUB_SHA"] || null),
+    // Whether an approver is configured, never what it is: the key's presence only.
+    approverConfigured: preview.approverConfigured || Boolean(process.env[SETTINGS.turnkeyApiPrivateKey.env]),
+    planSha256: preview.plan?.sha256 ?? null,
+    commentThresholds: settings.commentThresholds,
+  });
+  return {
+    json: `${JSON.stringify(report, jsonMicros, 2)}\n`,
+    markdown: forGitHub(renderMarkdown(report, settings.maxChars)),
+  };
+}
+
 /** `portfolio-wallet report`: a pull-request report of a `pulumi preview --json`. */
 export function reportCommand(): Command {
   const { usdMoved, weightBps, withdrawableLostUsd } = COMMENT_THRESHOLD_SETTINGS;
@@ -235,24 +277,13 @@ export function reportCommand(): Command {
         cliStackConfig(options),
       );
       const preview = await previewFacts(flags, command.getOptionValueSource("preview") !== "default");
-      const walletIds = new Set(
-        preview.steps.flatMap((step) => (step.walletId === null ? [] : [step.walletId])),
-      );
-      const targets = preview.steps.flatMap((step) =>
-        step.op === "delete" || step.after === null || step.after === "unknown" ? [] : [step.after],
-      );
-      const facts = await serviceFacts(options, flags.catalog, walletIds, targets);
-      const report = buildAllocationReport(preview, {
-        ...facts,
-        commit: flags.commit ?? (process.env["GITHUB_SHA"] || null),
-        // Whether an approver is configured, never what it is: the key's presence only.
-        approverConfigured:
-          preview.approverConfigured || Boolean(process.env[SETTINGS.turnkeyApiPrivateKey.env]),
-        planSha256: preview.plan?.sha256 ?? null,
+      const { json, markdown } = await reportOfPreview(options, preview, {
+        catalogFile: flags.catalog,
+        commit: flags.commit,
         commentThresholds,
+        maxChars: flags.maxChars,
       });
-      const json = `${JSON.stringify(report, jsonMicros, 2)}\n`;
-      const rendered = flags.format === "json" ? json : forGitHub(renderMarkdown(report, flags.maxChars));
+      const rendered = flags.format === "json" ? json : markdown;
       if (flags.jsonOutput !== undefined) writeFileSync(flags.jsonOutput, json);
       if (flags.output !== undefined) writeFileSync(flags.output, rendered);
       else process.stdout.write(rendered);

@@ -139,7 +139,10 @@ export function readPreview(text: string): PreviewFacts {
       "the preview does not look like `pulumi preview --json` output (expected an object with a `steps` array)",
     );
   }
-  const steps = parsed.data.steps.map((step): PreviewStep => {
+  // A preview run with --refresh (`restore`) lists each resource's refresh before its own step:
+  // the refresh only reads, and its result is the state the step after it plans from.
+  const planned = parsed.data.steps.filter((step) => step.op !== "refresh");
+  const steps = planned.map((step): PreviewStep => {
     const { type, name } = urnParts(step.urn);
     const kind = resourceKindOfType(type) ?? null;
     const state = step.newState ?? step.oldState;

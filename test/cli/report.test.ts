@@ -220,6 +220,29 @@ describe("report facts", () => {
     expect(renderMarkdown(report)).toContain("known only at `up`");
   });
 
+  test("a preview run with --refresh (restore) is read by its planned steps, each from the state the refresh read", () => {
+    // The engine lists each resource's refresh first, with the state from before it read the service.
+    const stale = step.walletUpdate(
+      "treasury",
+      { tbills: 6000, syrupUsdc: 4000 },
+      { tbills: 6000, syrupUsdc: 4000 },
+      WALLET_A,
+    );
+    const refreshed = step.walletUpdate(
+      "treasury",
+      { tbills: 2000, resolvRlp: 8000 },
+      { tbills: 6000, syrupUsdc: 4000 },
+      WALLET_A,
+    );
+    const preview = readPreview(previewOf([step.sameStack(), { ...stale, op: "refresh" }, refreshed]));
+    expect(preview.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["same treasury-prod", "update treasury"]);
+    const report = buildAllocationReport(preview, context());
+    expect(report.wallets).toHaveLength(1);
+    expect(report.wallets[0]?.rows).toContainEqual(
+      expect.objectContaining({ positionKey: "resolvRlp", beforeBps: 8000, afterBps: 0 }),
+    );
+  });
+
   test("text that is not a preview is refused with what to pass instead", () => {
     expect(() => readPreview("Previewing update (prod):")).toThrow(
       /not JSON: pass the output of `pulumi preview --json`/,

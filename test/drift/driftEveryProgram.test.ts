@@ -192,7 +192,7 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
   );
 
   test(
-    "an allocation changed and a webhook disabled at the service: exit 2, per yield source, also from a saved refresh; up puts them back",
+    "an allocation changed and a webhook disabled at the service: exit 2, per yield source, also from a saved refresh; a reviewed restore puts them back",
     async () => {
       await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
         requestId: crypto.randomUUID(),
@@ -313,7 +313,35 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
         expect(fromDigest.stderr).toContain("--event-log");
       }
 
-      await project.pulumi(["up", "--yes", "--skip-preview", "--refresh"]);
+      // The way back through review: `restore` prepares the pull request that puts the code's
+      // allocation back, a preview against the refreshed state with its report and plan. It
+      // only reads: nothing is sent but reads, and the state is not written.
+      const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
+      await resetRequestCounts(access);
+      const plan = path.join(project.dir, "restore-plan.json");
+      const reviewed = path.join(project.dir, "restore.json");
+      const restore = await project.cli(["restore", "--plan", plan, "--json-output", reviewed]);
+      expect(restore.code, restore.stderr).toBe(0);
+      // A quote is a read too (the report asks it for advice): it changes nothing at the service.
+      const restoreWrites = Object.keys(await requestCounts(access)).filter(
+        (route) => !route.startsWith("GET ") && route !== "POST /v2/portfolio-wallets/quote",
+      );
+      expect(restoreWrites).toEqual([]);
+      expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
+      expect(restore.stdout).toContain("**Restore.**");
+      // Before: what the service holds; after: the code's. In dollars, what moves back.
+      expect(restore.stdout).toContain("| resolvRlp | 8000 | 0 | −8000 |");
+      expect(restore.stdout).toContain("| tbills | 2000 | 6000 | +4000 |");
+      const restoreReport = JSON.parse(readFileSync(reviewed, "utf8"));
+      const restoredWallet = restoreReport.wallets.find((w: { walletId: string }) => w.walletId === walletId);
+      expect(BigInt(restoredWallet.money.impact.movedMicros)).toBeGreaterThan(20_000_000_000n);
+      expect(restore.stdout).toContain(`sha256:${restoreReport.plan.sha256}`);
+
+      // The merge job, word for word as docs/cli.md has it: refresh, hold the dollars, apply the plan.
+      await project.pulumi(["refresh", "--yes", "--skip-preview"]);
+      const held = await project.cli(["report-check", "--reviewed", reviewed, "--plan", plan]);
+      expect(held.code, held.stdout + held.stderr).toBe(0);
+      await project.pulumi(["up", "--yes", "--plan", plan], { PULUMI_EXPERIMENTAL: "true" });
       await waitForWeights(A);
       const registration = await callSandbox(access, "GET", `/webhooks/registrations/${registrationId}`);
       expect(registration.status).toBe("active");

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { request, type Dispatcher } from "undici";
 
 /**
  * What every suite does to a sandbox over plain HTTP, written once: read and reset the request
@@ -12,6 +13,11 @@ export interface SandboxAccess {
   token: string;
   /** The admin token, when the sandbox requires one for `/_sandbox/*`. */
   adminToken?: string | undefined;
+  /**
+   * The connections to send on (an undici Agent), where a caller keeps its own as each Pulumi
+   * provider process does (the load benches); undici's shared pool otherwise.
+   */
+  connections?: Dispatcher | undefined;
 }
 
 /** A sandbox's answer: its status, its body as text, and that text read as JSON (null when empty). */
@@ -30,17 +36,18 @@ export async function sendToSandbox(
   path: string,
   body?: unknown,
 ): Promise<SandboxAnswer> {
-  const response = await fetch(`${access.url}${path}`, {
-    method,
+  const answer = await request(`${access.url}${path}`, {
+    method: method as Dispatcher.HttpMethod,
     headers: {
       authorization: `Bearer ${access.token}`,
       ...(access.adminToken === undefined ? {} : { "x-sandbox-admin-token": access.adminToken }),
       ...(body === undefined ? {} : { "content-type": "application/json" }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(access.connections === undefined ? {} : { dispatcher: access.connections }),
   });
-  const text = await response.text();
-  return { status: response.status, text, body: text === "" ? null : JSON.parse(text) };
+  const text = await answer.body.text();
+  return { status: answer.statusCode, text, body: text === "" ? null : JSON.parse(text) };
 }
 
 /** sendToSandbox for a request that must succeed: any other answer throws, quoting it. */

@@ -1,5 +1,6 @@
 // The load benches' client of one organization: every request timed into a list of samples.
-import { Agent, request } from "undici";
+import { Agent } from "undici";
+import { sendToSandbox } from "../../support/sandboxAccess.ts";
 
 export interface Sample {
   /** `METHOD /route/:pattern`, so samples group by route whatever the ids. */
@@ -25,22 +26,18 @@ export function pipelineConnections(): Agent {
 }
 
 /** A client of one organization that times every request into `samples`; a 5xx throws. */
-export function clientOf(url: string, token: string, samples: Sample[], agent = pipelineConnections()): Api {
+export function clientOf(
+  url: string,
+  token: string,
+  samples: Sample[],
+  connections = pipelineConnections(),
+): Api {
   return async (method, route, pathname, body) => {
     const started = performance.now();
-    const answer = await request(`${url}${pathname}`, {
-      dispatcher: agent,
-      method: method as "GET",
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await answer.body.text();
-    samples.push({ route: `${method} ${route}`, ms: performance.now() - started, status: answer.statusCode });
-    if (answer.statusCode >= 500)
-      throw new Error(`${method} ${pathname} answered ${answer.statusCode}: ${text}`);
-    return text === "" ? null : JSON.parse(text);
+    const answer = await sendToSandbox({ url, token, connections }, method, pathname, body);
+    samples.push({ route: `${method} ${route}`, ms: performance.now() - started, status: answer.status });
+    if (answer.status >= 500)
+      throw new Error(`${method} ${pathname} answered ${answer.status}: ${answer.text}`);
+    return answer.body;
   };
 }
