@@ -183,8 +183,9 @@ function allocationFindings(resource: RefreshedResource, report: DriftReport): D
         message:
           `the service applies ${describeWeights(service)}, the code ${describeWeights(code)}. ` +
           "`pulumi up` refuses to overwrite it (docs/provider.md, What a merge applies): to set the code's allocation " +
-          "again, `pulumi refresh` and review the preview that moves it back (a strategy update, which may need approval); " +
-          "or change the code to keep the service's.",
+          "again through review, `portfolio-wallet restore --plan restore-plan.json` prepares the preview that moves it " +
+          "back, in dollars, and the plan its merge applies (a strategy update, which may need approval; docs/cli.md, " +
+          "Ways back); or change the code to keep the service's.",
       });
     }
   }
