@@ -12,6 +12,8 @@ export async function runPulumi(
   args: readonly string[],
   cwd: string,
   env: Readonly<Record<string, string>> = {},
+  /** What else the user can do when the CLI is not installed (drift: pass a saved refresh). */
+  orElse = "",
 ): Promise<{ stdout: string; stderr: string }> {
   try {
     return await execFileAsync("pulumi", [...args], {
@@ -21,7 +23,7 @@ export async function runPulumi(
     });
   } catch (error) {
     const { stderr = "", stdout = "", code } = error as { stderr?: string; stdout?: string; code?: unknown };
-    if (code === "ENOENT") throw new Error("the Pulumi CLI (pulumi) is not on PATH; install it");
+    if (code === "ENOENT") throw new Error(`the Pulumi CLI (pulumi) is not on PATH; install it${orElse}`);
     const lines = `${stderr}\n${stdout}`
       .split("\n")
       .filter((line) => /error/i.test(line))

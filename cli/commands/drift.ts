@@ -47,11 +47,7 @@ async function refreshPreview(cwd: string, stack: string | undefined): Promise<s
   try {
     // The engine offers --event-log only with PULUMI_DEBUG_COMMANDS set, as Pulumi's own
     // Automation API runs it.
-    await runPulumi(args, cwd, { PULUMI_DEBUG_COMMANDS: "true" }).catch((error: Error) => {
-      throw error.message.includes("not on PATH")
-        ? new Error("the Pulumi CLI (pulumi) is not on PATH; install it, or pass --refresh-preview")
-        : error;
-    });
+    await runPulumi(args, cwd, { PULUMI_DEBUG_COMMANDS: "true" }, ", or pass --refresh-preview");
     return readFileSync(eventLog, "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });
