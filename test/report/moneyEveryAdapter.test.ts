@@ -41,6 +41,7 @@ beforeAll(async () => {
 
 interface ReportJson {
   money: { headline: string; totals: { movedMicros: string } };
+  comment: { post: boolean; reasons: string[]; summary: string };
   wallets: {
     walletId: string;
     money: {
@@ -141,6 +142,31 @@ describe.each(PROGRAM_KINDS)("the change in dollars, $title", ({ name, create })
       expect(moved - expected >= -1n && moved - expected <= 1n, `${moved} vs ${expected}`).toBe(true);
       expect(moved > 90_000_000_000n).toBe(true);
       expect(BigInt(report.money.totals.movedMicros)).toBe(moved);
+      // Worth a comment at the default thresholds; under them once a team raises the dollars above
+      // what moves (and what leaves the instant share) and the bps above the 1,000 it changes (flags of the installed CLI, both adapters).
+      expect(report.comment.post, report.comment.summary).toBe(true);
+      expect(report.comment.reasons.join("; ")).toMatch(/moves \$[\d,]+\.\d\d/);
+      const quiet = await project.cli(
+        [
+          "report",
+          "--format",
+          "json",
+          "--comment-usd-moved",
+          String(usd(moved) + 1),
+          "--comment-weight-bps",
+          "1001",
+          "--comment-withdrawable-lost-usd",
+          String(usd(moved) + 1),
+        ],
+        preview.stdout,
+      );
+      expect(quiet.code, quiet.stderr).toBe(0);
+      const quietComment = (JSON.parse(quiet.stdout) as ReportJson).comment;
+      expect(quietComment.post, quietComment.summary).toBe(false);
+      expect(quietComment.reasons).toEqual([]);
+      expect(quietComment.summary).toMatch(
+        /^under the comment thresholds: it moves \$[\d,]+\.\d\d \(threshold/,
+      );
       const markdown = await project.cli(["report"], preview.stdout);
       // The markdown as written for GitHub: a word joiner keeps each sign with its amount.
       expect(markdown.stdout).toContain(forGitHub(`**Dollars:** ${report.money.headline}`));
