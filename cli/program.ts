@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { adoptCommand } from "./commands/adopt.ts";
 import { approveCommand, rejectCommand } from "./commands/approval.ts";
 import { driftCommand, driftIssueCommand } from "./commands/drift.ts";
 import { depositsCommand, walletsCommand, withdrawalsCommand, yieldCommand } from "./commands/listings.ts";
@@ -43,13 +44,14 @@ export function createProgram(): Command {
     .addCommand(driftCommand())
     .addCommand(driftIssueCommand())
     .addCommand(restoreCommand())
+    .addCommand(adoptCommand())
     .addCommand(sandboxCommand())
     .addCommand(openapiCommand())
     .addCommand(policyPackPathCommand());
 }
 
 /** Commands whose exit code 2 is a result, not a usage error. */
-const EXIT_2_IS_A_RESULT = new Set(["drift"]);
+const EXIT_2_IS_A_RESULT = new Set(["drift", "adopt"]);
 
 function allCommands(command: Command): Command[] {
   return [command, ...command.commands.flatMap(allCommands)];
@@ -57,7 +59,7 @@ function allCommands(command: Command): Command[] {
 
 /**
  * Runs the command line and returns the exit code: 0 on success, 2 for a usage error (unknown
- * command or flag, bad flag value; 1 for `drift`, whose 2 means drift), 1 when the command failed,
+ * command or flag, bad flag value; 1 for `drift` and `adopt`, whose 2 is a result), 1 when the command failed,
  * reported as one line on stderr.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -66,7 +68,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   let usageErrorCode = 2;
   for (const command of allCommands(program)) {
     command.exitOverride((error) => {
-      // `drift` exits 2 for drift (as `terraform plan -detailed-exitcode`), so its usage errors are 1.
+      // `drift` exits 2 for drift (as `terraform plan -detailed-exitcode`), `adopt` for what is left
+      // to change by hand, so their usage errors are 1.
       if (EXIT_2_IS_A_RESULT.has(command.name())) usageErrorCode = 1;
       throw error;
     });

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { z } from "zod";
@@ -10,7 +9,7 @@ import { driftIssueAction, type ExistingIssue } from "../drift/driftIssue.ts";
 import { readRefreshPreview } from "../drift/refreshSteps.ts";
 import { renderDriftMarkdown, renderDriftText } from "../drift/renderDrift.ts";
 import { forGitHub } from "../report/renderMarkdown.ts";
-import { runPulumi } from "../pulumiCli.ts";
+import { runRefreshPreview } from "../drift/refreshPreview.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
 
 /** Exit codes of `drift`, as `terraform plan -detailed-exitcode` has them. */
@@ -21,37 +20,6 @@ interface DriftFlags {
   refreshPreview?: string;
   markdown?: boolean;
   output?: string;
-}
-
-/**
- * `pulumi refresh --preview-only` of the project in `cwd`, answered as its event log: reads every
- * resource from the service and writes nothing, neither to the state nor to the service (the
- * provider's read() only sends GETs). The event log, not the `--json` digest, is what carries the
- * read state of every resource, the TypeScript program's dynamic resources included
- * (cli/drift/refreshSteps.ts). `--json` still keeps the engine's errors in one place to quote.
- */
-async function refreshPreview(cwd: string, stack: string | undefined): Promise<string> {
-  // The event log holds no secret in clear (the engine masks them), but it is this stack's state:
-  // it goes in a directory only this user can read, removed after.
-  const dir = mkdtempSync(path.join(os.tmpdir(), "portfolio-wallet-drift-"));
-  const eventLog = path.join(dir, "refresh-events.jsonl");
-  const args = [
-    "refresh",
-    "--preview-only",
-    "--json",
-    "--event-log",
-    eventLog,
-    "--non-interactive",
-    ...(stack ? ["--stack", stack] : []),
-  ];
-  try {
-    // The engine offers --event-log only with PULUMI_DEBUG_COMMANDS set, as Pulumi's own
-    // Automation API runs it.
-    await runPulumi(args, cwd, { PULUMI_DEBUG_COMMANDS: "true" }, ", or pass --refresh-preview");
-    return readFileSync(eventLog, "utf8");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -110,7 +78,7 @@ export function driftCommand(): Command {
       const text =
         flags.refreshPreview !== undefined
           ? readFileSync(flags.refreshPreview, "utf8")
-          : await refreshPreview(projectDir, options.stack);
+          : await runRefreshPreview(projectDir, options.stack);
       const facts = readRefreshPreview(text);
       const report = await withDollarsFromService(
         buildDriftReport(facts, checkedAt),

@@ -22,7 +22,8 @@ import {
  *   "quote": { "optimizedFor": "APY", "blendedRateBps": 505, "constraintsSatisfied": true, ... }
  * }
  * ```
- * `quote` records where the weights came from; it is not read back.
+ * `quote` records where the weights came from (`adopted` instead, when `portfolio-wallet adopt` wrote
+ * the service's allocation into it); neither is read back.
  */
 export const AllocationFileSchema = z.looseObject({
   positions: AllocationSchema,
@@ -72,10 +73,38 @@ export function writeAllocationFile(
   positions: readonly AllocationPosition[],
   quote?: Record<string, unknown>,
 ): void {
-  const content: AllocationFile = {
+  writeAllocationJson(file, {
     positions: canonicalAllocation(positions),
     ...(quote === undefined ? {} : { quote }),
-  };
+  });
+}
+
+/**
+ * Where an allocation file's weights came from when `portfolio-wallet adopt` wrote the service's
+ * allocation into it (a change made at the service, kept in the code). Not read back.
+ */
+export interface AdoptedFrom {
+  walletId: string | null;
+  /** When the service's allocation was read. */
+  readAt: string;
+}
+
+/**
+ * Rewrites an allocation file with other positions, keeping its other fields. A `quote` no longer
+ * says where the weights came from, so it gives way to `adopted`.
+ */
+export function adoptIntoAllocationFile(
+  file: string,
+  positions: readonly AllocationPosition[],
+  adopted: AdoptedFrom,
+): void {
+  const { quote: _earlierQuote, ...kept } = AllocationFileSchema.parse(
+    JSON.parse(readFileSync(file, "utf8")),
+  );
+  writeAllocationJson(file, { ...kept, positions: canonicalAllocation(positions), adopted });
+}
+
+function writeAllocationJson(file: string, content: AllocationFile): void {
   AllocationFileSchema.parse(content);
   writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
 }

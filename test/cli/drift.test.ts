@@ -16,6 +16,9 @@ import {
   refreshEventLogOf,
   step,
   urnOf,
+  refreshedWalletState,
+  walletRefresh,
+  WALLET,
   type FixtureStep,
 } from "./previewFixtures.ts";
 
@@ -25,62 +28,10 @@ import {
  * decision of the scheduled workflow, and the saved plan the report reads.
  */
 
-const WALLET = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
 const REGISTRATION = "7e1d2c3b-4a59-4687-9a1b-2c3d4e5f6a7b";
 const A = { tbills: 6000, syrupUsdc: 4000 };
 const B = { tbills: 5000, syrupUsdc: 5000 };
 const C = { tbills: 2000, resolvRlp: 8000 };
-
-type Change = { status: string; target: Record<string, number>; signingActivityId?: string };
-
-function walletState(weights: Record<string, number>, change: Change | null, blendedRateBps = 518) {
-  const inputs = {
-    resourceUrn: urnOf("wallet", "treasury"),
-    targetWeightsBps: weights,
-    onDelete: "fail-if-funded",
-  };
-  return {
-    type: "pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet",
-    inputs,
-    outputs: {
-      ...inputs,
-      walletId: WALLET,
-      status: "active",
-      blendedRateBps,
-      strategyChange:
-        change === null
-          ? null
-          : {
-              revision: 1,
-              requestId: "3f0c",
-              status: change.status,
-              targetPositions: Object.entries(change.target).map(([positionKey, targetWeightBps]) => ({
-                positionKey,
-                targetWeightBps,
-              })),
-              signingActivityId: change.signingActivityId ?? null,
-            },
-    },
-  };
-}
-
-/** A wallet's refresh step: what the code last applied, and what a read of the service found. */
-function walletRefresh(
-  code: Record<string, number>,
-  service: Record<string, number>,
-  options: { change?: Change | null; rates?: [number, number] } = {},
-): FixtureStep {
-  const [rateBefore, rateAfter] = options.rates ?? [518, 518];
-  const before = walletState(code, options.change ?? null, rateBefore);
-  const after = walletState(service, options.change ?? null, rateAfter);
-  const same = JSON.stringify(before) === JSON.stringify(after);
-  return {
-    op: same ? "same" : "update",
-    urn: urnOf("wallet", "treasury"),
-    oldState: before,
-    newState: after,
-  };
-}
 
 function webhookState(inputs: Record<string, unknown>) {
   const full = {
@@ -179,7 +130,7 @@ describe("drift report", () => {
 
   test("a resource the service no longer has is drift", () => {
     const report = driftOf([
-      { op: "delete", urn: urnOf("wallet", "treasury"), oldState: walletState(A, null) },
+      { op: "delete", urn: urnOf("wallet", "treasury"), oldState: refreshedWalletState(A, null) },
       { op: "delete", urn: urnOf("webhook", "events"), oldState: webhookState({}) },
     ]);
     expect(report.resources.map((r) => [r.kind, r.findings[0]!.kind])).toEqual([

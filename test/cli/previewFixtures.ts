@@ -245,3 +245,61 @@ export function serviceContext(
     ...overrides,
   };
 }
+
+/** The wallet id of the refresh fixtures below. */
+export const WALLET = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";
+
+export type Change = { status: string; target: Record<string, number>; signingActivityId?: string };
+
+export function refreshedWalletState(
+  weights: Record<string, number>,
+  change: Change | null,
+  blendedRateBps = 518,
+) {
+  const inputs = {
+    resourceUrn: urnOf("wallet", "treasury"),
+    targetWeightsBps: weights,
+    onDelete: "fail-if-funded",
+  };
+  return {
+    type: "pulumi-nodejs:dynamic/portfoliowallet:PortfolioWallet",
+    inputs,
+    outputs: {
+      ...inputs,
+      walletId: WALLET,
+      status: "active",
+      blendedRateBps,
+      strategyChange:
+        change === null
+          ? null
+          : {
+              revision: 1,
+              requestId: "3f0c",
+              status: change.status,
+              targetPositions: Object.entries(change.target).map(([positionKey, targetWeightBps]) => ({
+                positionKey,
+                targetWeightBps,
+              })),
+              signingActivityId: change.signingActivityId ?? null,
+            },
+    },
+  };
+}
+
+/** A wallet's refresh step: what the code last applied, and what a read of the service found. */
+export function walletRefresh(
+  code: Record<string, number>,
+  service: Record<string, number>,
+  options: { change?: Change | null; rates?: [number, number] } = {},
+): FixtureStep {
+  const [rateBefore, rateAfter] = options.rates ?? [518, 518];
+  const before = refreshedWalletState(code, options.change ?? null, rateBefore);
+  const after = refreshedWalletState(service, options.change ?? null, rateAfter);
+  const same = JSON.stringify(before) === JSON.stringify(after);
+  return {
+    op: same ? "same" : "update",
+    urn: urnOf("wallet", "treasury"),
+    oldState: before,
+    newState: after,
+  };
+}
