@@ -5,13 +5,22 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { formatDollars, moneyImpact, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { runProcess } from "../cli/harness.ts";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
 import { configSetAll } from "../support/pulumiConfig.ts";
 import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
+import {
+  evaluateCondition,
+  literalEnv,
+  mergedPull,
+  readOutputs,
+  readWorkflow,
+  runBlock,
+  usesStep,
+  writeFakeGh,
+} from "./workflowSteps.ts";
 
 /**
  * The shell of up.yml's plan steps, run as GitHub runs a `run:` block (bash -eo pipefail), against
@@ -22,80 +31,8 @@ import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
  * TypeScript program of the packed package against a funded wallet in the sandbox.
  */
 
-const workflowsDir = path.join(repoRoot, "examples", "github-actions", "workflows");
-const workflow = readFileSync(path.join(workflowsDir, "up.yml"), "utf8");
-const previewWorkflow = readFileSync(path.join(workflowsDir, "preview.yml"), "utf8");
-
-/** The `run: |` block of the step named `name`, dedented. */
-function runBlock(name: string, text = workflow): string {
-  const lines = text.split("\n");
-  const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
-  if (start < 0) throw new Error(`up.yml has no step named ${name}`);
-  const runLine = lines.findIndex((line, index) => index > start && line.trim() === "run: |");
-  const indent = /^ */.exec(lines[runLine]!)![0].length + 2;
-  const body: string[] = [];
-  for (const line of lines.slice(runLine + 1)) {
-    if (line.trim() !== "" && /^ */.exec(line)![0].length < indent) break;
-    body.push(line.slice(indent));
-  }
-  return `${body.join("\n").trimEnd()}\n`;
-}
-
-/** The literal values of the step's `env:` (expressions like `${{ matrix.stack }}` are the test's to give). */
-function literalEnv(name: string, text = workflow): Record<string, string> {
-  const lines = text.split("\n");
-  const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
-  const end = lines.findIndex((line, index) => index > start && line.trim() === "run: |");
-  const env: Record<string, string> = {};
-  for (const line of lines.slice(start + 1, end)) {
-    const match = /^\s+([A-Z_]+): "?([^"$]*)"?$/.exec(line);
-    if (match) env[match[1]!] = match[2]!;
-  }
-  return env;
-}
-
-/** A `uses:` step's `if:` and `with:` (one-line values), as GitHub reads them. */
-function usesStep(name: string, text: string): { if: string; with: Record<string, string> } {
-  const lines = text.split("\n");
-  const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
-  if (start < 0) throw new Error(`the workflow has no step named ${name}`);
-  const indent = /^ */.exec(lines[start]!)![0].length;
-  const step: { if: string; with: Record<string, string> } = { if: "success()", with: {} };
-  for (const line of lines.slice(start + 1)) {
-    if (line.trim() === "" || /^ */.exec(line)![0].length <= indent) break;
-    const condition = /^\s+if: (.*)$/.exec(line);
-    if (condition) step.if = condition[1]!;
-    const input = /^\s{2,}([a-z_]+): (.*)$/.exec(line);
-    if (input && /^ */.exec(line)![0].length > indent + 2) step.with[input[1]!] = input[2]!;
-  }
-  return step;
-}
-
-/**
- * A step's `if:` as GitHub evaluates the forms the workflows use: `steps.<id>.outcome`,
- * `steps.<id>.outputs.<name>`, string literals, `==`, `!=`, `&&` and `||` (`&&` binding tighter).
- */
-function evaluateCondition(
-  condition: string,
-  steps: Record<string, { outcome: string; outputs: Record<string, string> }>,
-): boolean {
-  const value = (term: string): string => {
-    const literal = /^'(.*)'$/.exec(term);
-    if (literal) return literal[1]!;
-    const outcome = /^steps\.([\w-]+)\.outcome$/.exec(term);
-    if (outcome) return steps[outcome[1]!]?.outcome ?? "";
-    const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(term);
-    if (output) return steps[output[1]!]?.outputs[output[2]!] ?? "";
-    throw new Error(`the test cannot evaluate ${term} in ${condition}`);
-  };
-  const comparison = (text: string): boolean => {
-    const match = /^(.+?)\s*(==|!=)\s*(.+)$/.exec(text.trim());
-    if (!match) throw new Error(`the test cannot evaluate ${text} in ${condition}`);
-    const equal = value(match[1]!.trim()) === value(match[3]!.trim());
-    return match[2] === "==" ? equal : !equal;
-  };
-  return condition.split("||").some((either) => either.split("&&").every(comparison));
-}
+const workflow = readWorkflow("up.yml");
+const previewWorkflow = readWorkflow("preview.yml");
 
 let root: string;
 let work: string;
@@ -108,33 +45,21 @@ const git = (cwd: string, ...args: string[]) =>
     encoding: "utf8",
   }).trim();
 
-/** Stand-ins on PATH: `gh` answers from FAKE_* variables, `pulumi` prints FAKE_PULUMI_OUTPUT. */
+/**
+ * Stand-ins on PATH: `gh` (test/examples/workflowSteps.ts: the merged pull request from
+ * FAKE_PULLS, the artifact from FAKE_ARTIFACT_DIR), and `pulumi`, which prints FAKE_PULUMI_OUTPUT.
+ */
 function writeFakes(bin: string): void {
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(
-    path.join(bin, "gh"),
-    `#!/bin/bash
-echo "gh $*" >> "$FAKE_LOG"
-case "$1 $2" in
-  "api repos/"*) printf '%s\\n' "$FAKE_REVIEWED" ;;
-  "run list") printf '%s\\n' "$FAKE_RUN_ID" ;;
-  "run download")
-    name=""; dir="."
-    while [ $# -gt 0 ]; do case "$1" in --name) name="$2"; shift ;; --dir) dir="$2"; shift ;; esac; shift; done
-    [ "$name" = "$FAKE_ARTIFACT" ] || { echo "no artifact $name" >&2; exit 1; }
-    printf '%s' '${PLAN}' > "$dir/plan.json"
-    [ -n "$FAKE_NO_REPORT" ] || printf '%s' '{}' > "$dir/report.json" ;;
-  *) exit 2 ;;
-esac
-`,
-  );
+  writeFakeGh(bin);
   writeFileSync(
     path.join(bin, "pulumi"),
     `#!/bin/bash\necho "pulumi $* PULUMI_EXPERIMENTAL=$PULUMI_EXPERIMENTAL" >> "$FAKE_LOG"\nprintf '%s\\n' "$FAKE_PULUMI_OUTPUT"\nexit "\${FAKE_PULUMI_EXIT:-0}"\n`,
   );
-  chmodSync(path.join(bin, "gh"), 0o755);
   chmodSync(path.join(bin, "pulumi"), 0o755);
 }
+
+/** The artifacts the fake `gh run download` serves: a plan with its report, and a plan alone. */
+const artifacts = { full: "", noReport: "" };
 
 beforeAll(() => {
   root = mkdtempSync(path.join(os.tmpdir(), "pw-up-steps-"));
@@ -165,6 +90,13 @@ beforeAll(() => {
   work = path.join(root, "work");
   execFileSync("git", ["clone", "-q", "--depth=1", `file://${origin}`, work]);
   writeFakes(path.join(root, "bin"));
+  artifacts.full = path.join(root, "artifacts", "full");
+  artifacts.noReport = path.join(root, "artifacts", "no-report");
+  for (const dir of [artifacts.full, artifacts.noReport]) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "plan.json"), PLAN);
+  }
+  writeFileSync(path.join(artifacts.full, "report.json"), "{}");
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -172,7 +104,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function runStep(name: string, env: Record<string, string>) {
   const script = path.join(root, "step.sh");
   const log = path.join(root, "calls.log");
-  writeFileSync(script, runBlock(name));
+  const outputFile = path.join(root, "github-output");
+  writeFileSync(script, runBlock(name, workflow));
+  writeFileSync(outputFile, "");
   // As actions/checkout leaves it: GITHUB_SHA checked out, one commit deep.
   if (env["GITHUB_SHA"]) {
     git(work, "fetch", "-q", "--depth=1", "origin", env["GITHUB_SHA"]);
@@ -187,9 +121,11 @@ function runStep(name: string, env: Record<string, string>) {
       HOME: root,
       GITHUB_REPOSITORY: "treasury/infra",
       STACK: "treasury/prod",
+      GITHUB_OUTPUT: outputFile,
       FAKE_LOG: log,
       FAKE_RUN_ID: "4242",
-      ...literalEnv(name),
+      FAKE_ARTIFACT_DIR: artifacts.full,
+      ...literalEnv(name, workflow),
       ...env,
     },
   });
@@ -199,6 +135,7 @@ function runStep(name: string, env: Record<string, string>) {
     code: result.status,
     output: `${result.stdout}${result.stderr}`,
     calls: readFileSync(log, "utf8"),
+    outputs: readOutputs(outputFile),
   };
 }
 
@@ -208,7 +145,7 @@ describe("up.yml: fetch the reviewed plan", () => {
   test("the merged commit's infra/ is the reviewed one: that commit's plan is fetched and its digest printed", () => {
     const step = runStep("Fetch the reviewed plan", {
       GITHUB_SHA: commits["merged"]!,
-      FAKE_REVIEWED: commits["reviewed"]!,
+      FAKE_PULLS: mergedPull(commits["reviewed"]!, "change"),
       FAKE_ARTIFACT: artifactOf(commits["reviewed"]!),
     });
     expect(step.code, step.output).toBe(0);
@@ -221,7 +158,7 @@ describe("up.yml: fetch the reviewed plan", () => {
   test("another infra/ than the reviewed commit's: it stops and says to re-run the preview", () => {
     const step = runStep("Fetch the reviewed plan", {
       GITHUB_SHA: commits["unreviewed"]!,
-      FAKE_REVIEWED: commits["reviewed"]!,
+      FAKE_PULLS: mergedPull(commits["reviewed"]!, "change"),
       FAKE_ARTIFACT: artifactOf(commits["reviewed"]!),
     });
     expect(step.code).toBe(1);
@@ -234,23 +171,23 @@ describe("up.yml: fetch the reviewed plan", () => {
   test("no pull request, or no plan saved for the reviewed commit: it stops and says to re-run the preview", () => {
     const noPullRequest = runStep("Fetch the reviewed plan", {
       GITHUB_SHA: commits["merged"]!,
-      FAKE_REVIEWED: "",
+      FAKE_PULLS: "[]",
       FAKE_ARTIFACT: "",
     });
     expect(noPullRequest.code).toBe(1);
     expect(noPullRequest.output).toMatch(/was not merged from a pull request.*Re-run the preview/);
     const noPlan = runStep("Fetch the reviewed plan", {
       GITHUB_SHA: commits["merged"]!,
-      FAKE_REVIEWED: commits["reviewed"]!,
+      FAKE_PULLS: mergedPull(commits["reviewed"]!, "change"),
       FAKE_ARTIFACT: "some-other-artifact",
     });
     expect(noPlan.code).toBe(1);
     expect(noPlan.output).toMatch(/No plan pulumi-plan-treasury-prod-\w+ was saved.*Re-run the preview/);
     const noReport = runStep("Fetch the reviewed plan", {
       GITHUB_SHA: commits["merged"]!,
-      FAKE_REVIEWED: commits["reviewed"]!,
+      FAKE_PULLS: mergedPull(commits["reviewed"]!, "change"),
       FAKE_ARTIFACT: artifactOf(commits["reviewed"]!),
-      FAKE_NO_REPORT: "1",
+      FAKE_ARTIFACT_DIR: artifacts.noReport,
     });
     expect(noReport.code).toBe(1);
     expect(noReport.output).toMatch(/holds no report\.json, the reviewed dollars .*Re-run the preview/);
@@ -259,7 +196,7 @@ describe("up.yml: fetch the reviewed plan", () => {
 
 describe("up.yml: pulumi up --plan", () => {
   test("runs up with the plan and PULUMI_EXPERIMENTAL=true", () => {
-    expect(literalEnv("pulumi up --plan")).toEqual({ PULUMI_EXPERIMENTAL: "true" });
+    expect(literalEnv("pulumi up --plan", workflow)).toEqual({ PULUMI_EXPERIMENTAL: "true" });
     const step = runStep("pulumi up --plan", { FAKE_PULUMI_OUTPUT: "Resources: 1 updated" });
     expect(step.code).toBe(0);
     expect(step.calls).toMatch(
