@@ -75,4 +75,42 @@ describe("examples/github-actions", () => {
       expect(drift).toContain(`steps.issue.outputs.action == '${action}'`);
     }
   });
+
+  test("the ways back: a dispatch of restore or adopt runs one job for the chosen stack, the only one that may push and open pull requests; preview.yml refreshes its preview, up.yml the state before the plan", () => {
+    const drift = readFileSync(path.join(workflowsDir, "drift.yml"), "utf8");
+    expect(drift).toMatch(/workflow_dispatch:\n\s+inputs:\n\s+way_back:\n/);
+    expect(drift).toMatch(/\n {6}stack:\n(\s+\w+: .*\n)*\s+options: \[treasury\/staging, treasury\/prod\]\n/);
+    // The workflow's own permissions are the least; each job says what more it needs.
+    expect(/\npermissions:\n((?: {2}\S.*\n)+)/.exec(drift)![1]).toBe("  contents: read\n");
+    const job = (name: string) =>
+      drift.slice(drift.indexOf(`\n  ${name}:\n`)).split(/\n {2}(?=[\w-]+:\n)/)[1]!;
+    expect(job("drift")).toContain("if: github.event_name == 'schedule' || inputs.way_back == 'check'\n");
+    expect(job("drift")).toMatch(/\n {4}permissions:\n {6}contents: read\n {6}issues: write\n/);
+    expect(job("way-back")).toContain("if: inputs.way_back == 'restore' || inputs.way_back == 'adopt'\n");
+    expect(job("way-back")).toMatch(
+      /\n {4}permissions:\n {6}contents: write\n {6}pull-requests: write\n {4}\S/,
+    );
+    expect(job("way-back")).toContain('echo "branch=portfolio-wallet/$WAY_BACK/$slug"');
+    expect(job("way-back")).toContain(
+      'npx portfolio-wallet drift --stack "$STACK" --markdown --output "restore/$SLUG.md"',
+    );
+    expect(job("way-back")).toContain(
+      'npx portfolio-wallet adopt --stack "$STACK" --output "$RUNNER_TEMP/adopt.md"',
+    );
+    expect(job("way-back")).toContain('git push --force origin "HEAD:refs/heads/$BRANCH"');
+    expect(job("way-back")).toContain(
+      'gh pr list --repo "$GITHUB_REPOSITORY" --head "$BRANCH" --state open --json number',
+    );
+
+    const preview = readFileSync(path.join(workflowsDir, "preview.yml"), "utf8");
+    expect(preview).toContain("HEAD_REF: ${{ github.head_ref }}");
+    expect(preview).toContain('[ "$HEAD_REF" = "portfolio-wallet/restore/$slug" ]');
+    expect(preview).toContain('pulumi preview --stack "$STACK" --json --save-plan plan.json "${refresh[@]}"');
+
+    const up = readFileSync(path.join(workflowsDir, "up.yml"), "utf8");
+    expect(up).toContain("if: steps.reviewed.outputs.way_back != ''");
+    const refresh = up.indexOf('pulumi refresh --stack "$STACK" --yes --skip-preview');
+    expect(refresh).toBeGreaterThan(up.indexOf("name: Fetch the reviewed plan"));
+    expect(refresh).toBeLessThan(up.indexOf("npx portfolio-wallet report-check"));
+  });
 });

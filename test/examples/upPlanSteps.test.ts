@@ -18,6 +18,8 @@ import {
   readOutputs,
   readWorkflow,
   runBlock,
+  stepCondition,
+  stepId,
   usesStep,
   writeFakeGh,
 } from "./workflowSteps.ts";
@@ -153,6 +155,43 @@ describe("up.yml: fetch the reviewed plan", () => {
       `Applying plan sha256:${createHash("sha256").update(PLAN).digest("hex")} of ${commits["reviewed"]}`,
     );
     expect(step.calls).toContain(`--commit ${commits["reviewed"]}`);
+  });
+
+  test("a way back of this stack (drift.yml's branch portfolio-wallet/<restore|adopt>/<stack with / as ->): its outputs say so, and the state is refreshed before the dollars are checked; any other branch: not", () => {
+    const refresh = "Refresh the state (a way back)";
+    const fetched = stepId("Fetch the reviewed plan", workflow);
+    for (const [ref, wayBack] of [
+      ["portfolio-wallet/restore/treasury-prod", "restore"],
+      ["portfolio-wallet/adopt/treasury-prod", "adopt"],
+      // Another stack's way back, a longer name, another way, an ordinary branch.
+      ["portfolio-wallet/restore/treasury-staging", ""],
+      ["portfolio-wallet/restore/treasury-prod-2", ""],
+      ["portfolio-wallet/rollback/treasury-prod", ""],
+      ["change", ""],
+    ] as const) {
+      const step = runStep("Fetch the reviewed plan", {
+        GITHUB_SHA: commits["merged"]!,
+        FAKE_PULLS: mergedPull(commits["reviewed"]!, ref),
+        FAKE_ARTIFACT: artifactOf(commits["reviewed"]!),
+      });
+      expect(step.code, step.output).toBe(0);
+      expect(step.outputs, ref).toEqual({ head_ref: ref, way_back: wayBack });
+      const runs = evaluateCondition(stepCondition(refresh, workflow), {
+        [fetched]: { outcome: "success", outputs: step.outputs },
+      });
+      expect(runs, ref).toBe(wayBack !== "");
+    }
+    // The refresh writes the state from the service, after the plan is fetched and before the check
+    // and up read it.
+    const order = ["Fetch the reviewed plan", refresh, "Check the reviewed dollars", "pulumi up --plan"].map(
+      (name) => workflow.indexOf(`- name: ${name}`),
+    );
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    const step = runStep(refresh, {});
+    expect(step.code, step.output).toBe(0);
+    expect(step.calls).toBe(
+      "pulumi refresh --stack treasury/prod --yes --skip-preview PULUMI_EXPERIMENTAL=\n",
+    );
   });
 
   test("another infra/ than the reviewed commit's: it stops and says to re-run the preview", () => {

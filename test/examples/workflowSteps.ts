@@ -1,7 +1,7 @@
+import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { runProcess } from "../cli/harness.ts";
 
 /**
  * The steps of examples/github-actions/workflows as GitHub runs them, for the tests that run them
@@ -237,6 +237,29 @@ export function readOutputs(file: string): Record<string, string> {
   );
 }
 
+/**
+ * A step's shell, with no stdin (as on a runner; and a shell that exits before its stdin is
+ * written would fail the write), asynchronous so that a sandbox in this process keeps answering.
+ */
+function runShell(
+  script: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, output }));
+  });
+}
+
 export interface RanStep extends StepResult {
   code: number | null;
   output: string;
@@ -256,7 +279,8 @@ export interface JobSteps {
  * The named `run: |` steps of `job`, in the given order, as the runner runs them: each step's
  * `if:` (after `success()`: it runs only while no earlier step failed, unless its `if:` says
  * otherwise, which these tests do not use), the job's and the step's `env:` evaluated in
- * `context`, then `bash --noprofile --norc -eo pipefail` in `cwd` with `env` (PATH, the runner's
+ * `context`, the block's own `${{ }}` substituted as GitHub does, then
+ * `bash --noprofile --norc -eo pipefail` in `cwd` with `env` (PATH, the runner's
  * variables), a fresh $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY in `scratch`. Steps' outputs and
  * outcomes reach later steps' expressions. `script` may change a block's text (the tests' one
  * change: the policy pack's offline manifest).
@@ -297,24 +321,22 @@ export async function runJobSteps(options: {
     const script = path.join(scratch, "step.sh");
     const outputFile = path.join(scratch, "github-output");
     const summaryFile = path.join(scratch, "step-summary");
-    writeFileSync(script, (options.script ?? ((block) => block))(runBlock(name, text)));
+    // GitHub substitutes expressions in a run: block before the shell reads it.
+    writeFileSync(script, (options.script ?? ((block) => block))(substitute(runBlock(name, text), context)));
     writeFileSync(outputFile, "");
     writeFileSync(summaryFile, "");
-    const run = await runProcess("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
-      cwd,
-      env: {
-        ...options.env,
-        ...jobEnv(job, text, context),
-        ...stepEnv(name, text, context),
-        GITHUB_OUTPUT: outputFile,
-        GITHUB_STEP_SUMMARY: summaryFile,
-      },
+    const run = await runShell(script, cwd, {
+      ...options.env,
+      ...jobEnv(job, text, context),
+      ...stepEnv(name, text, context),
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
     });
     const outcome = run.code === 0 ? "success" : "failure";
     steps[id] = { outcome, outputs: readOutputs(outputFile) };
     const stepSummary = readFileSync(summaryFile, "utf8");
     summary += stepSummary;
-    ran[name] = { ...steps[id]!, code: run.code, output: `${run.stdout}${run.stderr}`, summary: stepSummary };
+    ran[name] = { ...steps[id]!, code: run.code, output: run.output, summary: stepSummary };
     if (outcome === "failure" && keyAt(lines, "continue-on-error", indent) !== "true") ok = false;
   }
   return { steps: ran, summary, ok };
