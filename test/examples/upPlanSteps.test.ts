@@ -1,6 +1,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -18,10 +28,12 @@ import {
   readOutputs,
   readWorkflow,
   runBlock,
+  runJobSteps,
   stepCondition,
   stepId,
   usesStep,
   writeFakeGh,
+  type ExpressionContext,
 } from "./workflowSteps.ts";
 
 /**
@@ -510,4 +522,404 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
     });
     expect(fresh.size).toBe(1);
   }, 600_000);
+});
+
+/**
+ * drift.yml's two ways back (issue 56) from review to merge, every step as the workflows have it,
+ * on a TypeScript program of the packed package against the sandbox: the way-back job's steps
+ * (the real CLI, with a fake `gh` that keeps the pull requests), preview.yml's steps on the pull
+ * request from its branch (the real engine, refreshed), then up.yml's on the merged commit (the
+ * state refreshed before the check and the plan). Each job runs in a fresh clone of a local
+ * `origin`, as actions/checkout leaves it, with the project's installed packages as `npm ci` would
+ * leave them. The workflow's branch rules, re-runs and failures without the engine:
+ * test/examples/wayBackSteps.test.ts.
+ */
+describe("drift.yml's ways back through review and merge, through the engine", () => {
+  const driftWorkflow = readWorkflow("drift.yml");
+  const A = { tbills: 6000, syrupUsdc: 4000 };
+  // Changed at the service behind the stack's back: restore puts A back.
+  const C = { tbills: 2000, resolvRlp: 8000 };
+  // Changed at the service again, then adopted: the stack's config takes it.
+  const D = { tbills: 3000, syrupUsdc: 7000 };
+  // The local backend's full name of the stack (a Pulumi Cloud stack is treasury/prod); the branch
+  // is named from it by the same rule.
+  const STACK = "organization/treasury-esm/prod";
+  const SLUG = "organization-treasury-esm-prod";
+  type Weights = Record<string, number>;
+  let t: TestSandbox;
+  let project: ProgramProject;
+  let walletId: string;
+  let scratch: string;
+  let origin: string;
+  let jobs = 0;
+  const access: SandboxAccess = { url: "", token: TOKEN };
+
+  async function appliedWeights(): Promise<Weights> {
+    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    return Object.fromEntries(
+      wallet.strategyConfig.positions.map((p: { positionKey: string; targetWeightBps: number }) => [
+        p.positionKey,
+        p.targetWeightBps,
+      ]),
+    );
+  }
+
+  /** Waits for the sandbox to apply a strategy update (its rebalance runs on the sandbox clock). */
+  async function waitForWeights(weights: Weights): Promise<void> {
+    const wanted = JSON.stringify(Object.entries(weights).sort());
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (JSON.stringify(Object.entries(await appliedWeights()).sort()) === wanted) return;
+      await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 1_000 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`wallet ${walletId} never applied ${JSON.stringify(weights)}`);
+  }
+
+  /** An allocation changed at the service directly, as in its console. */
+  async function changeAtService(weights: Weights): Promise<void> {
+    await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+      requestId: crypto.randomUUID(),
+      positions: Object.entries(weights).map(([positionKey, targetWeightBps]) => ({
+        positionKey,
+        targetWeightBps,
+      })),
+    });
+    await waitForWeights(weights);
+  }
+
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+      cwd,
+      encoding: "utf8",
+    }).trim();
+
+  /** A fresh checkout of `ref`, with the project's packages installed as `npm ci` leaves them. */
+  function checkout(ref: string): string {
+    const dir = path.join(scratch, `checkout-${++jobs}`);
+    execFileSync("git", ["clone", "-q", `file://${origin}`, dir]);
+    git(dir, "checkout", "-q", ref);
+    symlinkSync(path.join(project.dir, "node_modules"), path.join(dir, "node_modules"));
+    return dir;
+  }
+
+  /** A job's steps in `dir`, as the runner runs them (policy pack: its offline manifest). */
+  async function job(
+    text: string,
+    name: string,
+    steps: string[],
+    dir: string,
+    context: ExpressionContext,
+    env: Record<string, string> = {},
+  ) {
+    const runnerTemp = path.join(scratch, `runner-temp-${++jobs}`);
+    mkdirSync(runnerTemp);
+    const ran = await runJobSteps({
+      text,
+      job: name,
+      names: steps,
+      cwd: dir,
+      scratch: path.join(scratch, `steps-${jobs}`),
+      context: {
+        secrets: { WAY_BACK_TOKEN: "app-token", PORTFOLIO_WALLET_API_TOKEN: TOKEN },
+        vars: { PORTFOLIO_WALLET_BASE_URL: t.url },
+        ...context,
+      },
+      env: {
+        ...project.env(),
+        PATH: `${path.join(scratch, "bin")}:${project.env()["PATH"]}`,
+        GITHUB_REPOSITORY: "treasury/infra",
+        GITHUB_SERVER_URL: "https://github.com",
+        GITHUB_ACTOR: "alice",
+        GITHUB_RUN_ID: String(500 + jobs),
+        RUNNER_TEMP: runnerTemp,
+        FAKE_LOG: path.join(scratch, "calls.log"),
+        FAKE_PULL_REQUESTS: path.join(scratch, "pull-requests.json"),
+        FAKE_RUN_ID: "4242",
+        ...env,
+      },
+      script: (block) =>
+        block.replaceAll(
+          "node_modules/@portfolio-wallet/pulumi/policy ",
+          "node_modules/@portfolio-wallet/pulumi/policy/offline ",
+        ),
+    });
+    const failed = Object.entries(ran.steps).filter(([, step]) => step.outcome === "failure");
+    return { ...ran, log: failed.map(([step, { output }]) => `${step}:\n${output}`).join("\n") };
+  }
+
+  const pullRequests = () =>
+    JSON.parse(readFileSync(path.join(scratch, "pull-requests.json"), "utf8")) as {
+      number: number;
+      head: string;
+      base: string;
+      body: string;
+      state: string;
+    }[];
+
+  /** drift.yml dispatched with `way_back` for the stack. */
+  async function dispatch(wayBack: "restore" | "adopt") {
+    const dir = checkout("main");
+    const ran = await job(
+      driftWorkflow,
+      "way-back",
+      [
+        "The way back's branch",
+        "Record what is restored",
+        "Adopt the service's allocation",
+        "Open or update the pull request",
+      ],
+      dir,
+      {
+        github: { event_name: "workflow_dispatch", token: "the-workflow-token" },
+        inputs: { way_back: wayBack, stack: STACK },
+      },
+    );
+    expect(ran.ok, ran.log).toBe(true);
+    return ran;
+  }
+
+  /** preview.yml on the pull request from `branch`: the report and the plan, kept as its artifact. */
+  async function previewOf(branch: string) {
+    const head = git(origin, "rev-parse", branch);
+    const dir = checkout(head);
+    const stateBefore = (await project.pulumi(["stack", "export", "--stack", STACK])).stdout;
+    const ran = await job(
+      previewWorkflow,
+      "preview",
+      ["Stack state for the policy pack", "pulumi preview", "Allocation report", "Keep the plan"],
+      dir,
+      {
+        matrix: { stack: STACK },
+        github: { head_ref: branch, event: { pull_request: { head: { sha: head } } } },
+      },
+    );
+    const previewLog = existsSync(path.join(dir, "preview.log"))
+      ? readFileSync(path.join(dir, "preview.log"), "utf8")
+      : "";
+    expect(ran.ok && ran.steps["pulumi preview"]!.outcome === "success", `${ran.log}${previewLog}`).toBe(
+      true,
+    );
+    // The refresh is the preview's only: the state is as it was.
+    expect((await project.pulumi(["stack", "export", "--stack", STACK])).stdout).toBe(stateBefore);
+    const artifact = path.join(scratch, `artifact-${++jobs}`);
+    mkdirSync(artifact);
+    for (const file of ["plan.json", "report.json"]) cpSync(path.join(dir, file), path.join(artifact, file));
+    return {
+      head,
+      artifact,
+      name: ran.steps["Keep the plan"]!.outputs["artifact"]!,
+      markdown: readFileSync(path.join(dir, "report.md"), "utf8"),
+      report: JSON.parse(readFileSync(path.join(dir, "report.json"), "utf8")) as {
+        wallets: { walletId: string; money: { impact: { movedMicros: string } | null } }[];
+      },
+    };
+  }
+
+  /** The pull request squash-merged on GitHub: main gets the branch's tree; its branch is kept. */
+  function merge(branch: string, number: number): string {
+    const dir = checkout("main");
+    git(dir, "merge", "-q", "--squash", `origin/${branch}`);
+    git(dir, "commit", "-qm", `${branch} (#${number})`);
+    git(dir, "push", "-q", "origin", "main");
+    const pulls = pullRequests().map((pull) =>
+      pull.number === number ? { ...pull, state: "merged" } : pull,
+    );
+    writeFileSync(path.join(scratch, "pull-requests.json"), JSON.stringify(pulls));
+    return git(dir, "rev-parse", "HEAD");
+  }
+
+  /** up.yml on the merged commit, with the plan and report preview.yml kept for the branch's head. */
+  async function upOf(
+    merged: string,
+    branch: string,
+    reviewed: Awaited<ReturnType<typeof previewOf>>,
+    steps: string[],
+  ) {
+    const dir = checkout(merged);
+    return job(
+      workflow,
+      "up",
+      steps,
+      dir,
+      { matrix: { stack: STACK }, github: { token: "the-workflow-token" } },
+      {
+        GITHUB_SHA: merged,
+        FAKE_PULLS: mergedPull(reviewed.head, branch),
+        FAKE_ARTIFACT: reviewed.name,
+        FAKE_ARTIFACT_DIR: reviewed.artifact,
+      },
+    );
+  }
+
+  /** The `| source | before | after |` rows of the report's wallet table. */
+  const beforeAndAfter = (markdown: string) =>
+    Object.fromEntries(
+      [...markdown.matchAll(/^\| (\w+) \| (\d+) \| (\d+) \|/gm)]
+        .filter((row) => row[1] !== "source")
+        .map((row) => [row[1]!, [Number(row[2]), Number(row[3])]]),
+    );
+  const nonZero = (weights: Record<string, number>) =>
+    Object.fromEntries(Object.entries(weights).filter(([, bps]) => bps !== 0));
+
+  beforeAll(async () => {
+    const tarball = await packedPackage();
+    t = await startTestSandbox({
+      rebalanceDelayMs: 5,
+      allowPrivateWebhookUrls: true,
+      tokens: { [TOKEN]: ORG },
+    });
+    access.url = t.url;
+    await callSandbox(access, "PUT", "/_sandbox/policy", {
+      strategyUpdateApprovals: 0,
+      withdrawalApprovals: 0,
+    });
+    project = await PROGRAM_KINDS.find((kind) => kind.name === "esm-typescript")!.create(tarball, "way-back");
+    await project.pulumi(["stack", "init", STACK]);
+    await project.pulumi(
+      configSetAll(
+        { "portfolio-wallet:baseUrl": t.url, tbillsBps: String(A.tbills), syrupUsdcBps: String(A.syrupUsdc) },
+        { "portfolio-wallet:apiToken": TOKEN },
+      ),
+    );
+    await project.pulumi(["up", "--yes", "--skip-preview"]);
+    walletId = (
+      JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as { walletId: string }
+    ).walletId;
+    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+    await callSandbox(access, "POST", "/_sandbox/deposits", {
+      chain: "ethereum",
+      address: wallet.depositAddresses.ethereum.address,
+      amount: 1_000_000,
+      txHash: `0x${"e".repeat(64)}`,
+    });
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 2 * 3600 * 1000 });
+
+    // The infrastructure repository: the project on main, its packages ignored.
+    scratch = mkdtempSync(path.join(os.tmpdir(), "pw-way-back-engine-"));
+    writeFakeGh(path.join(scratch, "bin"));
+    writeFileSync(path.join(scratch, "pull-requests.json"), "[]");
+    writeFileSync(path.join(project.dir, ".gitignore"), "node_modules\n");
+    git(project.dir, "init", "-q", "-b", "main");
+    git(project.dir, "add", ".");
+    git(project.dir, "commit", "-qm", "treasury");
+    origin = path.join(scratch, "origin.git");
+    execFileSync("git", ["clone", "-q", "--bare", project.dir, origin]);
+  }, 600_000);
+
+  afterAll(async () => {
+    project?.cleanUp();
+    await t?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  test("restore: the pull request records the drift; its preview, refreshed, moves the service's allocation back to the code's in dollars; on merge the state is refreshed first, and up --plan puts the code's allocation back", async () => {
+    await changeAtService(C);
+    const branch = `portfolio-wallet/restore/${SLUG}`;
+    await dispatch("restore");
+    expect(git(origin, "diff", "--name-only", "main", branch)).toBe(`restore/${SLUG}.md`);
+    const record = git(origin, "show", `${branch}:restore/${SLUG}.md`);
+    expect(record).toMatch(/: drift, 1 allocation changed at the service/);
+    expect(record).toContain("| resolvRlp | 0 | 8000 | +8000 |");
+    const [pull] = pullRequests();
+    expect(pullRequests()).toHaveLength(1);
+    expect(pull).toMatchObject({ number: 1, head: branch, base: "main", state: "open" });
+    expect(pull!.body).toContain("| resolvRlp | 0 | 8000 | +8000 |");
+
+    // The review: before is what the service holds, after is the code's.
+    const reviewed = await previewOf(branch);
+    const service = await appliedWeights();
+    const rows = beforeAndAfter(reviewed.markdown);
+    expect(
+      nonZero(Object.fromEntries(Object.entries(rows).map(([key, [before]]) => [key, before!]))),
+    ).toEqual(service);
+    expect(
+      nonZero(Object.fromEntries(Object.entries(rows).map(([key, [, after]]) => [key, after!]))),
+    ).toEqual(A);
+    const [wallet] = reviewed.report.wallets;
+    expect(reviewed.report.wallets.map((w) => w.walletId)).toEqual([walletId]);
+    // About $800,000 of $1M moves back (80% of it leaves resolvRlp), from the service's own figures.
+    const [answer, catalog] = await Promise.all([
+      callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`),
+      callSandbox(access, "GET", "/v2/portfolio-wallets/strategies"),
+    ]);
+    const moved = BigInt(wallet!.money.impact!.movedMicros);
+    const expected = moneyImpact(answer, A, catalog.strategies).movedMicros;
+    expect(moved - expected >= -50_000n && moved - expected <= 50_000n, `${moved} vs ${expected}`).toBe(true);
+    expect(moved > 790_000_000_000n).toBe(true);
+
+    // The merge. Without the refresh, the plan changes nothing: the state still holds the code's
+    // allocation, so the engine finds the wallet unchanged, and up --plan "succeeds" with the
+    // service's allocation left where it is...
+    const merged = merge(branch, 1);
+    const unrefreshed = await upOf(merged, branch, reviewed, [
+      "Fetch the reviewed plan",
+      "Check the reviewed dollars",
+      "pulumi up --plan",
+    ]);
+    expect(unrefreshed.ok, unrefreshed.log).toBe(true);
+    expect(unrefreshed.steps["Fetch the reviewed plan"]!.outputs).toEqual({
+      head_ref: branch,
+      way_back: "restore",
+    });
+    expect(unrefreshed.steps["pulumi up --plan"]!.output).toMatch(
+      /Updating \(prod\):[\s\S]*Resources:\n\s+3 unchanged\n/,
+    );
+    expect(await appliedWeights()).toEqual(service);
+    // ...and up.yml refreshes first: the check holds, and up --plan applies the reviewed plan.
+    const up = await upOf(merged, branch, reviewed, [
+      "Fetch the reviewed plan",
+      "Refresh the state (a way back)",
+      "Check the reviewed dollars",
+      "pulumi up --plan",
+    ]);
+    expect(up.ok, up.log).toBe(true);
+    expect(up.steps["Refresh the state (a way back)"]!.outcome).toBe("success");
+    expect(up.steps["Check the reviewed dollars"]!.output).toContain(
+      "The reviewed dollars hold for 1 wallet",
+    );
+    await waitForWeights(A);
+  }, 900_000);
+
+  test("adopt: the pull request changes the stack's config to the service's allocation; its refreshed preview changes no wallet; on merge the state takes it and the service is left as it is", async () => {
+    await changeAtService(D);
+    const branch = `portfolio-wallet/adopt/${SLUG}`;
+    await dispatch("adopt");
+    expect(git(origin, "diff", "--name-only", "main", branch)).toBe("Pulumi.prod.yaml");
+    const config = git(origin, "show", `${branch}:Pulumi.prod.yaml`);
+    const service = await appliedWeights();
+    expect(service).toEqual(D);
+    expect(config).toContain(`treasury-esm:tbillsBps: "${service["tbills"]}"`);
+    expect(config).toContain(`treasury-esm:syrupUsdcBps: "${service["syrupUsdc"]}"`);
+    const pull = pullRequests().find((candidate) => candidate.head === branch)!;
+    expect(pull).toMatchObject({ number: 2, base: "main", state: "open" });
+    expect(pull.body).toMatch(/Stack config `treasury-esm:tbillsBps`: 6000 → 3000\./);
+    expect(pull.body).not.toContain("[!WARNING]");
+
+    const reviewed = await previewOf(branch);
+    expect(reviewed.report.wallets).toEqual([]);
+    expect(beforeAndAfter(reviewed.markdown)).toEqual({});
+
+    const merged = merge(branch, 2);
+    const up = await upOf(merged, branch, reviewed, [
+      "Fetch the reviewed plan",
+      "Refresh the state (a way back)",
+      "Check the reviewed dollars",
+      "pulumi up --plan",
+    ]);
+    expect(up.ok, up.log).toBe(true);
+    expect(up.steps["Fetch the reviewed plan"]!.outputs["way_back"]).toBe("adopt");
+    const exported = JSON.parse((await project.pulumi(["stack", "export", "--stack", STACK])).stdout) as {
+      deployment: {
+        resources: {
+          type: string;
+          outputs?: { targetWeightsBps?: Record<string, number> };
+        }[];
+      };
+    };
+    const recorded = exported.deployment.resources.find((resource) =>
+      resource.type.endsWith(":PortfolioWallet"),
+    )!;
+    expect(recorded.outputs!.targetWeightsBps).toEqual(D);
+    expect(await appliedWeights()).toEqual(D);
+  }, 900_000);
 });
