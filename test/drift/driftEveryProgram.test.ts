@@ -299,6 +299,24 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       expect(markdown.stdout).toContain("| tbills | 6000 | 2000 | −4000 |");
       expect(markdown.stdout).toContain('disabled at the service ("paused in the portal")');
 
+      // Keeping the service's allocation instead: the program has no place for resolvRlp, so
+      // `adopt` writes nothing and lists the program's lines that name the sources (exit 2).
+      const configBefore = (await project.pulumi(["config", "--json"])).stdout;
+      await resetRequestCounts(access);
+      const byHand = await project.cli(["adopt", "--refresh-preview", eventLog]);
+      expect(byHand.code, byHand.stdout + byHand.stderr).toBe(2);
+      expect(byHand.stdout).toContain(
+        "0 of 1 allocation changed at the service written into the code; 1 to change by hand",
+      );
+      expect(byHand.stdout).toContain("the service holds resolvRlp, which the program has no position for");
+      expect(byHand.stdout).toMatch(
+        adapter === "native"
+          ? /Pulumi\.yaml:\d+ {2}- positionKey: tbills/
+          : /index\.ts:\d+ {2}\{ positionKey: "tbills"/,
+      );
+      expect(Object.keys(await requestCounts(access))).toEqual([]);
+      expect((await project.pulumi(["config", "--json"])).stdout).toBe(configBefore);
+
       // The engine's --json digest carries the read state only for the native plugin's resources:
       // for the dynamic ones it is refused, never read as "no drift".
       const digest = path.join(project.dir, "refresh.json");
@@ -345,6 +363,53 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       await waitForWeights(A);
       const registration = await callSandbox(access, "GET", `/webhooks/registrations/${registrationId}`);
       expect(registration.status).toBe("active");
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
+
+  test(
+    "an allocation changed at the service, kept: adopt writes it into the stack config, and a refreshed preview then changes no wallet, only reading",
+    async () => {
+      const kept = { tbills: 3000, syrupUsdc: 7000 };
+      await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+        requestId: crypto.randomUUID(),
+        positions: Object.entries(kept).map(([positionKey, targetWeightBps]) => ({
+          positionKey,
+          targetWeightBps,
+        })),
+      });
+      await waitForWeights(kept);
+      const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
+      await resetRequestCounts(access);
+      const previewFile = path.join(project.dir, "adopt-preview.json");
+      const body = path.join(project.dir, "adopt.md");
+      const adopt = await project.cli(["adopt", "--output", body, "--preview-output", previewFile]);
+      expect(adopt.code, adopt.stdout + adopt.stderr).toBe(0);
+      expect(Object.keys(await requestCounts(access)).filter((route) => !route.startsWith("GET "))).toEqual(
+        [],
+      );
+      expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
+      // Written where the program takes its weights from: the stack settings of each source.
+      const config = JSON.parse((await project.pulumi(["config", "--json"])).stdout) as Record<
+        string,
+        { value: string }
+      >;
+      const setting = (name: string) =>
+        Object.entries(config).find(([key]) => key.endsWith(`:${name}`))![1].value;
+      expect([setting("tbillsBps"), setting("syrupUsdcBps")]).toEqual(["3000", "7000"]);
+      expect(adopt.stdout).toMatch(/Stack config [\w-]+:tbillsBps: 6000 → 3000\./);
+      expect(readFileSync(body, "utf8")).toContain("shows no change to the wallets written here");
+      // The engine's own refreshed preview, as adopt kept it: no step changes anything.
+      const preview = JSON.parse(readFileSync(previewFile, "utf8")) as {
+        steps: { op: string; urn: string }[];
+      };
+      expect(preview.steps.filter((s) => s.op !== "same" && s.op !== "refresh")).toEqual([]);
+      expect(preview.steps.some((s) => s.urn.endsWith("::treasury"))).toBe(true);
+      // Back to the allocation the next tests start from, past the refresh the adopt pull
+      // request's merge job runs (the state then records what the service holds).
+      await setWeights(A);
+      await project.pulumi(["up", "--refresh", "--yes", "--skip-preview"]);
+      await waitForWeights(A);
     },
     ENGINE_STEPS_TIMEOUT_MS,
   );
