@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import type { SandboxClock } from "../../sandbox/index.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
+import { yearlyYieldMicros } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
   callSandbox,
@@ -162,7 +163,7 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
   );
 
   test(
-    "market movement only (a deposit, a month of accrued yield, a new rate): exit 0, and only reads",
+    "market movement only (a deposit, a month of yield at a soaring rate, a rate cut, a withdrawal): drift exit 0, and only reads; the watch finds each band left, in dollars",
     async () => {
       const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
       await callSandbox(access, "POST", "/_sandbox/deposits", {
@@ -171,8 +172,20 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
         amount: 25_000,
         txHash: `0x${"d".repeat(64)}`,
       });
+      // A month at 1,000% moves tbills far past its target weight: the market, not anyone's change.
+      await callSandbox(access, "PUT", "/_sandbox/catalog/tbills/rate", { currentRateBps: 100_000 });
       await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 30 * 24 * 3600 * 1000 });
       await callSandbox(access, "PUT", "/_sandbox/catalog/tbills/rate", { currentRateBps: 612 });
+      // syrupUsdc pays 300 bps from now on, 350 below the 650 it paid when the allocation was set.
+      await callSandbox(access, "PUT", "/_sandbox/catalog/syrupUsdc/rate", { currentRateBps: 300 });
+      // A withdrawal takes most of what is withdrawable at once (syrupUsdc, PT0H).
+      await callSandbox(access, "POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+        requestId: crypto.randomUUID(),
+        destinationAddress: `0x${"a".repeat(40)}`,
+        withdrawalAmount: 8_000,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+      });
       const moved = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
       // The market did move: the check below must be ignoring it, not missing it.
       expect(moved.totalBalanceUsd).toBeGreaterThan(25_000);
@@ -187,6 +200,46 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       expect(result.counts["GET /v2/portfolio-wallets/:id"]).toBeGreaterThanOrEqual(1);
       // Nor is the state written: a refresh preview only reads.
       expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
+
+      // The market watch of the same movement, its instant floor in the stack config.
+      await project.pulumi(["config", "set", "portfolio-wallet:watchInstantMinUsd", "5000"]);
+      await resetRequestCounts(access);
+      clock.hold();
+      const watch = await project.cli(["--json", "watch"]);
+      const atService = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+      clock.release();
+      expect(watch.code, watch.stdout + watch.stderr).toBe(2);
+      const watchRoutes = Object.keys(await requestCounts(access));
+      expect(watchRoutes.filter((route) => !route.startsWith("GET "))).toEqual([]);
+      expect(watchRoutes).toContain("GET /v2/portfolio-wallets");
+      const watched = JSON.parse(watch.stdout);
+      const [treasury] = watched.wallets;
+      expect(treasury.walletId).toBe(walletId);
+      const byKind = (kind: string) => treasury.findings.filter((f: { kind: string }) => f.kind === kind);
+      const valueOf = (key: string) =>
+        usdToMicros(atService.positions.find((p: { positionKey: string }) => p.positionKey === key).valueUsd);
+      const balance = valueOf("tbills") + valueOf("syrupUsdc");
+      // tbills beyond its band, with the dollars beyond its target, from the service's own answer.
+      const tbills = byKind("position-off-band").find(
+        (f: { positionKey: string }) => f.positionKey === "tbills",
+      );
+      const tbillsAtService = atService.positions.find(
+        (p: { positionKey: string }) => p.positionKey === "tbills",
+      );
+      expect(tbills.driftBps).toBe(tbillsAtService.driftBps);
+      expect(tbills.driftBps).toBeGreaterThan(500);
+      const offTarget = BigInt(tbills.offTargetMicros) - (valueOf("tbills") - (balance * 6000n) / 10_000n);
+      expect(offTarget >= -1n && offTarget <= 1n, `${tbills.offTargetMicros}`).toBe(true);
+      // Withdrawable at once under the floor after the withdrawal.
+      const [instant] = byKind("instant-below-floor");
+      expect(BigInt(instant.instantMicros)).toBe(usdToMicros(atService.instantWithdrawableUsd));
+      expect(BigInt(instant.instantMicros)).toBeLessThan(5_000_000_000n);
+      expect(instant.message).toContain("below the floor of $5,000.00");
+      // syrupUsdc's rate 350 below the rate recorded when the allocation was set, and what it costs.
+      const [rate] = byKind("rate-drop");
+      expect(rate).toMatchObject({ positionKey: "syrupUsdc", appliedRateBps: 650, currentRateBps: 300 });
+      expect(BigInt(rate.yearlyCostMicros)).toBe(yearlyYieldMicros(valueOf("syrupUsdc"), 350));
+      await project.pulumi(["config", "rm", "portfolio-wallet:watchInstantMinUsd"]);
     },
     ENGINE_STEPS_TIMEOUT_MS,
   );
