@@ -10,6 +10,7 @@ import { reportCommand } from "./commands/report.ts";
 import { reportCheckCommand } from "./commands/reportCheck.ts";
 import { restoreCommand } from "./commands/restore.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
+import { watchCommand, watchIssueCommand } from "./commands/watch.ts";
 import { withdrawCommand } from "./commands/withdraw.ts";
 import { CLIENT_VERSION } from "../sdk/nodejs/client/internal/version.ts";
 
@@ -45,13 +46,15 @@ export function createProgram(): Command {
     .addCommand(driftIssueCommand())
     .addCommand(restoreCommand())
     .addCommand(adoptCommand())
+    .addCommand(watchCommand())
+    .addCommand(watchIssueCommand())
     .addCommand(sandboxCommand())
     .addCommand(openapiCommand())
     .addCommand(policyPackPathCommand());
 }
 
 /** Commands whose exit code 2 is a result, not a usage error. */
-const EXIT_2_IS_A_RESULT = new Set(["drift", "adopt"]);
+const EXIT_2_IS_A_RESULT = new Set(["drift", "adopt", "watch"]);
 
 function allCommands(command: Command): Command[] {
   return [command, ...command.commands.flatMap(allCommands)];
@@ -59,7 +62,7 @@ function allCommands(command: Command): Command[] {
 
 /**
  * Runs the command line and returns the exit code: 0 on success, 2 for a usage error (unknown
- * command or flag, bad flag value; 1 for `drift` and `adopt`, whose 2 is a result), 1 when the command failed,
+ * command or flag, bad flag value; 1 for `drift`, `adopt` and `watch`, whose 2 is a result), 1 when the command failed,
  * reported as one line on stderr.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -69,7 +72,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   for (const command of allCommands(program)) {
     command.exitOverride((error) => {
       // `drift` exits 2 for drift (as `terraform plan -detailed-exitcode`), `adopt` for what is left
-      // to change by hand, so their usage errors are 1.
+      // to change by hand, `watch` for a band left, so their usage errors are 1.
       if (EXIT_2_IS_A_RESULT.has(command.name())) usageErrorCode = 1;
       throw error;
     });

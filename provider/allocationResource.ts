@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { sameAllocation } from "../sdk/nodejs/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import {
   containsUnknown,
@@ -25,8 +26,42 @@ import { allocationAtService, describeAllocation } from "./strategyChange/outsid
  */
 
 /** The allocation outputs of a resource. */
-export function allocationOutputs(target: TargetPosition[], change: StrategyChangeState | null) {
-  return { targetWeightsBps: targetWeightsByKey(target), ...strategyChangeOutputs(change) };
+export function allocationOutputs(
+  target: TargetPosition[],
+  change: StrategyChangeState | null,
+  appliedRatesBps: Record<string, number> | null,
+) {
+  return { targetWeightsBps: targetWeightsByKey(target), ...strategyChangeOutputs(change), appliedRatesBps };
+}
+
+/**
+ * The catalog's current rate of each target source, as this stack sets the allocation (the catalog
+ * is read once per deployment): what the market watch holds later rates to. A source the catalog
+ * does not list has no rate to record.
+ */
+export async function ratesOfTarget(
+  connection: ServiceConnection,
+  target: readonly TargetPosition[],
+): Promise<Record<string, number>> {
+  const catalog = await connection.catalog();
+  return Object.fromEntries(
+    target.flatMap((position) => {
+      const entry = catalog.find((candidate) => candidate.positionKey === position.positionKey);
+      return entry === undefined ? [] : [[position.positionKey, entry.currentRateBps]];
+    }),
+  );
+}
+
+/**
+ * The applied rates a refresh keeps: the recorded ones while the service applies the allocation
+ * they were recorded for; none once it applies another (changed outside the stack, at a rate
+ * nobody recorded).
+ */
+export function appliedRatesAfterRead(
+  props: { targetWeightsBps?: Record<string, number>; appliedRatesBps?: Record<string, number> | null },
+  live: readonly TargetPosition[],
+): Record<string, number> | null {
+  return sameAllocation(targetInState(props), [...live]) ? (props.appliedRatesBps ?? null) : null;
 }
 
 /** The target allocation a resource's state holds. */

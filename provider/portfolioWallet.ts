@@ -5,6 +5,8 @@ import { IdempotencyConflictError } from "../sdk/nodejs/client/index.ts";
 import {
   allocationChanges,
   allocationOutputs,
+  appliedRatesAfterRead,
+  ratesOfTarget,
   checkAllocationInputs,
   refreshedAllocation,
   targetInState,
@@ -70,11 +72,12 @@ function outputsOf(
   wallet: PortfolioWallet,
   creationRequestIdValue: string | null,
   change: StrategyChangeState | null,
+  appliedRatesBps: Record<string, number> | null,
 ): PortfolioWalletOutputs {
   return {
     ...state,
     ...liveWalletOutputs(wallet),
-    ...allocationOutputs(target, change),
+    ...allocationOutputs(target, change, appliedRatesBps),
     creationRequestId: creationRequestIdValue,
   };
 }
@@ -160,7 +163,11 @@ export const portfolioWalletProvider = {
       urn: state.resourceUrn,
       target,
     });
-    return { id: wallet.id, outs: outputsOf(state, target, reconciled.wallet, requestId, reconciled.change) };
+    const rates = await ratesOfTarget(connection, target);
+    return {
+      id: wallet.id,
+      outs: outputsOf(state, target, reconciled.wallet, requestId, reconciled.change, rates),
+    };
   },
 
   async read(
@@ -188,7 +195,14 @@ export const portfolioWalletProvider = {
     };
     return {
       id: wallet.id,
-      props: outputsOf(state, live, wallet, props.creationRequestId ?? null, change),
+      props: outputsOf(
+        state,
+        live,
+        wallet,
+        props.creationRequestId ?? null,
+        change,
+        appliedRatesAfterRead(props, live),
+      ),
       inputs: state,
     };
   },
@@ -203,7 +217,9 @@ export const portfolioWalletProvider = {
     const connection = connect();
     let change = olds.strategyChange ?? null;
     let wallet: PortfolioWallet;
+    let rates = olds.appliedRatesBps ?? null;
     if (!sameAllocation(targetInState(olds), target)) {
+      rates = await ratesOfTarget(connection, target);
       ({ change, wallet } = await applyStrategyChange({
         connection,
         walletId: id,
@@ -216,7 +232,7 @@ export const portfolioWalletProvider = {
       // Only provider-side settings (onDelete) changed: no request changes anything at the service.
       wallet = await connection.client.wallets.retrieve(id);
     }
-    return { outs: outputsOf(state, target, wallet, olds.creationRequestId ?? null, change) };
+    return { outs: outputsOf(state, target, wallet, olds.creationRequestId ?? null, change, rates) };
   },
 
   async delete(connect: () => ServiceConnection, id: string, props: PortfolioWalletOutputs): Promise<void> {

@@ -3,6 +3,8 @@ import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import {
   allocationChanges,
   allocationOutputs,
+  appliedRatesAfterRead,
+  ratesOfTarget,
   checkAllocationInputs,
   refreshedAllocation,
   targetInState,
@@ -56,10 +58,11 @@ function outputsOf(
   target: TargetPosition[],
   wallet: PortfolioWallet,
   change: StrategyChangeState | null,
+  appliedRatesBps: Record<string, number> | null,
 ): WalletStrategyOutputs {
   return {
     ...state,
-    ...allocationOutputs(target, change),
+    ...allocationOutputs(target, change, appliedRatesBps),
     blendedRateBps: wallet.blendedRateBps,
   };
 }
@@ -126,7 +129,8 @@ export const walletStrategyProvider = {
       urn: state.resourceUrn,
       target,
     });
-    return { id: strategyIdOf(state.walletId), outs: outputsOf(state, target, wallet, change) };
+    const rates = await ratesOfTarget(connection, target);
+    return { id: strategyIdOf(state.walletId), outs: outputsOf(state, target, wallet, change, rates) };
   },
 
   async read(
@@ -144,7 +148,11 @@ export const walletStrategyProvider = {
       walletId,
       targetWeightsBps: targetWeightsByKey(live),
     };
-    return { id, props: outputsOf(state, live, wallet, change), inputs: state };
+    return {
+      id,
+      props: outputsOf(state, live, wallet, change, appliedRatesAfterRead(props, live)),
+      inputs: state,
+    };
   },
 
   async update(
@@ -154,15 +162,17 @@ export const walletStrategyProvider = {
     news: Record<string, unknown>,
   ): Promise<{ outs: WalletStrategyOutputs }> {
     const { state, target } = parseInputs(news);
+    const connection = connect();
+    const rates = await ratesOfTarget(connection, target);
     const { change, wallet } = await applyStrategyChange({
-      connection: connect(),
+      connection,
       walletId: state.walletId,
       urn: state.resourceUrn,
       target,
       previous: olds.strategyChange ?? null,
       recorded: targetInState(olds),
     });
-    return { outs: outputsOf(state, target, wallet, change) };
+    return { outs: outputsOf(state, target, wallet, change, rates) };
   },
 
   /** Stops managing the allocation; the wallet keeps the allocation it has. No request is made. */

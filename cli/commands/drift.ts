@@ -1,15 +1,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
-import { z } from "zod";
 import { listWalletsById } from "../../sdk/nodejs/client/walletsById.ts";
 import { buildDriftReport, needsDollars, withDriftDollars, type DriftReport } from "../drift/driftReport.ts";
 import type { RefreshFacts } from "../drift/refreshSteps.ts";
-import { driftIssueAction, type ExistingIssue } from "../drift/driftIssue.ts";
+import { DRIFT_ISSUE } from "../drift/driftIssue.ts";
 import { readRefreshPreview } from "../drift/refreshSteps.ts";
 import { renderDriftMarkdown, renderDriftText } from "../drift/renderDrift.ts";
 import { forGitHub } from "../report/renderMarkdown.ts";
 import { runRefreshPreview } from "../drift/refreshPreview.ts";
+import { checkIssueCommand } from "./checkIssue.ts";
 import { globalOptionsOf, withServiceClient, type GlobalOptions } from "../serviceSettings.ts";
 
 /** Exit codes of `drift`, as `terraform plan -detailed-exitcode` has them. */
@@ -97,77 +97,28 @@ export function driftCommand(): Command {
     });
 }
 
-const IssuesSchema = z.array(
-  z.looseObject({
-    number: z.number().int(),
-    // `gh issue list --json state` writes OPEN and CLOSED; the REST API open and closed.
-    state: z.string().transform((state) => (state.toLowerCase() === "open" ? "open" : "closed")),
-    body: z
-      .string()
-      .nullish()
-      .transform((body) => body ?? ""),
-  }),
-);
-
-interface DriftIssueFlags {
-  drift: string;
-  issues: string;
-  bodyFile: string;
-}
-
-function readJson(file: string, what: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new Error(`${what} ${file}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
 /**
  * `portfolio-wallet drift-issue`: what a scheduled workflow does to the stack's drift issue, from
- * the JSON of `drift --json` and the repository's issues (`gh issue list --json number,state,body`).
- * Prints `key=value` lines for $GITHUB_OUTPUT (action, number, numbers, title) and writes the issue
- * body, or the closing comment, to --body-file.
+ * the JSON of `drift --json` and the repository's issues (checkIssue.ts).
  */
 export function driftIssueCommand(): Command {
-  return new Command("drift-issue")
-    .description(
+  return checkIssueCommand({
+    name: "drift-issue",
+    description:
       "Decide the drift issue of a stack: open, update, reopen, close or nothing (for a workflow).",
-    )
-    .requiredOption("--drift <file>", "the output of `portfolio-wallet drift --json`")
-    .requiredOption("--issues <file>", "the output of `gh issue list --state all --json number,state,body`")
-    .requiredOption("--body-file <file>", "where to write the issue body or the closing comment")
-    .action((flags: DriftIssueFlags, command: Command) => {
-      // The stack the issue is about, as the workflow names it (`treasury/prod`): the global --stack.
-      const stack = globalOptionsOf(command).stack;
-      if (stack === undefined)
-        throw new Error("drift-issue needs --stack <name>: the stack the issue is about");
-      const report = readJson(flags.drift, "--drift") as DriftReport;
+    subject: DRIFT_ISSUE,
+    reportFlag: "--drift <file>",
+    reportHelp: "the output of `portfolio-wallet drift --json`",
+    readReport: (json, file) => {
+      const report = json as DriftReport;
       if (typeof report?.drift !== "boolean" || !Array.isArray(report.resources)) {
-        throw new Error(`--drift ${flags.drift} is not the output of \`portfolio-wallet drift --json\``);
+        throw new Error(`--drift ${file} is not the output of \`portfolio-wallet drift --json\``);
       }
-      const parsed = IssuesSchema.safeParse(readJson(flags.issues, "--issues"));
-      if (!parsed.success) {
-        throw new Error(`--issues ${flags.issues} is not a list of issues with number, state and body`);
-      }
-      const action = driftIssueAction({
-        stack,
-        drift: report.drift,
-        report: forGitHub(renderDriftMarkdown(report)),
+      return {
+        found: report.drift,
         checkedAt: report.checkedAt,
-        issues: parsed.data as ExistingIssue[],
-      });
-      const lines = [`action=${action.action}`];
-      if (action.action === "open") {
-        lines.push(`title=${action.title}`);
-        writeFileSync(flags.bodyFile, action.body);
-      } else if (action.action === "update" || action.action === "reopen") {
-        lines.push(`number=${action.number}`);
-        writeFileSync(flags.bodyFile, action.body);
-      } else if (action.action === "close") {
-        lines.push(`numbers=${action.numbers.join(" ")}`);
-        writeFileSync(flags.bodyFile, `${action.comment}\n`);
-      }
-      process.stdout.write(`${lines.join("\n")}\n`);
-    });
+        markdown: forGitHub(renderDriftMarkdown(report)),
+      };
+    },
+  });
 }

@@ -145,7 +145,8 @@ function webhookFindings(code: WebhookSettings, service: WebhookSettings): Drift
       kind: "webhook-disabled",
       message:
         `disabled at the service${service.disabledReason ? ` ("${service.disabledReason}")` : ""}: its endpoint ` +
-        "receives no events. `pulumi up` enables it again; or disable it in the code.",
+        "receives no events. `pulumi up` alone changes nothing (the state still records it enabled): " +
+        "`portfolio-wallet restore` prepares the reviewed change that enables it again; to keep it disabled, set `enabled: false` in the code.",
     });
   }
   const changed: string[] = [];
@@ -156,7 +157,10 @@ function webhookFindings(code: WebhookSettings, service: WebhookSettings): Drift
   if (changed.length > 0) {
     findings.push({
       kind: "webhook-changed",
-      message: `changed at the service (${changed.join(", ")}); \`pulumi up\` sets it back to the code.`,
+      message:
+        `changed at the service (${changed.join(", ")}). \`pulumi up\` alone changes nothing (the state still records the code's): ` +
+        "`portfolio-wallet restore` prepares the reviewed change that sets it back (a changed url, event types or description " +
+        "replace the registration, with a new signing secret); to keep the service's, write it into the code.",
     });
   }
   return findings;
@@ -185,7 +189,7 @@ function allocationFindings(resource: RefreshedResource, report: DriftReport): D
           "`pulumi up` refuses to overwrite it (docs/provider.md, What a merge applies): to set the code's allocation " +
           "again through review, `portfolio-wallet restore --plan restore-plan.json` prepares the preview that moves it " +
           "back, in dollars, and the plan its merge applies (a strategy update, which may need approval; docs/cli.md, " +
-          "Ways back); or change the code to keep the service's.",
+          "Ways back); or `portfolio-wallet adopt` writes the service's allocation into the code to keep it.",
       });
     }
   }
@@ -200,22 +204,26 @@ function allocationFindings(resource: RefreshedResource, report: DriftReport): D
         (change.signingActivityId === null
           ? ""
           : ` (\`portfolio-wallet reject ${change.signingActivityId}\`)`) +
-        ", or put that allocation in the code.",
+        " before anyone approves it, or put that allocation in the code (once applied, it is an allocation drift, " +
+        "with `portfolio-wallet restore` and `adopt` as its ways back).",
     });
   }
   return findings;
 }
 
 const WALLET_MISSING =
-  "not found at the service for this stack's API token. Check the token's organization and the wallet id; " +
-  "a refresh would drop it from the stack.";
+  "not found at the service for this stack's API token. First check the token's organization and the wallet id " +
+  "(`portfolio-wallet wallets show <walletId>` with the stack's token): a wrong token is mended in the stack config, " +
+  "and nothing else changes. Only if the wallet is gone for good: `pulumi refresh` drops it from the stack, and the next " +
+  "reviewed `up` creates a new wallet with new deposit addresses, which stacks reading them then change to.";
 
 /** What a resource missing at the service means, per kind. */
 const MISSING_MESSAGE: Record<ResourceKind, string> = {
   portfolioWallet: WALLET_MISSING,
   walletStrategy: WALLET_MISSING,
   webhookRegistration:
-    "not found at the service (deleted there): its endpoint receives no events. `pulumi up` after a refresh registers it again, with a new signing secret.",
+    "not found at the service (deleted there): its endpoint receives no events. `portfolio-wallet restore` prepares the " +
+    "reviewed change that registers it again (after a refresh), with a new signing secret.",
 };
 
 function missingFinding(resource: RefreshedResource): DriftFinding {

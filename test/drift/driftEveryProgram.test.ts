@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import type { SandboxClock } from "../../sandbox/index.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
+import { yearlyYieldMicros } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
   callSandbox,
@@ -162,7 +163,7 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
   );
 
   test(
-    "market movement only (a deposit, a month of accrued yield, a new rate): exit 0, and only reads",
+    "market movement only (a deposit, a month of yield at a soaring rate, a rate cut, a withdrawal): drift exit 0, and only reads; the watch finds each band left, in dollars",
     async () => {
       const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
       await callSandbox(access, "POST", "/_sandbox/deposits", {
@@ -171,8 +172,20 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
         amount: 25_000,
         txHash: `0x${"d".repeat(64)}`,
       });
+      // A month at 1,000% moves tbills far past its target weight: the market, not anyone's change.
+      await callSandbox(access, "PUT", "/_sandbox/catalog/tbills/rate", { currentRateBps: 100_000 });
       await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 30 * 24 * 3600 * 1000 });
       await callSandbox(access, "PUT", "/_sandbox/catalog/tbills/rate", { currentRateBps: 612 });
+      // syrupUsdc pays 300 bps from now on, 350 below the 650 it paid when the allocation was set.
+      await callSandbox(access, "PUT", "/_sandbox/catalog/syrupUsdc/rate", { currentRateBps: 300 });
+      // A withdrawal takes most of what is withdrawable at once (syrupUsdc, PT0H).
+      await callSandbox(access, "POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+        requestId: crypto.randomUUID(),
+        destinationAddress: `0x${"a".repeat(40)}`,
+        withdrawalAmount: 8_000,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+      });
       const moved = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
       // The market did move: the check below must be ignoring it, not missing it.
       expect(moved.totalBalanceUsd).toBeGreaterThan(25_000);
@@ -187,6 +200,46 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       expect(result.counts["GET /v2/portfolio-wallets/:id"]).toBeGreaterThanOrEqual(1);
       // Nor is the state written: a refresh preview only reads.
       expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
+
+      // The market watch of the same movement, its instant floor in the stack config.
+      await project.pulumi(["config", "set", "portfolio-wallet:watchInstantMinUsd", "5000"]);
+      await resetRequestCounts(access);
+      clock.hold();
+      const watch = await project.cli(["--json", "watch"]);
+      const atService = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+      clock.release();
+      expect(watch.code, watch.stdout + watch.stderr).toBe(2);
+      const watchRoutes = Object.keys(await requestCounts(access));
+      expect(watchRoutes.filter((route) => !route.startsWith("GET "))).toEqual([]);
+      expect(watchRoutes).toContain("GET /v2/portfolio-wallets");
+      const watched = JSON.parse(watch.stdout);
+      const [treasury] = watched.wallets;
+      expect(treasury.walletId).toBe(walletId);
+      const byKind = (kind: string) => treasury.findings.filter((f: { kind: string }) => f.kind === kind);
+      const valueOf = (key: string) =>
+        usdToMicros(atService.positions.find((p: { positionKey: string }) => p.positionKey === key).valueUsd);
+      const balance = valueOf("tbills") + valueOf("syrupUsdc");
+      // tbills beyond its band, with the dollars beyond its target, from the service's own answer.
+      const tbills = byKind("position-off-band").find(
+        (f: { positionKey: string }) => f.positionKey === "tbills",
+      );
+      const tbillsAtService = atService.positions.find(
+        (p: { positionKey: string }) => p.positionKey === "tbills",
+      );
+      expect(tbills.driftBps).toBe(tbillsAtService.driftBps);
+      expect(tbills.driftBps).toBeGreaterThan(500);
+      const offTarget = BigInt(tbills.offTargetMicros) - (valueOf("tbills") - (balance * 6000n) / 10_000n);
+      expect(offTarget >= -1n && offTarget <= 1n, `${tbills.offTargetMicros}`).toBe(true);
+      // Withdrawable at once under the floor after the withdrawal.
+      const [instant] = byKind("instant-below-floor");
+      expect(BigInt(instant.instantMicros)).toBe(usdToMicros(atService.instantWithdrawableUsd));
+      expect(BigInt(instant.instantMicros)).toBeLessThan(5_000_000_000n);
+      expect(instant.message).toContain("below the floor of $5,000.00");
+      // syrupUsdc's rate 350 below the rate recorded when the allocation was set, and what it costs.
+      const [rate] = byKind("rate-drop");
+      expect(rate).toMatchObject({ positionKey: "syrupUsdc", appliedRateBps: 650, currentRateBps: 300 });
+      expect(BigInt(rate.yearlyCostMicros)).toBe(yearlyYieldMicros(valueOf("syrupUsdc"), 350));
+      await project.pulumi(["config", "rm", "portfolio-wallet:watchInstantMinUsd"]);
     },
     ENGINE_STEPS_TIMEOUT_MS,
   );
@@ -299,6 +352,24 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       expect(markdown.stdout).toContain("| tbills | 6000 | 2000 | −4000 |");
       expect(markdown.stdout).toContain('disabled at the service ("paused in the portal")');
 
+      // Keeping the service's allocation instead: the program has no place for resolvRlp, so
+      // `adopt` writes nothing and lists the program's lines that name the sources (exit 2).
+      const configBefore = (await project.pulumi(["config", "--json"])).stdout;
+      await resetRequestCounts(access);
+      const byHand = await project.cli(["adopt", "--refresh-preview", eventLog]);
+      expect(byHand.code, byHand.stdout + byHand.stderr).toBe(2);
+      expect(byHand.stdout).toContain(
+        "0 of 1 allocation changed at the service written into the code; 1 to change by hand",
+      );
+      expect(byHand.stdout).toContain("the service holds resolvRlp, which the program has no position for");
+      expect(byHand.stdout).toMatch(
+        adapter === "native"
+          ? /Pulumi\.yaml:\d+ {2}- positionKey: tbills/
+          : /index\.ts:\d+ {2}\{ positionKey: "tbills"/,
+      );
+      expect(Object.keys(await requestCounts(access))).toEqual([]);
+      expect((await project.pulumi(["config", "--json"])).stdout).toBe(configBefore);
+
       // The engine's --json digest carries the read state only for the native plugin's resources:
       // for the dynamic ones it is refused, never read as "no drift".
       const digest = path.join(project.dir, "refresh.json");
@@ -345,6 +416,53 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       await waitForWeights(A);
       const registration = await callSandbox(access, "GET", `/webhooks/registrations/${registrationId}`);
       expect(registration.status).toBe("active");
+    },
+    ENGINE_STEPS_TIMEOUT_MS,
+  );
+
+  test(
+    "an allocation changed at the service, kept: adopt writes it into the stack config, and a refreshed preview then changes no wallet, only reading",
+    async () => {
+      const kept = { tbills: 3000, syrupUsdc: 7000 };
+      await callSandbox(access, "PATCH", `/v2/portfolio-wallets/${walletId}/strategy`, {
+        requestId: crypto.randomUUID(),
+        positions: Object.entries(kept).map(([positionKey, targetWeightBps]) => ({
+          positionKey,
+          targetWeightBps,
+        })),
+      });
+      await waitForWeights(kept);
+      const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
+      await resetRequestCounts(access);
+      const previewFile = path.join(project.dir, "adopt-preview.json");
+      const body = path.join(project.dir, "adopt.md");
+      const adopt = await project.cli(["adopt", "--output", body, "--preview-output", previewFile]);
+      expect(adopt.code, adopt.stdout + adopt.stderr).toBe(0);
+      expect(Object.keys(await requestCounts(access)).filter((route) => !route.startsWith("GET "))).toEqual(
+        [],
+      );
+      expect((await project.pulumi(["stack", "export"])).stdout).toBe(stateBefore);
+      // Written where the program takes its weights from: the stack settings of each source.
+      const config = JSON.parse((await project.pulumi(["config", "--json"])).stdout) as Record<
+        string,
+        { value: string }
+      >;
+      const setting = (name: string) =>
+        Object.entries(config).find(([key]) => key.endsWith(`:${name}`))![1].value;
+      expect([setting("tbillsBps"), setting("syrupUsdcBps")]).toEqual(["3000", "7000"]);
+      expect(adopt.stdout).toMatch(/Stack config [\w-]+:tbillsBps: 6000 → 3000\./);
+      expect(readFileSync(body, "utf8")).toContain("shows no change to the wallets written here");
+      // The engine's own refreshed preview, as adopt kept it: no step changes anything.
+      const preview = JSON.parse(readFileSync(previewFile, "utf8")) as {
+        steps: { op: string; urn: string }[];
+      };
+      expect(preview.steps.filter((s) => s.op !== "same" && s.op !== "refresh")).toEqual([]);
+      expect(preview.steps.some((s) => s.urn.endsWith("::treasury"))).toBe(true);
+      // Back to the allocation the next tests start from, past the refresh the adopt pull
+      // request's merge job runs (the state then records what the service holds).
+      await setWeights(A);
+      await project.pulumi(["up", "--refresh", "--yes", "--skip-preview"]);
+      await waitForWeights(A);
     },
     ENGINE_STEPS_TIMEOUT_MS,
   );

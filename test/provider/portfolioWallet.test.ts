@@ -97,6 +97,10 @@ describe("PortfolioWallet create", () => {
     expect(outs.creationRequestId).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
+    // The rates the allocation was set at: the catalog's, for the target's sources only.
+    const catalog = (await clientOf(t).catalog.listStrategies()).strategies;
+    const rateOf = (key: string) => catalog.find((entry) => entry.positionKey === key)!.currentRateBps;
+    expect(outs.appliedRatesBps).toEqual({ tbills: rateOf("tbills"), syrupUsdc: rateOf("syrupUsdc") });
   });
 
   test("the creation requestId is derived from the URN: same URN same key, other URN other key", async () => {
@@ -279,6 +283,9 @@ describe("PortfolioWallet read and diff", () => {
     expect(refreshed.id).toBe(id);
     // The live figures did move...
     expect(refreshed.props.blendedRateBps).not.toBe(outs.blendedRateBps);
+    // ...while the rates the allocation was set at stay what they were.
+    expect(refreshed.props.appliedRatesBps).toEqual(outs.appliedRatesBps);
+    expect(refreshed.props.appliedRatesBps!["tbills"]).not.toBe(999);
     // ...and none of it is a change to apply.
     const diff = await wallets.diff(id, refreshed.props, await checked(wallets, refreshed.inputs, news));
     expect(diff).toMatchObject({ changes: false, replaces: [] });
@@ -295,6 +302,8 @@ describe("PortfolioWallet read and diff", () => {
 
     const refreshed = await wallets.read(id, outs);
     expect(refreshed.props.targetWeightsBps).toEqual(weightsOf(POSITIONS_B));
+    // Set outside the stack, at rates nobody recorded.
+    expect(refreshed.props.appliedRatesBps).toBeNull();
     expect(refreshed.inputs.targetWeightsBps).toEqual(weightsOf(POSITIONS_B));
     expect(refreshed.inputs.targetWeightsBps).toEqual({ tbills: 2500, syrupUsdc: 7500 });
     const newInputs = await checked(wallets, refreshed.inputs, news);
@@ -304,6 +313,8 @@ describe("PortfolioWallet read and diff", () => {
     const { outs: updated } = await wallets.update(id, refreshed.props, newInputs);
     expect(updated.strategyChangeStatus).toBe("completed");
     expect(await walletTargets(t, id)).toEqual(canonical(POSITIONS_A));
+    // Set again by the stack: recorded again.
+    expect(Object.keys(updated.appliedRatesBps!).sort()).toEqual(["syrupUsdc", "tbills"]);
   });
 
   test("a wallet that is gone (404) leaves state cleanly", async () => {
@@ -372,6 +383,7 @@ describe("PortfolioWallet update", () => {
     });
     const { outs: updated } = await wallets.update(id, outs, news);
     expect(updated.onDelete).toBe("retain");
+    expect(updated.appliedRatesBps).toEqual(outs.appliedRatesBps);
     expect(mutatingKeys(await requestCounts(t))).toEqual([]);
   });
 

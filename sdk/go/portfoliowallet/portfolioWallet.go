@@ -22,6 +22,11 @@ type PortfolioWallet struct {
 	// creation. (With the native provider, `pulumi import` adopts a wallet too; TypeScript's dynamic
 	// resources cannot be imported, so this is their way.)
 	AdoptWalletId pulumi.StringPtrOutput `pulumi:"adoptWalletId"`
+	// Each target source's catalog rate in basis points when this stack last set the allocation
+	// (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+	// what `portfolio-wallet watch` compares today's rates with. Null when not recorded (set before
+	// this output existed, or the allocation was changed outside the stack).
+	AppliedRatesBps pulumi.Float64MapOutput `pulumi:"appliedRatesBps"`
 	// Blended rate of the wallet in basis points, as of the last `up` or refresh.
 	BlendedRateBps pulumi.Float64Output `pulumi:"blendedRateBps"`
 	// The requestId the wallet was created with, derived from this resource's URN (null when adopted).
@@ -227,6 +232,14 @@ func (o PortfolioWalletOutput) ToPortfolioWalletOutputWithContext(ctx context.Co
 // resources cannot be imported, so this is their way.)
 func (o PortfolioWalletOutput) AdoptWalletId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *PortfolioWallet) pulumi.StringPtrOutput { return v.AdoptWalletId }).(pulumi.StringPtrOutput)
+}
+
+// Each target source's catalog rate in basis points when this stack last set the allocation
+// (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+// what `portfolio-wallet watch` compares today's rates with. Null when not recorded (set before
+// this output existed, or the allocation was changed outside the stack).
+func (o PortfolioWalletOutput) AppliedRatesBps() pulumi.Float64MapOutput {
+	return o.ApplyT(func(v *PortfolioWallet) pulumi.Float64MapOutput { return v.AppliedRatesBps }).(pulumi.Float64MapOutput)
 }
 
 // Blended rate of the wallet in basis points, as of the last `up` or refresh.

@@ -18,6 +18,11 @@ import (
 type WalletStrategy struct {
 	pulumi.CustomResourceState
 
+	// Each target source's catalog rate in basis points when this stack last set the allocation
+	// (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+	// what `portfolio-wallet watch` compares today's rates with. Null when not recorded (set before
+	// this output existed, or the allocation was changed outside the stack).
+	AppliedRatesBps pulumi.Float64MapOutput `pulumi:"appliedRatesBps"`
 	// Blended rate of the wallet in basis points.
 	BlendedRateBps pulumi.Float64Output `pulumi:"blendedRateBps"`
 	// The latest strategy change (requestId, status, signingActivityId, approvals still needed).
@@ -177,6 +182,14 @@ func (o WalletStrategyOutput) ToWalletStrategyOutput() WalletStrategyOutput {
 
 func (o WalletStrategyOutput) ToWalletStrategyOutputWithContext(ctx context.Context) WalletStrategyOutput {
 	return o
+}
+
+// Each target source's catalog rate in basis points when this stack last set the allocation
+// (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+// what `portfolio-wallet watch` compares today's rates with. Null when not recorded (set before
+// this output existed, or the allocation was changed outside the stack).
+func (o WalletStrategyOutput) AppliedRatesBps() pulumi.Float64MapOutput {
+	return o.ApplyT(func(v *WalletStrategy) pulumi.Float64MapOutput { return v.AppliedRatesBps }).(pulumi.Float64MapOutput)
 }
 
 // Blended rate of the wallet in basis points.

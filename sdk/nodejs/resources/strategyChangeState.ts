@@ -49,9 +49,18 @@ export const WeightsByKeySchema = z.record(z.string(), z.number().int());
 
 /**
  * A secret allocation stays secret in every output it shows in: the program's form (`positions`)
- * becomes the checked map (`targetWeightsBps`) and shows in the latest strategy change.
+ * becomes the checked map (`targetWeightsBps`) and shows in the latest strategy change and in the
+ * sources of the applied rates.
  */
 export const ALLOCATION_SECRETS_CARRY_OVER = {
-  positions: ["targetWeightsBps", "strategyChange"],
-  targetWeightsBps: ["strategyChange"],
+  positions: ["targetWeightsBps", "strategyChange", "appliedRatesBps"],
+  targetWeightsBps: ["strategyChange", "appliedRatesBps"],
 } as const;
+
+/**
+ * Each target source's catalog rate (`currentRateBps`) when this stack last set the allocation:
+ * at creation, or at the strategy update that asked for it. What `portfolio-wallet watch` holds
+ * today's rates to. Null when not recorded: set before this output existed, or changed outside the
+ * stack (a refresh found another allocation).
+ */
+export const AppliedRatesSchema = z.record(z.string(), z.number()).nullable().optional();

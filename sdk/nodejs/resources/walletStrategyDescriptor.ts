@@ -4,6 +4,7 @@ import { UuidSchema } from "../contract/common.ts";
 import { describeResource, ResourceUrnSchema } from "./resourceDescriptor.ts";
 import {
   ALLOCATION_SECRETS_CARRY_OVER,
+  AppliedRatesSchema,
   StrategyChangeStateSchema,
   WeightsByKeySchema,
 } from "./strategyChangeState.ts";
@@ -42,6 +43,13 @@ export const walletStrategyDescriptor = describeResource({
     strategyChange: StrategyChangeStateSchema.nullable(),
     /** `completed`, `pending_approval`, `processing`, or null. */
     strategyChangeStatus: z.string().nullable(),
+    /**
+     * Each target source's catalog rate in basis points when this stack last set the allocation
+     * (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+     * what `portfolio-wallet watch` compares today's rates with. Null when not recorded (set before
+     * this output existed, or the allocation was changed outside the stack).
+     */
+    appliedRatesBps: AppliedRatesSchema,
   }),
   secretOutputs: [],
   secretCarriesOver: ALLOCATION_SECRETS_CARRY_OVER,

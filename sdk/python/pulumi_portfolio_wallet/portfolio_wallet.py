@@ -186,6 +186,7 @@ class PortfolioWallet(pulumi.CustomResource):
             if positions is None and not opts.urn:
                 raise TypeError("Missing required property 'positions'")
             __props__.__dict__["positions"] = positions
+            __props__.__dict__["applied_rates_bps"] = None
             __props__.__dict__["blended_rate_bps"] = None
             __props__.__dict__["creation_request_id"] = None
             __props__.__dict__["deposit_address_by_chain"] = None
@@ -217,6 +218,7 @@ class PortfolioWallet(pulumi.CustomResource):
         __props__ = PortfolioWalletArgs.__new__(PortfolioWalletArgs)
 
         __props__.__dict__["adopt_wallet_id"] = None
+        __props__.__dict__["applied_rates_bps"] = None
         __props__.__dict__["blended_rate_bps"] = None
         __props__.__dict__["creation_request_id"] = None
         __props__.__dict__["deposit_address_by_chain"] = None
@@ -239,6 +241,17 @@ class PortfolioWallet(pulumi.CustomResource):
         resources cannot be imported, so this is their way.)
         """
         return pulumi.get(self, "adopt_wallet_id")
+
+    @_builtins.property
+    @pulumi.getter(name="appliedRatesBps")
+    def applied_rates_bps(self) -> pulumi.Output[Optional[Mapping[str, _builtins.float]]]:
+        """
+        Each target source's catalog rate in basis points when this stack last set the allocation
+        (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+        what `portfolio-wallet watch` compares today's rates with. Null when not recorded (set before
+        this output existed, or the allocation was changed outside the stack).
+        """
+        return pulumi.get(self, "applied_rates_bps")
 
     @_builtins.property
     @pulumi.getter(name="blendedRateBps")

@@ -122,6 +122,7 @@ class WalletStrategy(pulumi.CustomResource):
             if wallet_id is None and not opts.urn:
                 raise TypeError("Missing required property 'wallet_id'")
             __props__.__dict__["wallet_id"] = wallet_id
+            __props__.__dict__["applied_rates_bps"] = None
             __props__.__dict__["blended_rate_bps"] = None
             __props__.__dict__["strategy_change"] = None
             __props__.__dict__["strategy_change_status"] = None
@@ -148,12 +149,24 @@ class WalletStrategy(pulumi.CustomResource):
 
         __props__ = WalletStrategyArgs.__new__(WalletStrategyArgs)
 
+        __props__.__dict__["applied_rates_bps"] = None
         __props__.__dict__["blended_rate_bps"] = None
         __props__.__dict__["strategy_change"] = None
         __props__.__dict__["strategy_change_status"] = None
         __props__.__dict__["target_weights_bps"] = None
         __props__.__dict__["wallet_id"] = None
         return WalletStrategy(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="appliedRatesBps")
+    def applied_rates_bps(self) -> pulumi.Output[Optional[Mapping[str, _builtins.float]]]:
+        """
+        Each target source's catalog rate in basis points when this stack last set the allocation
+        (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+        what `portfolio-wallet watch` compares today's rates with. Null when not recorded (set before
+        this output existed, or the allocation was changed outside the stack).
+        """
+        return pulumi.get(self, "applied_rates_bps")
 
     @_builtins.property
     @pulumi.getter(name="blendedRateBps")

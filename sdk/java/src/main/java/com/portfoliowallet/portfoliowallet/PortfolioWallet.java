@@ -45,6 +45,26 @@ public class PortfolioWallet extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.adoptWalletId);
     }
     /**
+     * Each target source&#39;s catalog rate in basis points when this stack last set the allocation
+     * (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+     * what `portfolio-wallet watch` compares today&#39;s rates with. Null when not recorded (set before
+     * this output existed, or the allocation was changed outside the stack).
+     * 
+     */
+    @Export(name="appliedRatesBps", refs={Map.class,String.class,Double.class}, tree="[0,1,2]")
+    private Output</* @Nullable */ Map<String,Double>> appliedRatesBps;
+
+    /**
+     * @return Each target source&#39;s catalog rate in basis points when this stack last set the allocation
+     * (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+     * what `portfolio-wallet watch` compares today&#39;s rates with. Null when not recorded (set before
+     * this output existed, or the allocation was changed outside the stack).
+     * 
+     */
+    public Output<Optional<Map<String,Double>>> appliedRatesBps() {
+        return Codegen.optional(this.appliedRatesBps);
+    }
+    /**
      * Blended rate of the wallet in basis points, as of the last `up` or refresh.
      * 
      */

@@ -14,6 +14,7 @@ import java.lang.Double;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.Map;
+import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
@@ -24,6 +25,26 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="portfolio-wallet:index:WalletStrategy")
 public class WalletStrategy extends com.pulumi.resources.CustomResource {
+    /**
+     * Each target source&#39;s catalog rate in basis points when this stack last set the allocation
+     * (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+     * what `portfolio-wallet watch` compares today&#39;s rates with. Null when not recorded (set before
+     * this output existed, or the allocation was changed outside the stack).
+     * 
+     */
+    @Export(name="appliedRatesBps", refs={Map.class,String.class,Double.class}, tree="[0,1,2]")
+    private Output</* @Nullable */ Map<String,Double>> appliedRatesBps;
+
+    /**
+     * @return Each target source&#39;s catalog rate in basis points when this stack last set the allocation
+     * (at creation, or at the strategy update that asked for it), `{ tbills: 512, syrupUsdc: 640 }`:
+     * what `portfolio-wallet watch` compares today&#39;s rates with. Null when not recorded (set before
+     * this output existed, or the allocation was changed outside the stack).
+     * 
+     */
+    public Output<Optional<Map<String,Double>>> appliedRatesBps() {
+        return Codegen.optional(this.appliedRatesBps);
+    }
     /**
      * Blended rate of the wallet in basis points.
      * 
