@@ -15,7 +15,7 @@ describe("examples/github-actions", () => {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     }).trim();
-    expect(workflows.sort()).toEqual(["drift.yml", "preview.yml", "up.yml"]);
+    expect(workflows.sort()).toEqual(["drift.yml", "preview.yml", "up.yml", "watch.yml"]);
     const result = spawnSync(
       actionlint,
       workflows.map((file) => path.join(workflowsDir, file)),
