@@ -47,6 +47,16 @@ const driftRecord = (serviceBps: number) =>
     "",
   ].join("\n");
 
+/** `drift --json`'s resources and their findings, as far as the workflow reads them. */
+const driftJson = (...resources: [kind: string, finding: string][]) =>
+  JSON.stringify({
+    resources: resources.map(([kind, finding]) => ({
+      kind,
+      name: kind === "WebhookRegistration" ? "events" : "treasury",
+      findings: [{ kind: finding }],
+    })),
+  });
+
 let root: string;
 let origin: string;
 let pullRequests: string;
@@ -70,7 +80,11 @@ output=""; previous=""
 for argument in "$@"; do [ "$previous" = --output ] && output="$argument"; previous="$argument"; done
 case "$1 $2" in
   "portfolio-wallet drift")
-    [ "$FAKE_EXIT" = 1 ] || printf '%s' "$FAKE_MARKDOWN" > "$output"
+    if [ "$FAKE_EXIT" = 1 ]; then echo "error: the refresh preview is not one drift can read" >&2; exit 1; fi
+    case " $* " in
+      *" --json "*) printf '%s' "$FAKE_JSON" > "$output" ;;
+      *) printf '%s' "$FAKE_MARKDOWN" > "$output" ;;
+    esac
     exit "$FAKE_EXIT" ;;
   "portfolio-wallet adopt")
     if [ "$FAKE_EXIT" = 1 ]; then echo "error: the refreshed preview failed; adopt put back everything it had written" >&2; exit 1; fi
@@ -81,7 +95,10 @@ case "$1 $2" in
 esac
 `,
   );
-  writeFileSync(path.join(bin, "pulumi"), `#!/bin/bash\necho "pulumi $*" >> "$FAKE_LOG"\n`);
+  writeFileSync(
+    path.join(bin, "pulumi"),
+    `#!/bin/bash\necho "pulumi $*\${PULUMI_DEBUG_COMMANDS:+ PULUMI_DEBUG_COMMANDS=$PULUMI_DEBUG_COMMANDS}" >> "$FAKE_LOG"\n`,
+  );
   chmodSync(path.join(bin, "npx"), 0o755);
   chmodSync(path.join(bin, "pulumi"), 0o755);
 }
@@ -124,7 +141,7 @@ const context = (wayBack: string, stack: string, secrets: Record<string, string>
 async function dispatch(
   wayBack: "restore" | "adopt",
   stack: string,
-  fake: { exit: number; markdown: string; writes?: string },
+  fake: { exit: number; markdown: string; json?: string; writes?: string },
   options: { runId?: number; secrets?: Record<string, string> } = {},
 ) {
   const work = path.join(root, `work-${++jobs}`);
@@ -155,6 +172,7 @@ async function dispatch(
       FAKE_PULL_REQUESTS: pullRequests,
       FAKE_EXIT: String(fake.exit),
       FAKE_MARKDOWN: fake.markdown,
+      FAKE_JSON: fake.json ?? driftJson(["PortfolioWallet", "allocation"]),
       FAKE_WRITES: fake.writes ?? "",
       FAKE_WRITES_TO: `Pulumi.${stack.split("/").pop()}.yaml`,
     },
@@ -162,7 +180,7 @@ async function dispatch(
   const output = Object.values(job.steps)
     .map((step) => step.output)
     .join("");
-  return { ...job, output, calls: readFileSync(log, "utf8").trim().split("\n"), work };
+  return { ...job, output, calls: readFileSync(log, "utf8").trim().split("\n"), work, runnerTemp };
 }
 
 const branches = () =>
@@ -219,9 +237,13 @@ describe("drift.yml: restore", () => {
     const run = await dispatch("restore", "treasury/prod", { exit: 2, markdown: driftRecord(2000) });
     expect(run.ok, run.output).toBe(true);
     expect(run.steps["Adopt the service's allocation"]!.outcome).toBe("skipped");
-    expect(run.calls[0]).toBe(
-      "npx portfolio-wallet drift --stack treasury/prod --markdown --output restore/treasury-prod.md",
-    );
+    // One refresh preview, read as JSON to decide and as markdown for the record.
+    const events = path.join(run.runnerTemp, "refresh-events.jsonl");
+    expect(run.calls.slice(0, 3)).toEqual([
+      `pulumi refresh --preview-only --stack treasury/prod --event-log ${events} PULUMI_DEBUG_COMMANDS=true`,
+      `npx portfolio-wallet drift --stack treasury/prod --refresh-preview ${events} --json --output ${run.runnerTemp}/drift.json`,
+      `npx portfolio-wallet drift --stack treasury/prod --refresh-preview ${events} --markdown --output restore/treasury-prod.md`,
+    ]);
     const branch = "portfolio-wallet/restore/treasury-prod";
     expect(branches()).toEqual([branch]);
     expect(git(origin, "rev-list", "--count", `main..${branch}`)).toBe("1");
@@ -232,7 +254,7 @@ describe("drift.yml: restore", () => {
     expect(git(origin, "log", "-1", "--format=%s%n%b", branch)).toBe(
       "Restore treasury/prod: the code's allocation back at the service\nRequested by @alice in https://github.com/treasury/infra/actions/runs/101.",
     );
-    expect(run.calls.slice(1)).toEqual([
+    expect(run.calls.slice(3)).toEqual([
       `gh pr list --repo treasury/infra --head ${branch} --state open --json number --jq .[0].number // empty`,
       expect.stringMatching(
         new RegExp(
@@ -311,6 +333,27 @@ describe("drift.yml: restore", () => {
       expect(run.calls.filter((call) => call.startsWith("gh "))).toEqual([]);
     }
     expect(branches()).toEqual([]);
+  });
+
+  test("a wallet the service does not have for the stack's token is not restored (check the token first); a webhook registration it lost is", async () => {
+    const wallet = await dispatch("restore", "treasury/prod", {
+      exit: 2,
+      markdown: driftRecord(2000),
+      json: driftJson(["PortfolioWallet", "missing"], ["WebhookRegistration", "missing"]),
+    });
+    expect(wallet.ok).toBe(false);
+    expect(wallet.output).toContain(
+      "::error::treasury/prod: PortfolioWallet treasury not found at the service for the stack's API token, so it is not restored. First check the token's organization",
+    );
+    expect(wallet.calls.filter((call) => call.includes("--markdown") || call.startsWith("gh "))).toEqual([]);
+    expect(branches()).toEqual([]);
+    const webhook = await dispatch("restore", "treasury/prod", {
+      exit: 2,
+      markdown: driftRecord(2000),
+      json: driftJson(["WebhookRegistration", "missing"], ["PortfolioWallet", "allocation"]),
+    });
+    expect(webhook.ok, webhook.output).toBe(true);
+    expect(branches()).toEqual(["portfolio-wallet/restore/treasury-prod"]);
   });
 
   test("opened with the workflow's own token (no WAY_BACK_TOKEN): it warns, and the body says how to start the preview", async () => {
