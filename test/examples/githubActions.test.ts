@@ -91,9 +91,13 @@ describe("examples/github-actions", () => {
       /\n {4}permissions:\n {6}contents: write\n {6}pull-requests: write\n {4}\S/,
     );
     expect(job("way-back")).toContain('echo "branch=portfolio-wallet/$WAY_BACK/$slug"');
-    expect(job("way-back")).toContain(
-      'npx portfolio-wallet drift --stack "$STACK" --markdown --output "restore/$SLUG.md"',
-    );
+    // Restore: one refresh preview, read by drift as JSON (to decide) and as the record.
+    for (const command of [
+      'PULUMI_DEBUG_COMMANDS=true pulumi refresh --preview-only --stack "$STACK" --event-log "$events"',
+      'npx portfolio-wallet drift --stack "$STACK" --refresh-preview "$events" --json --output "$RUNNER_TEMP/drift.json"',
+      'npx portfolio-wallet drift --stack "$STACK" --refresh-preview "$events" --markdown --output "restore/$SLUG.md"',
+    ])
+      expect(job("way-back")).toContain(command);
     expect(job("way-back")).toContain(
       'npx portfolio-wallet adopt --stack "$STACK" --output "$RUNNER_TEMP/adopt.md"',
     );
