@@ -15,7 +15,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 
 export const workflowsDir = path.join(repoRoot, "examples", "github-actions", "workflows");
 
-export function readWorkflow(file: "drift.yml" | "preview.yml" | "up.yml"): string {
+export function readWorkflow(file: "drift.yml" | "preview.yml" | "up.yml" | "watch.yml"): string {
   return readFileSync(path.join(workflowsDir, file), "utf8");
 }
 
