@@ -8,6 +8,7 @@ import { yearlyYieldMicros } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
   callSandbox,
+  waitForWeightsOf,
   requestCounts,
   resetRequestCounts,
   type SandboxAccess,
@@ -105,26 +106,7 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
     return { ...run, counts, writes };
   }
 
-  async function appliedWeights(): Promise<Weights> {
-    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
-    return Object.fromEntries(
-      wallet.strategyConfig.positions.map((p: { positionKey: string; targetWeightBps: number }) => [
-        p.positionKey,
-        p.targetWeightBps,
-      ]),
-    );
-  }
-
-  /** Waits for the sandbox to apply a strategy update (its rebalance runs on the sandbox clock). */
-  async function waitForWeights(weights: Weights): Promise<void> {
-    const wanted = JSON.stringify(Object.entries(weights).sort());
-    for (let attempt = 0; attempt < 100; attempt++) {
-      if (JSON.stringify(Object.entries(await appliedWeights()).sort()) === wanted) return;
-      await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 1_000 });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`wallet ${walletId} never applied ${JSON.stringify(weights)}`);
-  }
+  const waitForWeights = (weights: Weights) => waitForWeightsOf(access, walletId, weights);
 
   beforeAll(async () => {
     t = await startTestSandbox(sandboxOptions(clock));

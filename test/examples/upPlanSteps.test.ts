@@ -20,7 +20,12 @@ import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
 import { configSetAll } from "../support/pulumiConfig.ts";
-import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
+import {
+  callSandbox,
+  appliedWeightsOf,
+  waitForWeightsOf,
+  type SandboxAccess,
+} from "../support/sandboxAccess.ts";
 import {
   evaluateCondition,
   literalEnv,
@@ -554,26 +559,8 @@ describe("drift.yml's ways back through review and merge, through the engine", (
   let jobs = 0;
   const access: SandboxAccess = { url: "", token: TOKEN };
 
-  async function appliedWeights(): Promise<Weights> {
-    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
-    return Object.fromEntries(
-      wallet.strategyConfig.positions.map((p: { positionKey: string; targetWeightBps: number }) => [
-        p.positionKey,
-        p.targetWeightBps,
-      ]),
-    );
-  }
-
-  /** Waits for the sandbox to apply a strategy update (its rebalance runs on the sandbox clock). */
-  async function waitForWeights(weights: Weights): Promise<void> {
-    const wanted = JSON.stringify(Object.entries(weights).sort());
-    for (let attempt = 0; attempt < 100; attempt++) {
-      if (JSON.stringify(Object.entries(await appliedWeights()).sort()) === wanted) return;
-      await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 1_000 });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`wallet ${walletId} never applied ${JSON.stringify(weights)}`);
-  }
+  const appliedWeights = () => appliedWeightsOf(access, walletId);
+  const waitForWeights = (weights: Weights) => waitForWeightsOf(access, walletId, weights);
 
   /** An allocation changed at the service directly, as in its console. */
   async function changeAtService(weights: Weights): Promise<void> {

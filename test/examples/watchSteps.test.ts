@@ -6,7 +6,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { createManualClock } from "../../sandbox/index.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
-import { readWorkflow, runJobSteps } from "./workflowSteps.ts";
+import { readWorkflow, runJobSteps, writeFakeGh } from "./workflowSteps.ts";
 
 /**
  * watch.yml, run word for word as GitHub runs its steps: the real `portfolio-wallet watch` and
@@ -35,39 +35,9 @@ let t: TestSandbox;
 const access: SandboxAccess = { url: "", token: TOKEN };
 let walletId: string;
 
-/** `gh issue|label` over $FAKE_ISSUES (a JSON array of {number, state, title, body, labels}). */
+/** Stand-ins on PATH: gh (workflowSteps.ts, issues in $FAKE_ISSUES), npx and pulumi. */
 function writeFakes(bin: string): void {
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(
-    path.join(bin, "gh"),
-    `#!/bin/bash
-echo "gh $*" >> "$FAKE_LOG"
-flag() {
-  local name="$1"; shift
-  while [ $# -gt 0 ]; do
-    if [ "$1" = "$name" ]; then printf '%s' "$2"; return 0; fi
-    shift
-  done
-  return 1
-}
-issues="$FAKE_ISSUES"
-update() { jq "$@" "$issues" > "$issues.new" && mv "$issues.new" "$issues"; }
-case "$1 $2" in
-  "label create") ;;
-  "issue list") jq '[.[] | {number, state: (.state | ascii_upcase), body}]' "$issues" ;;
-  "issue create")
-    number=$(( $(jq length "$issues") + 1 ))
-    update --argjson number "$number" --arg title "$(flag --title "$@")" --rawfile body "$(flag --body-file "$@")" \\
-      '. + [{number: $number, state: "open", title: $title, body: $body, comments: []}]' ;;
-  "issue edit") update --argjson number "$3" --rawfile body "$(flag --body-file "$@")" 'map(if .number == $number then .body = $body else . end)' ;;
-  "issue reopen") update --argjson number "$3" 'map(if .number == $number then .state = "open" else . end)' ;;
-  "issue close")
-    update --argjson number "$3" --arg comment "$(flag --comment "$@")" \\
-      'map(if .number == $number then .state = "closed" | .comments += [$comment] else . end)' ;;
-  *) echo "the fake gh does not answer: $*" >&2; exit 2 ;;
-esac
-`,
-  );
+  writeFakeGh(bin);
   // The runner's npx runs the package's bin; here this checkout's CLI.
   writeFileSync(
     path.join(bin, "npx"),

@@ -350,7 +350,10 @@ export async function runJobSteps(options: {
  *   into D when N is $FAKE_ARTIFACT, else an error;
  * - `gh pr list|create|edit`: the pull requests of $FAKE_PULL_REQUESTS (a JSON array of
  *   `{number, head, base, title, body, state}`); `create` refuses a second open pull request of a
- *   head, as GitHub does.
+ *   head, as GitHub does;
+ * - `gh issue list|create|edit|reopen|close` and `gh label create`: the issues of $FAKE_ISSUES (a
+ *   JSON array of `{number, state, title, body, comments}`), listed as `gh issue list --json
+ *   number,state,body` writes them (states in capitals).
  */
 export function writeFakeGh(bin: string): void {
   mkdirSync(bin, { recursive: true });
@@ -372,6 +375,7 @@ filter() {
 }
 prs="$FAKE_PULL_REQUESTS"
 update() { jq "$@" "$prs" > "$prs.new" && mv "$prs.new" "$prs"; }
+issues() { jq "$@" "$FAKE_ISSUES" > "$FAKE_ISSUES.new" && mv "$FAKE_ISSUES.new" "$FAKE_ISSUES"; }
 case "$1 $2" in
   "api repos/"*) printf '%s' "\${FAKE_PULLS:-[]}" | filter "$@" ;;
   "run list") printf '%s\\n' "$FAKE_RUN_ID" ;;
@@ -396,6 +400,17 @@ case "$1 $2" in
     update --argjson number "$3" --arg title "$(flag --title "$@")" --rawfile body "$(flag --body-file "$@")" \\
       'map(if .number == $number then .title = $title | .body = $body else . end)'
     echo "https://github.com/$(flag --repo "$@")/pull/$3" ;;
+  "label create") ;;
+  "issue list") jq '[.[] | {number, state: (.state | ascii_upcase), body}]' "$FAKE_ISSUES" ;;
+  "issue create")
+    number=$(( $(jq length "$FAKE_ISSUES") + 1 ))
+    issues --argjson number "$number" --arg title "$(flag --title "$@")" --rawfile body "$(flag --body-file "$@")" \\
+      '. + [{number: $number, state: "open", title: $title, body: $body, comments: []}]' ;;
+  "issue edit") issues --argjson number "$3" --rawfile body "$(flag --body-file "$@")" 'map(if .number == $number then .body = $body else . end)' ;;
+  "issue reopen") issues --argjson number "$3" 'map(if .number == $number then .state = "open" else . end)' ;;
+  "issue close")
+    issues --argjson number "$3" --arg comment "$(flag --comment "$@")" \\
+      'map(if .number == $number then .state = "closed" | .comments += [$comment] else . end)' ;;
   *) echo "the fake gh does not answer: $*" >&2; exit 2 ;;
 esac
 `,

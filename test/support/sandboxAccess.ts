@@ -135,3 +135,35 @@ export async function fundedWallet(
   }
   return { wallet, depositId: deposit.id };
 }
+
+/** The target allocation a wallet applies at the sandbox, `{ tbills: 6000, syrupUsdc: 4000 }`. */
+export async function appliedWeightsOf(
+  access: SandboxAccess,
+  walletId: string,
+): Promise<Record<string, number>> {
+  const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+  return Object.fromEntries(
+    wallet.strategyConfig.positions.map((p: { positionKey: string; targetWeightBps: number }) => [
+      p.positionKey,
+      p.targetWeightBps,
+    ]),
+  );
+}
+
+/**
+ * Waits for the sandbox to apply a strategy update to `weights`: its rebalance runs on the sandbox
+ * clock, which this moves a second at a time.
+ */
+export async function waitForWeightsOf(
+  access: SandboxAccess,
+  walletId: string,
+  weights: Record<string, number>,
+): Promise<void> {
+  const wanted = JSON.stringify(Object.entries(weights).sort());
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (JSON.stringify(Object.entries(await appliedWeightsOf(access, walletId)).sort()) === wanted) return;
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`wallet ${walletId} never applied ${JSON.stringify(weights)}`);
+}
