@@ -5,13 +5,15 @@ import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { planAdoptions, type AllocationToAdopt, type ProgramSources } from "../../cli/adopt/adoptionPlan.ts";
 import { loadAllocation } from "../../sdk/nodejs/allocationFile.ts";
 import { portfolioWallet } from "./harness.ts";
-import { previewOf, refreshEventLogOf, step, walletRefresh, WALLET } from "./previewFixtures.ts";
+import { ORG, startTestSandbox, TOKEN } from "../sandbox/helpers.ts";
+import { previewOf, refreshEventLogOf, step, urnOf, walletRefresh, WALLET } from "./previewFixtures.ts";
 
 /**
  * `portfolio-wallet adopt`: where an allocation changed at the service is written into the code
  * (the rules, pure), and the command's writes, their check and their undoing against a stand-in
  * `pulumi` that answers the config and the checking preview (the engine itself runs it in
- * test/drift/driftEveryProgram.test.ts, for a TypeScript and a YAML program).
+ * test/drift/driftEveryProgram.test.ts, for a TypeScript and a YAML program); and `restore` on a
+ * stack with nothing to restore, against the same stand-in.
  */
 
 const A = { tbills: 6000, syrupUsdc: 4000 };
@@ -217,7 +219,10 @@ echo "$*" >> "$FAKE_LOG"
 case "$1 $2" in
   "config --json") cat "$FAKE_CONFIG" ;;
   "config set") ;;
-  "preview --refresh") cat "$FAKE_PREVIEW" ;;
+  "preview --refresh")
+    previous=""
+    for argument in "$@"; do [ "$previous" = --save-plan ] && cp "$FAKE_PLAN" "$argument"; previous="$argument"; done
+    cat "$FAKE_PREVIEW" ;;
   *) echo "unexpected: pulumi $*" >&2; exit 3 ;;
 esac
 `,
@@ -238,16 +243,23 @@ esac
         op === "same" ? step.walletSame("treasury", B, WALLET) : step.walletUpdate("treasury", B, A, WALLET),
       ]),
     );
-  const adopt = (args: string[], files: { config?: Record<string, unknown>; preview?: string }) =>
-    portfolioWallet(["adopt", ...args], {
+  const run = (
+    command: "adopt" | "restore",
+    args: string[],
+    files: { config?: Record<string, unknown>; preview?: string; env?: Record<string, string> },
+  ) =>
+    portfolioWallet([command, ...args], {
       cwd: project,
       env: {
         PATH: `${bin}:${process.env["PATH"]}`,
         FAKE_LOG: log,
         FAKE_CONFIG: write("config.json", JSON.stringify(files.config ?? {})),
         FAKE_PREVIEW: files.preview ?? checkingPreview("same"),
+        ...files.env,
       },
     });
+  const adopt = (args: string[], files: { config?: Record<string, unknown>; preview?: string }) =>
+    run("adopt", args, files);
   const calls = () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean);
 
   beforeEach(() => {
@@ -350,6 +362,32 @@ esac
     expect(run.stdout).toContain('index.ts:4  { positionKey: "tbills", targetWeightBps: 6000 },');
     expect(run.stdout).not.toContain("node_modules");
     expect(run.stdout).toContain("add resolvRlp 8000, remove syrupUsdc (4000), tbills 6000 → 2000");
+  });
+
+  test("restore with nothing to restore: exit 0, a report of no changes, the plan named", async () => {
+    const t = await startTestSandbox({ tokens: { [TOKEN]: ORG } });
+    try {
+      const plan = write(
+        "saved-plan.json",
+        JSON.stringify({
+          resourcePlans: {
+            [urnOf("wallet", "treasury")]: { goal: { type: "x" }, steps: [], state: { targetWeightsBps: B } },
+          },
+        }),
+      );
+      const planFile = path.join(root, "restore-plan.json");
+      const restore = await run("restore", ["--plan", planFile], {
+        env: { FAKE_PLAN: plan, PORTFOLIO_WALLET_BASE_URL: t.url, PORTFOLIO_WALLET_API_TOKEN: TOKEN },
+      });
+      expect(restore.code, restore.stderr).toBe(0);
+      expect(calls()).toEqual([`preview --refresh --json --save-plan ${planFile} --non-interactive`]);
+      expect(restore.stdout).toContain("**Restore.**");
+      expect(restore.stdout).toContain("### treasury/prod: no changes");
+      expect(restore.stdout).toContain("No allocation, wallet or webhook changes in this preview.");
+      expect(restore.stdout).toMatch(/sha256:[0-9a-f]{64}/);
+    } finally {
+      await t.close();
+    }
   });
 
   test("nothing changed at the service: exit 0, nothing asked of the engine", async () => {
