@@ -13,6 +13,7 @@ import {
   weightsOf,
   type Weights,
 } from "../report/previewSteps.ts";
+import { RecordedChangeSchema } from "../../sdk/nodejs/resources/strategyChangeState.ts";
 
 /**
  * What the drift check reads of a refresh preview, by allowlist, as the pull-request report reads
@@ -87,12 +88,6 @@ export interface RefreshFacts {
 
 type State = z.infer<typeof StateSchema>;
 
-const ChangeSchema = z.looseObject({
-  status: z.string(),
-  targetPositions: z.array(z.looseObject({ positionKey: z.string(), targetWeightBps: z.number() })),
-  signingActivityId: z.string().nullish(),
-});
-
 const stringOf = (value: unknown) => (typeof value === "string" && value !== UNKNOWN ? value : null);
 
 function webhookOf(inputs: Record<string, unknown> | undefined): WebhookSettings | null {
@@ -108,7 +103,7 @@ function webhookOf(inputs: Record<string, unknown> | undefined): WebhookSettings
 }
 
 function changeOf(outputs: Record<string, unknown> | undefined): RecordedStrategyChange | null {
-  const parsed = ChangeSchema.safeParse(outputs?.["strategyChange"]);
+  const parsed = RecordedChangeSchema.safeParse(outputs?.["strategyChange"]);
   if (!parsed.success) return null;
   return {
     status: parsed.data.status,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { canonicalAllocation } from "../../sdk/nodejs/contract/index.ts";
 import type { SavedPlan } from "./planFile.ts";
+import { RecordedChangeSchema } from "../../sdk/nodejs/resources/strategyChangeState.ts";
 import { UNKNOWN } from "./previewSteps.ts";
 
 /**
@@ -16,12 +17,6 @@ const StateSchema = z.looseObject({
       .array(z.looseObject({ urn: z.string(), outputs: z.record(z.string(), z.unknown()).optional() }))
       .nullish(),
   }),
-});
-
-const ChangeSchema = z.looseObject({
-  signingActivityId: z.string().nullable(),
-  targetPositions: z.array(z.looseObject({ positionKey: z.string(), targetWeightBps: z.number() })),
-  status: z.string().optional(),
 });
 
 /** The resources of a `pulumi stack export`, by URN: what the review reads of the stack's state. */
@@ -69,7 +64,7 @@ export function changeOfActivity(
   signingActivityId: string,
 ): PendingStrategyChange | null {
   for (const [urn, outputs] of state.resources) {
-    const change = ChangeSchema.safeParse(outputs["strategyChange"]);
+    const change = RecordedChangeSchema.safeParse(outputs["strategyChange"]);
     const walletId = walletIdInState(outputs);
     if (!change.success || change.data.signingActivityId !== signingActivityId || walletId === null) continue;
     return {

@@ -109,6 +109,7 @@ describe("the review of an approval, by hand", () => {
             outputs: {
               walletId,
               strategyChange: {
+                status: "pending_approval",
                 signingActivityId: activity,
                 targetPositions: [{ positionKey: "tbills", targetWeightBps: 10000 }],
               },

@@ -44,6 +44,18 @@ export const StrategyChangeStateSchema = z.object({
 /** The latest strategy change of a PortfolioWallet or WalletStrategy (its `strategyChange` output). */
 export type StrategyChangeState = z.output<typeof StrategyChangeStateSchema>;
 
+/**
+ * What the command-line tool reads of a recorded strategy change (drift, approvals): its status,
+ * target and signing activity, from the one schema above. The other fields are not read, so a
+ * state written by an earlier version of this package, which may lack some of them, still reads.
+ */
+export const RecordedChangeSchema = StrategyChangeStateSchema.pick({
+  status: true,
+  targetPositions: true,
+})
+  .extend({ signingActivityId: StrategyChangeStateSchema.shape.signingActivityId.optional() })
+  .loose();
+
 /** The allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`. */
 export const WeightsByKeySchema = z.record(z.string(), z.number().int());
 
