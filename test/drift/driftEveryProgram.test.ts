@@ -8,6 +8,7 @@ import { yearlyYieldMicros } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
   callSandbox,
+  ETHEREUM_PAYOUT,
   waitForWeightsOf,
   requestCounts,
   resetRequestCounts,
@@ -163,10 +164,8 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       // A withdrawal takes most of what is withdrawable at once (syrupUsdc, PT0H).
       await callSandbox(access, "POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
         requestId: crypto.randomUUID(),
-        destinationAddress: `0x${"a".repeat(40)}`,
         withdrawalAmount: 8_000,
-        destinationToken: "usdc",
-        destinationChain: "ethereum",
+        ...ETHEREUM_PAYOUT,
       });
       const moved = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
       // The market did move: the check below must be ignoring it, not missing it.

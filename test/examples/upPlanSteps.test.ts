@@ -23,6 +23,7 @@ import { configSetAll } from "../support/pulumiConfig.ts";
 import {
   callSandbox,
   appliedWeightsOf,
+  depositInto,
   waitForWeightsOf,
   type SandboxAccess,
 } from "../support/sandboxAccess.ts";
@@ -39,6 +40,7 @@ import {
   usesStep,
   writeFakeGh,
   type ExpressionContext,
+  git,
 } from "./workflowSteps.ts";
 
 /**
@@ -57,12 +59,6 @@ let root: string;
 let work: string;
 const commits: Record<string, string> = {};
 const PLAN = '{"resourcePlans":{}}\n';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
 
 /**
  * Stand-ins on PATH: `gh` (test/examples/workflowSteps.ts: the merged pull request from
@@ -344,18 +340,7 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
   }
 
   /** A deposit to the wallet, allocated by the sandbox (its processing time passed on its clock). */
-  async function deposit(amount: number, txDigit: string) {
-    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
-    await callSandbox(access, "POST", "/_sandbox/deposits", {
-      chain: "ethereum",
-      address: wallet.depositAddresses.ethereum.address,
-      amount,
-      txHash: `0x${txDigit.repeat(64)}`,
-    });
-    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 2 * 3600 * 1000 });
-    const funded = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
-    expect(funded.pendingAllocationsUsd).toBe(0);
-  }
+  const deposit = (amount: number) => depositInto(access, walletId, amount, 2 * 3600 * 1000);
 
   /** What the plan moves now, from the sandbox's own wallet answer. */
   async function movedNow(): Promise<bigint> {
@@ -406,7 +391,7 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
     walletId = (
       JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as { walletId: string }
     ).walletId;
-    await deposit(1_000_000, "a");
+    await deposit(1_000_000);
     await project.pulumi(configSetAll({ tbillsBps: String(B.tbills), syrupUsdcBps: String(B.syrupUsdc) }));
   }, 600_000);
 
@@ -419,7 +404,7 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
     // Reviewed: 6000 / 4000 → 5000 / 5000 of $1M moves about $100,000 (1% of it: $1,000 allowed).
     const reviewedMoved = await review();
     expect(reviewedMoved > 99_000_000_000n && reviewedMoved < 101_000_000_000n).toBe(true);
-    await deposit(200_000, "b");
+    await deposit(200_000);
     const refused = await jobStep(workflow, "Check the reviewed dollars");
     expect(refused.code, refused.output).toBe(1);
     expect(refused.output).toContain(
@@ -440,7 +425,7 @@ describe("up.yml: the reviewed dollars held to the service, through the engine",
 
     // The preview run again and reviewed; then $1,000 arrives: $100 more, within $1,200.
     const again = await review();
-    await deposit(1_000, "c");
+    await deposit(1_000);
     const passed = await jobStep(workflow, "Check the reviewed dollars");
     expect(passed.code, passed.output).toBe(0);
     expect(passed.output).toContain(
@@ -573,12 +558,6 @@ describe("drift.yml's ways back through review and merge, through the engine", (
     });
     await waitForWeights(weights);
   }
-
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-      cwd,
-      encoding: "utf8",
-    }).trim();
 
   /** A fresh checkout of `ref`, with the project's packages installed as `npm ci` leaves them. */
   function checkout(ref: string): string {
@@ -772,14 +751,7 @@ describe("drift.yml's ways back through review and merge, through the engine", (
     walletId = (
       JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as { walletId: string }
     ).walletId;
-    const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
-    await callSandbox(access, "POST", "/_sandbox/deposits", {
-      chain: "ethereum",
-      address: wallet.depositAddresses.ethereum.address,
-      amount: 1_000_000,
-      txHash: `0x${"e".repeat(64)}`,
-    });
-    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 2 * 3600 * 1000 });
+    await depositInto(access, walletId, 1_000_000, 2 * 3600 * 1000);
 
     // The infrastructure repository: the project on main, its packages ignored.
     scratch = mkdtempSync(path.join(os.tmpdir(), "pw-way-back-engine-"));

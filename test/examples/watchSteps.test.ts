@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { createManualClock } from "../../sandbox/index.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
-import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
+import { callSandbox, fundedWallet, type SandboxAccess } from "../support/sandboxAccess.ts";
 import { readWorkflow, runJobSteps, writeFakeGh } from "./workflowSteps.ts";
 
 /**
@@ -69,21 +69,8 @@ beforeAll(async () => {
   mkdirSync(infra, { recursive: true });
   writeFileSync(path.join(infra, "Pulumi.yaml"), "name: treasury\nruntime: nodejs\n");
   writeFakes(path.join(root, "bin"));
-  const wallet = await callSandbox(access, "POST", "/v2/portfolio-wallets", {
-    requestId: crypto.randomUUID(),
-    positions: [
-      { positionKey: "tbills", targetWeightBps: 6000 },
-      { positionKey: "syrupUsdc", targetWeightBps: 4000 },
-    ],
-  });
+  const { wallet } = await fundedWallet(access, 1_000_000, { settleMs: 2 * 3600 * 1000 });
   walletId = wallet.id;
-  await callSandbox(access, "POST", "/_sandbox/deposits", {
-    chain: "ethereum",
-    address: wallet.depositAddresses.ethereum.address,
-    amount: 1_000_000,
-    txHash: `0x${"c".repeat(64)}`,
-  });
-  await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 2 * 3600 * 1000 });
   const urn = "urn:pulumi:prod::treasury::portfolio-wallet:index:PortfolioWallet::treasury";
   writeFileSync(
     path.join(root, "state.json"),

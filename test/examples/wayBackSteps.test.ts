@@ -12,6 +12,7 @@ import {
   runJobSteps,
   writeFakeGh,
   type ExpressionContext,
+  git,
 } from "./workflowSteps.ts";
 
 /**
@@ -62,12 +63,6 @@ let origin: string;
 let pullRequests: string;
 let log: string;
 let jobs = 0;
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
 
 /** `npx portfolio-wallet drift|adopt` as the CLI answers, from FAKE_* variables; every call logged. */
 function writeFakes(bin: string): void {

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
@@ -421,3 +421,10 @@ esac
 /** The API's answer to `commits/<sha>/pulls` for a commit merged from `ref` at `sha`. */
 export const mergedPull = (sha: string, ref: string) =>
   JSON.stringify([{ number: 7, merged_at: "2026-12-01T10:00:00Z", head: { sha, ref } }]);
+
+/** git in `cwd` as a test's user (name and email given per call: no config of the account's is read or written). */
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+    cwd,
+    encoding: "utf8",
+  }).trim();

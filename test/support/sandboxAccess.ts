@@ -104,6 +104,34 @@ export interface FundedWalletOptions {
 }
 
 /**
+ * A simulated on-chain deposit of `amountUsd` to a wallet's Ethereum address, the sandbox clock then
+ * moved `settleMs`, and its funds checked to have reached the positions (nothing left pending
+ * allocation). Answers the deposit's id.
+ */
+export async function depositInto(
+  access: SandboxAccess,
+  walletId: string,
+  amountUsd: number,
+  settleMs: number,
+): Promise<string> {
+  const wallet = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+  const deposit = await callSandbox(access, "POST", "/_sandbox/deposits", {
+    chain: "ethereum",
+    address: wallet.depositAddresses.ethereum.address,
+    amount: amountUsd,
+    txHash: `0x${randomUUID().replaceAll("-", "")}`,
+  });
+  if (settleMs > 0) await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: settleMs });
+  const funded = await callSandbox(access, "GET", `/v2/portfolio-wallets/${walletId}`);
+  if (funded.pendingAllocationsUsd !== 0) {
+    throw new Error(
+      `the deposit to wallet ${walletId} has not reached its positions (${funded.pendingAllocationsUsd} USD pending); settle it longer`,
+    );
+  }
+  return deposit.id as string;
+}
+
+/**
  * A new wallet funded by a simulated on-chain deposit of `amountUsd` to its Ethereum address, whose
  * funds have reached its positions (checked: nothing is left pending allocation).
  */
@@ -118,22 +146,8 @@ export async function fundedWallet(
     positions: options.positions ?? TWO_SOURCES,
     ...(options.label === undefined ? {} : { label: options.label }),
   });
-  const deposit = await callSandbox(access, "POST", "/_sandbox/deposits", {
-    chain: "ethereum",
-    address: wallet.depositAddresses.ethereum.address,
-    amount: amountUsd,
-    txHash: `0x${randomUUID().replaceAll("-", "")}`,
-  });
-  if (options.settleMs !== undefined && options.settleMs > 0) {
-    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: options.settleMs });
-  }
-  const funded = await callSandbox(access, "GET", `/v2/portfolio-wallets/${wallet.id}`);
-  if (funded.pendingAllocationsUsd !== 0) {
-    throw new Error(
-      `the deposit to wallet ${wallet.id} has not reached its positions (${funded.pendingAllocationsUsd} USD pending); settle it longer`,
-    );
-  }
-  return { wallet, depositId: deposit.id };
+  const depositId = await depositInto(access, wallet.id, amountUsd, options.settleMs ?? 0);
+  return { wallet, depositId };
 }
 
 /** The target allocation a wallet applies at the sandbox, `{ tbills: 6000, syrupUsdc: 4000 }`. */
