@@ -22,10 +22,17 @@ export function statementCommand(): Command {
       "A wallet's statement over a period: opening balance, deposits, withdrawals, payouts, yield, closing balance and each movement (read-only).",
     )
     .argument("<walletId>", "the wallet", uuid)
-    .requiredOption("--from <date-time>", "the period's start, excluded: ISO 8601 such as 2026-11-01T00:00:00Z", isoDateTime)
+    .requiredOption(
+      "--from <date-time>",
+      "the period's start, excluded: ISO 8601 such as 2026-11-01T00:00:00Z",
+      isoDateTime,
+    )
     .requiredOption("--to <date-time>", "the period's end, included: after --from", isoDateTime)
     .addOption(
-      new Option("--format <format>", "csv or json (default: csv; json with --json)").choices(["csv", "json"]),
+      new Option("--format <format>", "csv or json (default: csv; json with --json)").choices([
+        "csv",
+        "json",
+      ]),
     )
     .option("--output <file>", "write the statement to this file instead of stdout")
     .action(async (walletId: string, flags: StatementFlags, command: Command) => {

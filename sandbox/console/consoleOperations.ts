@@ -288,7 +288,10 @@ export const CONSOLE_READ_OPERATIONS = operationTable({
     pathParams: WalletPath,
     query: StatementPeriodSchema,
     responses: {
-      "200": { description: "The statement, amounts in micro-units as decimal text", schema: StatementSchema },
+      "200": {
+        description: "The statement, amounts in micro-units as decimal text",
+        schema: StatementSchema,
+      },
       ...ERRORS,
       ...NOT_FOUND,
     },

@@ -275,7 +275,11 @@ export function listDepositAllocations(
 }
 
 /** The entries of one deposit, withdrawal or strategy update of a wallet, in the order written. */
-export function listLedgerEntriesOfRef(db: DatabaseSync, walletId: string, refId: string): StoredLedgerEntry[] {
+export function listLedgerEntriesOfRef(
+  db: DatabaseSync,
+  walletId: string,
+  refId: string,
+): StoredLedgerEntry[] {
   const rows = prepareReadingBigInts(
     db,
     "SELECT * FROM ledger_entries WHERE wallet_id = ? AND ref_id = ? ORDER BY seq",

@@ -38,9 +38,9 @@ const seen = {
 };
 
 const now = async (): Promise<string> => (await t.api("GET", "/_sandbox/clock")).body.now as string;
-const advance = async (ms: number) => expect((await t.api("POST", "/_sandbox/clock/advance", { body: { ms } })).status).toBe(200);
-const balanceNow = async () =>
-  usdToMicros((await client.wallets.retrieve(seen.walletId)).totalBalanceUsd);
+const advance = async (ms: number) =>
+  expect((await t.api("POST", "/_sandbox/clock/advance", { body: { ms } })).status).toBe(200);
+const balanceNow = async () => usdToMicros((await client.wallets.retrieve(seen.walletId)).totalBalanceUsd);
 
 async function deposit(amount: number): Promise<string> {
   const wallet = await client.wallets.retrieve(seen.walletId);
@@ -92,7 +92,11 @@ async function differences(statement: Statement): Promise<string[]> {
     statement.movements.filter((m) => m.kind === kind).reduce((sum, m) => sum + BigInt(m.amountMicros), 0n);
   const expected: [string, bigint, bigint][] = [
     ["deposits vs ledger deposit_detected", BigInt(statement.depositsMicros), ledgerSum("deposit_detected")],
-    ["withdrawals vs ledger withdrawal_debited", BigInt(statement.withdrawalsMicros), ledgerSum("withdrawal_debited")],
+    [
+      "withdrawals vs ledger withdrawal_debited",
+      BigInt(statement.withdrawalsMicros),
+      ledgerSum("withdrawal_debited"),
+    ],
     ["payouts vs ledger payout_completed", BigInt(statement.payoutsMicros), ledgerSum("payout_completed")],
     ["returned vs ledger payout_returned", BigInt(statement.returnedMicros), ledgerSum("payout_returned")],
     [
@@ -110,13 +114,19 @@ async function differences(statement: Statement): Promise<string[]> {
         statement.movements.reduce((sum, m) => sum + BigInt(m.balanceChangeMicros), 0n),
     ],
   ];
-  return expected.filter(([, got, want]) => got !== want).map(([what, got, want]) => `${what}: ${got} ≠ ${want}`);
+  return expected
+    .filter(([, got, want]) => got !== want)
+    .map(([what, got, want]) => `${what}: ${got} ≠ ${want}`);
 }
 
 beforeAll(async () => {
   t = await startTestSandbox({ manualClock: true, depositProcessingDelayMs: HOUR, rebalanceDelayMs: HOUR });
   client = new PortfolioWalletClient({ baseUrl: t.url, apiToken: TOKEN });
-  const wallet = await client.wallets.create({ requestId: randomUUID(), positions: TWO_SOURCES, label: "Ops, \"main\" reserve" });
+  const wallet = await client.wallets.create({
+    requestId: randomUUID(),
+    positions: TWO_SOURCES,
+    label: 'Ops, "main" reserve',
+  });
   seen.walletId = wallet.id;
   seen.createdAt = wallet.createdAt;
   // Before the period: a deposit, and ten days of yield.
@@ -217,14 +227,20 @@ describe("a wallet's statement (client.statements.retrieve, the CLI's and the co
   });
 
   test("a period that ends before it starts, or a date that is none, is refused naming its field before any request", async () => {
-    await expect(client.statements.retrieve(seen.walletId, { from: seen.to, to: seen.from })).rejects.toMatchObject({
+    await expect(
+      client.statements.retrieve(seen.walletId, { from: seen.to, to: seen.from }),
+    ).rejects.toMatchObject({
       name: "StatementError",
       field: "to",
     });
-    await expect(client.statements.retrieve(seen.walletId, { from: seen.from, to: seen.from })).rejects.toMatchObject({
+    await expect(
+      client.statements.retrieve(seen.walletId, { from: seen.from, to: seen.from }),
+    ).rejects.toMatchObject({
       field: "to",
     });
-    await expect(client.statements.retrieve(seen.walletId, { from: "yesterday", to: seen.to })).rejects.toMatchObject({
+    await expect(
+      client.statements.retrieve(seen.walletId, { from: "yesterday", to: seen.to }),
+    ).rejects.toMatchObject({
       field: "from",
     });
   });

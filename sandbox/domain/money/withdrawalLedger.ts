@@ -96,7 +96,10 @@ export interface PayoutMoneyTimes {
  * Each leg's times, by legKey, from the withdrawal's own ledger entries (index ledger_by_wallet_ref):
  * the ledger is where they are booked, so a statement dates each movement as the ledger does.
  */
-export function payoutLegTimes(db: DatabaseSync, withdrawal: WithdrawalRecord): Map<string, PayoutMoneyTimes> {
+export function payoutLegTimes(
+  db: DatabaseSync,
+  withdrawal: WithdrawalRecord,
+): Map<string, PayoutMoneyTimes> {
   const times = new Map<string, PayoutMoneyTimes>();
   for (const entry of listLedgerEntriesOfRef(db, withdrawal.walletId, withdrawal.id)) {
     const legKey = (JSON.parse(entry.detail ?? "{}") as { legKey?: string }).legKey;

@@ -49,9 +49,13 @@ export function statementPeriodProblems(period: StatementPeriod): { field: "from
   const problems: { field: "from" | "to"; reason: string }[] = [];
   if (Number.isNaN(fromMs))
     problems.push({ field: "from", reason: "must be a date-time such as 2026-11-01T00:00:00Z" });
-  if (Number.isNaN(toMs)) problems.push({ field: "to", reason: "must be a date-time such as 2026-12-01T00:00:00Z" });
+  if (Number.isNaN(toMs))
+    problems.push({ field: "to", reason: "must be a date-time such as 2026-12-01T00:00:00Z" });
   if (problems.length === 0 && toMs <= fromMs)
-    problems.push({ field: "to", reason: `must be after from (${period.from}): a period ends after it starts` });
+    problems.push({
+      field: "to",
+      reason: `must be after from (${period.from}): a period ends after it starts`,
+    });
   return problems;
 }
 
@@ -156,7 +160,8 @@ export function walletStatement(inputs: StatementInputs): Statement {
   const returned = total("returned");
   const payouts = total("payout");
   const yieldMicros = usdToMicros(inputs.yieldInPeriod.generated);
-  const closing = sumMicros(through.map((m) => m.balanceChange)) + usdToMicros(inputs.yieldThroughEnd.generated);
+  const closing =
+    sumMicros(through.map((m) => m.balanceChange)) + usdToMicros(inputs.yieldThroughEnd.generated);
   const opening = closing - deposits + withdrawals - returned - yieldMicros;
   const text = microsToDecimalText;
   const movements: StatementMovement[] = inPeriod.map((m) => ({
