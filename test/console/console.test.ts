@@ -14,6 +14,7 @@ import {
 import { startReceiver } from "../webhooks/receiver.ts";
 import { boxOf, eventually, offscreenActions, overlap, seriousViolations } from "./pageChecks.ts";
 import { statementCsv, usdToMicros, type Statement } from "../../sdk/nodejs/contract/index.ts";
+import { ETHEREUM_PAYOUT } from "../support/sandboxAccess.ts";
 
 /**
  * The console in a real browser (Debian's Chromium through playwright-core), against
@@ -1287,9 +1288,7 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
       const paid = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
         requestId: randomUUID(),
         withdrawalAmount: 200.5,
-        destinationToken: "usdc",
-        destinationChain: "ethereum",
-        destinationAddress: PAYOUT_ADDRESS,
+        ...ETHEREUM_PAYOUT,
       });
       expect(paid.status).toBe(201);
       expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 3600 }, true)).status).toBe(200);

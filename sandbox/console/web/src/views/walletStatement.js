@@ -6,7 +6,7 @@
 import { statementCsv } from "../../../../../sdk/nodejs/contract/statementCsv.ts";
 import { statementPeriodProblems, statementUsd } from "../../../../../sdk/nodejs/contract/walletStatement.ts";
 import { ApiError, request } from "../api.js";
-import { card, fill, h, table, timeOf } from "../dom.js";
+import { announce, card, fill, h, table, timeOf } from "../dom.js";
 import { clearFieldErrors, refusalDetails, showFieldErrors } from "../fieldErrors.js";
 import { localZone, usd, when } from "../format.js";
 import { consolePaths } from "../paths.js";
@@ -135,7 +135,7 @@ export function walletStatement(_ctx, walletId) {
     "data-api-field": "to",
   });
   const show = h("button", { type: "submit", class: "button primary" }, "Show statement");
-  const outcome = h("div", { class: "region", "aria-live": "polite" });
+  const outcome = h("div", { class: "region" });
   const zone = localZone();
   const form = h(
     "form",
@@ -215,6 +215,7 @@ export function walletStatement(_ctx, walletId) {
       shown = /** @type {Statement} */ (body);
       downloads.hidden = false;
       fill(outcome, statementView(shown));
+      announce(`Statement shown: ${shown.movements.length} movements`);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       refused(error.message, refusalDetails(error.body));
@@ -243,15 +244,15 @@ export function walletStatement(_ctx, walletId) {
     element,
     async refresh(wallet) {
       if (defaulted) return;
-      defaulted = true;
       // The wallet's life so far on the sandbox clock, whole seconds: from just before it was
       // made, to the second after the sandbox's now (the period includes its end).
-      const { body: sessionNow } = await request("GET", consolePaths.session);
-      const nowMs = Date.parse(String(sessionNow?.now ?? ""));
       if (from.value === "")
         from.value = localInputValue(Math.floor(Date.parse(wallet.createdAt) / 1000) * 1000 - 1000);
+      const { body: current } = await request("GET", consolePaths.session);
+      const nowMs = Date.parse(String(current?.now ?? ""));
       if (to.value === "" && Number.isFinite(nowMs))
         to.value = localInputValue(Math.ceil(nowMs / 1000) * 1000);
+      defaulted = true;
     },
   };
 }
