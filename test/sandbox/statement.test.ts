@@ -8,8 +8,8 @@ import { TOKEN, TWO_SOURCES, startTestSandbox, type TestSandbox } from "./helper
 /**
  * A statement against the sandbox's own books (issue 58, "done when"): its totals equal the
  * wallet's yield metrics and its ledger for the same period, to the micro, with movements before,
- * inside and after the period (deposits, a two-leg withdrawal, a reweight, accrual over advanced
- * time). The clock stands still between advances, so each balance read is the balance at an instant.
+ * inside and after the period (deposits, a two-leg withdrawal, one whose leg failed and came back,
+ * a reweight, accrual over advanced time). The clock stands still between advances, so each balance read is the balance at an instant.
  */
 
 const HOUR = 3_600_000;
@@ -35,6 +35,7 @@ const seen = {
   balanceAtTo: 0n,
   depositInPeriod: "",
   withdrawalInPeriod: "",
+  returnedInPeriod: "",
 };
 
 const now = async (): Promise<string> => (await t.api("GET", "/_sandbox/clock")).body.now as string;
@@ -154,6 +155,14 @@ beforeAll(async () => {
   const paid = await client.withdrawals.retrieve(seen.walletId, seen.withdrawalInPeriod);
   expect(paid.status).toBe("completed");
   expect(paid.payouts?.map((p) => p.legKey).sort()).toEqual(["instant", "redeem"]);
+  // A withdrawal whose redeem leg fails: its money comes back to the wallet, inside the period.
+  const planned = await t.api("POST", "/_sandbox/faults/withdrawal-leg", {
+    body: { walletId: seen.walletId },
+  });
+  expect(planned.status).toBe(201);
+  seen.returnedInPeriod = await withdraw(1_000);
+  await advance(2 * DAY);
+  expect((await client.withdrawals.retrieve(seen.walletId, seen.returnedInPeriod)).status).toBe("failed");
   await advance(DAY);
   seen.to = await now();
   seen.balanceAtTo = await balanceNow();
@@ -180,7 +189,8 @@ describe("a wallet's statement (client.statements.retrieve, the CLI's and the co
     expect([-1n, 0n, 1n]).toContain(microsFrom(statement.openingBalanceMicros, seen.balanceAtFrom));
     expect([-1n, 0n, 1n]).toContain(microsFrom(statement.closingBalanceMicros, seen.balanceAtTo));
     expect(statement.depositsMicros).toBe("2500123457");
-    expect(statement.withdrawalsMicros).toBe("8000500000");
+    expect(statement.withdrawalsMicros).toBe("9000500000");
+    expect(statement.returnedMicros).toBe("1000000000");
     expect(statement.payoutsMicros).toBe("8000500000");
     expect(BigInt(statement.yieldMicros)).toBeGreaterThan(0n);
     expect(statement.movements.map((m) => [m.kind, m.id, m.legKey])).toEqual([
@@ -189,6 +199,8 @@ describe("a wallet's statement (client.statements.retrieve, the CLI's and the co
       ["withdrawal", seen.withdrawalInPeriod, "redeem"],
       ["payout", seen.withdrawalInPeriod, "instant"],
       ["payout", seen.withdrawalInPeriod, "redeem"],
+      ["withdrawal", seen.returnedInPeriod, "redeem"],
+      ["returned", seen.returnedInPeriod, "redeem"],
       ["yield", seen.walletId, null],
     ]);
   });
