@@ -1355,9 +1355,9 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
           findings.push(...(await offscreenActions(page)).map((problem) => `${width}px: ${problem}`));
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (overflow > 0) findings.push(`${width}px: the page is ${overflow}px wider than the window`);
+        await screenshot(page, width === 420 ? "wallet-statement-narrow" : "wallet-statement");
       }
       expect(findings).toEqual([]);
-      await screenshot(page, "wallet-statement-narrow");
     },
     SCENARIO_TIMEOUT_MS,
   );

@@ -107,7 +107,8 @@ function statementView(statement) {
             movement.legKey ?? "—",
             money(movement.amountMicros),
             money(movement.balanceChangeMicros),
-            h("span", { class: "break-at-separators" }, movement.related),
+            // A transaction hash or an address has no separator to wrap at: it wraps anywhere.
+            h("span", { class: "break" }, movement.related),
           ]),
           rowAttrs: (index) => ({ "data-movement-kind": statement.movements[index]?.kind ?? null }),
         }),
@@ -139,7 +140,7 @@ export function walletStatement(_ctx, walletId) {
   const zone = localZone();
   const form = h(
     "form",
-    { class: "form-grid", id: "statement-form", novalidate: true },
+    { class: "form-grid statement-period", id: "statement-form", novalidate: true },
     field("statement-from", `From, excluded (${zone})`, from),
     field("statement-to", `To, included (${zone})`, to),
     h("div", { class: "form-actions span-all" }, show),
