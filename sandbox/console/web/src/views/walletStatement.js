@@ -12,7 +12,7 @@ import { localZone, usd, when } from "../format.js";
 import { consolePaths } from "../paths.js";
 import { field } from "./controls/forms.js";
 
-/** @typedef {import("../../../../../sdk/nodejs/contract/walletStatement.ts").Statement} Statement */
+/** @typedef {import("../payloads.js").Statement} Statement */
 
 const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
 
