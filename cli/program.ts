@@ -10,6 +10,7 @@ import { reportCommand } from "./commands/report.ts";
 import { reportCheckCommand } from "./commands/reportCheck.ts";
 import { restoreCommand } from "./commands/restore.ts";
 import { sandboxCommand } from "./commands/sandbox.ts";
+import { statementCommand } from "./commands/statement.ts";
 import { watchCommand, watchIssueCommand } from "./commands/watch.ts";
 import { withdrawCommand } from "./commands/withdraw.ts";
 import { CLIENT_VERSION } from "../sdk/nodejs/client/internal/version.ts";
@@ -40,6 +41,7 @@ export function createProgram(): Command {
     .addCommand(depositsCommand())
     .addCommand(withdrawalsCommand())
     .addCommand(yieldCommand())
+    .addCommand(statementCommand())
     .addCommand(reportCommand())
     .addCommand(reportCheckCommand())
     .addCommand(driftCommand())

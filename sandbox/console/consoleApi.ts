@@ -7,6 +7,7 @@ import { listApprovalRequests } from "../domain/approvalRequests.ts";
 import { deliveryDetail, listDeliveryHistory, redeliver } from "../domain/events/deliveryHistory.ts";
 import { listDepositsWithLegs } from "../domain/money/depositLegs.ts";
 import { walletHistory } from "../domain/money/walletHistory.ts";
+import { walletStatementOf } from "../domain/money/walletStatement.ts";
 import { listWithdrawalTimelines } from "../domain/money/withdrawalTimeline.ts";
 import type { CONSOLE_READ_OPERATIONS } from "./consoleOperations.ts";
 
@@ -34,6 +35,7 @@ export function consoleReadRoutes(ctx: SandboxContext): OperationRoutes<typeof C
       ok(listDepositsWithLegs(ctx.money, org, path.id, pageRequestOf(query))),
     consoleWalletWithdrawals: ({ path, query }, org) =>
       ok(listWithdrawalTimelines(ctx.money, org, path.id, pageRequestOf(query))),
+    consoleWalletStatement: ({ path, query }, org) => ok(walletStatementOf(ctx.money, org, path.id, query)),
     consoleWebhookDeliveries: ({ query }, org) => ok({ data: listDeliveryHistory(ctx.db, org, query) }),
     consoleWebhookDelivery: ({ path }, org) => ok(deliveryDetail(ctx.db, org, path.id)),
     // Webhook deliveries run on the real clock (receivers check signature times against theirs).

@@ -5,6 +5,8 @@ import {
   ErrorBodySchema,
   EventTypeSchema,
   PageQuerySchema,
+  StatementPeriodSchema,
+  StatementSchema,
   UuidSchema,
   WebhookRegistrationSchema,
   operationTable,
@@ -273,6 +275,22 @@ export const CONSOLE_READ_OPERATIONS = operationTable({
       "200": {
         description: "A page of withdrawals",
         schema: DataList.extend({ pageSize: z.number().int(), nextCursor: z.string().nullable() }),
+      },
+      ...ERRORS,
+      ...NOT_FOUND,
+    },
+  }),
+  consoleWalletStatement: read({
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/wallets/{id}/statement`,
+    summary:
+      "A wallet's statement over the period (from, to]: opening balance, deposits, withdrawals, payouts, yield, closing balance and each movement, computed as the client's statements.retrieve computes it",
+    pathParams: WalletPath,
+    query: StatementPeriodSchema,
+    responses: {
+      "200": {
+        description: "The statement, amounts in micro-units as decimal text",
+        schema: StatementSchema,
       },
       ...ERRORS,
       ...NOT_FOUND,

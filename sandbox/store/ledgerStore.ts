@@ -273,3 +273,16 @@ export function listDepositAllocations(
   ).all(walletId, completedAt, depositId) as unknown as { position_key: string; amount_micros: bigint }[];
   return rows.map((row) => ({ positionKey: row.position_key, amountMicros: row.amount_micros }));
 }
+
+/** The entries of one deposit, withdrawal or strategy update of a wallet, in the order written. */
+export function listLedgerEntriesOfRef(
+  db: DatabaseSync,
+  walletId: string,
+  refId: string,
+): StoredLedgerEntry[] {
+  const rows = prepareReadingBigInts(
+    db,
+    "SELECT * FROM ledger_entries WHERE wallet_id = ? AND ref_id = ? ORDER BY seq",
+  ).all(walletId, refId);
+  return (rows as unknown as Row[]).map(toEntry);
+}

@@ -90,6 +90,8 @@ export const MONEY_SCHEMA_STATEMENTS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS ledger_by_org_seq ON ledger_entries (organization_id, seq)`,
   // A wallet's newest entries (the admin ledger listing of one wallet).
   `CREATE INDEX IF NOT EXISTS ledger_by_wallet_seq ON ledger_entries (wallet_id, seq)`,
+  // One withdrawal's or deposit's entries (when each payout leg left, was paid, came back).
+  `CREATE INDEX IF NOT EXISTS ledger_by_wallet_ref ON ledger_entries (wallet_id, ref_id, seq)`,
   // Running accrual sums per organization and yield source (sourceAccrualStore.ts), one row per
   // change: the organization's yield at any time without reading its wallets. Bigints as text.
   `CREATE TABLE IF NOT EXISTS organization_source_accruals (

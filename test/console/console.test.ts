@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -12,6 +13,8 @@ import {
 } from "./harness.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { boxOf, eventually, offscreenActions, overlap, seriousViolations } from "./pageChecks.ts";
+import { statementCsv, usdToMicros, type Statement } from "../../sdk/nodejs/contract/index.ts";
+import { ETHEREUM_PAYOUT } from "../support/sandboxAccess.ts";
 
 /**
  * The console in a real browser (Debian's Chromium through playwright-core), against
@@ -1274,6 +1277,87 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
       await open(reader, `/wallets/${wallet.id}`);
       await reader.locator('[data-stat="totalBalanceUsd"]').waitFor();
       expect(await reader.getByText("Advance time").isVisible()).toBe(false);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "a statement picked on the wallet's page: a bad period refused at its field unsent, then CSV and JSON equal to the API's statement and the balance",
+    async () => {
+      const wallet = await walletOf(TOKEN_A, 'Statement, "ops"', 1234.56);
+      const paid = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        requestId: randomUUID(),
+        withdrawalAmount: 200.5,
+        ...ETHEREUM_PAYOUT,
+      });
+      expect(paid.status).toBe(201);
+      expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 3600 }, true)).status).toBe(200);
+      const page = await signedInPage(false);
+      await open(page, `/wallets/${wallet.id}/statement`);
+      const form = page.locator("#statement-form");
+      const from = form.getByLabel(/^From, excluded/);
+      const to = form.getByLabel(/^To, included/);
+      await eventually(() => to.inputValue()).not.toBe("");
+      const chosenTo = await to.inputValue();
+
+      // To before From: refused at To in the page's words, and no statement asked for.
+      await to.fill(await from.inputValue());
+      await form.getByRole("button", { name: "Show statement" }).click();
+      await form
+        .locator('[data-error-for="to"]')
+        .getByText(/^choose a moment after From/)
+        .waitFor();
+      expect(await to.getAttribute("aria-invalid")).toBe("true");
+      expect(requestedUrls.filter((url) => url.includes("/statement?"))).toEqual([]);
+
+      await to.fill(chosenTo);
+      expect(await to.getAttribute("aria-invalid")).toBeNull();
+      await form.getByRole("button", { name: "Show statement" }).click();
+      const closing = page.locator('[data-figure="Closing balance"] [data-micros]');
+      await closing.waitFor();
+      const [csvDownload] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download CSV" }).click(),
+      ]);
+      const [jsonDownload] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download JSON" }).click(),
+      ]);
+      const downloaded = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8")) as Statement;
+      const answer = await apiA(
+        "GET",
+        `/_console/api/wallets/${wallet.id}/statement?from=${encodeURIComponent(downloaded.period.from)}&to=${encodeURIComponent(downloaded.period.to)}`,
+      );
+      expect(downloaded).toEqual(answer.body);
+      expect(readFileSync((await csvDownload.path())!, "utf8")).toBe(statementCsv(answer.body));
+      expect(csvDownload.suggestedFilename()).toMatch(new RegExp(`^statement-${wallet.id}-.*\\.csv$`));
+      // The wallet's life to the sandbox's now, its clock standing still: it opens at nothing and
+      // closes at the balance the wallet holds, to the micro.
+      const held = await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      expect(downloaded).toMatchObject({
+        openingBalanceMicros: "0",
+        depositsMicros: "1234560000",
+        payoutsMicros: "200500000",
+      });
+      expect(downloaded.closingBalanceMicros).toBe(String(usdToMicros(held.body.totalBalanceUsd)));
+      expect(await closing.getAttribute("data-micros")).toBe(downloaded.closingBalanceMicros);
+      expect(
+        await page
+          .locator("tr[data-movement-kind]")
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-movement-kind"))),
+      ).toEqual(["deposit", "withdrawal", "payout", "yield"]);
+
+      const findings: string[] = [];
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        findings.push(...(await seriousViolations(page)).map((finding) => `${width}px: ${finding}`));
+        if (width === 420)
+          findings.push(...(await offscreenActions(page)).map((problem) => `${width}px: ${problem}`));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 0) findings.push(`${width}px: the page is ${overflow}px wider than the window`);
+        await screenshot(page, width === 420 ? "wallet-statement-narrow" : "wallet-statement");
+      }
+      expect(findings).toEqual([]);
     },
     SCENARIO_TIMEOUT_MS,
   );

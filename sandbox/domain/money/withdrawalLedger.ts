@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { readPositionMicros } from "../../store/holdingsStore.ts";
-import { appendLedgerEntry } from "../../store/ledgerStore.ts";
+import { appendLedgerEntry, listLedgerEntriesOfRef } from "../../store/ledgerStore.ts";
 import { sourcesToJson, type LegRecord, type WithdrawalRecord } from "../../store/withdrawalStore.ts";
 import { addYieldOutstanding, setPositionMicros } from "./accrual.ts";
 
@@ -83,4 +83,32 @@ export function returnLeg(db: DatabaseSync, withdrawal: WithdrawalRecord, leg: L
   }
   addYieldOutstanding(db, withdrawal.walletId, leg.yieldMicros, at);
   appendLedgerEntry(db, ledgerEntryOf(withdrawal, leg, "payout_returned", at));
+}
+
+/** When a payout leg's money left the wallet, reached its destination, or came back (null: not yet). */
+export interface PayoutMoneyTimes {
+  debitedAt: string | null;
+  paidAt: string | null;
+  returnedAt: string | null;
+}
+
+/**
+ * Each leg's times, by legKey, from the withdrawal's own ledger entries (index ledger_by_wallet_ref):
+ * the ledger is where they are booked, so a statement dates each movement as the ledger does.
+ */
+export function payoutLegTimes(
+  db: DatabaseSync,
+  withdrawal: WithdrawalRecord,
+): Map<string, PayoutMoneyTimes> {
+  const times = new Map<string, PayoutMoneyTimes>();
+  for (const entry of listLedgerEntriesOfRef(db, withdrawal.walletId, withdrawal.id)) {
+    const legKey = (JSON.parse(entry.detail ?? "{}") as { legKey?: string }).legKey;
+    if (legKey === undefined) continue;
+    const leg = times.get(legKey) ?? { debitedAt: null, paidAt: null, returnedAt: null };
+    if (entry.kind === "withdrawal_debited") leg.debitedAt = entry.at;
+    if (entry.kind === "payout_completed") leg.paidAt = entry.at;
+    if (entry.kind === "payout_returned") leg.returnedAt = entry.at;
+    times.set(legKey, leg);
+  }
+  return times;
 }

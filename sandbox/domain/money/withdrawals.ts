@@ -36,6 +36,7 @@ import { heldPositions, withdrawableMicros } from "./withdrawableFunds.ts";
 import { recordWithdrawalStatus } from "./withdrawalEvents.ts";
 import { failBeforeStart, settleLeg, startWithdrawal } from "./withdrawalLifecycle.ts";
 import { plannedLegs } from "./withdrawalLegs.ts";
+import { payoutLegTimes } from "./withdrawalLedger.ts";
 
 /** Idempotency scope of the withdraw POST. */
 export const WITHDRAW_ENDPOINT = idempotencyScopeOf(SERVICE_OPERATIONS_BY_ID.withdrawFromPortfolioWallet);
@@ -43,6 +44,7 @@ export const WITHDRAW_ENDPOINT = idempotencyScopeOf(SERVICE_OPERATIONS_BY_ID.wit
 /** The withdrawal as spec 2.8 shows it. Payouts are the legs that have started. */
 export function withdrawalView(deps: MoneyDeps, record: WithdrawalRecord): Withdrawal {
   const legs = listLegs(deps.db, record.id);
+  const times = payoutLegTimes(deps.db, record);
   const activity =
     record.signingActivityId === null
       ? null
@@ -78,6 +80,7 @@ export function withdrawalView(deps: MoneyDeps, record: WithdrawalRecord): Withd
         chain: record.destinationChain,
         destinationAddress: record.destinationAddress,
         status: leg.status,
+        ...(times.get(leg.legKey) ?? { debitedAt: null, paidAt: null, returnedAt: null }),
       })),
   };
 }

@@ -10,6 +10,7 @@ import { CLIENT_VERSION } from "./internal/version.ts";
 import { Catalog } from "./resources/catalog.ts";
 import { Deposits } from "./resources/deposits.ts";
 import { Quotes } from "./resources/quotes.ts";
+import { Statements } from "./resources/statements.ts";
 import { Wallets } from "./resources/wallets.ts";
 import { WebhookRegistrations } from "./resources/webhookRegistrations.ts";
 import { Withdrawals } from "./resources/withdrawals.ts";
@@ -92,6 +93,8 @@ export class PortfolioWalletClient {
   readonly deposits: Deposits;
   /** Yield metrics over a period. */
   readonly yieldMetrics: YieldMetricsResource;
+  /** A wallet's statement over a period, made from the deposits, withdrawals and yield metrics. */
+  readonly statements: Statements;
   /** Webhook registrations. */
   readonly webhookRegistrations: WebhookRegistrations;
   /** The resolved base URL (never the token). */
@@ -122,6 +125,7 @@ export class PortfolioWalletClient {
     this.withdrawals = new Withdrawals(this.#requester);
     this.deposits = new Deposits(this.#requester);
     this.yieldMetrics = new YieldMetricsResource(this.#requester);
+    this.statements = new Statements(this);
     this.webhookRegistrations = new WebhookRegistrations(this.#requester);
   }
 

@@ -38,6 +38,7 @@ export { UndiciTransport, type UndiciTransportOptions } from "./core/undiciTrans
 export { Catalog } from "./resources/catalog.ts";
 export { Deposits } from "./resources/deposits.ts";
 export { Quotes } from "./resources/quotes.ts";
+export { StatementError, Statements, type StatementSources } from "./resources/statements.ts";
 export { Wallets } from "./resources/wallets.ts";
 export { WebhookRegistrations } from "./resources/webhookRegistrations.ts";
 export { Withdrawals } from "./resources/withdrawals.ts";

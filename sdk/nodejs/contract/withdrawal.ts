@@ -49,6 +49,15 @@ export const PayoutSchema = z.looseObject({
   chain: z.string(),
   destinationAddress: z.string(),
   status: openEnum(PAYOUT_STATUSES),
+  /**
+   * When the leg's money left the wallet's positions (in flight from then). Not shown in the spec:
+   * this project's addition, which a statement needs to date a withdrawal (docs/spec-gaps.md).
+   */
+  debitedAt: DateTimeSchema.nullish(),
+  /** When the leg reached its destination; null until then (the same addition). */
+  paidAt: DateTimeSchema.nullish(),
+  /** When a failed or stopped leg's money went back to the wallet; null otherwise (the same addition). */
+  returnedAt: DateTimeSchema.nullish(),
 });
 export type Payout = z.infer<typeof PayoutSchema>;
 

@@ -87,6 +87,9 @@ export const consolePaths = {
   /** @param {string} walletId @param {{ pageSize?: number, cursor?: string }} query */
   walletWithdrawals: (walletId, query) =>
     `${CONSOLE_API}/wallets/${seg(walletId)}/withdrawals${withQuery(query)}`,
+  /** @param {string} walletId @param {{ from: string, to: string }} period ISO date-times, (from, to] */
+  walletStatement: (walletId, period) =>
+    `${CONSOLE_API}/wallets/${seg(walletId)}/statement${withQuery(period)}`,
   /** @param {Record<string, string | number | undefined>} query status, registrationId, eventType, limit */
   webhookDeliveries: (query) => `${CONSOLE_API}/webhook-deliveries${withQuery(query)}`,
   /** @param {string} deliveryId */

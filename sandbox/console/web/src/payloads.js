@@ -13,6 +13,7 @@
 /** @typedef {import("../../../../sdk/nodejs/contract/index.ts").WebhookRegistration} WebhookRegistration */
 /** @typedef {import("../../../../sdk/nodejs/contract/index.ts").Deposit} Deposit */
 /** @typedef {import("../../../../sdk/nodejs/contract/index.ts").StrategyUpdate} StrategyUpdate */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").Statement} Statement */
 
 /** @typedef {import("../../../domain/money/walletHistory.ts").WalletHistoryPoint} WalletHistoryPoint */
 /** @typedef {import("../../../domain/approvalRequests.ts").ApprovalRequest} ApprovalRequest */

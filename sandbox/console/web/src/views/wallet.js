@@ -1,6 +1,6 @@
 // @ts-check
-// A wallet's page: its figures, then one of four sections (overview, deposits, withdrawals,
-// strategy updates), each a path of its own so it can be linked and reloaded.
+// A wallet's page: its figures, then one of five sections (overview, deposits, withdrawals,
+// strategy updates, statement), each a path of its own so it can be linked and reloaded.
 import { UUID_PATTERN } from "../../../../../sdk/nodejs/contract/uuid.ts";
 import { ApiError, request } from "../api.js";
 import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
@@ -11,6 +11,7 @@ import { link, loading, notFoundView, pageHeader } from "./common.js";
 import { itemFocus, nothingOf } from "./itemLinks.js";
 import { walletDeposits } from "./walletDeposits.js";
 import { walletOverview } from "./walletOverview.js";
+import { walletStatement } from "./walletStatement.js";
 import { walletStrategy } from "./walletStrategy.js";
 import { walletWithdrawals } from "./walletWithdrawals.js";
 import { largestDrift, largestDriftText } from "./wallets.js";
@@ -47,6 +48,7 @@ const SECTIONS = [
     make: walletStrategy,
     item: { kind: "strategy_update", attribute: "data-update-id" },
   },
+  { path: "statement", title: "Statement", make: walletStatement, item: null },
 ];
 
 /** @type {import("./common.js").ViewFactory} */
