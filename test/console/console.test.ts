@@ -1198,7 +1198,7 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
       expect(shown - expected).toBeGreaterThanOrEqual(-1n);
       expect(shown - expected).toBeLessThanOrEqual(1n);
       expect(await moved.textContent()).toMatch(
-        /^Moves \$[\d,]+\.\d\d of \$[\d,]+\.\d\d: .*Yearly yield .* at today's rates/,
+        /^Moves \$[\d,]+\.\d\d of \$[\d,]+\.\d\d \([\d.]+% of the wallet\).*Yearly yield .* at today's rates/,
       );
       await screenshot(page, "approvals");
       await item.getByRole("button", { name: /^Approve/ }).click();
@@ -1226,6 +1226,109 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         body.strategyConfig.positions.map((p: { targetWeightBps: number }) => p.targetWeightBps),
       ).toEqual([5000, 5000]);
       expect((await apiA("PUT", "/_sandbox/policy", { strategyUpdateApprovals: 0 }, true)).status).toBe(200);
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
+    "an approval shows a table with the actual weight now, withdrawal legs with their sources and when they pay, and who voted",
+    async () => {
+      // A drifted wallet: $300 paid from syrupUsdc leaves $100 there and $600 in tbills (85.71 % against 60 %).
+      const wallet = await walletOf(TOKEN_A, "Drifted approval", 1000);
+      const paid = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+        requestId: randomUUID(),
+        withdrawalAmount: 300,
+        destinationToken: "usdc",
+        destinationChain: "ethereum",
+        destinationAddress: PAYOUT_ADDRESS,
+      });
+      expect(paid.status).toBe(201);
+      const policy = { strategyUpdateApprovals: 2, withdrawalApprovals: 1 };
+      expect((await apiA("PUT", "/_sandbox/policy", policy, true)).status).toBe(200);
+      try {
+        const update = await apiA("PATCH", `/v2/portfolio-wallets/${wallet.id}/strategy`, {
+          requestId: randomUUID(),
+          positions: [
+            { positionKey: "tbills", targetWeightBps: 5500 },
+            { positionKey: "syrupUsdc", targetWeightBps: 4500 },
+          ],
+        });
+        expect(update.body.status).toBe("pending_approval");
+        const withdrawal = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
+          requestId: randomUUID(),
+          withdrawalAmount: 500,
+          destinationToken: "usdc",
+          destinationChain: "ethereum",
+          destinationAddress: PAYOUT_ADDRESS,
+        });
+        expect(withdrawal.body.status).toBe("pending_approval");
+        const atService = (await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`)).body as {
+          positions: { positionKey: string; weightBps: number }[];
+        };
+        const page = await signedInPage();
+        await forgetApproverKeys(page);
+        await open(page, "/approvals");
+        await page.getByRole("button", { name: "Create and register an approver key" }).click();
+        await page.getByText("Registered console approver").waitFor();
+        const publicKey = (await page.locator("[data-current-approver]").getAttribute("data-current-approver"))!;
+
+        // The strategy update: per source, the actual weight now (the service's weightBps), both targets and the dollars moved.
+        const card = page.locator("article.approval", { hasText: "Drifted approval" }).filter({
+          has: page.getByRole("heading", { name: "Strategy update" }),
+        });
+        const impact = card.locator("table");
+        await impact.waitFor();
+        expect(await impact.locator("thead th").allTextContents()).toEqual([
+          "Yield source",
+          "Actual now",
+          "Target now",
+          "Target after approval",
+          "USD moved",
+        ]);
+        for (const position of atService.positions)
+          expect(
+            await impact.locator(`tr[data-position-key="${position.positionKey}"] [data-actual-bps]`).getAttribute("data-actual-bps"),
+          ).toBe(String(position.weightBps));
+        const cells = (key: string) =>
+          impact.locator(`tr[data-position-key="${key}"]`).locator("th, td").allTextContents();
+        expect(await cells("tbills")).toEqual(["tbills", "85.71% · $600.00", "60.00%", "55.00%", "−$215.00"]);
+        expect(await cells("syrupUsdc")).toEqual(["syrupUsdc", "14.29% · $100.00", "40.00%", "45.00%", "+$215.00"]);
+        expect(await card.locator("[data-moved-micros]").getAttribute("data-moved-micros")).toBe("215000000");
+        expect(await card.locator("[data-moved-micros]").textContent()).toMatch(
+          /^Moves \$215\.00 of \$700\.00 \(30\.71% of the wallet\)/,
+        );
+
+        // The withdrawal: each leg with the sources it draws from and when it pays.
+        const payout = page.locator("article.approval", { hasText: "Withdrawal of $500.00" });
+        const legRow = (key: string) =>
+          payout.locator(`tr[data-leg-key="${key}"]`).locator("th, td").allTextContents();
+        await payout.locator('tr[data-leg-key="instant"]').waitFor();
+        expect(await legRow("instant")).toEqual(["instant", "$100.00", "syrupUsdc $100.00", "paid at once"]);
+        expect(await legRow("redeem")).toEqual(["redeem", "$400.00", "tbills $400.00", "paid after 24 hours"]);
+
+        // A vote: counted, then Approve is off for this key, and the card says who voted and when.
+        expect(await card.locator("[data-voter-key]").count()).toBe(0);
+        await card.getByRole("button", { name: /^Approve/ }).click();
+        await page.getByText("Your approval is counted").waitFor();
+        await eventually(() => card.getByRole("button", { name: /^Approve/ }).isDisabled()).toBe(true);
+        expect(await card.getByRole("button", { name: /^Reject/ }).isDisabled()).toBe(true);
+        expect(await card.locator(".approval-count").textContent()).toBe("1 of 2 approvals");
+        const votes = card.locator("[data-voter-key]");
+        expect(await votes.count()).toBe(1);
+        expect(await votes.first().getAttribute("data-voter-key")).toBe(publicKey);
+        expect(await votes.first().textContent()).toMatch(/^You approved \(key [0-9a-f]{10}…[0-9a-f]{4}\) at .+ \(sandbox time\)$/);
+
+        const findings: string[] = [];
+        for (const width of [1280, 420]) {
+          await page.setViewportSize({ width, height: 900 });
+          findings.push(...(await seriousViolations(page)).map((finding) => `${width}px: ${finding}`));
+          if (width === 420) findings.push(...(await offscreenActions(page)));
+        }
+        expect(findings).toEqual([]);
+      } finally {
+        const off = { strategyUpdateApprovals: 0, withdrawalApprovals: 0 };
+        expect((await apiA("PUT", "/_sandbox/policy", off, true)).status).toBe(200);
+      }
     },
     SCENARIO_TIMEOUT_MS,
   );
