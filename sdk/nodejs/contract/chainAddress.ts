@@ -22,3 +22,29 @@ export function chainAddressProblem(chain: KnownChain, address: string): string 
   }
   return isEvmAddress(address) ? null : `must be an ${chain} address: 0x followed by 40 hex digits`;
 }
+
+const EVM_TRANSACTION_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * Why `hash` is not a transaction hash on `chain`, or null when it is well-formed: `0x` + 64 hex
+ * digits (32 bytes) on EVM chains, a base58 signature of 64 bytes on Solana. The console refuses
+ * other text at its field; the sandbox's own endpoint takes any text as the transfer's key, as
+ * the clients and recorded fixtures that already send other forms expect.
+ */
+export function transactionHashProblem(chain: KnownChain, hash: string): string | null {
+  if (chain === "solana") {
+    const bytes = bs58.decodeUnsafe(hash);
+    return bytes !== undefined && bytes.length === 64
+      ? null
+      : "must be a Solana transaction signature: base58 of 64 bytes (87 or 88 characters)";
+  }
+  return EVM_TRANSACTION_HASH.test(hash)
+    ? null
+    : `must be an ${chain} transaction hash: 0x followed by 64 hex digits`;
+}
+
+/** A random transaction hash in `chain`'s form, for a simulated transfer. */
+export function randomTransactionHash(chain: KnownChain, random: (bytes: Uint8Array) => Uint8Array): string {
+  if (chain === "solana") return bs58.encode(random(new Uint8Array(64)));
+  return `0x${Array.from(random(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
