@@ -342,10 +342,31 @@ describe("sandbox console in Chromium", () => {
         "Refused (401 unauthorized): the API token is not valid for this sandbox",
       );
       expect(page.url()).toContain("/sign-in");
+      // Said at the token's field, naming the token a sandbox without SANDBOX_TOKENS accepts.
+      expect(await error.textContent()).toContain("or sandbox-token when it runs without that setting");
+      expect(await page.locator("#api-token-hint").textContent()).toContain("accepts sandbox-token");
+      expect(await page.locator("#api-token").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.locator("#api-token").getAttribute("aria-describedby")).toContain("sign-in-error");
       await screenshot(page, "sign-in-refused");
 
       await submitSignIn(page, sandbox.consoleUrl, TOKEN_A, "not-the-admin-token");
       await eventually(() => error.textContent()).toContain("accepted the API token but not the admin token");
+      expect(await page.locator("#admin-token").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.locator("#api-token").getAttribute("aria-invalid")).toBeNull();
+
+      // The sandbox restarted with another admin token: the one this tab kept is refused. The
+      // controls page checks it as it opens, forgets it and says what to do, rather than a bare 403 per action.
+      const stale = await signedInPage();
+      await stale.evaluate(() => {
+        const key = "portfolio-wallet-console.session";
+        const kept = JSON.parse(sessionStorage.getItem(key) ?? "{}");
+        sessionStorage.setItem(key, JSON.stringify({ ...kept, adminToken: "an-admin-token-of-an-earlier-run" }));
+      });
+      await open(stale, "/controls");
+      const refused = stale.locator("[data-admin-token-refused]");
+      await refused.waitFor();
+      expect(await refused.textContent()).toContain("Paste the admin token it printed at start");
+      expect(await stale.getByLabel("Admin token", { exact: true }).count()).toBe(1);
 
       const wallet = await walletOf(TOKEN_A, "Admin refusal", 0);
       const withoutAdmin = await signedInPage(false);
