@@ -177,7 +177,7 @@ function withdrawalLegs(operation) {
 function whatItDoes(request) {
   const operation = request.operation;
   const wallet = request.walletId
-    ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }))
+    ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }), { class: "free-text" })
     : "an unknown wallet";
   if (isStrategyUpdate(operation))
     return [
@@ -349,7 +349,7 @@ export function decidedTable(done) {
         rows: done.map((item) => [
           titleOf(item),
           item.walletId
-            ? link(`/wallets/${item.walletId}`, walletName({ id: item.walletId, label: item.walletLabel }))
+            ? link(`/wallets/${item.walletId}`, walletName({ id: item.walletId, label: item.walletLabel }), { class: "free-text" })
             : "—",
           statusPill(item.status),
           `${item.approvals} of ${item.requiredApprovals}`,

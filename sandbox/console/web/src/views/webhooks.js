@@ -201,7 +201,7 @@ export function webhooksView(main, ctx, params) {
                 { class: "stacked" },
                 statusPill(item.status),
                 item.status === "disabled" && item.disabledReason
-                  ? h("span", { class: "muted small" }, item.disabledReason)
+                  ? h("span", { class: "muted small free-text" }, item.disabledReason)
                   : null,
               ),
               timeOf(item.createdAt),
