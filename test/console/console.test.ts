@@ -216,6 +216,8 @@ describe("sandbox console in Chromium", () => {
       }
       expect(await page.locator(".bar-chart").getAttribute("aria-label")).toMatch(/withdrawable/);
       await page.locator("[data-yield=generated]").waitFor();
+      // The yield counts from this wallet's creation, not from the organization's first wallet.
+      expect(await page.locator("[data-yield-since] time").getAttribute("datetime")).toBe(wallet.createdAt);
       await screenshot(page, "wallet-overview");
     },
     SCENARIO_TIMEOUT_MS,
@@ -533,6 +535,11 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
         "must be an ethereum address",
       );
       expect(await withdraw.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBeNull();
+      // Another chain: the address was refused for ethereum, so that refusal no longer stands.
+      await withdraw.getByLabel("Chain").selectOption("solana");
+      expect(await address.getAttribute("aria-invalid")).toBeNull();
+      expect(await withdraw.locator(".field-error").count()).toBe(0);
+      await withdraw.getByLabel("Chain").selectOption("ethereum");
       await address.fill(PAYOUT_ADDRESS);
       expect(await address.getAttribute("aria-invalid")).toBeNull();
       expect(await withdraw.getByRole("alert").count()).toBe(0);
@@ -663,6 +670,9 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       await page.getByRole("button", { name: "Request withdrawal" }).click();
       await dialog.getByRole("button", { name: "Withdraw" }).click();
       await page.getByText("Withdrawal requested").waitFor();
+      // Made: the amount and address are cleared, so a second click cannot pay the same again unawares.
+      expect(await page.getByLabel("Amount (USD)").inputValue()).toBe("");
+      expect(await page.getByLabel("Destination address").inputValue()).toBe("");
       expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
 
       const withdrawal = page.locator("article[data-withdrawal-id]").first();
@@ -685,6 +695,18 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       );
       expect(reason).not.toMatch(/\d USD/);
       await screenshot(page, "withdrawal-returned-leg");
+
+      // The request as the Events page keeps it: its time on the wall clock, said so, and the token
+      // symbol paid out shown (a symbol, not a secret).
+      await open(page, "/events");
+      const requestsHead = page.locator('section[aria-labelledby="requests-heading"] thead th');
+      await requestsHead.first().waitFor();
+      expect(await requestsHead.allTextContents()).toContain("Time (wall clock)");
+      await page
+        .getByRole("button", { name: new RegExp(`^Bodies of POST /v2/portfolio-wallets/${wallet.id}/withdraw`) })
+        .click();
+      const sent = (await page.locator(".request-bodies pre").first().textContent()) ?? "";
+      expect(sent).toContain('"destinationToken": "usdc"');
     },
     SCENARIO_TIMEOUT_MS,
   );
@@ -942,9 +964,17 @@ describe("sandbox console in Chromium: controls where they are used", () => {
       const httpItem = page.locator(`li[data-fault-id="${http.body.id}"]`);
       const shown = (await httpItem.textContent()) ?? "";
       expect(shown).toContain("GET /v2/portfolio-wallets/:id/deposits → status");
-      // Every field the fault has, whatever its kind: `after` and `remaining` among them.
-      expect(shown).toMatch(/after\s*1/);
-      expect(shown).toMatch(/remaining\s*2/);
+      // When it fires, in words: one matching request passes, then two are answered with the error.
+      expect(await httpItem.locator(".fault-fires").textContent()).toBe(
+        "Lets the next 1 matching request pass, then fires on 2 requests in a row, then disarms itself.",
+      );
+      expect(shown).not.toMatch(/passesLeft|remaining/);
+      // Each kind has its own default reason: a strategy update's is not a payout's.
+      const faultKind = page.getByLabel("Fault", { exact: true });
+      const faultReason = page.locator("#fault-reason");
+      expect(await faultReason.inputValue()).toBe("payout failed (injected from the console)");
+      await faultKind.selectOption("strategy");
+      expect(await faultReason.inputValue()).toBe("rebalance failed (injected from the console)");
       await screenshot(page, "controls-armed-faults");
       await legItem.getByRole("button", { name: /^Disarm/ }).click();
       await legItem.waitFor({ state: "detached" });
@@ -1369,8 +1399,27 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         wallet.depositAddresses.ethereum!.address,
       );
       await form.getByLabel("Amount (USD)").fill("2500");
+      // A hash not in the chain's form is refused at its field, and nothing is sent.
+      const depositCalls: string[] = [];
+      page.on("request", (sent) => {
+        if (sent.method() === "POST" && sent.url().endsWith("/_sandbox/deposits")) depositCalls.push(sent.url());
+      });
+      const txHash = form.getByLabel("Transaction hash");
+      const madeHash = await txHash.inputValue();
+      expect(madeHash).toMatch(/^0x[0-9a-f]{64}$/);
+      await txHash.fill("hello world");
+      await form.getByRole("button", { name: "Simulate deposit" }).click();
+      await form.getByRole("alert").waitFor();
+      expect(await txHash.getAttribute("aria-invalid")).toBe("true");
+      expect(await form.locator(".field-error").textContent()).toContain("0x followed by 64 hex digits");
+      expect(depositCalls).toEqual([]);
+      await txHash.fill(madeHash);
       await form.getByRole("button", { name: "Simulate deposit" }).click();
       await form.getByText("Deposit detected: $2,500.00").waitFor();
+      // The line stays on the page while the deposit moves on: it states no status it would outlive.
+      expect(await form.locator(".request-log .notice").textContent()).not.toMatch(
+        /Deposit detected: \$2,500\.00, (pending|processing|completed)/,
+      );
       await eventually(() => balance.getAttribute("data-value")).toBe("2500");
       expect(page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}`);
 
@@ -1424,8 +1473,15 @@ describe("sandbox console in Chromium: every page", () => {
         description: "accessibility receiver",
       });
       expect(registered.status).toBe(201);
-      const wallet = await walletOf(TOKEN_A, "Accessibility", 1000);
+      // The longest label and disable reason the contract takes (200 and 500 characters), with no
+      // space to wrap at: every page below must still fit its window, every action its card.
+      const wallet = await walletOf(TOKEN_A, `Accessibility-${"x".repeat(186)}`, 1000);
       await eventually(() => receiver.requests.length).toBeGreaterThanOrEqual(1);
+      const disabled = await apiA("PATCH", `/webhooks/registrations/${registered.body.id}/status`, {
+        status: "disabled",
+        disabledReason: "r".repeat(500),
+      });
+      expect(disabled.status).toBe(200);
       // Something waiting on Approvals, and a webhook registration, so their actions are checked too.
       expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
       const waiting = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
@@ -1466,6 +1522,18 @@ describe("sandbox console in Chromium: every page", () => {
           );
           if (overflow > 0)
             findings.push(`${width}px ${path}: the page is ${overflow}px wider than the window`);
+          if (path === "/webhooks")
+            findings.push(
+              ...(await page.evaluate(() =>
+                Array.from(document.querySelectorAll<HTMLElement>("main .row-actions button"))
+                  .filter((button) => {
+                    const own = button.getBoundingClientRect();
+                    const card = button.closest(".card")!.getBoundingClientRect();
+                    return own.left < card.left || own.right > card.right;
+                  })
+                  .map((button) => `${button.textContent} is outside its card`),
+              )).map((problem) => `${width}px ${path}: ${problem}`),
+            );
           if (width === 420)
             findings.push(
               ...(await offscreenActions(page)).map((problem) => `${width}px ${path}: ${problem}`),
