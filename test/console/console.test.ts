@@ -362,7 +362,10 @@ describe("sandbox console in Chromium", () => {
       await stale.evaluate(() => {
         const key = "portfolio-wallet-console.session";
         const kept = JSON.parse(sessionStorage.getItem(key) ?? "{}");
-        sessionStorage.setItem(key, JSON.stringify({ ...kept, adminToken: "an-admin-token-of-an-earlier-run" }));
+        sessionStorage.setItem(
+          key,
+          JSON.stringify({ ...kept, adminToken: "an-admin-token-of-an-earlier-run" }),
+        );
       });
       await open(stale, "/controls");
       const refused = stale.locator("[data-admin-token-refused]");
@@ -703,7 +706,9 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       await requestsHead.first().waitFor();
       expect(await requestsHead.allTextContents()).toContain("Time (wall clock)");
       await page
-        .getByRole("button", { name: new RegExp(`^Bodies of POST /v2/portfolio-wallets/${wallet.id}/withdraw`) })
+        .getByRole("button", {
+          name: new RegExp(`^Bodies of POST /v2/portfolio-wallets/${wallet.id}/withdraw`),
+        })
         .click();
       const sent = (await page.locator(".request-bodies pre").first().textContent()) ?? "";
       expect(sent).toContain('"destinationToken": "usdc"');
@@ -1322,7 +1327,9 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         await open(page, "/approvals");
         await page.getByRole("button", { name: "Create and register an approver key" }).click();
         await page.getByText("Registered console approver").waitFor();
-        const publicKey = (await page.locator("[data-current-approver]").getAttribute("data-current-approver"))!;
+        const publicKey = (await page
+          .locator("[data-current-approver]")
+          .getAttribute("data-current-approver"))!;
 
         // The strategy update: per source, the actual weight now (the service's weightBps), both targets and the dollars moved.
         const card = page.locator("article.approval", { hasText: "Drifted approval" }).filter({
@@ -1339,12 +1346,20 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         ]);
         for (const position of atService.positions)
           expect(
-            await impact.locator(`tr[data-position-key="${position.positionKey}"] [data-actual-bps]`).getAttribute("data-actual-bps"),
+            await impact
+              .locator(`tr[data-position-key="${position.positionKey}"] [data-actual-bps]`)
+              .getAttribute("data-actual-bps"),
           ).toBe(String(position.weightBps));
         const cells = (key: string) =>
           impact.locator(`tr[data-position-key="${key}"]`).locator("th, td").allTextContents();
         expect(await cells("tbills")).toEqual(["tbills", "85.71% · $600.00", "60.00%", "55.00%", "−$215.00"]);
-        expect(await cells("syrupUsdc")).toEqual(["syrupUsdc", "14.29% · $100.00", "40.00%", "45.00%", "+$215.00"]);
+        expect(await cells("syrupUsdc")).toEqual([
+          "syrupUsdc",
+          "14.29% · $100.00",
+          "40.00%",
+          "45.00%",
+          "+$215.00",
+        ]);
         expect(await card.locator("[data-moved-micros]").getAttribute("data-moved-micros")).toBe("215000000");
         expect(await card.locator("[data-moved-micros]").textContent()).toMatch(
           /^Moves \$215\.00 of \$700\.00 \(30\.71% of the wallet\)/,
@@ -1356,7 +1371,12 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
           payout.locator(`tr[data-leg-key="${key}"]`).locator("th, td").allTextContents();
         await payout.locator('tr[data-leg-key="instant"]').waitFor();
         expect(await legRow("instant")).toEqual(["instant", "$100.00", "syrupUsdc $100.00", "paid at once"]);
-        expect(await legRow("redeem")).toEqual(["redeem", "$400.00", "tbills $400.00", "paid after 24 hours"]);
+        expect(await legRow("redeem")).toEqual([
+          "redeem",
+          "$400.00",
+          "tbills $400.00",
+          "paid after 24 hours",
+        ]);
 
         // A vote: counted, then Approve is off for this key, and the card says who voted and when.
         expect(await card.locator("[data-voter-key]").count()).toBe(0);
@@ -1368,7 +1388,9 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         const votes = card.locator("[data-voter-key]");
         expect(await votes.count()).toBe(1);
         expect(await votes.first().getAttribute("data-voter-key")).toBe(publicKey);
-        expect(await votes.first().textContent()).toMatch(/^You approved \(key [0-9a-f]{10}…[0-9a-f]{4}\) at .+ \(sandbox time\)$/);
+        expect(await votes.first().textContent()).toMatch(
+          /^You approved \(key [0-9a-f]{10}…[0-9a-f]{4}\) at .+ \(sandbox time\)$/,
+        );
 
         const findings: string[] = [];
         for (const width of [1280, 420]) {
@@ -1402,7 +1424,8 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
       // A hash not in the chain's form is refused at its field, and nothing is sent.
       const depositCalls: string[] = [];
       page.on("request", (sent) => {
-        if (sent.method() === "POST" && sent.url().endsWith("/_sandbox/deposits")) depositCalls.push(sent.url());
+        if (sent.method() === "POST" && sent.url().endsWith("/_sandbox/deposits"))
+          depositCalls.push(sent.url());
       });
       const txHash = form.getByLabel("Transaction hash");
       const madeHash = await txHash.inputValue();
@@ -1524,15 +1547,17 @@ describe("sandbox console in Chromium: every page", () => {
             findings.push(`${width}px ${path}: the page is ${overflow}px wider than the window`);
           if (path === "/webhooks")
             findings.push(
-              ...(await page.evaluate(() =>
-                Array.from(document.querySelectorAll<HTMLElement>("main .row-actions button"))
-                  .filter((button) => {
-                    const own = button.getBoundingClientRect();
-                    const card = button.closest(".card")!.getBoundingClientRect();
-                    return own.left < card.left || own.right > card.right;
-                  })
-                  .map((button) => `${button.textContent} is outside its card`),
-              )).map((problem) => `${width}px ${path}: ${problem}`),
+              ...(
+                await page.evaluate(() =>
+                  Array.from(document.querySelectorAll<HTMLElement>("main .row-actions button"))
+                    .filter((button) => {
+                      const own = button.getBoundingClientRect();
+                      const card = button.closest(".card")!.getBoundingClientRect();
+                      return own.left < card.left || own.right > card.right;
+                    })
+                    .map((button) => `${button.textContent} is outside its card`),
+                )
+              ).map((problem) => `${width}px ${path}: ${problem}`),
             );
           if (width === 420)
             findings.push(

@@ -143,7 +143,11 @@ const paysWhen = (maxProcessingTime) => {
 function withdrawalLegs(operation) {
   const legs = operation.plannedLegs ?? [];
   if (legs.length === 0)
-    return h("p", { class: "hint" }, "The wallet's positions do not hold this amount now: approved, it would fail.");
+    return h(
+      "p",
+      { class: "hint" },
+      "The wallet's positions do not hold this amount now: approved, it would fail.",
+    );
   return h(
     "div",
     { class: "approval-legs" },
@@ -177,7 +181,9 @@ function withdrawalLegs(operation) {
 function whatItDoes(request) {
   const operation = request.operation;
   const wallet = request.walletId
-    ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }), { class: "free-text" })
+    ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }), {
+        class: "free-text",
+      })
     : "an unknown wallet";
   if (isStrategyUpdate(operation))
     return [
@@ -349,7 +355,9 @@ export function decidedTable(done) {
         rows: done.map((item) => [
           titleOf(item),
           item.walletId
-            ? link(`/wallets/${item.walletId}`, walletName({ id: item.walletId, label: item.walletLabel }), { class: "free-text" })
+            ? link(`/wallets/${item.walletId}`, walletName({ id: item.walletId, label: item.walletLabel }), {
+                class: "free-text",
+              })
             : "—",
           statusPill(item.status),
           `${item.approvals} of ${item.requiredApprovals}`,

@@ -288,7 +288,15 @@ export function webhooksView(main, ctx, params) {
         : table({
             caption: "Recent webhook deliveries, newest first",
             captionHidden: true,
-            columns: ["Event", "Status", "Attempts", "Last status code", "Next retry (wall clock)", "Queued (wall clock)", ""],
+            columns: [
+              "Event",
+              "Status",
+              "Attempts",
+              "Last status code",
+              "Next retry (wall clock)",
+              "Queued (wall clock)",
+              "",
+            ],
             rows: list.map((delivery) => [
               h(
                 "span",

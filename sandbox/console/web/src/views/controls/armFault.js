@@ -91,7 +91,8 @@ export function armFaultControl(wallets, selected, after) {
   const showKind = () => {
     // A reason still at a kind's default follows the kind chosen; one typed stays as typed.
     const chosen = /** @type {FaultKind} */ (kind.value);
-    if (Object.values(DEFAULT_REASON).includes(reason.value) && chosen !== "http") reason.value = DEFAULT_REASON[chosen];
+    if (Object.values(DEFAULT_REASON).includes(reason.value) && chosen !== "http")
+      reason.value = DEFAULT_REASON[chosen];
     fill(slot, (groups[chosen] ?? groups.leg)());
   };
   kind.addEventListener("change", showKind);

@@ -8,7 +8,17 @@ import { requestLog, runLogged } from "../../requestLog.js";
 import { sandboxPaths } from "../../paths.js";
 
 /** Fields every fault has, shown in its title or its "Fires" sentence rather than among its details. */
-const SHOWN_ELSEWHERE = new Set(["id", "organizationId", "kind", "method", "path", "times", "after", "remaining", "passesLeft"]);
+const SHOWN_ELSEWHERE = new Set([
+  "id",
+  "organizationId",
+  "kind",
+  "method",
+  "path",
+  "times",
+  "after",
+  "remaining",
+  "passesLeft",
+]);
 
 /** @param {number} count @param {string} one @param {string} many */
 const counted = (count, one, many) => `${count} ${count === 1 ? one : many}`;

@@ -98,7 +98,10 @@ export function depositForm(wallets, options) {
     ],
     async (current, call) => {
       const chain = fieldValue(current, "chain");
-      const hashProblem = transactionHashProblem(/** @type {KnownChain} */ (chain), fieldValue(current, "txHash"));
+      const hashProblem = transactionHashProblem(
+        /** @type {KnownChain} */ (chain),
+        fieldValue(current, "txHash"),
+      );
       if (hashProblem !== null)
         throw new RefusedInPage(`Not sent: Transaction hash ${hashProblem}.`, [
           { field: "txHash", reason: hashProblem },
