@@ -40,7 +40,7 @@ export function transactionHashProblem(chain: KnownChain, hash: string): string 
   }
   return EVM_TRANSACTION_HASH.test(hash)
     ? null
-    : `must be an ${chain} transaction hash: 0x followed by 64 hex digits`;
+    : `must be a transaction hash on ${chain}: 0x followed by 64 hex digits`;
 }
 
 /** A random transaction hash in `chain`'s form, for a simulated transfer. */
