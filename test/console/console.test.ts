@@ -93,6 +93,23 @@ async function signedInPage(admin = true): Promise<Page> {
   return page;
 }
 
+/** Makes and registers an approver key from the Approvals page; answers its public key. */
+async function newApproverKey(page: Page): Promise<string> {
+  await page.getByRole("button", { name: "Create and register an approver key" }).click();
+  await page.getByText("Registered console approver").waitFor();
+  return (await page.locator("[data-current-approver]").getAttribute("data-current-approver"))!;
+}
+
+/** Organization A's withdrawal of `amount` in usdc on ethereum, as the API answers it. */
+const withdrawFromA = (walletId: string, amount: number) =>
+  apiA("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+    requestId: randomUUID(),
+    withdrawalAmount: amount,
+    destinationToken: "usdc",
+    destinationChain: "ethereum",
+    destinationAddress: PAYOUT_ADDRESS,
+  });
+
 /** Goes to a console path in the browser's address bar (a full page load). */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(`${sandbox.consoleUrl}${path.replace(/^\//, "")}`);
@@ -1292,13 +1309,7 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
     async () => {
       // A drifted wallet: $300 paid from syrupUsdc leaves $100 there and $600 in tbills (85.71 % against 60 %).
       const wallet = await walletOf(TOKEN_A, "Drifted approval", 1000);
-      const paid = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
-        requestId: randomUUID(),
-        withdrawalAmount: 300,
-        destinationToken: "usdc",
-        destinationChain: "ethereum",
-        destinationAddress: PAYOUT_ADDRESS,
-      });
+      const paid = await withdrawFromA(wallet.id, 300);
       expect(paid.status).toBe(201);
       const policy = { strategyUpdateApprovals: 2, withdrawalApprovals: 1 };
       expect((await apiA("PUT", "/_sandbox/policy", policy, true)).status).toBe(200);
@@ -1311,13 +1322,7 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
           ],
         });
         expect(update.body.status).toBe("pending_approval");
-        const withdrawal = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
-          requestId: randomUUID(),
-          withdrawalAmount: 500,
-          destinationToken: "usdc",
-          destinationChain: "ethereum",
-          destinationAddress: PAYOUT_ADDRESS,
-        });
+        const withdrawal = await withdrawFromA(wallet.id, 500);
         expect(withdrawal.body.status).toBe("pending_approval");
         const atService = (await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`)).body as {
           positions: { positionKey: string; weightBps: number }[];
@@ -1325,11 +1330,7 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         const page = await signedInPage();
         await forgetApproverKeys(page);
         await open(page, "/approvals");
-        await page.getByRole("button", { name: "Create and register an approver key" }).click();
-        await page.getByText("Registered console approver").waitFor();
-        const publicKey = (await page
-          .locator("[data-current-approver]")
-          .getAttribute("data-current-approver"))!;
+        const publicKey = await newApproverKey(page);
 
         // The strategy update: per source, the actual weight now (the service's weightBps), both targets and the dollars moved.
         const card = page.locator("article.approval", { hasText: "Drifted approval" }).filter({

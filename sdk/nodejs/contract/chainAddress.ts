@@ -12,14 +12,17 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);
 
+/** Whether `text` is base58 (Solana's way to write bytes) of exactly `length` bytes. */
+function isBase58Of(text: string, length: number): boolean {
+  return bs58.decodeUnsafe(text)?.length === length;
+}
+
 /** Why `address` is not an address on `chain`, or null when it is well-formed. */
 export function chainAddressProblem(chain: KnownChain, address: string): string | null {
-  if (chain === "solana") {
-    const bytes = bs58.decodeUnsafe(address);
-    return bytes !== undefined && bytes.length === 32
+  if (chain === "solana")
+    return isBase58Of(address, 32)
       ? null
       : "must be a Solana address: base58 of a 32-byte public key (32 to 44 characters)";
-  }
   return isEvmAddress(address) ? null : `must be an ${chain} address: 0x followed by 40 hex digits`;
 }
 
@@ -32,12 +35,10 @@ const EVM_TRANSACTION_HASH = /^0x[0-9a-fA-F]{64}$/;
  * the clients and recorded fixtures that already send other forms expect.
  */
 export function transactionHashProblem(chain: KnownChain, hash: string): string | null {
-  if (chain === "solana") {
-    const bytes = bs58.decodeUnsafe(hash);
-    return bytes !== undefined && bytes.length === 64
+  if (chain === "solana")
+    return isBase58Of(hash, 64)
       ? null
       : "must be a Solana transaction signature: base58 of 64 bytes (87 or 88 characters)";
-  }
   return EVM_TRANSACTION_HASH.test(hash)
     ? null
     : `must be a transaction hash on ${chain}: 0x followed by 64 hex digits`;
