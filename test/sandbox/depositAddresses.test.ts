@@ -1,9 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import {
-  randomTransactionHash,
-  transactionHashProblem,
-} from "../../sdk/nodejs/contract/chainAddress.ts";
+import { randomTransactionHash, transactionHashProblem } from "../../sdk/nodejs/contract/chainAddress.ts";
 import { canonicalAddress, chainAddressProblem } from "../../sandbox/domain/chainAddresses.ts";
 import { depositAddressesFor } from "../../sandbox/domain/depositAddresses.ts";
 import { decodeCursor, encodeCursor } from "../../sandbox/domain/pagination.ts";
