@@ -27,7 +27,8 @@ export function consoleReadRoutes(ctx: SandboxContext): OperationRoutes<typeof C
         // The contract's event types, so the console's webhook form offers them without a copy.
         eventTypes: EVENT_TYPES,
       }),
-    consoleSigningActivities: ({ query }, org) => ok({ data: listApprovalRequests(ctx.db, org, query) }),
+    consoleSigningActivities: ({ query }, org) =>
+      ok({ data: listApprovalRequests(ctx.db, org, query, ctx.money.catalog(org)) }),
     consoleWalletStrategyUpdates: ({ path, query }, org) =>
       ok({ data: ctx.strategyUpdates.listForWallet(org, path.id, query.limit) }),
     consoleWalletHistory: ({ path }, org) => ok(walletHistory(ctx.db, org, path.id)),

@@ -1,11 +1,13 @@
 import type { DatabaseSync } from "node:sqlite";
-import { microsToUsd } from "../../sdk/nodejs/contract/index.ts";
+import { microsToUsd, type YieldSource } from "../../sdk/nodejs/contract/index.ts";
 import { listSigningActivities, type SigningActivityRecord } from "../store/signingActivityStore.ts";
 import { listVotes } from "../store/signingProviderStore.ts";
 import { findStrategyUpdate } from "../store/strategyUpdateStore.ts";
 import { findWallet, listTargets } from "../store/walletStore.ts";
 import { findWithdrawal, listLegs } from "../store/withdrawalStore.ts";
 import { ACTIVITY_STATUS } from "./approvals.ts";
+import { heldPositions } from "./money/withdrawableFunds.ts";
+import { planPayoutLegs } from "./money/payoutRouting.ts";
 
 /** A target allocation entry, as the strategy update and the wallet hold it. */
 interface Weight {
@@ -32,10 +34,30 @@ export type ApprovalOperation =
       destinationToken: string;
       destinationChain: string;
       destinationAddress: string;
-      /** The legs planned so far (routing is fixed when processing starts, so often none yet). */
-      plannedLegs: { legKey: string; amount: number; maxProcessingTime: string }[];
+      /**
+       * The payout legs with the sources each draws from. Routing is fixed when processing starts
+       * (after approval), so until then these are the legs the wallet's positions would pay now
+       * (`legsRouted: false`), by the rule processing applies (payoutRouting.ts).
+       */
+      plannedLegs: PlannedLeg[];
+      legsRouted: boolean;
     }
   | { kind: string; subjectId: string };
+
+/** A payout leg: how much, from which sources, and how long its slowest source takes to pay. */
+export interface PlannedLeg {
+  legKey: string;
+  amount: number;
+  maxProcessingTime: string;
+  sources: { positionKey: string; amount: number }[];
+}
+
+/** A key's vote on an activity, as the signing provider recorded it. */
+export interface ApprovalVote {
+  publicKey: string;
+  selection: string;
+  createdAt: string;
+}
 
 /**
  * A signing activity of the organization with the operation it decides: what an approver needs
@@ -47,6 +69,8 @@ export interface ApprovalRequest {
   requiredApprovals: number;
   approvals: number;
   rejections: number;
+  /** Every vote cast, oldest first: who approved or rejected, and when. */
+  votes: ApprovalVote[];
   failureReason: string | null;
   createdAt: string;
   updatedAt: string;
@@ -66,17 +90,22 @@ export function listApprovalRequests(
   db: DatabaseSync,
   organizationId: string,
   filter: ApprovalRequestFilter,
+  catalog: readonly YieldSource[],
 ): ApprovalRequest[] {
   const activities = listSigningActivities(db, organizationId, {
     ...(filter.status === "pending" ? { status: ACTIVITY_STATUS.consensusNeeded } : {}),
     limit: filter.limit,
   });
-  return activities.map((activity) => approvalRequestOf(db, activity));
+  return activities.map((activity) => approvalRequestOf(db, activity, catalog));
 }
 
-function approvalRequestOf(db: DatabaseSync, activity: SigningActivityRecord): ApprovalRequest {
+function approvalRequestOf(
+  db: DatabaseSync,
+  activity: SigningActivityRecord,
+  catalog: readonly YieldSource[],
+): ApprovalRequest {
   const votes = listVotes(db, activity.id);
-  const { walletId, operation } = operationOf(db, activity);
+  const { walletId, operation } = operationOf(db, activity, catalog);
   const wallet = walletId === null ? null : findWallet(db, activity.organizationId, walletId);
   return {
     signingActivityId: activity.id,
@@ -84,6 +113,11 @@ function approvalRequestOf(db: DatabaseSync, activity: SigningActivityRecord): A
     requiredApprovals: activity.requiredApprovals,
     approvals: votes.filter((vote) => vote.selection === "VOTE_SELECTION_APPROVED").length,
     rejections: votes.filter((vote) => vote.selection === "VOTE_SELECTION_REJECTED").length,
+    votes: votes.map((vote) => ({
+      publicKey: vote.publicKey,
+      selection: vote.selection,
+      createdAt: vote.createdAt,
+    })),
     failureReason: activity.failureReason,
     createdAt: activity.createdAt,
     updatedAt: activity.updatedAt,
@@ -96,6 +130,7 @@ function approvalRequestOf(db: DatabaseSync, activity: SigningActivityRecord): A
 function operationOf(
   db: DatabaseSync,
   activity: SigningActivityRecord,
+  catalog: readonly YieldSource[],
 ): { walletId: string | null; operation: ApprovalOperation } {
   const { organizationId, subjectId } = activity;
   switch (activity.kind) {
@@ -119,6 +154,16 @@ function operationOf(
     case "withdrawal": {
       const withdrawal = findWithdrawal(db, organizationId, subjectId);
       if (withdrawal === null) break;
+      const routed = listLegs(db, withdrawal.id).map((leg) => ({
+        legKey: leg.legKey,
+        amountMicros: leg.amountMicros,
+        maxProcessingTime: leg.maxProcessingTime,
+        sources: leg.sources,
+      }));
+      const legs =
+        routed.length > 0
+          ? routed
+          : (planPayoutLegs(heldPositions(db, withdrawal.walletId, catalog), withdrawal.amountMicros) ?? []);
       return {
         walletId: withdrawal.walletId,
         operation: {
@@ -129,11 +174,16 @@ function operationOf(
           destinationToken: withdrawal.destinationToken,
           destinationChain: withdrawal.destinationChain,
           destinationAddress: withdrawal.destinationAddress,
-          plannedLegs: listLegs(db, withdrawal.id).map((leg) => ({
+          plannedLegs: legs.map((leg) => ({
             legKey: leg.legKey,
             amount: microsToUsd(leg.amountMicros),
             maxProcessingTime: leg.maxProcessingTime,
+            sources: leg.sources.map((source) => ({
+              positionKey: source.positionKey,
+              amount: microsToUsd(source.micros),
+            })),
           })),
+          legsRouted: routed.length > 0,
         },
       };
     }

@@ -65,9 +65,16 @@ const MAY_NAME_A_SECRET = /secret|token|password|private|api|signature|authoriza
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9_-]+/g;
 export const REDACTED = "[redacted]";
 
+/**
+ * Fields whose names hold a secret's word but whose values are public: a withdrawal's
+ * `destinationToken` is the symbol of the token paid out (`usdc`), not a credential, and a request
+ * log that hides it hides what was asked for.
+ */
+const PUBLIC_FIELDS: ReadonlySet<string> = new Set(["destinationToken"]);
+
 /** Replaces secret-named fields' values and webhook secrets as JSON.stringify walks a value. */
 function redactingReplacer(key: string, value: unknown): unknown {
-  if (key !== "" && SECRET_FIELD.test(key)) return REDACTED;
+  if (key !== "" && SECRET_FIELD.test(key) && !PUBLIC_FIELDS.has(key)) return REDACTED;
   if (typeof value === "string" && value.includes("whsec_")) return value.replace(WEBHOOK_SECRET, REDACTED);
   return value;
 }

@@ -96,6 +96,23 @@ async function signedInPage(admin = true): Promise<Page> {
   return page;
 }
 
+/** Makes and registers an approver key from the Approvals page; answers its public key. */
+async function newApproverKey(page: Page): Promise<string> {
+  await page.getByRole("button", { name: "Create and register an approver key" }).click();
+  await page.getByText("Registered console approver").waitFor();
+  return (await page.locator("[data-current-approver]").getAttribute("data-current-approver"))!;
+}
+
+/** Organization A's withdrawal of `amount` in usdc on ethereum, as the API answers it. */
+const withdrawFromA = (walletId: string, amount: number) =>
+  apiA("POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+    requestId: randomUUID(),
+    withdrawalAmount: amount,
+    destinationToken: "usdc",
+    destinationChain: "ethereum",
+    destinationAddress: PAYOUT_ADDRESS,
+  });
+
 /** Goes to a console path in the browser's address bar (a full page load). */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(`${sandbox.consoleUrl}${path.replace(/^\//, "")}`);
@@ -219,6 +236,8 @@ describe("sandbox console in Chromium", () => {
       }
       expect(await page.locator(".bar-chart").getAttribute("aria-label")).toMatch(/withdrawable/);
       await page.locator("[data-yield=generated]").waitFor();
+      // The yield counts from this wallet's creation, not from the organization's first wallet.
+      expect(await page.locator("[data-yield-since] time").getAttribute("datetime")).toBe(wallet.createdAt);
       await screenshot(page, "wallet-overview");
     },
     SCENARIO_TIMEOUT_MS,
@@ -345,10 +364,35 @@ describe("sandbox console in Chromium", () => {
         "Refused (401 unauthorized): the API token is not valid for this sandbox",
       );
       expect(page.url()).toContain("/sign-in");
+      // Said at the token's field, naming the token a sandbox without SANDBOX_TOKENS accepts.
+      expect(await error.textContent()).toContain("or sandbox-token when it runs without that setting");
+      expect(await page.locator("#api-token-hint").textContent()).toContain("accepts sandbox-token");
+      expect(await page.locator("#api-token").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.locator("#api-token").getAttribute("aria-describedby")).toContain("sign-in-error");
       await screenshot(page, "sign-in-refused");
 
       await submitSignIn(page, sandbox.consoleUrl, TOKEN_A, "not-the-admin-token");
       await eventually(() => error.textContent()).toContain("accepted the API token but not the admin token");
+      expect(await page.locator("#admin-token").getAttribute("aria-invalid")).toBe("true");
+      expect(await page.locator("#api-token").getAttribute("aria-invalid")).toBeNull();
+
+      // The sandbox restarted with another admin token: the one this tab kept is refused. The
+      // controls page checks it as it opens, forgets it and says what to do, rather than a bare 403 per action.
+      const stale = await signedInPage();
+      await stale.evaluate(() => {
+        const key = "portfolio-wallet-console.session";
+        const kept = JSON.parse(sessionStorage.getItem(key) ?? "{}");
+        sessionStorage.setItem(
+          key,
+          JSON.stringify({ ...kept, adminToken: "an-admin-token-of-an-earlier-run" }),
+        );
+      });
+      await open(stale, "/controls");
+      const refused = stale.locator("[data-admin-token-refused]");
+      await refused.waitFor();
+      expect(await refused.textContent()).toContain("Paste the admin token it printed at start");
+      // Forgotten: the field asks for a token again rather than offering to replace one.
+      expect(await stale.locator('label[for="controls-admin-token"]').textContent()).toBe("Admin token");
 
       const wallet = await walletOf(TOKEN_A, "Admin refusal", 0);
       const withoutAdmin = await signedInPage(false);
@@ -514,6 +558,11 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
         "must be an ethereum address",
       );
       expect(await withdraw.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBeNull();
+      // Another chain: the address was refused for ethereum, so that refusal no longer stands.
+      await withdraw.getByLabel("Chain").selectOption("solana");
+      expect(await address.getAttribute("aria-invalid")).toBeNull();
+      expect(await withdraw.locator(".field-error").count()).toBe(0);
+      await withdraw.getByLabel("Chain").selectOption("ethereum");
       await address.fill(PAYOUT_ADDRESS);
       expect(await address.getAttribute("aria-invalid")).toBeNull();
       expect(await withdraw.getByRole("alert").count()).toBe(0);
@@ -644,6 +693,9 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       await page.getByRole("button", { name: "Request withdrawal" }).click();
       await dialog.getByRole("button", { name: "Withdraw" }).click();
       await page.getByText("Withdrawal requested").waitFor();
+      // Made: the amount and address are cleared, so a second click cannot pay the same again unawares.
+      expect(await page.getByLabel("Amount (USD)").inputValue()).toBe("");
+      expect(await page.getByLabel("Destination address").inputValue()).toBe("");
       expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
 
       const withdrawal = page.locator("article[data-withdrawal-id]").first();
@@ -666,6 +718,20 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       );
       expect(reason).not.toMatch(/\d USD/);
       await screenshot(page, "withdrawal-returned-leg");
+
+      // The request as the Events page keeps it: its time on the wall clock, said so, and the token
+      // symbol paid out shown (a symbol, not a secret).
+      await open(page, "/events");
+      const requestsHead = page.locator('section[aria-labelledby="requests-heading"] thead th');
+      await requestsHead.first().waitFor();
+      expect(await requestsHead.allTextContents()).toContain("Time (wall clock)");
+      await page
+        .getByRole("button", {
+          name: new RegExp(`^Bodies of POST /v2/portfolio-wallets/${wallet.id}/withdraw`),
+        })
+        .click();
+      const sent = (await page.locator(".request-bodies pre").first().textContent()) ?? "";
+      expect(sent).toContain('"destinationToken": "usdc"');
     },
     SCENARIO_TIMEOUT_MS,
   );
@@ -923,9 +989,17 @@ describe("sandbox console in Chromium: controls where they are used", () => {
       const httpItem = page.locator(`li[data-fault-id="${http.body.id}"]`);
       const shown = (await httpItem.textContent()) ?? "";
       expect(shown).toContain("GET /v2/portfolio-wallets/:id/deposits → status");
-      // Every field the fault has, whatever its kind: `after` and `remaining` among them.
-      expect(shown).toMatch(/after\s*1/);
-      expect(shown).toMatch(/remaining\s*2/);
+      // When it fires, in words: one matching request passes, then two are answered with the error.
+      expect(await httpItem.locator(".fault-fires").textContent()).toBe(
+        "Lets the next 1 matching request pass, then fires on 2 requests in a row, then disarms itself.",
+      );
+      expect(shown).not.toMatch(/passesLeft|remaining/);
+      // Each kind has its own default reason: a strategy update's is not a payout's.
+      const faultKind = page.getByLabel("Fault", { exact: true });
+      const faultReason = page.locator("#fault-reason");
+      expect(await faultReason.inputValue()).toBe("payout failed (injected from the console)");
+      await faultKind.selectOption("strategy");
+      expect(await faultReason.inputValue()).toBe("rebalance failed (injected from the console)");
       await screenshot(page, "controls-armed-faults");
       await legItem.getByRole("button", { name: /^Disarm/ }).click();
       await legItem.waitFor({ state: "detached" });
@@ -1201,7 +1275,7 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
       expect(shown - expected).toBeGreaterThanOrEqual(-1n);
       expect(shown - expected).toBeLessThanOrEqual(1n);
       expect(await moved.textContent()).toMatch(
-        /^Moves \$[\d,]+\.\d\d of \$[\d,]+\.\d\d: .*Yearly yield .* at today's rates/,
+        /^Moves \$[\d,]+\.\d\d of \$[\d,]+\.\d\d \([\d.]+% of the wallet\).*Yearly yield .* at today's rates/,
       );
       await screenshot(page, "approvals");
       await item.getByRole("button", { name: /^Approve/ }).click();
@@ -1234,6 +1308,110 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
   );
 
   test(
+    "an approval shows a table with the actual weight now, withdrawal legs with their sources and when they pay, and who voted",
+    async () => {
+      // A drifted wallet: $300 paid from syrupUsdc leaves $100 there and $600 in tbills (85.71 % against 60 %).
+      const wallet = await walletOf(TOKEN_A, "Drifted approval", 1000);
+      const paid = await withdrawFromA(wallet.id, 300);
+      expect(paid.status).toBe(201);
+      const policy = { strategyUpdateApprovals: 2, withdrawalApprovals: 1 };
+      expect((await apiA("PUT", "/_sandbox/policy", policy, true)).status).toBe(200);
+      try {
+        const update = await apiA("PATCH", `/v2/portfolio-wallets/${wallet.id}/strategy`, {
+          requestId: randomUUID(),
+          positions: [
+            { positionKey: "tbills", targetWeightBps: 5500 },
+            { positionKey: "syrupUsdc", targetWeightBps: 4500 },
+          ],
+        });
+        expect(update.body.status).toBe("pending_approval");
+        const withdrawal = await withdrawFromA(wallet.id, 500);
+        expect(withdrawal.body.status).toBe("pending_approval");
+        const atService = (await apiA("GET", `/v2/portfolio-wallets/${wallet.id}`)).body as {
+          positions: { positionKey: string; weightBps: number }[];
+        };
+        const page = await signedInPage();
+        await forgetApproverKeys(page);
+        await open(page, "/approvals");
+        const publicKey = await newApproverKey(page);
+
+        // The strategy update: per source, the actual weight now (the service's weightBps), both targets and the dollars moved.
+        const card = page.locator("article.approval", { hasText: "Drifted approval" }).filter({
+          has: page.getByRole("heading", { name: "Strategy update" }),
+        });
+        const impact = card.locator("table");
+        await impact.waitFor();
+        expect(await impact.locator("thead th").allTextContents()).toEqual([
+          "Yield source",
+          "Actual now",
+          "Target now",
+          "Target after approval",
+          "USD moved",
+        ]);
+        for (const position of atService.positions)
+          expect(
+            await impact
+              .locator(`tr[data-position-key="${position.positionKey}"] [data-actual-bps]`)
+              .getAttribute("data-actual-bps"),
+          ).toBe(String(position.weightBps));
+        const cells = (key: string) =>
+          impact.locator(`tr[data-position-key="${key}"]`).locator("th, td").allTextContents();
+        expect(await cells("tbills")).toEqual(["tbills", "85.71% · $600.00", "60.00%", "55.00%", "−$215.00"]);
+        expect(await cells("syrupUsdc")).toEqual([
+          "syrupUsdc",
+          "14.29% · $100.00",
+          "40.00%",
+          "45.00%",
+          "+$215.00",
+        ]);
+        expect(await card.locator("[data-moved-micros]").getAttribute("data-moved-micros")).toBe("215000000");
+        expect(await card.locator("[data-moved-micros]").textContent()).toMatch(
+          /^Moves \$215\.00 of \$700\.00 \(30\.71% of the wallet\)/,
+        );
+
+        // The withdrawal: each leg with the sources it draws from and when it pays.
+        const payout = page.locator("article.approval", { hasText: "Withdrawal of $500.00" });
+        const legRow = (key: string) =>
+          payout.locator(`tr[data-leg-key="${key}"]`).locator("th, td").allTextContents();
+        await payout.locator('tr[data-leg-key="instant"]').waitFor();
+        expect(await legRow("instant")).toEqual(["instant", "$100.00", "syrupUsdc $100.00", "paid at once"]);
+        expect(await legRow("redeem")).toEqual([
+          "redeem",
+          "$400.00",
+          "tbills $400.00",
+          "paid after 24 hours",
+        ]);
+
+        // A vote: counted, then Approve is off for this key, and the card says who voted and when.
+        expect(await card.locator("[data-voter-key]").count()).toBe(0);
+        await card.getByRole("button", { name: /^Approve/ }).click();
+        await page.getByText("Your approval is counted").waitFor();
+        await eventually(() => card.getByRole("button", { name: /^Approve/ }).isDisabled()).toBe(true);
+        expect(await card.getByRole("button", { name: /^Reject/ }).isDisabled()).toBe(true);
+        expect(await card.locator(".approval-count").textContent()).toBe("1 of 2 approvals");
+        const votes = card.locator("[data-voter-key]");
+        expect(await votes.count()).toBe(1);
+        expect(await votes.first().getAttribute("data-voter-key")).toBe(publicKey);
+        expect(await votes.first().textContent()).toMatch(
+          /^You approved \(key [0-9a-f]{10}…[0-9a-f]{4}\) at .+ \(sandbox time\)$/,
+        );
+
+        const findings: string[] = [];
+        for (const width of [1280, 420]) {
+          await page.setViewportSize({ width, height: 900 });
+          findings.push(...(await seriousViolations(page)).map((finding) => `${width}px: ${finding}`));
+          if (width === 420) findings.push(...(await offscreenActions(page)));
+        }
+        expect(findings).toEqual([]);
+      } finally {
+        const off = { strategyUpdateApprovals: 0, withdrawalApprovals: 0 };
+        expect((await apiA("PUT", "/_sandbox/policy", off, true)).status).toBe(200);
+      }
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  test(
     "a deposit made on the wallet's page and time moved from the header show on that page, without leaving it",
     async () => {
       const wallet = await walletOf(TOKEN_A, "Deposit in place", 0);
@@ -1247,8 +1425,28 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         wallet.depositAddresses.ethereum!.address,
       );
       await form.getByLabel("Amount (USD)").fill("2500");
+      // A hash not in the chain's form is refused at its field, and nothing is sent.
+      const depositCalls: string[] = [];
+      page.on("request", (sent) => {
+        if (sent.method() === "POST" && sent.url().endsWith("/_sandbox/deposits"))
+          depositCalls.push(sent.url());
+      });
+      const txHash = form.getByLabel("Transaction hash");
+      const madeHash = await txHash.inputValue();
+      expect(madeHash).toMatch(/^0x[0-9a-f]{64}$/);
+      await txHash.fill("hello world");
+      await form.getByRole("button", { name: "Simulate deposit" }).click();
+      await form.getByRole("alert").waitFor();
+      expect(await txHash.getAttribute("aria-invalid")).toBe("true");
+      expect(await form.locator(".field-error").textContent()).toContain("0x followed by 64 hex digits");
+      expect(depositCalls).toEqual([]);
+      await txHash.fill(madeHash);
       await form.getByRole("button", { name: "Simulate deposit" }).click();
       await form.getByText("Deposit detected: $2,500.00").waitFor();
+      // The line stays on the page while the deposit moves on: it states no status it would outlive.
+      expect(await form.locator(".request-log .notice").textContent()).not.toMatch(
+        /Deposit detected: \$2,500\.00, (pending|processing|completed)/,
+      );
       await eventually(() => balance.getAttribute("data-value")).toBe("2500");
       expect(page.url()).toBe(`${sandbox.consoleUrl}wallets/${wallet.id}`);
 
@@ -1383,8 +1581,15 @@ describe("sandbox console in Chromium: every page", () => {
         description: "accessibility receiver",
       });
       expect(registered.status).toBe(201);
-      const wallet = await walletOf(TOKEN_A, "Accessibility", 1000);
+      // The longest label and disable reason the contract takes (200 and 500 characters), with no
+      // space to wrap at: every page below must still fit its window, every action its card.
+      const wallet = await walletOf(TOKEN_A, `Accessibility-${"x".repeat(186)}`, 1000);
       await eventually(() => receiver.requests.length).toBeGreaterThanOrEqual(1);
+      const disabled = await apiA("PATCH", `/webhooks/registrations/${registered.body.id}/status`, {
+        status: "disabled",
+        disabledReason: "r".repeat(500),
+      });
+      expect(disabled.status).toBe(200);
       // Something waiting on Approvals, and a webhook registration, so their actions are checked too.
       expect((await apiA("PUT", "/_sandbox/policy", { withdrawalApprovals: 1 }, true)).status).toBe(200);
       const waiting = await apiA("POST", `/v2/portfolio-wallets/${wallet.id}/withdraw`, {
@@ -1425,6 +1630,20 @@ describe("sandbox console in Chromium: every page", () => {
           );
           if (overflow > 0)
             findings.push(`${width}px ${path}: the page is ${overflow}px wider than the window`);
+          if (path === "/webhooks")
+            findings.push(
+              ...(
+                await page.evaluate(() =>
+                  Array.from(document.querySelectorAll<HTMLElement>("main .row-actions button"))
+                    .filter((button) => {
+                      const own = button.getBoundingClientRect();
+                      const card = button.closest(".card")!.getBoundingClientRect();
+                      return own.left < card.left || own.right > card.right;
+                    })
+                    .map((button) => `${button.textContent} is outside its card`),
+                )
+              ).map((problem) => `${width}px ${path}: ${problem}`),
+            );
           if (width === 420)
             findings.push(
               ...(await offscreenActions(page)).map((problem) => `${width}px ${path}: ${problem}`),

@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { randomTransactionHash, transactionHashProblem } from "../../sdk/nodejs/contract/chainAddress.ts";
 import { canonicalAddress, chainAddressProblem } from "../../sandbox/domain/chainAddresses.ts";
 import { depositAddressesFor } from "../../sandbox/domain/depositAddresses.ts";
 import { decodeCursor, encodeCursor } from "../../sandbox/domain/pagination.ts";
@@ -18,6 +20,24 @@ describe("chain addresses (sandbox/domain/chainAddresses.ts)", () => {
     expect(canonicalAddress("So11111111111111111111111111111111111111112")).toBe(
       "So11111111111111111111111111111111111111112",
     );
+  });
+});
+
+describe("transaction hashes (sdk/nodejs/contract/chainAddress.ts), as the console's deposit form checks them", () => {
+  test("0x and 64 hex digits on EVM chains, base58 of a 64-byte signature on Solana; other text refused", () => {
+    expect(transactionHashProblem("ethereum", `0x${"aB".repeat(32)}`)).toBeNull();
+    expect(transactionHashProblem("base", "hello world")).toBe(
+      "must be a transaction hash on base: 0x followed by 64 hex digits",
+    );
+    expect(transactionHashProblem("ethereum", `0x${"a".repeat(63)}`)).toMatch(/64 hex digits/);
+    expect(transactionHashProblem("solana", `0x${"a".repeat(64)}`)).toMatch(/base58 of 64 bytes/);
+    expect(transactionHashProblem("solana", "1".repeat(64))).toBeNull();
+  });
+
+  test("a hash made for a chain is in that chain's form", () => {
+    const random = (bytes: Uint8Array) => randomBytes(bytes.length);
+    for (const chain of ["ethereum", "solana", "arbitrum"] as const)
+      expect(transactionHashProblem(chain, randomTransactionHash(chain, random)), chain).toBeNull();
   });
 });
 

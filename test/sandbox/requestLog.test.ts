@@ -115,6 +115,21 @@ describe("the request log", () => {
     });
   });
 
+  test("a withdrawal's destinationToken is a token symbol, kept as sent; a token or secret beside it is still redacted", () => {
+    const body = {
+      withdrawalAmount: 5,
+      destinationToken: "usdc",
+      destinationChain: "base",
+      adminToken: "a-1",
+    };
+    expect(JSON.parse(redactValue(body))).toEqual({ ...body, adminToken: REDACTED });
+    expect(JSON.parse(redactValue({ destinationToken: "usdc", token: "t-1", secret: "s-1" }))).toEqual({
+      destinationToken: "usdc",
+      token: REDACTED,
+      secret: REDACTED,
+    });
+  });
+
   test("another organization's requests are neither listed nor found", async () => {
     const mine = await t.api("GET", "/v2/portfolio-wallets");
     const theirs = await t.api("GET", "/_console/api/requests?limit=200", { token: OTHER_TOKEN });

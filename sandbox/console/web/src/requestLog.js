@@ -135,6 +135,9 @@ function clearWhenEdited(form, log) {
   const onEdit = (/** @type {Event} */ event) => {
     const field = event.target instanceof HTMLElement ? event.target.dataset["apiField"] : undefined;
     if (field !== undefined) clearFieldErrors(form, field);
+    // A field judged against this one (an address against its chain): its refusal is stale too.
+    const dependent = event.target instanceof HTMLElement ? event.target.dataset["staleField"] : undefined;
+    if (dependent !== undefined) clearFieldErrors(form, dependent);
     if (log.showsFailure() && !hasFieldErrors(form)) log.clear();
   };
   form.addEventListener("input", onEdit);

@@ -24,30 +24,6 @@ const isStrategyUpdate = (operation) => operation?.kind === "strategy_update";
  */
 const isWithdrawal = (operation) => operation?.kind === "withdrawal";
 
-/**
- * The allocation before and after, per yield source.
- * @param {StrategyUpdateOperation} operation
- */
-function allocationChange(operation) {
-  /** @type {Map<string, { now: number, next: number }>} */
-  const rows = new Map();
-  for (const p of operation.currentPositions ?? [])
-    rows.set(p.positionKey, { now: p.targetWeightBps, next: 0 });
-  for (const p of operation.proposedPositions ?? [])
-    rows.set(p.positionKey, { now: rows.get(p.positionKey)?.now ?? 0, next: p.targetWeightBps });
-  return table({
-    caption: "Target allocation now and after approval",
-    captionHidden: true,
-    className: "data-table compact",
-    columns: ["Yield source", "Target now", "Target after approval"],
-    rows: [...rows.entries()].map(([key, row]) => [
-      key,
-      percent(row.now),
-      h("strong", {}, percent(row.next)),
-    ]),
-  });
-}
-
 /** @param {bigint} micros */
 const usdOf = (micros) => usd(microsToUsd(micros));
 /** @param {bigint} micros */
@@ -58,41 +34,77 @@ const nowToAfter = (now, after) =>
   now === after
     ? `${usdOf(after)} (unchanged)`
     : `${usdOf(now)} → ${usdOf(after)} (${signedUsd(after - now)})`;
+/** A share of the wallet in bps, from micros (exact enough for two decimals of a percent). */
+const shareBps = (/** @type {bigint} */ part, /** @type {bigint} */ whole) =>
+  whole === 0n ? 0 : Number((part * 1_000_000n) / whole) / 100;
 
 /**
- * What a strategy update does to the money, from the service's own figures (the wallet's
- * positions and the catalog), with the pull-request report's computation
- * (sdk/nodejs/contract/moneyImpact.ts): read when the approval is shown, before any vote.
+ * What a strategy update does to the money, per source and in total, from the service's own
+ * figures (the wallet's positions and the catalog) with the pull-request report's computation
+ * (sdk/nodejs/contract/moneyImpact.ts), read when the approval is shown, before any vote. The
+ * actual weight now sits beside the targets: a drifted wallet moves far more than the change of
+ * target alone would say.
  * @param {StrategyUpdateOperation} operation
- * @param {string} walletId
+ * @param {string | null} walletId
  */
-function moneyOfStrategyUpdate(operation, walletId) {
+function strategyUpdateTable(operation, walletId) {
+  /** @type {Map<string, { before: number, after: number }>} */
+  const targets = new Map();
+  for (const p of operation.currentPositions ?? [])
+    targets.set(p.positionKey, { before: p.targetWeightBps, after: 0 });
+  for (const p of operation.proposedPositions ?? [])
+    targets.set(p.positionKey, { before: targets.get(p.positionKey)?.before ?? 0, after: p.targetWeightBps });
   const region = h("div", { class: "money-impact" }, loading("Reading the wallet's dollars…"));
-  const target = Object.fromEntries(
-    (operation.proposedPositions ?? []).map((p) => [p.positionKey, p.targetWeightBps]),
-  );
+  const targetAfter = Object.fromEntries([...targets].map(([key, row]) => [key, row.after]));
   void (async () => {
     try {
+      if (walletId === null) throw new Error("the update names no wallet of this organization");
       const [{ body: wallet }, { body: catalog }] = await Promise.all([
         request("GET", servicePaths.wallet(walletId)),
         request("GET", servicePaths.strategies),
       ]);
-      const impact = moneyImpact(wallet, target, catalog.strategies);
+      const impact = moneyImpact(wallet, targetAfter, catalog.strategies);
+      /** @type {Map<string, number>} */
+      const actualBps = new Map(
+        (wallet.positions ?? []).map((/** @type {{ positionKey: string, weightBps: number }} */ p) => [
+          p.positionKey,
+          p.weightBps,
+        ]),
+      );
+      const keys = [...new Set([...targets.keys(), ...impact.sources.map((source) => source.positionKey)])];
       const atOnce = impact.withdrawable.find((entry) => entry.within === "PT0H");
       fill(
         region,
+        table({
+          caption: "What approving does, per yield source",
+          captionHidden: true,
+          className: "data-table compact approval-impact",
+          columns: ["Yield source", "Actual now", "Target now", "Target after approval", "USD moved"],
+          rows: keys.map((key) => {
+            const source = impact.sources.find((entry) => entry.positionKey === key);
+            const now = source?.nowMicros ?? 0n;
+            const delta = source?.deltaMicros ?? 0n;
+            return [
+              key,
+              h("span", { "data-actual-bps": String(actualBps.get(key) ?? 0) }, [
+                percent(actualBps.get(key) ?? 0),
+                h("span", { class: "muted" }, ` · ${usdOf(now)}`),
+              ]),
+              percent(targets.get(key)?.before ?? 0),
+              h("strong", {}, percent(targets.get(key)?.after ?? 0)),
+              delta === 0n ? h("span", { class: "muted" }, usdOf(0n)) : signedUsd(delta),
+            ];
+          }),
+          rowAttrs: (index) => ({ "data-position-key": keys[index] }),
+        }),
         h(
           "p",
           { "data-moved-micros": impact.movedMicros.toString() },
           impact.funded
             ? [
                 h("strong", {}, `Moves ${usdOf(impact.movedMicros)}`),
-                ` of ${usdOf(impact.balanceMicros)}: `,
-                impact.sources
-                  .filter((source) => source.deltaMicros !== 0n)
-                  .map((source) => `${source.positionKey} ${signedUsd(source.deltaMicros)}`)
-                  .join(", "),
-                `. Yearly yield ${nowToAfter(impact.yearlyYield.nowMicros, impact.yearlyYield.afterMicros)} at today's rates (a projection, not a forecast)`,
+                ` of ${usdOf(impact.balanceMicros)} (${percent(shareBps(impact.movedMicros, impact.balanceMicros))} of the wallet), from where the money is now to the new targets. `,
+                `Yearly yield ${nowToAfter(impact.yearlyYield.nowMicros, impact.yearlyYield.afterMicros)} at today's rates (a projection, not a forecast)`,
                 atOnce ? `; withdrawable at once ${nowToAfter(atOnce.nowMicros, atOnce.afterMicros)}` : "",
                 impact.longestExit
                   ? `; money leaving can take up to ${durationLabel(impact.longestExit)}.`
@@ -116,19 +128,67 @@ function moneyOfStrategyUpdate(operation, walletId) {
 }
 
 /**
+ * When a leg pays, from its slowest source's processing time.
+ * @param {string} maxProcessingTime
+ */
+const paysWhen = (maxProcessingTime) => {
+  const label = durationLabel(maxProcessingTime);
+  return label === "Instant" ? "paid at once" : `paid after ${label}`;
+};
+
+/**
+ * A withdrawal's payout legs: each named with the sources it draws from and when it pays.
+ * @param {WithdrawalOperation} operation
+ */
+function withdrawalLegs(operation) {
+  const legs = operation.plannedLegs ?? [];
+  if (legs.length === 0)
+    return h(
+      "p",
+      { class: "hint" },
+      "The wallet's positions do not hold this amount now: approved, it would fail.",
+    );
+  return h(
+    "div",
+    { class: "approval-legs" },
+    table({
+      caption: "Payout legs",
+      captionHidden: true,
+      className: "data-table compact",
+      columns: ["Leg", "Amount", "From", "Pays"],
+      rows: legs.map((leg) => [
+        h("code", {}, leg.legKey),
+        usd(leg.amount),
+        leg.sources.map((source) => `${source.positionKey} ${usd(source.amount)}`).join(", ") || "—",
+        paysWhen(leg.maxProcessingTime),
+      ]),
+      rowAttrs: (index) => ({ "data-leg-key": legs[index]?.legKey }),
+    }),
+    operation.legsRouted
+      ? null
+      : h(
+          "p",
+          { class: "hint" },
+          "Routed from what the wallet's positions hold now; the legs are fixed when processing starts, after approval.",
+        ),
+  );
+}
+
+/**
  * What approving a request would do, in words and figures.
  * @param {ApprovalRequest} request
  */
 function whatItDoes(request) {
   const operation = request.operation;
   const wallet = request.walletId
-    ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }))
+    ? link(`/wallets/${request.walletId}`, walletName({ id: request.walletId, label: request.walletLabel }), {
+        class: "free-text",
+      })
     : "an unknown wallet";
   if (isStrategyUpdate(operation))
     return [
       h("p", {}, "Changes the target allocation of ", wallet, ", then rebalances it:"),
-      allocationChange(operation),
-      request.walletId ? moneyOfStrategyUpdate(operation, request.walletId) : null,
+      strategyUpdateTable(operation, request.walletId),
     ];
   if (isWithdrawal(operation))
     return [
@@ -143,15 +203,7 @@ function whatItDoes(request) {
         h("code", { class: "mono" }, operation.destinationAddress),
         ".",
       ),
-      (operation.plannedLegs ?? []).length > 0
-        ? h(
-            "ul",
-            { class: "legs" },
-            operation.plannedLegs.map((leg) =>
-              h("li", {}, `${leg.legKey} leg: ${usd(leg.amount)} (${durationLabel(leg.maxProcessingTime)})`),
-            ),
-          )
-        : h("p", { class: "hint" }, "Its payout legs are routed when processing starts, after approval."),
+      withdrawalLegs(operation),
     ];
   const subject = "subjectId" in operation ? operation.subjectId : "";
   return h("p", {}, `A ${operation.kind} operation (${subject}).`);
@@ -165,12 +217,44 @@ export const titleOf = (request) =>
       ? `Withdrawal of ${usd(request.operation.withdrawalAmount)}`
       : "Signing activity";
 
+/** @param {string} selection */
+const voteWord = (selection) => (selection === "VOTE_SELECTION_REJECTED" ? "rejected" : "approved");
+
 /**
- * The activities waiting for votes, each with what it would do and its Approve and Reject buttons.
+ * Who voted on an activity and when (the signing provider's votes, on the sandbox clock); a vote
+ * of the key this tab votes with says so, since the provider counts one vote per key.
+ * @param {ApprovalRequest} item
+ * @param {string | null} voterKey
+ */
+function votesOf(item, voterKey) {
+  const votes = item.votes ?? [];
+  if (votes.length === 0) return h("p", { class: "muted small" }, "No votes yet.");
+  return h(
+    "ul",
+    { class: "votes", "aria-label": "Votes" },
+    votes.map((vote) =>
+      h(
+        "li",
+        { "data-voter-key": vote.publicKey, "data-selection": vote.selection },
+        vote.publicKey === voterKey ? "You " : "Key ",
+        vote.publicKey === voterKey ? `${voteWord(vote.selection)} (key ` : null,
+        h("code", { class: "mono", title: vote.publicKey }, shortId(vote.publicKey, 10)),
+        vote.publicKey === voterKey ? ") at " : ` ${voteWord(vote.selection)} at `,
+        timeOf(vote.createdAt),
+        " (sandbox time)",
+      ),
+    ),
+  );
+}
+
+/**
+ * The activities waiting for votes, each with what it would do, who voted, and its Approve and
+ * Reject buttons: off once the key this tab votes with has voted (a second vote counts for nothing).
  * @param {ApprovalRequest[]} waiting
  * @param {(item: ApprovalRequest, decision: "approve" | "reject") => Promise<void>} decide
+ * @param {string | null} voterKey the public key this tab votes with, if any
  */
-export function waitingList(waiting, decide) {
+export function waitingList(waiting, decide, voterKey) {
   return waiting.length === 0
     ? h(
         "div",
@@ -212,33 +296,49 @@ export function waitingList(waiting, decide) {
               h("span", { class: "mono" }, shortId(item.signingActivityId)),
             ),
             whatItDoes(item),
-            h(
-              "div",
-              { class: "form-actions" },
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "button primary",
-                  onClick: () => void decide(item, "approve"),
-                  "aria-label": `Approve: ${titleOf(item)}`,
-                },
-                "Approve",
-              ),
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "button danger",
-                  onClick: () => void decide(item, "reject"),
-                  "aria-label": `Reject: ${titleOf(item)}`,
-                },
-                "Reject",
-              ),
-            ),
+            votesOf(item, voterKey),
+            voteButtons(item, decide, voterKey),
           ),
         ),
       );
+}
+
+/**
+ * Approve and Reject, both off once this tab's key has voted, with a line saying so and what to do.
+ * @param {ApprovalRequest} item
+ * @param {(item: ApprovalRequest, decision: "approve" | "reject") => Promise<void>} decide
+ * @param {string | null} voterKey
+ */
+function voteButtons(item, decide, voterKey) {
+  const voted = voterKey !== null && (item.votes ?? []).some((vote) => vote.publicKey === voterKey);
+  const hintId = `voted-${item.signingActivityId}`;
+  /** @param {"approve" | "reject"} decision @param {string} className @param {string} label */
+  const button = (decision, className, label) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: `button ${className}`,
+        onClick: () => void decide(item, decision),
+        "aria-label": `${label}: ${titleOf(item)}`,
+        disabled: voted,
+        "aria-describedby": voted ? hintId : null,
+      },
+      label,
+    );
+  return h(
+    "div",
+    { class: "form-actions" },
+    button("approve", "primary", "Approve"),
+    button("reject", "danger", "Reject"),
+    voted
+      ? h(
+          "p",
+          { class: "hint", id: hintId },
+          "This key has voted; the signing provider counts one vote per key. Another approver votes with another key (Use a new key, above).",
+        )
+      : null,
+  );
 }
 
 /**
@@ -255,7 +355,9 @@ export function decidedTable(done) {
         rows: done.map((item) => [
           titleOf(item),
           item.walletId
-            ? link(`/wallets/${item.walletId}`, walletName({ id: item.walletId, label: item.walletLabel }))
+            ? link(`/wallets/${item.walletId}`, walletName({ id: item.walletId, label: item.walletLabel }), {
+                class: "free-text",
+              })
             : "—",
           statusPill(item.status),
           `${item.approvals} of ${item.requiredApprovals}`,

@@ -95,7 +95,9 @@ export function approvalsView(main, ctx, params) {
     const all = Array.isArray(body?.data) ? body.data : [];
     const waiting = all.filter((item) => item.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED");
     const done = all.filter((item) => item.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED");
-    fillIfChanged(pending, JSON.stringify(waiting), () => waitingList(waiting, decide));
+    // Drawn again when the key this tab votes with changes: the buttons follow whether it voted.
+    const voterKey = approver()?.key.publicKey ?? null;
+    fillIfChanged(pending, JSON.stringify([voterKey, waiting]), () => waitingList(waiting, decide, voterKey));
     fillIfChanged(decided, JSON.stringify(done), () => decidedTable(done));
     await keys.drawn;
     await focus.mark(main, limit);

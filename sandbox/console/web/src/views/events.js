@@ -227,7 +227,7 @@ export function eventsView(main, ctx, _params, query) {
         : table({
             caption: "Requests, newest first",
             captionHidden: true,
-            columns: ["Request", "Status", "Time", "Wallet", "Request id", ""],
+            columns: ["Request", "Status", "Time (wall clock)", "Wallet", "Request id", ""],
             rows: logged.map((entry) => [
               h(
                 "span",
@@ -278,7 +278,7 @@ export function eventsView(main, ctx, _params, query) {
         : table({
             caption: "Webhook events, newest first",
             captionHidden: true,
-            columns: ["Event", "Delivery", "Attempts", "Queued", "Wallet", "Event id"],
+            columns: ["Event", "Delivery", "Attempts", "Queued (wall clock)", "Wallet", "Event id"],
             rows: sent.map((delivery) => [
               h(
                 "span",

@@ -1,11 +1,29 @@
 // @ts-check
 // Sign-in: an API token decides the organization the console shows; an admin token, optional,
 // is for the sandbox controls. Both are checked against the sandbox before anything is kept.
-import { request } from "../api.js";
+import { ApiError, request } from "../api.js";
 import { fieldValue, h } from "../dom.js";
 import { adminScopeOf, setAdminToken, signIn, signOut } from "../session.js";
 import { pageHeader } from "./common.js";
 import { consolePaths, sandboxPaths } from "../paths.js";
+
+/** The API token `portfolio-wallet sandbox` accepts when SANDBOX_TOKENS is not set (docs/sandbox.md). */
+const DEFAULT_TOKEN = "sandbox-token";
+
+/**
+ * Marks the token field a refusal is about, with the refusal tied to it; or clears every mark.
+ * @param {HTMLFormElement} form
+ * @param {"apiToken" | "adminToken" | null} name
+ */
+function markTokenField(form, name) {
+  for (const input of form.querySelectorAll("input")) {
+    const refused = input.name === name;
+    if (refused) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+    const hint = `${input.id}-hint`;
+    input.setAttribute("aria-describedby", refused ? `${hint} sign-in-error` : hint);
+  }
+}
 
 /** @type {import("./common.js").ViewFactory} */
 export function signInView(main, ctx, _params, query) {
@@ -32,7 +50,9 @@ export function signInView(main, ctx, _params, query) {
         { id: "api-token-hint", class: "hint" },
         "A token of this sandbox's SANDBOX_TOKENS. Without that setting, ",
         h("code", {}, "portfolio-wallet sandbox"),
-        " accepts the default token documented in docs/sandbox.md.",
+        " accepts ",
+        h("code", {}, DEFAULT_TOKEN),
+        " (docs/sandbox.md).",
       ),
     ),
     h(
@@ -62,6 +82,7 @@ export function signInView(main, ctx, _params, query) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    markTokenField(form, null);
     const apiToken = fieldValue(form, "apiToken");
     const adminToken = fieldValue(form, "adminToken");
     if (apiToken === "") {
@@ -70,8 +91,19 @@ export function signInView(main, ctx, _params, query) {
       return;
     }
     submit.disabled = true;
+    /** @type {"apiToken" | "adminToken" | null} the field a refusal is about (none when the sandbox did not answer) */
+    let refused = null;
     try {
-      const { body } = await request("GET", consolePaths.session, { token: apiToken });
+      let body;
+      try {
+        ({ body } = await request("GET", consolePaths.session, { token: apiToken }));
+      } catch (refusal) {
+        if (!(refusal instanceof ApiError) || refusal.status !== 401) throw refusal;
+        refused = "apiToken";
+        throw new Error(
+          `${refusal.message.replace(/\.?$/, ".")} Use one of its SANDBOX_TOKENS, or ${DEFAULT_TOKEN} when it runs without that setting.`,
+        );
+      }
       signIn({
         apiToken,
         adminToken: adminToken === "" ? null : adminToken,
@@ -85,6 +117,7 @@ export function signInView(main, ctx, _params, query) {
           setAdminToken(adminToken, adminScopeOf(scope?.scope));
         } catch (adminError) {
           signOut();
+          if (adminError instanceof ApiError) refused = "adminToken";
           throw new Error(
             `The sandbox accepted the API token but not the admin token. ${adminError instanceof Error ? adminError.message : String(adminError)}`,
           );
@@ -97,6 +130,7 @@ export function signInView(main, ctx, _params, query) {
       });
     } catch (caught) {
       error.textContent = caught instanceof Error ? caught.message : String(caught);
+      markTokenField(form, refused);
     } finally {
       submit.disabled = false;
     }

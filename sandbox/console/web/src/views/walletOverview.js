@@ -3,8 +3,8 @@
 import { request } from "../api.js";
 import { allocationChart, liquidityChart } from "../charts.js";
 import { copyButton } from "../copy.js";
-import { card, facts, fillIfChanged, h } from "../dom.js";
-import { usd, when } from "../format.js";
+import { card, facts, fillIfChanged, h, timeOf } from "../dom.js";
+import { usd } from "../format.js";
 import { servicePaths } from "../paths.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
@@ -75,8 +75,10 @@ export function walletOverview(ctx, walletId) {
         liquidityChart(profile),
       ]);
 
+      // From this wallet's creation: a lifetime period starts at the organization's first wallet,
+      // which is not this wallet's life (the figures are the same; the date it names is not).
       const { body: metrics } = await request("POST", servicePaths.yieldMetrics, {
-        body: { portfolioWalletIds: [walletId] },
+        body: { portfolioWalletIds: [walletId], periodStartIso: wallet.createdAt },
       });
       const own = metrics?.portfolioWallets?.[walletId] ?? {};
       fillIfChanged(yields, JSON.stringify([own, metrics?.period?.start]), () => [
@@ -87,8 +89,10 @@ export function walletOverview(ctx, walletId) {
         ]),
         h(
           "p",
-          { class: "hint" },
-          `Lifetime, since ${when(metrics?.period?.start)}. From POST /v2/portfolio-wallets/yield.`,
+          { class: "hint", "data-yield-since": metrics?.period?.start ?? "" },
+          "Since the wallet was created, ",
+          timeOf(metrics?.period?.start),
+          " (sandbox time). From POST /v2/portfolio-wallets/yield.",
         ),
       ]);
 

@@ -187,7 +187,13 @@ export function walletWithdrawals(ctx, walletId, focus) {
   const submit = h("button", { type: "submit", class: "button primary" }, "Request withdrawal");
   const chainSelect = h(
     "select",
-    { id: "withdraw-chain", name: "chain", "data-api-field": "destinationChain" },
+    {
+      id: "withdraw-chain",
+      name: "chain",
+      "data-api-field": "destinationChain",
+      // An address is refused for the chain it was checked against: another chain, another check.
+      "data-stale-field": "destinationAddress",
+    },
     h("option", { value: "ethereum" }, "ethereum"),
   );
   const form = h(
@@ -282,7 +288,7 @@ export function walletWithdrawals(ctx, walletId, focus) {
     });
     if (confirmed === null) return;
     submit.disabled = true;
-    await runLogged(
+    const made = await runLogged(
       log,
       async (call) => {
         const { body: created } = await call(
@@ -294,6 +300,13 @@ export function walletWithdrawals(ctx, walletId, focus) {
       },
       { form },
     );
+    // Made: the amount and address go, so a second click cannot pay the same again unawares
+    // (token and chain stay, the likely choice for the next one).
+    if (made)
+      for (const name of ["amount", "address"]) {
+        const control = form.elements.namedItem(name);
+        if (control instanceof HTMLInputElement) control.value = "";
+      }
     submit.disabled = false;
     ctx.refreshNow();
   });

@@ -154,7 +154,7 @@ export function walletsView(main) {
                 h(
                   "span",
                   { class: "stacked" },
-                  link(`/wallets/${wallet.id}`, walletName(wallet)),
+                  link(`/wallets/${wallet.id}`, walletName(wallet), { class: "free-text" }),
                   h("span", { class: "mono muted small" }, shortId(wallet.id)),
                 ),
                 h(

@@ -92,7 +92,7 @@ export function deliveryInspector(after) {
           ["Status", statusPill(detail.status)],
           ["Attempts", String(detail.attempts)],
           ["Last status code", detail.lastResponseStatus === null ? "—" : String(detail.lastResponseStatus)],
-          ["Last attempt", timeOf(detail.lastAttemptAt)],
+          ["Last attempt (wall clock)", timeOf(detail.lastAttemptAt)],
           ["Last error", detail.lastError ?? "—"],
           ["URL", h("code", { class: "break-at-separators" }, breakable(detail.url))],
         ]),

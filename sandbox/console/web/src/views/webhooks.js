@@ -181,7 +181,7 @@ export function webhooksView(main, ctx, params) {
         : table({
             caption: "Webhook registrations",
             captionHidden: true,
-            columns: ["URL", "Events", "Status", "Created", ""],
+            columns: ["URL", "Events", "Status", "Created (sandbox time)", ""],
             rows: items.map((item) => [
               h(
                 "span",
@@ -201,7 +201,7 @@ export function webhooksView(main, ctx, params) {
                 { class: "stacked" },
                 statusPill(item.status),
                 item.status === "disabled" && item.disabledReason
-                  ? h("span", { class: "muted small" }, item.disabledReason)
+                  ? h("span", { class: "muted small free-text" }, item.disabledReason)
                   : null,
               ),
               timeOf(item.createdAt),
@@ -288,7 +288,15 @@ export function webhooksView(main, ctx, params) {
         : table({
             caption: "Recent webhook deliveries, newest first",
             captionHidden: true,
-            columns: ["Event", "Status", "Attempts", "Last status code", "Next retry", "Queued", ""],
+            columns: [
+              "Event",
+              "Status",
+              "Attempts",
+              "Last status code",
+              "Next retry (wall clock)",
+              "Queued (wall clock)",
+              "",
+            ],
             rows: list.map((delivery) => [
               h(
                 "span",

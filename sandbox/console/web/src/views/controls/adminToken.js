@@ -3,7 +3,7 @@
 // with a harmless admin call (GET /_sandbox/admin-scope) before it is kept, which also says what
 // it acts on: the whole sandbox, or this organization only. When the sandbox's admin API is open
 // or off, a notice says so instead.
-import { request } from "../../api.js";
+import { ApiError, request } from "../../api.js";
 import { fieldValue, fill, h } from "../../dom.js";
 import { requestLog, runLogged } from "../../requestLog.js";
 import { adminScopeOf, session, setAdminToken } from "../../session.js";
@@ -13,6 +13,8 @@ import { sandboxPaths } from "../../paths.js";
 /** The admin token control, redrawn when the token is given or forgotten. */
 export function adminTokenControl() {
   const region = h("div", { class: "region" });
+  /** Set when the sandbox refused the token this tab held: said above the form until another is given. */
+  let refusedNotice = /** @type {HTMLElement | null} */ (null);
 
   function render() {
     const mode = session()?.adminApi ?? "token";
@@ -92,10 +94,14 @@ export function adminTokenControl() {
         return "The sandbox accepted the admin token.";
       });
       if (!ok) setAdminToken(previous, previousScope);
-      else render();
+      else {
+        refusedNotice = null;
+        render();
+      }
     });
     fill(
       region,
+      refusedNotice,
       h(
         "p",
         { class: has ? "notice notice-good" : "notice" },
@@ -108,7 +114,31 @@ export function adminTokenControl() {
   }
 
   render();
+  void recheck();
   return region;
+
+  /**
+   * The token kept in this tab may be stale: a sandbox started at a shell makes a new admin token
+   * each run, so after a restart every control would be refused with a bare 403. Asked once as
+   * the page opens; a refused token is forgotten, and the page says why and what to do.
+   */
+  async function recheck() {
+    const kept = session()?.adminToken ?? null;
+    if (kept === null || (session()?.adminApi ?? "token") !== "token") return;
+    try {
+      const { body } = await request("GET", sandboxPaths.adminScope, { admin: true });
+      setAdminToken(kept, adminScopeOf(body?.scope));
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 401 && error.status !== 403)) return;
+      setAdminToken(null);
+      refusedNotice = h(
+        "p",
+        { class: "notice notice-bad", role: "alert", "data-admin-token-refused": "" },
+        "The sandbox no longer accepts the admin token this tab held, so it is forgotten: a sandbox started at a shell makes a new admin token each run (was it restarted?). Paste the admin token it printed at start, or the SANDBOX_ADMIN_TOKEN it runs with, below; until then every control is refused.",
+      );
+    }
+    render();
+  }
 }
 
 /**

@@ -12,6 +12,12 @@ import { sandboxPaths, servicePaths } from "../../paths.js";
 
 /** @typedef {"leg" | "strategy" | "http"} FaultKind */
 
+/** The reason a planned failure gives unless one is typed: each kind's own, as the failure reads. */
+const DEFAULT_REASON = {
+  leg: "payout failed (injected from the console)",
+  strategy: "rebalance failed (injected from the console)",
+};
+
 /**
  * The arm-a-fault form: its fields follow the kind chosen.
  * @param {import("../../payloads.js").PortfolioWallet[]} wallets the wallets a leg or strategy fault may name
@@ -39,12 +45,7 @@ export function armFaultControl(wallets, selected, after) {
     h("option", { value: "redeem" }, "redeem (and redeem_*)"),
     h("option", { value: "instant" }, "instant"),
   );
-  const reason = h("input", {
-    name: "reason",
-    type: "text",
-    value: "payout failed (injected from the console)",
-    maxlength: 500,
-  });
+  const reason = h("input", { name: "reason", type: "text", value: DEFAULT_REASON.leg, maxlength: 500 });
   const method = h(
     "select",
     { name: "method" },
@@ -87,7 +88,13 @@ export function armFaultControl(wallets, selected, after) {
     ],
   };
   const slot = h("div", { class: "form-grid span-all fault-fields" });
-  const showKind = () => fill(slot, (groups[/** @type {FaultKind} */ (kind.value)] ?? groups.leg)());
+  const showKind = () => {
+    // A reason still at a kind's default follows the kind chosen; one typed stays as typed.
+    const chosen = /** @type {FaultKind} */ (kind.value);
+    if (Object.values(DEFAULT_REASON).includes(reason.value) && chosen !== "http")
+      reason.value = DEFAULT_REASON[chosen];
+    fill(slot, (groups[chosen] ?? groups.leg)());
+  };
   kind.addEventListener("change", showKind);
   showKind();
   return [

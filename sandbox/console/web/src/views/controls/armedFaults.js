@@ -7,8 +7,40 @@ import { fill, h } from "../../dom.js";
 import { requestLog, runLogged } from "../../requestLog.js";
 import { sandboxPaths } from "../../paths.js";
 
-/** Fields every fault has, shown in its title rather than among its details. */
-const SHOWN_ELSEWHERE = new Set(["id", "organizationId", "kind", "method", "path"]);
+/** Fields every fault has, shown in its title or its "Fires" sentence rather than among its details. */
+const SHOWN_ELSEWHERE = new Set([
+  "id",
+  "organizationId",
+  "kind",
+  "method",
+  "path",
+  "times",
+  "after",
+  "remaining",
+  "passesLeft",
+]);
+
+/** @param {number} count @param {string} one @param {string} many */
+const counted = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * When an HTTP fault applies, in words: `passesLeft` matching requests still pass untouched
+ * first, then it answers the next `remaining` ones and disarms itself (faults.ts).
+ * @param {import("../../payloads.js").ArmedFault} fault
+ */
+function firesWhen(fault) {
+  if (!("remaining" in fault) || typeof fault.remaining !== "number") return null;
+  const passes = typeof fault.passesLeft === "number" ? fault.passesLeft : 0;
+  const first =
+    passes === 0
+      ? "Fires on the next matching request"
+      : `Lets the next ${counted(passes, "matching request", "matching requests")} pass, then fires`;
+  const then =
+    fault.remaining === 1
+      ? "once, then disarms itself"
+      : `on ${counted(fault.remaining, "request", "requests")} in a row, then disarms itself`;
+  return `${first} ${then}.`;
+}
 
 /** @param {import("../../payloads.js").ArmedFault} fault */
 function describe(fault) {
@@ -89,6 +121,7 @@ export function armedFaults(after, walletNames) {
                     "Disarm",
                   ),
                 ),
+                firesWhen(fault) === null ? null : h("p", { class: "fault-fires" }, firesWhen(fault)),
                 h(
                   "dl",
                   { class: "fault-fields" },

@@ -3,13 +3,20 @@
 // (POST /_sandbox/deposits). On the controls page for any wallet; on a wallet's page for that one.
 import { request } from "../../api.js";
 import { fieldValue, h } from "../../dom.js";
-import { usd, walletName, words } from "../../format.js";
+import {
+  randomTransactionHash,
+  transactionHashProblem,
+} from "../../../../../../sdk/nodejs/contract/chainAddress.ts";
+import { usd, walletName } from "../../format.js";
+import { RefusedInPage } from "../../requestLog.js";
 import { actionForm, field } from "./forms.js";
 import { sandboxPaths } from "../../paths.js";
 
-/** A transaction hash unlikely to repeat: the sandbox credits each (chain, txHash) once. */
-const freshTxHash = () =>
-  `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+/** @typedef {import("../../../../../../sdk/nodejs/contract/wallet.ts").KnownChain} KnownChain */
+
+/** A transaction hash in the chain's form, unlikely to repeat: the sandbox credits each (chain, txHash) once. */
+const freshTxHash = (/** @type {string} */ chain) =>
+  randomTransactionHash(/** @type {KnownChain} */ (chain), (bytes) => crypto.getRandomValues(bytes));
 
 /**
  * @param {import("../../payloads.js").PortfolioWallet[]} wallets the wallets to choose from (one: the form is for that wallet)
@@ -24,7 +31,8 @@ export function depositForm(wallets, options) {
       h("option", { value: wallet.id, selected: wallet.id === options.selected }, walletName(wallet)),
     ),
   );
-  const chainSelect = h("select", { name: "chain", "data-api-field": "chain" });
+  // The hash is judged against the chain: another chain makes a refusal of it stale.
+  const chainSelect = h("select", { name: "chain", "data-api-field": "chain", "data-stale-field": "txHash" });
   const address = h("input", {
     name: "address",
     type: "text",
@@ -40,15 +48,24 @@ export function depositForm(wallets, options) {
     address.value = String(wallet?.depositAddresses?.[chainSelect.value]?.address ?? "");
   };
   walletSelect.addEventListener("change", syncAddress);
-  chainSelect.addEventListener("change", syncAddress);
   syncAddress();
+  let generatedTxHash = freshTxHash(chainSelect.value);
   const txHash = h("input", {
     name: "txHash",
     type: "text",
-    value: freshTxHash(),
+    value: generatedTxHash,
     class: "mono",
     spellcheck: "false",
     "data-api-field": "txHash",
+  });
+  const renewTxHash = () => {
+    generatedTxHash = freshTxHash(chainSelect.value);
+    txHash.value = generatedTxHash;
+  };
+  chainSelect.addEventListener("change", () => {
+    syncAddress();
+    // The hash made here follows the chain's form; one typed stays, and is checked as sent.
+    if (txHash.value === generatedTxHash) renewTxHash();
   });
   return actionForm(
     "Simulate deposit",
@@ -72,22 +89,38 @@ export function depositForm(wallets, options) {
           "data-api-field": "amount",
         }),
       ),
-      field(`${idPrefix}-tx`, "Transaction hash", txHash, "One deposit per chain and hash."),
+      field(
+        `${idPrefix}-tx`,
+        "Transaction hash",
+        txHash,
+        "One deposit per chain and hash: 0x and 64 hex digits on EVM chains, a base58 signature on Solana.",
+      ),
     ],
     async (current, call) => {
+      const chain = fieldValue(current, "chain");
+      const hashProblem = transactionHashProblem(
+        /** @type {KnownChain} */ (chain),
+        fieldValue(current, "txHash"),
+      );
+      if (hashProblem !== null)
+        throw new RefusedInPage(`Not sent: Transaction hash ${hashProblem}.`, [
+          { field: "txHash", reason: hashProblem },
+        ]);
       const { body } = await call(
         request("POST", sandboxPaths.deposits, {
           admin: true,
           body: {
-            chain: fieldValue(current, "chain"),
+            chain,
             address: fieldValue(current, "address"),
             amount: Number(fieldValue(current, "amount")),
             txHash: fieldValue(current, "txHash"),
           },
         }),
       );
-      txHash.value = freshTxHash();
-      return `Deposit detected: ${usd(body?.amountUsd)}, ${words(body?.status)}. It is invested by target weight after the deposit processing delay (advance the clock by 1 second to skip it).`;
+      renewTxHash();
+      // No status here: this line stays while the deposit moves on, and its status is on the
+      // wallet's Deposits tab, which follows it.
+      return `Deposit detected: ${usd(body?.amountUsd)}. It is invested by target weight after the deposit processing delay (advance the clock by 1 second to skip it); the wallet's Deposits tab follows its legs.`;
     },
     options.after,
     `${idPrefix}-form`,
