@@ -4,8 +4,34 @@
 import { moneyInText } from "./format.js";
 import { session } from "./session.js";
 
-/** Sent on the console's API calls: the sandbox neither counts nor faults them (docs/sandbox.md). */
+/**
+ * Sent on every request of the console, admin calls included: the sandbox neither counts nor
+ * faults them, and leaves the console's reads out of its request log (docs/sandbox.md).
+ */
 const CONSOLE_HEADER = "X-Sandbox-Console";
+
+/**
+ * How long the console waits for an answer. This sandbox answers its reads and actions in
+ * milliseconds; one that has not answered in 5 seconds is stopped, paused or hung, and the page
+ * says so (its banner) instead of waiting for ever.
+ */
+export const REQUEST_TIMEOUT_MS = 5000;
+/**
+ * The latest moment the sandbox may still apply an action, on the sandbox's wall clock (ms since
+ * the epoch): aborting the fetch alone does not unsend it (its bytes may already sit in a paused
+ * sandbox's socket, applied on resume, after the console said it was not), so the sandbox refuses
+ * one that reaches it later (docs/sandbox.md "Deadlines").
+ */
+const DEADLINE_HEADER = "X-Sandbox-Deadline-Ms";
+/** The sandbox's wall clock when it answered: deadlines are set on its clock, not the browser's. */
+const WALL_CLOCK_HEADER = "X-Sandbox-Wall-Clock-Ms";
+/**
+ * The deadline falls this long before the console stops waiting, so an action the sandbox began
+ * just in time has its answer back before the console would call it not applied.
+ */
+const DEADLINE_MARGIN_MS = 1000;
+/** The sandbox's wall clock less the browser's, learned from the last answer (0 before any). */
+let sandboxClockAheadMs = 0;
 
 /**
  * What was sent, as a page may show it: secrets are placeholders.
@@ -74,9 +100,11 @@ export async function request(method, path, options = {}) {
   if (options.admin) {
     const adminToken = session()?.adminToken ?? null;
     if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, "$ADMIN_TOKEN");
-  } else if (token !== null) {
-    add(CONSOLE_HEADER, "1");
   }
+  if (token !== null) add(CONSOLE_HEADER, "1");
+  // Reads change nothing, so only actions need a deadline.
+  if (method !== "GET")
+    add(DEADLINE_HEADER, String(Date.now() + sandboxClockAheadMs + REQUEST_TIMEOUT_MS - DEADLINE_MARGIN_MS));
   for (const [name, value, display] of options.extraHeaders ?? []) add(name, value, display);
   const bodyText =
     options.bodyText ?? (options.body === undefined ? null : JSON.stringify(options.body, null, 2));
@@ -84,6 +112,7 @@ export async function request(method, path, options = {}) {
   /** @type {SentRequest} */
   const sent = { method, path, headers: shown, body: bodyText };
 
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   let response;
   try {
     response = await fetch(path, {
@@ -93,15 +122,10 @@ export async function request(method, path, options = {}) {
       cache: "no-store",
       credentials: "omit",
       redirect: "error",
+      signal: timeout,
     });
   } catch {
-    // A read is tried again by the page's polling; an action is not (sending it later, unseen,
-    // could surprise more than help): say so, rather than let "trying" suggest it will be sent.
-    const message =
-      method === "GET"
-        ? "The sandbox did not answer. Is it still running? The page reads again every few seconds."
-        : `The sandbox did not answer this ${method} ${path.split("?")[0]}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
-    throw new ApiError(message, {
+    throw new ApiError(noAnswerMessage(method, path, timeout.aborted), {
       status: 0,
       code: null,
       body: null,
@@ -109,7 +133,10 @@ export async function request(method, path, options = {}) {
       sent,
     });
   }
-  const text = await response.text();
+  const stamped = Number(response.headers.get(WALL_CLOCK_HEADER) ?? Number.NaN);
+  if (Number.isFinite(stamped)) sandboxClockAheadMs = stamped - Date.now();
+  // An answer whose body stopped halfway (the sandbox paused while sending it) keeps its status.
+  const text = await response.text().catch(() => "");
   /** @type {any} */
   let body = null;
   try {
@@ -126,6 +153,25 @@ export async function request(method, path, options = {}) {
     requestId,
     sent,
   });
+}
+
+/**
+ * What to say when no answer came: a read is tried again by the page's polling; an action is not
+ * (sending it later, unseen, could surprise more than help), and one that timed out is refused
+ * by the sandbox if it arrives after its deadline, so it is not applied later either.
+ * @param {string} method
+ * @param {string} path
+ * @param {boolean} timedOut
+ */
+function noAnswerMessage(method, path, timedOut) {
+  const within = timedOut ? ` within ${REQUEST_TIMEOUT_MS / 1000} seconds` : "";
+  const question = timedOut ? "Is it still running, or paused?" : "Is it still running?";
+  if (method === "GET")
+    return `The sandbox did not answer${within}. ${question} The page reads again every few seconds.`;
+  const late = timedOut
+    ? " If it reaches the sandbox later, the sandbox refuses it (its deadline has passed), so it is not applied."
+    : "";
+  return `Not applied: the sandbox did not answer this ${method} ${path.split("?")[0]}${within}, and the console will not send it again.${late} ${question} Once it answers (the banner above goes), check the page and try again.`;
 }
 
 /** @param {any} body */
