@@ -522,6 +522,63 @@ describe("the console's first hour (issue 40)", () => {
     TIMEOUT_MS,
   );
 
+  test(
+    "58.1: a hung sandbox (its process paused) is reported within seconds, and + 1 hour clicked meanwhile is said not applied, and is not applied on resume",
+    async () => {
+      const wallet = await fundedWallet("Hung", 1000);
+      const page = await signedInPage();
+      await open(page, `/wallets/${wallet.id}`);
+      await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
+      const leadBefore = (await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs;
+      const banner = page.locator(".live-banner");
+      await page.getByText("Advance time").click();
+      sandbox.pause();
+      try {
+        await page.getByRole("button", { name: "+ 1 hour" }).click();
+        // The request timeout is 5 s (api.js): the refusal and the banner come within it and a round.
+        const refusal = page.locator(".clock-menu [role=alert]");
+        await refusal.waitFor({ timeout: 15_000 });
+        expect(await refusal.textContent()).toMatch(
+          /^Not applied: .* within 5 seconds.* it is not applied\./,
+        );
+        await banner.waitFor({ state: "visible", timeout: 15_000 });
+        expect(await banner.textContent()).toContain("did not answer within 5 seconds");
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        sandbox.resume();
+      }
+      // On resume the sandbox reads the + 1 hour still in its socket, past its deadline: refused.
+      await banner.waitFor({ state: "hidden", timeout: 15_000 });
+      expect((await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs).toBe(leadBefore);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "58.2: with Sandbox controls open, the console's reads stay out of the request log, and its actions are in it",
+    async () => {
+      const page = await signedInPage();
+      const since = new Date().toISOString();
+      const polled = watchRequests(page, "GET", /^\/_sandbox\/(?:faults|policy|signing\/api-keys|clock)$/);
+      await open(page, "/controls");
+      // Two rounds of each of the four reads.
+      await eventually(() => polled.length).toBeGreaterThanOrEqual(8);
+      await page
+        .getByRole("group", { name: "Advance the clock by" })
+        .getByRole("button", { name: "+ 1 second" })
+        .click();
+      await page.getByText("The sandbox clock is now").waitFor();
+      const { body } = await api("GET", "/_console/api/requests?limit=200");
+      const logged = (body.data as { method: string; path: string; at: string }[])
+        .filter((row) => row.at >= since)
+        .map((row) => `${row.method} ${row.path}`);
+      expect(logged).toEqual(["POST /_sandbox/clock/advance"]);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
   test("no page printed an error", () => {
     expect(pageErrors).toEqual([]);
   });

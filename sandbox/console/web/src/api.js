@@ -55,7 +55,7 @@ let sandboxClockAheadMs = 0;
 export class ApiError extends Error {
   /**
    * @param {string} message
-   * @param {{ status: number, code: string | null, body: any, requestId: string | null, sent: SentRequest }} details
+   * @param {{ status: number, code: string | null, body: any, requestId: string | null, sent: SentRequest, timedOut?: boolean }} details
    */
   constructor(message, details) {
     super(message);
@@ -65,6 +65,8 @@ export class ApiError extends Error {
     this.body = details.body;
     this.requestId = details.requestId;
     this.sent = details.sent;
+    /** No answer within REQUEST_TIMEOUT_MS (status 0): a hung sandbox, rather than a stopped one. */
+    this.timedOut = details.timedOut ?? false;
   }
 }
 
@@ -125,8 +127,11 @@ export async function request(method, path, options = {}) {
       signal: timeout,
     });
   } catch {
-    throw new ApiError(noAnswerMessage(method, path, timeout.aborted), {
+    const timedOut = timeout.aborted;
+    const message = method === "GET" ? unansweredRead(timedOut) : unansweredAction(method, path, timedOut);
+    throw new ApiError(message, {
       status: 0,
+      timedOut,
       code: null,
       body: null,
       requestId: null,
@@ -156,22 +161,28 @@ export async function request(method, path, options = {}) {
 }
 
 /**
- * What to say when no answer came: a read is tried again by the page's polling; an action is not
- * (sending it later, unseen, could surprise more than help), and one that timed out is refused
- * by the sandbox if it arrives after its deadline, so it is not applied later either.
+ * What a read that got no answer says: the page's polling tries it again.
+ * @param {boolean} timedOut whether the console stopped waiting, rather than the connection failing
+ */
+export function unansweredRead(timedOut) {
+  return timedOut
+    ? `The sandbox did not answer within ${REQUEST_TIMEOUT_MS / 1000} seconds. Is it still running, or paused? The page reads again every few seconds.`
+    : "The sandbox did not answer. Is it still running? The page reads again every few seconds.";
+}
+
+/**
+ * What an action that got no answer says: it is not sent again (sending it later, unseen, could
+ * surprise more than help), and one that timed out is refused by the sandbox if it arrives after
+ * its deadline, so it is not applied later either.
  * @param {string} method
  * @param {string} path
  * @param {boolean} timedOut
  */
-function noAnswerMessage(method, path, timedOut) {
-  const within = timedOut ? ` within ${REQUEST_TIMEOUT_MS / 1000} seconds` : "";
-  const question = timedOut ? "Is it still running, or paused?" : "Is it still running?";
-  if (method === "GET")
-    return `The sandbox did not answer${within}. ${question} The page reads again every few seconds.`;
-  const late = timedOut
-    ? " If it reaches the sandbox later, the sandbox refuses it (its deadline has passed), so it is not applied."
-    : "";
-  return `Not applied: the sandbox did not answer this ${method} ${path.split("?")[0]}${within}, and the console will not send it again.${late} ${question} Once it answers (the banner above goes), check the page and try again.`;
+function unansweredAction(method, path, timedOut) {
+  const action = `${method} ${path.split("?")[0]}`;
+  return timedOut
+    ? `Not applied: the sandbox did not answer this ${action} within ${REQUEST_TIMEOUT_MS / 1000} seconds, and the console will not send it again. If it reaches the sandbox later, the sandbox refuses it (its deadline has passed), so it is not applied. Is the sandbox still running, or paused? Once it answers (the banner above goes), check the page and try again.`
+    : `Not applied: the sandbox did not answer this ${action}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
 }
 
 /** @param {any} body */
