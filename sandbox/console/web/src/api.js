@@ -65,7 +65,7 @@ export class ApiError extends Error {
     this.body = details.body;
     this.requestId = details.requestId;
     this.sent = details.sent;
-    /** No answer within REQUEST_TIMEOUT_MS (status 0): a hung sandbox, rather than a stopped one. */
+    /** No answer within its timeout (status 0): a hung sandbox, rather than a stopped one. */
     this.timedOut = details.timedOut ?? false;
   }
 }
@@ -78,6 +78,8 @@ export class ApiError extends Error {
  * @property {string | null} [token] the bearer token to use instead of the session's (sign-in); null sends none
  * @property {[string, string, string][]} [extraHeaders] name, value, and what to show instead of the value
  * @property {boolean} [signing] a signing-provider call, authenticated by its X-Stamp instead of a token
+ * @property {number} [timeoutMs] how long to wait for this answer, for an action that takes the
+ *   sandbox longer than milliseconds (REQUEST_TIMEOUT_MS otherwise); its deadline follows it
  */
 
 /**
@@ -104,9 +106,10 @@ export async function request(method, path, options = {}) {
     if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, "$ADMIN_TOKEN");
   }
   if (token !== null) add(CONSOLE_HEADER, "1");
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   // Reads change nothing, so only actions need a deadline.
   if (method !== "GET")
-    add(DEADLINE_HEADER, String(Date.now() + sandboxClockAheadMs + REQUEST_TIMEOUT_MS - DEADLINE_MARGIN_MS));
+    add(DEADLINE_HEADER, String(Date.now() + sandboxClockAheadMs + timeoutMs - DEADLINE_MARGIN_MS));
   for (const [name, value, display] of options.extraHeaders ?? []) add(name, value, display);
   const bodyText =
     options.bodyText ?? (options.body === undefined ? null : JSON.stringify(options.body, null, 2));
@@ -114,7 +117,7 @@ export async function request(method, path, options = {}) {
   /** @type {SentRequest} */
   const sent = { method, path, headers: shown, body: bodyText };
 
-  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  const timeout = AbortSignal.timeout(timeoutMs);
   let response;
   try {
     response = await fetch(path, {
@@ -128,7 +131,10 @@ export async function request(method, path, options = {}) {
     });
   } catch {
     const timedOut = timeout.aborted;
-    const message = method === "GET" ? unansweredRead(timedOut) : unansweredAction(method, path, timedOut);
+    const message =
+      method === "GET"
+        ? unansweredRead(timedOut, timeoutMs)
+        : unansweredAction(method, path, timedOut, timeoutMs);
     throw new ApiError(message, {
       status: 0,
       timedOut,
@@ -163,10 +169,11 @@ export async function request(method, path, options = {}) {
 /**
  * What a read that got no answer says: the page's polling tries it again.
  * @param {boolean} timedOut whether the console stopped waiting, rather than the connection failing
+ * @param {number} [timeoutMs] how long it waited
  */
-export function unansweredRead(timedOut) {
+export function unansweredRead(timedOut, timeoutMs = REQUEST_TIMEOUT_MS) {
   return timedOut
-    ? `The sandbox did not answer within ${REQUEST_TIMEOUT_MS / 1000} seconds. Is it still running, or paused? The page reads again every few seconds.`
+    ? `The sandbox did not answer within ${timeoutMs / 1000} seconds. Is it still running, or paused? The page reads again every few seconds.`
     : "The sandbox did not answer. Is it still running? The page reads again every few seconds.";
 }
 
@@ -177,11 +184,12 @@ export function unansweredRead(timedOut) {
  * @param {string} method
  * @param {string} path
  * @param {boolean} timedOut
+ * @param {number} timeoutMs
  */
-function unansweredAction(method, path, timedOut) {
+function unansweredAction(method, path, timedOut, timeoutMs) {
   const action = `${method} ${path.split("?")[0]}`;
   return timedOut
-    ? `Not applied: the sandbox did not answer this ${action} within ${REQUEST_TIMEOUT_MS / 1000} seconds, and the console will not send it again. If it reaches the sandbox later, the sandbox refuses it (its deadline has passed), so it is not applied. Is the sandbox still running, or paused? Once it answers (the banner above goes), check the page and try again.`
+    ? `Not applied: the sandbox did not answer this ${action} within ${timeoutMs / 1000} seconds, and the console will not send it again. If it reaches the sandbox later, the sandbox refuses it (its deadline has passed), so it is not applied. Is the sandbox still running, or paused? Once it answers (the banner above goes), check the page and try again.`
     : `Not applied: the sandbox did not answer this ${action}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
 }
 
