@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox } from "./harness.ts";
 import { eventually, offscreenActions, seriousViolations } from "./pageChecks.ts";
@@ -58,6 +58,11 @@ async function advance(seconds: number): Promise<void> {
   expect((await api("POST", "/_sandbox/clock/advance", { seconds }, true)).status).toBe(200);
 }
 
+/** How far the organization's sandbox clock is ahead of the wall clock: it changes only when advanced. */
+async function organizationLeadMs(): Promise<number> {
+  return (await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs as number;
+}
+
 /** The organization's sandbox clock now, as the sandbox answers it. */
 async function sandboxNow(): Promise<string> {
   const { body } = await api("GET", "/_sandbox/clock", undefined, true);
@@ -76,6 +81,15 @@ async function signedInPage(token = TOKEN): Promise<Page> {
 }
 
 const open = (page: Page, path: string) => page.goto(`${sandbox.consoleUrl}${path.replace(/^\//, "")}`);
+
+/** A funded wallet's page, its figures shown, and the page's live banner: where an outage is met. */
+async function walletPageShown(label: string): Promise<{ page: Page; banner: Locator }> {
+  const wallet = await fundedWallet(label, 1000);
+  const page = await signedInPage();
+  await open(page, `/wallets/${wallet.id}`);
+  await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
+  return { page, banner: page.locator(".live-banner") };
+}
 
 /** Every request of the page whose method and path match, as "METHOD path". */
 function watchRequests(page: Page, method: string, path: RegExp): string[] {
@@ -134,12 +148,8 @@ describe("the console's first hour (issue 40)", () => {
   test(
     "3: after an outage the banner goes within seconds, Retry now reads at once, and an action clicked meanwhile says it is not sent, and is not",
     async () => {
-      const wallet = await fundedWallet("Outage", 1000);
-      const page = await signedInPage();
-      await open(page, `/wallets/${wallet.id}`);
-      await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
-      const leadBefore = (await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs;
-      const banner = page.locator(".live-banner");
+      const { page, banner } = await walletPageShown("Outage");
+      const leadBefore = await organizationLeadMs();
       const outage = /\/(?:_console|_sandbox|v2)\//;
       await page.route(outage, (route) => route.abort());
       await banner.waitFor({ state: "visible", timeout: 15_000 });
@@ -167,7 +177,7 @@ describe("the console's first hour (issue 40)", () => {
       await banner.waitFor({ state: "hidden", timeout: 2_500 });
       // The "+ 1 hour" of the outage was never sent later.
       await page.waitForTimeout(3_000);
-      expect((await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs).toBe(leadBefore);
+      expect(await organizationLeadMs()).toBe(leadBefore);
       await page.close();
     },
     TIMEOUT_MS,
@@ -530,12 +540,8 @@ describe("the console's first hour (issue 40)", () => {
   test(
     "58.1: a hung sandbox (its process paused) is reported within seconds, and + 1 hour clicked meanwhile is said not applied, and is not applied on resume",
     async () => {
-      const wallet = await fundedWallet("Hung", 1000);
-      const page = await signedInPage();
-      await open(page, `/wallets/${wallet.id}`);
-      await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
-      const leadBefore = (await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs;
-      const banner = page.locator(".live-banner");
+      const { page, banner } = await walletPageShown("Hung");
+      const leadBefore = await organizationLeadMs();
       await page.getByText("Advance time").click();
       sandbox.pause();
       try {
@@ -554,7 +560,7 @@ describe("the console's first hour (issue 40)", () => {
       }
       // On resume the sandbox reads the + 1 hour still in its socket, past its deadline: refused.
       await banner.waitFor({ state: "hidden", timeout: 15_000 });
-      expect((await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs).toBe(leadBefore);
+      expect(await organizationLeadMs()).toBe(leadBefore);
       await page.close();
     },
     TIMEOUT_MS,
