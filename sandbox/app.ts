@@ -27,6 +27,7 @@ import { mountSigningProvider } from "./signing/index.ts";
 import { mountConsolePages } from "./console/consolePages.ts";
 import { registerConsoleOperations } from "./console/consoleOperationRoutes.ts";
 import { requestLogMiddleware } from "./http/requestLogMiddleware.ts";
+import { deadlineMiddleware, wallClockMiddleware } from "./http/deadlineMiddleware.ts";
 
 /** Where the wallet operations live: the wallet list's path, from the service's table. */
 const WALLETS_BASE = SERVICE_OPERATIONS_BY_ID.listPortfolioWallets.path;
@@ -40,11 +41,16 @@ const WALLETS_BASE = SERVICE_OPERATIONS_BY_ID.listPortfolioWallets.path;
 export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   app.use("*", requestIdMiddleware());
+  app.use("*", wallClockMiddleware());
   // Every request, before it reads anything: a snapshot restore waits for those in flight.
   app.use("*", requestGateMiddleware(ctx));
   app.use("*", responseHeadersMiddleware());
   app.use("*", hostCheckMiddleware(ctx.allowedHosts));
   app.use("*", bodySizeLimitMiddleware());
+  // A request past its deadline is refused before anything handles it, the signing provider's
+  // routes included (mounted next); checked again just before the routes below, after the waits
+  // between (the organizations' turns, the body read).
+  app.use("*", deadlineMiddleware());
   // Before the signing provider's admin routes too (/_sandbox/signing), which are mounted early.
   app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminAccess));
   app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminAccess));
@@ -60,6 +66,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use("*", fairTurnsMiddleware(ctx));
   app.use(`${WALLETS_BASE}/*`, settleDueWorkMiddleware(ctx));
   app.use(WALLETS_BASE, settleDueWorkMiddleware(ctx));
+  app.use("*", deadlineMiddleware());
 
   // Every operation of the service, registered from its entry in the contract's table.
   registerOperations(app, SERVICE_OPERATIONS_BY_ID, serviceRoutes(ctx));

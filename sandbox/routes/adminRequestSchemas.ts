@@ -25,7 +25,11 @@ export const ChangeScopeSchema = z
   })
   .default("organization");
 export const RateSchema = z.object({
-  currentRateBps: z.number().finite().min(0, "must not be negative").max(100_000),
+  currentRateBps: z
+    .number()
+    .finite()
+    .min(0, "must not be negative")
+    .max(100_000, "must be at most 100000 bps (1000.00% a year)"),
   scope: ChangeScopeSchema,
 });
 export const AdvanceSchema = z
@@ -35,12 +39,12 @@ export const AdvanceSchema = z
       .number()
       .int()
       .min(0)
-      .max(MAX_CLOCK_ADVANCE_MS, `must be at most ${MAX_CLOCK_ADVANCE_MS} (100 years)`)
+      .max(MAX_CLOCK_ADVANCE_MS, `must be at most ${MAX_CLOCK_ADVANCE_MS} ms (100 years)`)
       .optional(),
     seconds: z
       .number()
       .min(0)
-      .max(MAX_CLOCK_ADVANCE_MS / 1000, `must be at most ${MAX_CLOCK_ADVANCE_MS / 1000} (100 years)`)
+      .max(MAX_CLOCK_ADVANCE_MS / 1000, `must be at most ${MAX_CLOCK_ADVANCE_MS / 1000} seconds (100 years)`)
       .optional(),
   })
   .refine((b) => b.ms !== undefined || b.seconds !== undefined, "give ms or seconds");

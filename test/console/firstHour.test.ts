@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox } from "./harness.ts";
 import { eventually, offscreenActions, seriousViolations } from "./pageChecks.ts";
@@ -58,6 +58,11 @@ async function advance(seconds: number): Promise<void> {
   expect((await api("POST", "/_sandbox/clock/advance", { seconds }, true)).status).toBe(200);
 }
 
+/** How far the organization's sandbox clock is ahead of the wall clock: it changes only when advanced. */
+async function organizationLeadMs(): Promise<number> {
+  return (await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs as number;
+}
+
 /** The organization's sandbox clock now, as the sandbox answers it. */
 async function sandboxNow(): Promise<string> {
   const { body } = await api("GET", "/_sandbox/clock", undefined, true);
@@ -76,6 +81,15 @@ async function signedInPage(token = TOKEN): Promise<Page> {
 }
 
 const open = (page: Page, path: string) => page.goto(`${sandbox.consoleUrl}${path.replace(/^\//, "")}`);
+
+/** A funded wallet's page, its figures shown, and the page's live banner: where an outage is met. */
+async function walletPageShown(label: string): Promise<{ page: Page; banner: Locator }> {
+  const wallet = await fundedWallet(label, 1000);
+  const page = await signedInPage();
+  await open(page, `/wallets/${wallet.id}`);
+  await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
+  return { page, banner: page.locator(".live-banner") };
+}
 
 /** Every request of the page whose method and path match, as "METHOD path". */
 function watchRequests(page: Page, method: string, path: RegExp): string[] {
@@ -134,12 +148,8 @@ describe("the console's first hour (issue 40)", () => {
   test(
     "3: after an outage the banner goes within seconds, Retry now reads at once, and an action clicked meanwhile says it is not sent, and is not",
     async () => {
-      const wallet = await fundedWallet("Outage", 1000);
-      const page = await signedInPage();
-      await open(page, `/wallets/${wallet.id}`);
-      await page.locator('[data-stat="totalBalanceUsd"]').waitFor();
-      const leadBefore = (await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs;
-      const banner = page.locator(".live-banner");
+      const { page, banner } = await walletPageShown("Outage");
+      const leadBefore = await organizationLeadMs();
       const outage = /\/(?:_console|_sandbox|v2)\//;
       await page.route(outage, (route) => route.abort());
       await banner.waitFor({ state: "visible", timeout: 15_000 });
@@ -167,7 +177,7 @@ describe("the console's first hour (issue 40)", () => {
       await banner.waitFor({ state: "hidden", timeout: 2_500 });
       // The "+ 1 hour" of the outage was never sent later.
       await page.waitForTimeout(3_000);
-      expect((await api("GET", "/_sandbox/clock", undefined, true)).body.organizationLeadMs).toBe(leadBefore);
+      expect(await organizationLeadMs()).toBe(leadBefore);
       await page.close();
     },
     TIMEOUT_MS,
@@ -208,7 +218,7 @@ describe("the console's first hour (issue 40)", () => {
   );
 
   test(
-    "Deliver 4: Advance to a date refuses no date and a date in the past at the field without sending, and moves the clock to a date ahead",
+    "Deliver 4: Advance to a date refuses no date, a date in the past and one past the clock's limit at the field without sending, and moves the clock to a date ahead",
     async () => {
       await fundedWallet("Advance to a date", 100);
       const page = await signedInPage();
@@ -237,16 +247,21 @@ describe("the console's first hour (issue 40)", () => {
         expect(advances).toEqual([]);
         await page.keyboard.press("Escape");
       }
-      // Past the clock's limit: sent, refused by the sandbox, and marked at the same field.
+      // Past the clock's limit (100 years at once): refused at the same field, in dates, not
+      // milliseconds (issue 58), and nothing sent.
       await page.getByText("Advance time").click();
       const form = page.locator("#header-clock-to-date");
       const field = form.getByLabel(/^Advance to/);
       await field.fill("9999-12-31T23:59");
       await form.getByRole("button", { name: "Advance to date" }).click();
-      await eventually(() => page.locator(".clock-menu [role=alert]").textContent()).toContain(
-        "Refused (400",
+      const refusal = page.locator(".clock-menu [role=alert]");
+      await eventually(() => refusal.textContent()).toContain(
+        "further ahead than the sandbox clock moves at once",
       );
+      expect(await refusal.textContent()).not.toMatch(/\bms\b|\d{10}/);
+      expect(await form.locator(".field-error").textContent()).toMatch(/^choose a moment up to \d/);
       expect(await field.getAttribute("aria-invalid")).toBe("true");
+      expect(advances).toEqual([]);
       // Three days ahead, to the minute.
       const target = Date.parse(await sandboxNow()) + 3 * DAY_SECONDS * 1000;
       const wanted = localInput(target);
@@ -255,7 +270,7 @@ describe("the console's first hour (issue 40)", () => {
       await page.locator(".clock-moved").getByText("moved to the date").waitFor();
       const now = await sandboxNow();
       expect(localInput(Date.parse(now))).toBe(wanted);
-      expect(advances).toHaveLength(2);
+      expect(advances).toHaveLength(1);
       await page.close();
     },
     TIMEOUT_MS,
@@ -517,6 +532,123 @@ describe("the console's first hour (issue 40)", () => {
       // The organization's clock is days ahead of the wall clock; the key was made a moment ago on it.
       expect(now - Date.now()).toBeGreaterThan(6 * DAY_SECONDS * 1000);
       expect(Math.abs(now - Date.parse(created!))).toBeLessThan(60_000);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "58.1: a hung sandbox (its process paused) is reported within seconds, and + 1 hour clicked meanwhile is said not applied, and is not applied on resume",
+    async () => {
+      const { page, banner } = await walletPageShown("Hung");
+      const leadBefore = await organizationLeadMs();
+      await page.getByText("Advance time").click();
+      sandbox.pause();
+      try {
+        await page.getByRole("button", { name: "+ 1 hour" }).click();
+        // The request timeout is 5 s (api.js): the refusal and the banner come within it and a round.
+        const refusal = page.locator(".clock-menu [role=alert]");
+        await refusal.waitFor({ timeout: 15_000 });
+        expect(await refusal.textContent()).toMatch(
+          /^Not applied: .* within 5 seconds.* it is not applied\./,
+        );
+        await banner.waitFor({ state: "visible", timeout: 15_000 });
+        expect(await banner.textContent()).toContain("did not answer within 5 seconds");
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        sandbox.resume();
+      }
+      // On resume the sandbox reads the + 1 hour still in its socket, past its deadline: refused.
+      await banner.waitFor({ state: "hidden", timeout: 15_000 });
+      expect(await organizationLeadMs()).toBe(leadBefore);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "58.2: with Sandbox controls open, the console's reads stay out of the request log, and its actions are in it",
+    async () => {
+      const page = await signedInPage();
+      const since = new Date().toISOString();
+      const polled = watchRequests(page, "GET", /^\/_sandbox\/faults$/);
+      await open(page, "/controls");
+      // Three rounds of its reads (the armed faults are read every round, the policy once).
+      await eventually(() => polled.length).toBeGreaterThanOrEqual(3);
+      await page
+        .getByRole("group", { name: "Advance the clock by" })
+        .getByRole("button", { name: "+ 1 second" })
+        .click();
+      await page.getByText("The sandbox clock is now").waitFor();
+      const { body } = await api("GET", "/_console/api/requests?limit=200");
+      const logged = (body.data as { method: string; path: string; at: string }[])
+        .filter((row) => row.at >= since)
+        .map((row) => `${row.method} ${row.path}`);
+      expect(logged).toEqual(["POST /_sandbox/clock/advance"]);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "58.3: the rate, Advance by, a fault's path and the weights are refused at their field in the user's words, the rate's hint following what is typed",
+    async () => {
+      const page = await signedInPage();
+      const advances = watchRequests(page, "POST", /\/_sandbox\/clock\/advance$/);
+      const creates = watchRequests(page, "POST", /^\/v2\/portfolio-wallets$/);
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        await open(page, "/controls");
+        const rateForm = page.locator("form", { has: page.getByRole("button", { name: "Set rate" }) });
+        const rate = rateForm.getByLabel("Rate (bps)");
+        await rate.fill("200000");
+        expect(await rateForm.locator(".hint").textContent()).toBe("200000 bps = 2000.00% a year");
+        await rateForm.getByRole("button", { name: "Set rate" }).click();
+        await eventually(() => rateForm.getByRole("alert").textContent()).toContain(
+          "Rate (bps): must be at most 100000 bps (1000.00% a year)",
+        );
+        expect(await rateForm.getByRole("alert").textContent()).not.toContain("currentRateBps");
+        expect(await rate.getAttribute("aria-invalid")).toBe("true");
+
+        const advanceBy = page.locator("#clock-advance-by");
+        await advanceBy.getByLabel("Advance by").fill("40000");
+        await advanceBy.getByLabel("Unit").selectOption({ label: "days" });
+        await advanceBy.getByRole("button", { name: "Advance", exact: true }).click();
+        const clockAlert = page.locator(".card", { has: advanceBy }).getByRole("alert");
+        await eventually(() => clockAlert.textContent()).toContain("Not sent: 40000 days");
+        expect(await advanceBy.locator(".field-error").textContent()).toBe(
+          "at most 36500 days (100 years) at once",
+        );
+        expect(await advanceBy.getByLabel("Advance by").getAttribute("aria-invalid")).toBe("true");
+
+        const faultForm = page.locator("form", { has: page.getByRole("button", { name: "Arm fault" }) });
+        await faultForm.getByLabel("Fault", { exact: true }).selectOption("http");
+        const path = faultForm.getByLabel("Path pattern");
+        await path.fill("v2/portfolio-wallets");
+        await faultForm.getByRole("button", { name: "Arm fault" }).click();
+        await eventually(() => path.getAttribute("aria-invalid")).toBe("true");
+        expect(await faultForm.locator(".field-error").textContent()).toContain("must start with /");
+        expect(await faultForm.getByRole("alert").textContent()).toContain("Path pattern: must start with /");
+        expect(await seriousViolations(page), `${width}px`).toEqual([]);
+        expect(await offscreenActions(page), `${width}px`).toEqual([]);
+
+        await open(page, "/wallets/new");
+        const form = page.locator("#new-wallet-form");
+        const weights = form.locator("input.weight-input");
+        await weights.first().waitFor();
+        for (let index = 0; index < (await weights.count()); index += 1)
+          await weights.nth(index).fill(index === 0 ? "11000" : index === 1 ? "-1000" : "0");
+        const total = form.locator(".weight-total");
+        expect(await total.getAttribute("class")).not.toContain("total-ok");
+        expect(await total.textContent()).toContain("−1000 is not a weight");
+        // The inputs' own limits refuse it at the field, unsent.
+        await form.getByRole("button", { name: "Create wallet" }).click();
+        expect(await weights.nth(0).evaluate((input: HTMLInputElement) => input.validity.rangeOverflow)).toBe(
+          true,
+        );
+        expect(await seriousViolations(page), `${width}px`).toEqual([]);
+      }
+      expect({ advances, creates }).toEqual({ advances: [], creates: [] });
       await page.close();
     },
     TIMEOUT_MS,

@@ -90,6 +90,10 @@ export interface CliSandbox {
   output(): string;
   /** A request with an API token (and the admin token, when `admin`), answered as loose JSON. */
   api(token: string, method: string, route: string, body?: unknown, admin?: boolean): Promise<Answer>;
+  /** Stops the process where it is (SIGSTOP), as a hung sandbox: it holds its sockets and answers nothing. */
+  pause(): void;
+  /** Lets a paused process run on (SIGCONT): it reads what arrived meanwhile. */
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -164,8 +168,18 @@ export async function startCliSandbox(options: {
       const text = await response.text();
       return { status: response.status, body: text === "" ? null : JSON.parse(text) };
     },
+    pause() {
+      // In a terminal the child is `script`, not the sandbox: stopping it would stop nothing.
+      if (options.terminal) throw new Error("pause() needs a sandbox started without `terminal`");
+      child.kill("SIGSTOP");
+    },
+    resume() {
+      child.kill("SIGCONT");
+    },
     async close() {
       if (child.exitCode === null) {
+        // A paused process would hold the SIGTERM until it runs again.
+        child.kill("SIGCONT");
         child.kill("SIGTERM");
         await once(child, "exit");
       }

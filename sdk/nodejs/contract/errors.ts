@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   "forbidden",
   "payload_too_large",
   "rate_limited",
+  "deadline_passed",
   "internal_error",
   "unavailable",
 ] as const;

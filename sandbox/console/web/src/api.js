@@ -4,8 +4,34 @@
 import { moneyInText } from "./format.js";
 import { session } from "./session.js";
 
-/** Sent on the console's API calls: the sandbox neither counts nor faults them (docs/sandbox.md). */
+/**
+ * Sent on every request of the console, admin calls included: the sandbox neither counts nor
+ * faults them, and leaves the console's reads out of its request log (docs/sandbox.md).
+ */
 const CONSOLE_HEADER = "X-Sandbox-Console";
+
+/**
+ * How long the console waits for an answer. This sandbox answers its reads and actions in
+ * milliseconds; one that has not answered in 5 seconds is stopped, paused or hung, and the page
+ * says so (its banner) instead of waiting for ever.
+ */
+export const REQUEST_TIMEOUT_MS = 5000;
+/**
+ * The latest moment the sandbox may still apply an action, on the sandbox's wall clock (ms since
+ * the epoch): aborting the fetch alone does not unsend it (its bytes may already sit in a paused
+ * sandbox's socket, applied on resume, after the console said it was not), so the sandbox refuses
+ * one that reaches it later (docs/sandbox.md "Deadlines").
+ */
+const DEADLINE_HEADER = "X-Sandbox-Deadline-Ms";
+/** The sandbox's wall clock when it answered: deadlines are set on its clock, not the browser's. */
+const WALL_CLOCK_HEADER = "X-Sandbox-Wall-Clock-Ms";
+/**
+ * The deadline falls this long before the console stops waiting, so an action the sandbox began
+ * just in time has its answer back before the console would call it not applied.
+ */
+const DEADLINE_MARGIN_MS = 1000;
+/** The sandbox's wall clock less the browser's, learned from the last answer (0 before any). */
+let sandboxClockAheadMs = 0;
 
 /**
  * What was sent, as a page may show it: secrets are placeholders.
@@ -29,7 +55,7 @@ const CONSOLE_HEADER = "X-Sandbox-Console";
 export class ApiError extends Error {
   /**
    * @param {string} message
-   * @param {{ status: number, code: string | null, body: any, requestId: string | null, sent: SentRequest }} details
+   * @param {{ status: number, code: string | null, body: any, requestId: string | null, sent: SentRequest, timedOut?: boolean }} details
    */
   constructor(message, details) {
     super(message);
@@ -39,6 +65,8 @@ export class ApiError extends Error {
     this.body = details.body;
     this.requestId = details.requestId;
     this.sent = details.sent;
+    /** No answer within its timeout (status 0): a hung sandbox, rather than a stopped one. */
+    this.timedOut = details.timedOut ?? false;
   }
 }
 
@@ -50,6 +78,8 @@ export class ApiError extends Error {
  * @property {string | null} [token] the bearer token to use instead of the session's (sign-in); null sends none
  * @property {[string, string, string][]} [extraHeaders] name, value, and what to show instead of the value
  * @property {boolean} [signing] a signing-provider call, authenticated by its X-Stamp instead of a token
+ * @property {number} [timeoutMs] how long to wait for this answer, for an action that takes the
+ *   sandbox longer than milliseconds (REQUEST_TIMEOUT_MS otherwise); its deadline follows it
  */
 
 /**
@@ -74,9 +104,12 @@ export async function request(method, path, options = {}) {
   if (options.admin) {
     const adminToken = session()?.adminToken ?? null;
     if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, "$ADMIN_TOKEN");
-  } else if (token !== null) {
-    add(CONSOLE_HEADER, "1");
   }
+  if (token !== null) add(CONSOLE_HEADER, "1");
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Reads change nothing, so only actions need a deadline.
+  if (method !== "GET")
+    add(DEADLINE_HEADER, String(Date.now() + sandboxClockAheadMs + timeoutMs - DEADLINE_MARGIN_MS));
   for (const [name, value, display] of options.extraHeaders ?? []) add(name, value, display);
   const bodyText =
     options.bodyText ?? (options.body === undefined ? null : JSON.stringify(options.body, null, 2));
@@ -84,6 +117,7 @@ export async function request(method, path, options = {}) {
   /** @type {SentRequest} */
   const sent = { method, path, headers: shown, body: bodyText };
 
+  const timeout = AbortSignal.timeout(timeoutMs);
   let response;
   try {
     response = await fetch(path, {
@@ -93,23 +127,27 @@ export async function request(method, path, options = {}) {
       cache: "no-store",
       credentials: "omit",
       redirect: "error",
+      signal: timeout,
     });
   } catch {
-    // A read is tried again by the page's polling; an action is not (sending it later, unseen,
-    // could surprise more than help): say so, rather than let "trying" suggest it will be sent.
+    const timedOut = timeout.aborted;
     const message =
       method === "GET"
-        ? "The sandbox did not answer. Is it still running? The page reads again every few seconds."
-        : `The sandbox did not answer this ${method} ${path.split("?")[0]}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
+        ? unansweredRead(timedOut, timeoutMs)
+        : unansweredAction(method, path, timedOut, timeoutMs);
     throw new ApiError(message, {
       status: 0,
+      timedOut,
       code: null,
       body: null,
       requestId: null,
       sent,
     });
   }
-  const text = await response.text();
+  const stamped = Number(response.headers.get(WALL_CLOCK_HEADER) ?? Number.NaN);
+  if (Number.isFinite(stamped)) sandboxClockAheadMs = stamped - Date.now();
+  // An answer whose body stopped halfway (the sandbox paused while sending it) keeps its status.
+  const text = await response.text().catch(() => "");
   /** @type {any} */
   let body = null;
   try {
@@ -126,6 +164,33 @@ export async function request(method, path, options = {}) {
     requestId,
     sent,
   });
+}
+
+/**
+ * What a read that got no answer says: the page's polling tries it again.
+ * @param {boolean} timedOut whether the console stopped waiting, rather than the connection failing
+ * @param {number} [timeoutMs] how long it waited
+ */
+export function unansweredRead(timedOut, timeoutMs = REQUEST_TIMEOUT_MS) {
+  return timedOut
+    ? `The sandbox did not answer within ${timeoutMs / 1000} seconds. Is it still running, or paused? The page reads again every few seconds.`
+    : "The sandbox did not answer. Is it still running? The page reads again every few seconds.";
+}
+
+/**
+ * What an action that got no answer says: it is not sent again (sending it later, unseen, could
+ * surprise more than help), and one that timed out is refused by the sandbox if it arrives after
+ * its deadline, so it is not applied later either.
+ * @param {string} method
+ * @param {string} path
+ * @param {boolean} timedOut
+ * @param {number} timeoutMs
+ */
+function unansweredAction(method, path, timedOut, timeoutMs) {
+  const action = `${method} ${path.split("?")[0]}`;
+  return timedOut
+    ? `Not applied: the sandbox did not answer this ${action} within ${timeoutMs / 1000} seconds, and the console will not send it again. If it reaches the sandbox later, the sandbox refuses it (its deadline has passed), so it is not applied. Is the sandbox still running, or paused? Once it answers (the banner above goes), check the page and try again.`
+    : `Not applied: the sandbox did not answer this ${action}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
 }
 
 /** @param {any} body */

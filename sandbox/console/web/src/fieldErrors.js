@@ -82,6 +82,37 @@ export function clearFieldErrors(form, field) {
   }
 }
 
+/**
+ * What the user calls a control: its `data-field-name` (a group's, such as the weights'), else its
+ * label's text, else the API's name for it.
+ * @param {HTMLFormElement} form
+ * @param {HTMLElement} control
+ */
+function nameOf(form, control) {
+  const named = control.dataset["fieldName"];
+  if (named !== undefined) return named;
+  const label = control.id === "" ? null : form.querySelector(`label[for="${CSS.escape(control.id)}"]`);
+  return label?.textContent?.trim() || (control.dataset["apiField"] ?? "");
+}
+
+/**
+ * A refusal's fields in the form's own words ("Rate (bps): must be at most 100000 bps"), when the
+ * form holds every field it names; null otherwise (the sandbox's message then says it best).
+ * @param {HTMLFormElement} form
+ * @param {{ field: string, reason: string }[]} details
+ */
+export function refusalInFormWords(form, details) {
+  if (details.length === 0) return null;
+  /** @type {string[]} */
+  const parts = [];
+  for (const detail of details) {
+    const control = controlsOf(form, baseField(detail.field))[0];
+    if (control === undefined) return null;
+    parts.push(`${nameOf(form, control)}: ${moneyInText(detail.reason)}`);
+  }
+  return parts.join("; ");
+}
+
 /** Whether any control of the form is still marked invalid. */
 export const hasFieldErrors = (/** @type {HTMLFormElement} */ form) =>
   form.querySelector("[aria-invalid]") !== null;

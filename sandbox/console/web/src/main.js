@@ -1,7 +1,7 @@
 // @ts-check
 // The console's entry point: routes a path under /_console to a page, draws the header and the
 // navigation, and keeps the page current by polling (live.js).
-import { ApiError, request } from "./api.js";
+import { ApiError, request, unansweredRead } from "./api.js";
 import { announce, fill, h } from "./dom.js";
 import { when, whenUtc } from "./format.js";
 import { startPolling } from "./live.js";
@@ -218,7 +218,15 @@ const poller = startPolling(refreshRound, {
       navigate("/sign-in?reason=expired", { replace: true });
       return;
     }
-    showBanner(`Could not refresh this page: ${error instanceof Error ? error.message : String(error)}`);
+    // A round's reads include POSTs that change nothing (the yield report): no answer to any of
+    // them is the same outage, said as a read's.
+    const said =
+      error instanceof ApiError && error.status === 0
+        ? unansweredRead(error.timedOut)
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    showBanner(`Could not refresh this page: ${said}`);
   },
 });
 

@@ -2,7 +2,13 @@
 // What an action sent and what came back, shown under the action: the page teaches the API.
 import { ApiError, requestText } from "./api.js";
 import { fill, h } from "./dom.js";
-import { clearFieldErrors, hasFieldErrors, refusalDetails, showFieldErrors } from "./fieldErrors.js";
+import {
+  clearFieldErrors,
+  hasFieldErrors,
+  refusalDetails,
+  refusalInFormWords,
+  showFieldErrors,
+} from "./fieldErrors.js";
 
 /** @typedef {import("./api.js").Answer} Answer */
 /** @typedef {import("./api.js").SentRequest} SentRequest */
@@ -178,9 +184,17 @@ export async function runLogged(log, run, options = {}) {
     log.show({ ok: true, message, exchanges });
     return true;
   } catch (error) {
-    log.show({ ok: false, message: error instanceof Error ? error.message : String(error), exchanges });
-    if (form !== undefined && error instanceof ApiError) showFieldErrors(form, refusalDetails(error.body));
+    let message = error instanceof Error ? error.message : String(error);
+    if (form !== undefined && error instanceof ApiError) {
+      const details = refusalDetails(error.body);
+      showFieldErrors(form, details);
+      // Said with the form's labels, not the API's field names, when every field is the form's.
+      const inWords = refusalInFormWords(form, details);
+      if (inWords !== null)
+        message = `Refused (${error.status}${error.code === null ? "" : ` ${error.code}`}): ${inWords}. Correct the marked field and try again.`;
+    }
     if (form !== undefined && error instanceof RefusedInPage) showFieldErrors(form, error.details);
+    log.show({ ok: false, message, exchanges });
     return false;
   }
 }

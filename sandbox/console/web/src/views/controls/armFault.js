@@ -41,14 +41,20 @@ export function armFaultControl(wallets, selected, after) {
   );
   const legKey = h(
     "select",
-    { name: "legKey" },
+    { name: "legKey", "data-api-field": "legKey" },
     h("option", { value: "redeem" }, "redeem (and redeem_*)"),
     h("option", { value: "instant" }, "instant"),
   );
-  const reason = h("input", { name: "reason", type: "text", value: DEFAULT_REASON.leg, maxlength: 500 });
+  const reason = h("input", {
+    name: "reason",
+    type: "text",
+    value: DEFAULT_REASON.leg,
+    maxlength: 500,
+    "data-api-field": "reason",
+  });
   const method = h(
     "select",
-    { name: "method" },
+    { name: "method", "data-api-field": "method" },
     ["*", "GET", "POST", "PATCH", "PUT", "DELETE"].map((m) => h("option", { value: m }, m)),
   );
   const path = h("input", {
@@ -57,13 +63,23 @@ export function armFaultControl(wallets, selected, after) {
     value: servicePaths.walletWithdrawPattern,
     class: "mono",
     spellcheck: "false",
+    // The sandbox checks the pattern (sandbox/domain/pathPattern.ts); its refusal is marked here.
+    "data-api-field": "path",
   });
   const status = h(
     "select",
-    { name: "status" },
+    { name: "status", "data-api-field": "status" },
     [503, 500, 429, 502, 504].map((code) => h("option", { value: code }, String(code))),
   );
-  const times = h("input", { name: "times", type: "number", min: 1, max: 1000, step: 1, value: 1 });
+  const times = h("input", {
+    name: "times",
+    type: "number",
+    min: 1,
+    max: 1000,
+    step: 1,
+    value: 1,
+    "data-api-field": "times",
+  });
   // Built on each change: a control moves into the wrapper its field makes.
   /** @type {Record<FaultKind, () => HTMLElement[]>} */
   const groups = {

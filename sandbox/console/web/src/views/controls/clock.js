@@ -8,6 +8,7 @@ import { localZone, when } from "../../format.js";
 import { RefusedInPage, requestLog, runLogged } from "../../requestLog.js";
 import { field } from "./forms.js";
 import { sandboxPaths } from "../../paths.js";
+import { LATEST_TIMESTAMP_MS, MAX_CLOCK_ADVANCE_MS } from "../../../../../clock.ts";
 
 export const ADVANCES = [
   { label: "1 second", seconds: 1 },
@@ -22,23 +23,59 @@ const UNITS = [
   { value: "86400", label: "days" },
 ];
 
+/** The most one advance moves the clock, in seconds. */
+const MAX_ADVANCE_SECONDS = MAX_CLOCK_ADVANCE_MS / 1000;
+
 /**
  * Advances the clock, showing the request and the answer in `log`.
  * @param {ReturnType<typeof requestLog>} log
- * @param {number} seconds
+ * @param {() => number} secondsOf how far; may throw RefusedInPage, and nothing is sent
  * @param {() => void} after
+ * @param {HTMLFormElement} [form] where a refusal's field is marked
  * @returns {Promise<boolean>} whether it moved
  */
-async function advance(log, seconds, after) {
-  const ok = await runLogged(log, async (call) => {
-    const { body } = await call(
-      request("POST", sandboxPaths.clockAdvance, { admin: true, body: { seconds } }),
-    );
-    return `The sandbox clock is now ${when(body?.now)}. Work that fell due has settled.`;
-  });
+async function advance(log, secondsOf, after, form) {
+  const ok = await runLogged(
+    log,
+    async (call) => {
+      const seconds = secondsOf();
+      const { body } = await call(
+        request("POST", sandboxPaths.clockAdvance, { admin: true, body: { seconds } }),
+      );
+      return `The sandbox clock is now ${when(body?.now)}. Work that fell due has settled.`;
+    },
+    form === undefined ? {} : { form },
+  );
   if (ok) announce("The sandbox clock moved");
   after();
   return ok;
+}
+
+/**
+ * "Advance by" an amount of a unit, in seconds; refused in the unit typed when it is not above 0
+ * or more than one advance moves.
+ * @param {string} typed
+ * @param {string} unitValue seconds per unit, as the unit's option holds it
+ */
+function advanceBySeconds(typed, unitValue) {
+  const unitSeconds = Number(unitValue);
+  const unitName = UNITS.find((option) => option.value === unitValue)?.label ?? "seconds";
+  const amount = typed.trim() === "" ? Number.NaN : Number(typed);
+  if (!(amount > 0))
+    throw new RefusedInPage("Not sent: Advance by needs an amount above 0.", [
+      { field: "seconds", reason: `enter how many ${unitName} to move the clock forward, more than 0` },
+    ]);
+  if (amount * unitSeconds > MAX_ADVANCE_SECONDS)
+    throw new RefusedInPage(
+      `Not sent: ${typed.trim()} ${unitName} is more than the sandbox clock moves at once.`,
+      [
+        {
+          field: "seconds",
+          reason: `at most ${MAX_ADVANCE_SECONDS / unitSeconds} ${unitName} (100 years) at once`,
+        },
+      ],
+    );
+  return amount * unitSeconds;
 }
 
 /** A date and time field's value ("2026-12-30T09:00") as the browser's local time, in ms. */
@@ -88,6 +125,13 @@ function advanceToDate(idPrefix, log, after, done) {
             `Not sent: ${when(new Date(chosen).toISOString())} is not after the sandbox time now, ${when(clock?.now)}. The clock only moves forward.`,
             [{ field: "ms", reason: `choose a moment after ${when(clock?.now)}` }],
           );
+        // One advance moves at most 100 years, and never past the year 9999 (sandbox/clock.ts).
+        const latest = Math.min(nowMs + MAX_CLOCK_ADVANCE_MS, LATEST_TIMESTAMP_MS);
+        if (chosen > latest)
+          throw new RefusedInPage(
+            `Not sent: ${when(new Date(chosen).toISOString())} is further ahead than the sandbox clock moves at once (100 years from its time now, ${when(clock?.now)}).`,
+            [{ field: "ms", reason: `choose a moment up to ${when(new Date(latest).toISOString())}` }],
+          );
         const { body } = await call(
           request("POST", sandboxPaths.clockAdvance, { admin: true, body: { ms: chosen - nowMs } }),
         );
@@ -117,24 +161,27 @@ export function clockControls(after) {
     step: "any",
     value: 1,
     inputmode: "decimal",
+    // A refusal of the advance is about the amount, whichever unit it is in.
+    "data-api-field": "seconds",
   });
   const unit = h(
     "select",
-    { name: "unit" },
+    // Marked with the amount, and changing it clears the amount's refusal.
+    { name: "unit", "data-api-field": "seconds" },
     UNITS.map((option) =>
       h("option", { value: option.value, selected: option.value === "3600" }, option.label),
     ),
   );
   const custom = h(
     "form",
-    { class: "inline-form" },
+    { class: "inline-form", id: "clock-advance-by", novalidate: true },
     field("clock-amount", "Advance by", amount),
     field("clock-unit", "Unit", unit),
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "button" }, "Advance")),
   );
   custom.addEventListener("submit", (event) => {
     event.preventDefault();
-    void advance(log, Number(amount.value) * Number(unit.value), after);
+    void advance(log, () => advanceBySeconds(amount.value, unit.value), after, custom);
   });
   return h(
     "div",
@@ -145,7 +192,7 @@ export function clockControls(after) {
       ADVANCES.map((preset) =>
         h(
           "button",
-          { type: "button", class: "button", onClick: () => void advance(log, preset.seconds, after) },
+          { type: "button", class: "button", onClick: () => void advance(log, () => preset.seconds, after) },
           `+ ${preset.label}`,
         ),
       ),
@@ -199,7 +246,8 @@ export function headerClock(after) {
             {
               type: "button",
               class: "button small",
-              onClick: async () => finished(await advance(log, preset.seconds, after), `+ ${preset.label}`),
+              onClick: async () =>
+                finished(await advance(log, () => preset.seconds, after), `+ ${preset.label}`),
             },
             `+ ${preset.label}`,
           ),

@@ -30,11 +30,24 @@ export function rateControl(catalog, after) {
     step: 1,
     value: catalog[0]?.currentRateBps ?? 0,
     required: true,
+    "data-api-field": "currentRateBps",
   });
+  const rateField = field("rate-bps", "Rate (bps)", rate, "a yearly rate");
+  // The hint reads what is typed, as a yearly percentage.
+  const hint = /** @type {HTMLElement} */ (rateField.querySelector(".hint"));
+  const showRate = () => {
+    hint.textContent =
+      rate.value.trim() === ""
+        ? "A yearly rate in basis points: 430 bps = 4.30% a year"
+        : `${rate.value.trim()} bps = ${percent(Number(rate.value))} a year`;
+  };
   const entryOf = (/** @type {string} */ key) => catalog.find((source) => source.positionKey === key);
   sourceSelect.addEventListener("change", () => {
     rate.value = String(entryOf(sourceSelect.value)?.currentRateBps ?? 0);
+    showRate();
   });
+  rate.addEventListener("input", showRate);
+  showRate();
   return [
     h(
       "p",
@@ -43,10 +56,7 @@ export function rateControl(catalog, after) {
     ),
     actionForm(
       "Set rate",
-      [
-        field("rate-source", "Yield source", sourceSelect),
-        field("rate-bps", "Rate (bps)", rate, "430 bps = 4.30% a year"),
-      ],
+      [field("rate-source", "Yield source", sourceSelect), rateField],
       async (current, call) => {
         const key = fieldValue(current, "positionKey");
         const { body } = await call(
