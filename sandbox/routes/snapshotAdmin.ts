@@ -62,7 +62,12 @@ function readFolderFile(ctx: SandboxContext, file: string, kind: SnapshotKind, o
     );
   try {
     const { bytes, marker } = readSnapshotFile(path, kind);
-    return ok({ file, savedAt: marker.savedAt, bytes: bytes.length, contentBase64: bytes.toString("base64") });
+    return ok({
+      file,
+      savedAt: marker.savedAt,
+      bytes: bytes.length,
+      contentBase64: bytes.toString("base64"),
+    });
   } catch (error) {
     if (error instanceof SnapshotFileError)
       // The file's own message starts with its path: the answer names the file only.

@@ -418,7 +418,10 @@ function peekMarker(path: string): SnapshotMarker | null {
  * would check it (a download must not hand out a file the sandbox would refuse). Throws a
  * SnapshotFileError saying what is wrong.
  */
-export function readSnapshotFile(file: string, kind: SnapshotKind): { bytes: Buffer; marker: SnapshotMarker } {
+export function readSnapshotFile(
+  file: string,
+  kind: SnapshotKind,
+): { bytes: Buffer; marker: SnapshotMarker } {
   const opened = openSnapshotFile(file, kind);
   try {
     return { bytes: readFileSync(file), marker: opened.marker };
