@@ -5,7 +5,10 @@ import { moneyInText } from "./format.js";
 import { session } from "./session.js";
 
 /** Sent on the console's API calls: the sandbox neither counts nor faults them (docs/sandbox.md). */
-const CONSOLE_HEADER = "X-Sandbox-Console";
+export const CONSOLE_HEADER = "X-Sandbox-Console";
+/** Shown in the tokens' place: the shell variables copy-as-code reads them from (copyAsCode.js). */
+export const API_TOKEN_SHOWN = "$API_TOKEN";
+export const ADMIN_TOKEN_SHOWN = "$ADMIN_TOKEN";
 
 /**
  * What was sent, as a page may show it: secrets are placeholders.
@@ -70,10 +73,10 @@ export async function request(method, path, options = {}) {
     shown.push([name, display]);
   };
   const token = options.token === undefined ? (session()?.apiToken ?? null) : options.token;
-  if (token !== null) add("Authorization", `Bearer ${token}`, "Bearer $API_TOKEN");
+  if (token !== null) add("Authorization", `Bearer ${token}`, `Bearer ${API_TOKEN_SHOWN}`);
   if (options.admin) {
     const adminToken = session()?.adminToken ?? null;
-    if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, "$ADMIN_TOKEN");
+    if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, ADMIN_TOKEN_SHOWN);
   } else if (token !== null) {
     add(CONSOLE_HEADER, "1");
   }
