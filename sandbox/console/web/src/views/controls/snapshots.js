@@ -29,6 +29,12 @@ function holding(counts) {
   return `${wallets} in ${counts.organizations} organization${counts.organizations === 1 ? "" : "s"}`;
 }
 
+/** A field across the form's columns: a file name is long. */
+function wide(/** @type {HTMLElement} */ element) {
+  element.classList.add("span-all");
+  return element;
+}
+
 /** A default file name: the kind and the moment, so two saves never ask for the same name. */
 const defaultName = (/** @type {string} */ kind) =>
   `${kind}-${new Date().toISOString().slice(0, 19).replaceAll(":", "-")}.${kind === "treasury" ? "snapshot" : "export"}`;
@@ -82,11 +88,13 @@ function fileSection(spec) {
   const form = h(
     "form",
     { class: "form-grid", id: `${spec.id}-form` },
-    field(
-      `${spec.id}-file`,
-      "File name",
-      input,
-      "Letters, digits, '.', '_' and '-': the file lies in the sandbox's snapshot directory; an existing file is never overwritten.",
+    wide(
+      field(
+        `${spec.id}-file`,
+        "File name",
+        input,
+        "Letters, digits, '.', '_' and '-': the file lies in the sandbox's snapshot directory; an existing file is never overwritten.",
+      ),
     ),
     h("div", { class: "form-actions span-all" }, submit),
   );
