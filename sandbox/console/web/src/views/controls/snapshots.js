@@ -57,6 +57,17 @@ function download(file, base64) {
 }
 
 /**
+ * Every snapshot call names its file and nothing else: `{ file }` to one of them, answered as sent.
+ * @param {import("./forms.js").Call} call
+ * @param {string} path
+ * @param {string} file
+ */
+async function sendFile(call, path, file) {
+  const { body } = await call(request("POST", path, { admin: true, body: { file } }));
+  return body;
+}
+
+/**
  * One kind of file: a form that writes one, the list of those there, and what each row offers.
  * @param {{
  *   id: string,
@@ -65,10 +76,12 @@ function download(file, base64) {
  *   listPath: string,
  *   filePath: (file: string) => string,
  *   writeLabel: string,
- *   write: (file: string, call: import("./forms.js").Call) => Promise<string>,
+ *   writePath: string,
+ *   wrote: (file: string, answer: any) => string,
  *   useLabel: string,
  *   confirmUse?: (entry: SnapshotFileEntry) => Promise<boolean>,
- *   use: (entry: SnapshotFileEntry, call: import("./forms.js").Call) => Promise<string>,
+ *   usePath: string,
+ *   used: (entry: SnapshotFileEntry, answer: any) => string,
  *   after: () => void,
  * }} spec
  */
@@ -102,7 +115,14 @@ function fileSection(spec) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     submit.disabled = true;
-    const ok = await runLogged(log, (call) => spec.write(fieldValue(form, "file").trim(), call), { form });
+    const file = fieldValue(form, "file").trim();
+    const ok = await runLogged(
+      log,
+      async (call) => spec.wrote(file, await sendFile(call, spec.writePath, file)),
+      {
+        form,
+      },
+    );
     submit.disabled = false;
     if (ok) input.value = defaultName(spec.id === "snapshot" ? "treasury" : "organization");
     await refresh();
@@ -124,7 +144,7 @@ function fileSection(spec) {
   /** @param {SnapshotFileEntry} entry */
   async function useFile(entry) {
     if (spec.confirmUse !== undefined && !(await spec.confirmUse(entry))) return;
-    await runLogged(log, (call) => spec.use(entry, call));
+    await runLogged(log, async (call) => spec.used(entry, await sendFile(call, spec.usePath, entry.file)));
     await refresh();
     spec.after();
   }
@@ -229,12 +249,9 @@ export function snapshotControls(after) {
         listPath: sandboxPaths.snapshots,
         filePath: sandboxPaths.snapshot,
         writeLabel: "Save snapshot",
-        write: async (file, call) => {
-          const { body } = await call(
-            request("POST", sandboxPaths.snapshotSave, { admin: true, body: { file } }),
-          );
-          return `Saved the whole sandbox as ${file} (sandbox time ${when(String(body?.savedAt))}).`;
-        },
+        writePath: sandboxPaths.snapshotSave,
+        wrote: (file, body) =>
+          `Saved the whole sandbox as ${file} (sandbox time ${when(String(body?.savedAt))}).`,
         useLabel: "Restore",
         confirmUse: async (entry) => {
           const confirmed = await confirmAction({
@@ -252,12 +269,9 @@ export function snapshotControls(after) {
           });
           return confirmed !== null;
         },
-        use: async (entry, call) => {
-          const { body } = await call(
-            request("POST", sandboxPaths.snapshotRestore, { admin: true, body: { file: entry.file } }),
-          );
-          return `Restored ${entry.file}, saved at ${when(String(body?.savedAt))}: it replaced ${holding(body?.replaced)} with the snapshot's ${holding(body?.restored)}. Armed faults were disarmed.`;
-        },
+        usePath: sandboxPaths.snapshotRestore,
+        used: (entry, body) =>
+          `Restored ${entry.file}, saved at ${when(String(body?.savedAt))}: it replaced ${holding(body?.replaced)} with the snapshot's ${holding(body?.restored)}. Armed faults were disarmed.`,
         after,
       });
   const organization = fileSection({
@@ -267,19 +281,13 @@ export function snapshotControls(after) {
     listPath: sandboxPaths.organizationExports,
     filePath: sandboxPaths.organizationExportFile,
     writeLabel: "Export organization",
-    write: async (file, call) => {
-      const { body } = await call(
-        request("POST", sandboxPaths.organizationExport, { admin: true, body: { file } }),
-      );
-      return `Exported this organization as ${file}: ${body?.wallets} wallet(s), ${body?.ledgerEntries} ledger entries.`;
-    },
+    writePath: sandboxPaths.organizationExport,
+    wrote: (file, body) =>
+      `Exported this organization as ${file}: ${body?.wallets} wallet(s), ${body?.ledgerEntries} ledger entries.`,
     useLabel: "Import",
-    use: async (entry, call) => {
-      const { body } = await call(
-        request("POST", sandboxPaths.organizationImport, { admin: true, body: { file: entry.file } }),
-      );
-      return `Imported ${entry.file} into this organization: ${body?.wallets} wallet(s), ${body?.ledgerEntries} ledger entries, exported from organization ${body?.fromOrganizationId}.`;
-    },
+    usePath: sandboxPaths.organizationImport,
+    used: (entry, body) =>
+      `Imported ${entry.file} into this organization: ${body?.wallets} wallet(s), ${body?.ledgerEntries} ledger entries, exported from organization ${body?.fromOrganizationId}.`,
     after,
   });
   return [
