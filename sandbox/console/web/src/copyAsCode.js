@@ -13,6 +13,8 @@ import { servicePaths } from "./paths.js";
  * @typedef {object} CodeForm
  * @property {"curl" | "typescript" | "pulumi"} kind
  * @property {string} title what it is, in words
+ * @property {string} what what its Copy button copies, for assistive technology (no "curl": a
+ *   label search for "URL" would find it)
  * @property {string} text the code
  */
 
@@ -38,16 +40,24 @@ export function codeForms(sent, origin) {
   const call = clientCallOf(sent);
   const pulumi = pulumiChangeOf(sent);
   return [
-    { kind: "curl", title: "curl", text: curlOf(sent, origin) },
+    { kind: "curl", title: "curl", what: "shell command", text: curlOf(sent, origin) },
     {
       kind: "typescript",
+      what: "TypeScript code",
       title:
         call === null ? "TypeScript (fetch: the client covers the service's API only)" : "TypeScript client",
       text: call === null ? fetchOf(sent, origin) : clientProgram(call, origin),
     },
     ...(pulumi === null
       ? []
-      : [{ kind: /** @type {const} */ ("pulumi"), title: "Pulumi (TypeScript)", text: pulumi }]),
+      : [
+          {
+            kind: /** @type {const} */ ("pulumi"),
+            title: "Pulumi (TypeScript)",
+            what: "Pulumi program change",
+            text: pulumi,
+          },
+        ]),
   ];
 }
 

@@ -129,7 +129,7 @@ function copyAsCode(sent) {
           "div",
           { class: "code-form-head" },
           h("p", { class: "exchange-label" }, form.title),
-          copyButton({ text: () => form.text, selectable: code, what: `${form.title} code` }),
+          copyButton({ text: () => form.text, selectable: code, what: form.what }),
         ),
         code,
       ];
