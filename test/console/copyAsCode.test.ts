@@ -205,7 +205,10 @@ describe("copy as code", () => {
       );
     const byCurl = deposit(10);
     expect(byCurl.map((f) => f.kind)).toEqual(["curl", "typescript"]);
-    expect(JSON.parse((await inShell(form(byCurl, "curl"))).stdout)).toMatchObject({ amountUsd: 10, status: "processing" });
+    expect(JSON.parse((await inShell(form(byCurl, "curl"))).stdout)).toMatchObject({
+      amountUsd: 10,
+      status: "processing",
+    });
     const fetchFile = path.join(work, "fetch.mts");
     writeFileSync(fetchFile, form(deposit(5), "typescript"));
     const { stdout: fetchOut } = await run(process.execPath, [fetchFile], {
