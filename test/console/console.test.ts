@@ -28,7 +28,9 @@ const TOKEN_B = `console-b-${randomBytes(12).toString("hex")}`;
 /** An organization with no wallet until the snapshot scenario makes one (an import needs none). */
 const TOKEN_C = `console-c-${randomBytes(12).toString("hex")}`;
 const ADMIN_TOKEN = `console-admin-${randomBytes(12).toString("hex")}`;
-const SECRETS = [TOKEN_A, TOKEN_B, TOKEN_C, ADMIN_TOKEN];
+/** Organization C's own admin token: its admin calls, nothing that acts on every organization. */
+const ORG_C_ADMIN_TOKEN = `console-c-admin-${randomBytes(12).toString("hex")}`;
+const SECRETS = [TOKEN_A, TOKEN_B, TOKEN_C, ADMIN_TOKEN, ORG_C_ADMIN_TOKEN];
 const PAYOUT_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 const POSITIONS = [
   { positionKey: "tbills", targetWeightBps: 6000 },
@@ -121,6 +123,7 @@ beforeAll(async () => {
   sandbox = await startCliSandbox({
     tokens: { [TOKEN_A]: "org-a", [TOKEN_B]: "org-b", [TOKEN_C]: "org-c" },
     adminToken: ADMIN_TOKEN,
+    flags: ["--org-admin-tokens", `${ORG_C_ADMIN_TOKEN}=org-c`],
   });
   ({ context, close: closeBrowser } = await launchBrowser(executable));
   context.on("request", (request) => requestedUrls.push(request.url()));
@@ -1026,6 +1029,16 @@ describe("sandbox console in Chromium: snapshots and copy as code", () => {
         expect(bytes).toEqual(Buffer.from((await c("GET", route)).body.contentBase64, "base64"));
       }
       await screenshot(page, "controls-snapshots");
+
+      // With the organization's own admin token: its exports, and word that whole-sandbox files are not its.
+      const scoped = await newPage();
+      await signIn(scoped, sandbox.consoleUrl, TOKEN_C, ORG_C_ADMIN_TOKEN);
+      await open(scoped, "/controls");
+      await scoped.locator('#export-files tr[data-file="org-c.export"]').waitFor();
+      expect(await scoped.locator("#snapshot-files").textContent()).toContain(
+        "they need the sandbox's admin token; the admin token given is this organization's",
+      );
+      expect(await scoped.locator("#snapshot-files form").count()).toBe(0);
     },
     SCENARIO_TIMEOUT_MS,
   );
