@@ -3,9 +3,11 @@ import { isRestorableClock, type OrganizationClocks } from "../clock.ts";
 import { exportOrganization, ImportConflict, importOrganization } from "../store/organizationExport.ts";
 import { readClockOffsetMs, readOrganizationClockLeads } from "../store/settingsStore.ts";
 import {
+  countSandboxState,
   openSnapshotFile,
   replaceAllRows,
   saveSnapshot,
+  type SandboxStateCounts,
   type SnapshotMarker,
 } from "../store/snapshotFiles.ts";
 import type { WebhookDispatcher } from "./events/delivery.ts";
@@ -73,7 +75,10 @@ export interface SnapshotDeps {
 /** Whole-sandbox snapshots and organization export/import (docs/sandbox.md "Snapshots"). */
 export interface Snapshots {
   save(file: string): Promise<{ file: string; savedAt: string }>;
-  restore(file: string): Promise<{ file: string; savedAt: string }>;
+  /** `replaced`: what the sandbox held before (every organization's); `restored`: what it holds now. */
+  restore(
+    file: string,
+  ): Promise<{ file: string; savedAt: string; replaced: SandboxStateCounts; restored: SandboxStateCounts }>;
   exportOrganization(
     organizationId: string,
     file: string,
@@ -129,13 +134,14 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
       try {
         return await deps.gate.alone(async () => {
           await deps.webhookDispatcher.pause();
+          const replaced = countSandboxState(deps.db);
           try {
             replaceAllRows(deps.db, file, opened.path);
             reloadAfterRestore(deps);
           } finally {
             deps.webhookDispatcher.resume();
           }
-          return { file, savedAt: opened.marker.savedAt };
+          return { file, savedAt: opened.marker.savedAt, replaced, restored: countSandboxState(deps.db) };
         });
       } finally {
         opened.cleanUp();

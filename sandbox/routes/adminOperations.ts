@@ -93,6 +93,38 @@ const SnapshotAnswerSchema = z.looseObject({
   file: z.string(),
   savedAt: DateTimeSchema.meta({ description: "The shared clock's time when the snapshot was saved" }),
 });
+const SandboxStateCountsSchema = z.object({
+  organizations: z.number().int().meta({ description: "Organizations with wallets" }),
+  wallets: z.number().int(),
+});
+const RestoreAnswerSchema = SnapshotAnswerSchema.extend({
+  replaced: SandboxStateCountsSchema.meta({
+    description: "What the sandbox held before the restore, every organization's: gone now",
+  }),
+  restored: SandboxStateCountsSchema.meta({ description: "What it holds after, the snapshot's" }),
+});
+const FileNamePath = z.object({ file: SnapshotFileSchema.shape.file });
+const SnapshotFileListSchema = z.object({
+  hasSnapshotDirectory: z.boolean().meta({
+    description:
+      "False for a sandbox keeping its data in memory without --snapshot-dir: it can save, export, list and read no file",
+  }),
+  files: z.array(
+    z.object({
+      file: z.string().meta({ description: "The file's name (never its path)" }),
+      savedAt: DateTimeSchema.meta({ description: "The shared clock's time when it was written" }),
+      bytes: z.number().int(),
+    }),
+  ),
+});
+const SnapshotFileContentSchema = z.object({
+  file: z.string(),
+  savedAt: DateTimeSchema,
+  bytes: z.number().int(),
+  contentBase64: z.string().meta({
+    description: "The file's bytes, base64: a SQLite database, to keep as it is (`base64 -d`)",
+  }),
+});
 const OrganizationFileAnswerSchema = z.looseObject({
   file: z.string(),
   organizationId: z.string(),
@@ -299,11 +331,55 @@ export const ADMIN_OPERATIONS_BY_ID = operationTable({
     body: { schema: SnapshotFileSchema, required: true },
     responses: {
       "200": {
-        description: "Restored; `savedAt` is when the snapshot was saved",
-        schema: SnapshotAnswerSchema,
+        description:
+          "Restored; `savedAt` is when the snapshot was saved, `replaced` and `restored` what the sandbox held before and after",
+        schema: RestoreAnswerSchema,
       },
       ...WITH_BODY,
       ...SANDBOX_WIDE,
+    },
+  }),
+  sandboxListSnapshots: admin({
+    method: "get",
+    path: "/_sandbox/snapshots",
+    summary:
+      "The whole-sandbox snapshots of the snapshot directory, newest first, by file name (the sandbox's admin token only)",
+    responses: {
+      "200": { description: "The snapshots", schema: SnapshotFileListSchema },
+      ...ADMIN_ERRORS,
+      ...SANDBOX_WIDE,
+    },
+  }),
+  sandboxReadSnapshot: admin({
+    method: "get",
+    path: "/_sandbox/snapshots/{file}",
+    summary:
+      "A whole-sandbox snapshot file's bytes, checked as a restore checks it, to keep elsewhere (the sandbox's admin token only)",
+    pathParams: FileNamePath,
+    responses: {
+      "200": { description: "The file", schema: SnapshotFileContentSchema },
+      "400": error("`validation_failed`: not a file name, or a file that is no whole-sandbox snapshot"),
+      ...ADMIN_ERRORS,
+      ...SANDBOX_WIDE,
+      "404": error("`not_found`: no such file in the snapshot directory"),
+    },
+  }),
+  sandboxListOrganizationExports: admin({
+    method: "get",
+    path: "/_sandbox/organization/exports",
+    summary: "The caller's organization's exports (its folder of the snapshot directory), newest first",
+    responses: { "200": { description: "The exports", schema: SnapshotFileListSchema }, ...ADMIN_ERRORS },
+  }),
+  sandboxReadOrganizationExport: admin({
+    method: "get",
+    path: "/_sandbox/organization/exports/{file}",
+    summary: "One of the caller's organization's export files, checked as an import checks it",
+    pathParams: FileNamePath,
+    responses: {
+      "200": { description: "The file", schema: SnapshotFileContentSchema },
+      "400": error("`validation_failed`: not a file name, or a file that is no organization export"),
+      ...ADMIN_ERRORS,
+      "404": error("`not_found`: no such file in the organization's folder"),
     },
   }),
   sandboxExportOrganization: admin({

@@ -1,11 +1,20 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ValidationError } from "../domain/errors.ts";
+import { NotFoundError, ValidationError } from "../domain/errors.ts";
 import type { SandboxContext } from "../http/context.ts";
 import { requireSandboxWideAdmin } from "../http/middleware.ts";
 import { ok } from "../http/operationRoutes.ts";
-import { SnapshotFileError } from "../store/snapshotFiles.ts";
+import {
+  listSnapshotFiles,
+  readSnapshotFile,
+  SnapshotFileError,
+  type SnapshotKind,
+} from "../store/snapshotFiles.ts";
 import type { AdminRoutes } from "./adminHandlers.ts";
+import { SnapshotFileSchema } from "./adminRequestSchemas.ts";
+
+const NO_SNAPSHOT_DIRECTORY =
+  "this sandbox keeps its data in memory and has no snapshot directory: start it with --snapshot-dir <dir> (env SANDBOX_SNAPSHOT_DIR)";
 
 /**
  * Where a file name lies: whole-sandbox snapshots in the snapshot directory, an organization's
@@ -13,21 +22,58 @@ import type { AdminRoutes } from "./adminHandlers.ts";
  * another's export. Created on first use.
  */
 function snapshotPath(ctx: SandboxContext, file: string, organizationId?: string): string {
-  if (ctx.snapshotDir === null) {
-    throw new ValidationError([
-      {
-        field: "file",
-        reason:
-          "this sandbox keeps its data in memory and has no snapshot directory: start it with --snapshot-dir <dir> (env SANDBOX_SNAPSHOT_DIR)",
-      },
-    ]);
-  }
-  const dir =
-    organizationId === undefined
-      ? ctx.snapshotDir
-      : join(ctx.snapshotDir, "organizations", encodeURIComponent(organizationId));
+  const dir = folderOf(ctx.snapshotDir, organizationId);
+  if (dir === null) throw new ValidationError([{ field: "file", reason: NO_SNAPSHOT_DIRECTORY }]);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return join(dir, file);
+}
+
+/** The folder of whole-sandbox snapshots, or of an organization's exports; null without a snapshot directory. */
+function folderOf(snapshotDir: string | null, organizationId?: string): string | null {
+  if (snapshotDir === null) return null;
+  return organizationId === undefined
+    ? snapshotDir
+    : join(snapshotDir, "organizations", encodeURIComponent(organizationId));
+}
+
+const isFileName = (name: string) => SnapshotFileSchema.shape.file.safeParse(name).success;
+
+/** A folder's files of one kind, by name; a sandbox without a snapshot directory says it has none. */
+function listFolder(ctx: SandboxContext, kind: SnapshotKind, organizationId?: string) {
+  const dir = folderOf(ctx.snapshotDir, organizationId);
+  return ok({
+    hasSnapshotDirectory: dir !== null,
+    files: dir === null ? [] : listSnapshotFiles(dir, kind, isFileName),
+  });
+}
+
+/**
+ * One file of a folder as base64 in JSON (the admin API answers JSON only; a file is at most the
+ * sandbox's size, as a save is): 404 when it is not there, 400 naming `file` when it is not a
+ * snapshot file of `kind`. Its name, never its path, is in the answer.
+ */
+function readFolderFile(ctx: SandboxContext, file: string, kind: SnapshotKind, organizationId?: string) {
+  const dir = folderOf(ctx.snapshotDir, organizationId);
+  if (dir === null) throw new ValidationError([{ field: "file", reason: NO_SNAPSHOT_DIRECTORY }]);
+  const path = join(dir, file);
+  if (!existsSync(path))
+    throw new NotFoundError(
+      `snapshot file ${JSON.stringify(file)} (${kind === "sandbox" ? "the snapshot directory" : "the organization's folder of the snapshot directory"})`,
+    );
+  try {
+    const { bytes, marker } = readSnapshotFile(path, kind);
+    return ok({
+      file,
+      savedAt: marker.savedAt,
+      bytes: bytes.length,
+      contentBase64: bytes.toString("base64"),
+    });
+  } catch (error) {
+    if (error instanceof SnapshotFileError)
+      // The file's own message starts with its path: the answer names the file only.
+      throw new ValidationError([{ field: "file", reason: `${file}${error.message.slice(path.length)}` }]);
+    throw error;
+  }
 }
 
 /** A refused file is a bad `file` field: 400 naming it, with the file's own message. */
@@ -60,6 +106,17 @@ export function snapshotAdminRoutes(ctx: SandboxContext) {
       handle: async ({ body: { file } }) =>
         ok(await refusingBadFiles(() => ctx.snapshots.restore(snapshotPath(ctx, file)))),
     },
+    sandboxListSnapshots: {
+      authorize: (c) => requireSandboxWideAdmin(c, "listing the whole sandbox's snapshots"),
+      handle: () => listFolder(ctx, "sandbox"),
+    },
+    sandboxReadSnapshot: {
+      authorize: (c) => requireSandboxWideAdmin(c, "reading a snapshot of the whole sandbox"),
+      handle: ({ path: { file } }) => readFolderFile(ctx, file, "sandbox"),
+    },
+    sandboxListOrganizationExports: (_input, org) => listFolder(ctx, "organization", org),
+    sandboxReadOrganizationExport: ({ path: { file } }, org) =>
+      readFolderFile(ctx, file, "organization", org),
     sandboxExportOrganization: async ({ body: { file } }, org) => ({
       status: 201,
       body: await refusingBadFiles(() => ctx.snapshots.exportOrganization(org, snapshotPath(ctx, file, org))),

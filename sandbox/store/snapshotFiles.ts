@@ -4,6 +4,8 @@ import {
   copyFileSync,
   existsSync,
   openSync,
+  readdirSync,
+  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -345,4 +347,85 @@ export function replaceAllRows(db: DatabaseSync, file: string, path: string): vo
       for (const trigger of triggers) db.exec(trigger.sql);
     });
   });
+}
+
+/** What a sandbox holds, in the figures a restore says it replaced and put in place. */
+export interface SandboxStateCounts {
+  organizations: number;
+  wallets: number;
+}
+
+/** The wallets of `db` and the organizations they belong to. */
+export function countSandboxState(db: DatabaseSync): SandboxStateCounts {
+  const row = db
+    .prepare("SELECT COUNT(*) AS wallets, COUNT(DISTINCT organization_id) AS organizations FROM wallets")
+    .get() as { wallets: number; organizations: number };
+  return { organizations: Number(row.organizations), wallets: Number(row.wallets) };
+}
+
+/** A snapshot file of a directory, as a list of them shows it: its name only, never its path. */
+export interface SnapshotFileEntry {
+  file: string;
+  /** When it was saved or exported: the shared clock's time, from its marker. */
+  savedAt: string;
+  bytes: number;
+}
+
+/**
+ * The files of `dir` that are snapshot files of `kind`, newest first, read from their markers only
+ * (a list must not cost a full check of every file; a restore, an import or a download checks the
+ * one file it uses). Names `isFileName` refuses (a save's temporary files) and other files are left
+ * out; a directory not made yet holds none.
+ */
+export function listSnapshotFiles(
+  dir: string,
+  kind: SnapshotKind,
+  isFileName: (name: string) => boolean,
+): SnapshotFileEntry[] {
+  if (!existsSync(dir)) return [];
+  const entries: SnapshotFileEntry[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!isFileName(name)) continue;
+    const path = join(dir, name);
+    const marker = peekMarker(path);
+    if (marker?.kind !== kind) continue;
+    entries.push({ file: name, savedAt: marker.savedAt, bytes: statSync(path).size });
+  }
+  return entries.sort((a, b) => b.savedAt.localeCompare(a.savedAt) || a.file.localeCompare(b.file));
+}
+
+/** A file's marker when it is a snapshot file at all, else null; nothing else of it is checked. */
+function peekMarker(path: string): SnapshotMarker | null {
+  try {
+    if (!statSync(path).isFile()) return null;
+    if (readHeader(path).subarray(0, 16).toString("latin1") !== SQLITE_HEADER) return null;
+    const source = new DatabaseSync(path, { readOnly: true });
+    try {
+      const { application_id: applicationId } = source.prepare("PRAGMA application_id").get() as {
+        application_id: number;
+      };
+      return applicationId === SNAPSHOT_APPLICATION_ID ? readMarker(source, path) : null;
+    } finally {
+      source.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bytes of a snapshot file of `kind`, once the whole file is checked as a restore or an import
+ * would check it (a download must not hand out a file the sandbox would refuse). Throws a
+ * SnapshotFileError saying what is wrong.
+ */
+export function readSnapshotFile(
+  file: string,
+  kind: SnapshotKind,
+): { bytes: Buffer; marker: SnapshotMarker } {
+  const opened = openSnapshotFile(file, kind);
+  try {
+    return { bytes: readFileSync(file), marker: opened.marker };
+  } finally {
+    opened.cleanUp();
+  }
 }

@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -25,8 +27,12 @@ import { ETHEREUM_PAYOUT } from "../support/sandboxAccess.ts";
 // Long random tokens, so that finding one in a URL, the page or the logs cannot be a coincidence.
 const TOKEN_A = `console-a-${randomBytes(12).toString("hex")}`;
 const TOKEN_B = `console-b-${randomBytes(12).toString("hex")}`;
+/** An organization with no wallet until the snapshot scenario makes one (an import needs none). */
+const TOKEN_C = `console-c-${randomBytes(12).toString("hex")}`;
 const ADMIN_TOKEN = `console-admin-${randomBytes(12).toString("hex")}`;
-const SECRETS = [TOKEN_A, TOKEN_B, ADMIN_TOKEN];
+/** Organization C's own admin token: its admin calls, nothing that acts on every organization. */
+const ORG_C_ADMIN_TOKEN = `console-c-admin-${randomBytes(12).toString("hex")}`;
+const SECRETS = [TOKEN_A, TOKEN_B, TOKEN_C, ADMIN_TOKEN, ORG_C_ADMIN_TOKEN];
 const PAYOUT_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 const POSITIONS = [
   { positionKey: "tbills", targetWeightBps: 6000 },
@@ -134,8 +140,9 @@ beforeAll(async () => {
   // Installs Chromium when missing (apt-get): this can take minutes on a fresh machine.
   const executable = await ensureChromium();
   sandbox = await startCliSandbox({
-    tokens: { [TOKEN_A]: "org-a", [TOKEN_B]: "org-b" },
+    tokens: { [TOKEN_A]: "org-a", [TOKEN_B]: "org-b", [TOKEN_C]: "org-c" },
     adminToken: ADMIN_TOKEN,
+    flags: ["--org-admin-tokens", `${ORG_C_ADMIN_TOKEN}=org-c`],
   });
   ({ context, close: closeBrowser } = await launchBrowser(executable));
   context.on("request", (request) => requestedUrls.push(request.url()));
@@ -1012,6 +1019,102 @@ describe("sandbox console in Chromium: controls where they are used", () => {
         faults: [],
         planned: [],
       });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+});
+
+describe("sandbox console in Chromium: snapshots and copy as code", () => {
+  test(
+    "a snapshot saved, an organization exported, the snapshot restored (undoing the change, saying what it replaced), the export imported and both downloaded; the save's curl runs without the token in it",
+    async () => {
+      const page = await newPage();
+      await signIn(page, sandbox.consoleUrl, TOKEN_C, ADMIN_TOKEN);
+      await open(page, "/controls");
+      const sandboxFiles = page.locator("#snapshot-files");
+      const orgFiles = page.locator("#export-files");
+      await sandboxFiles.getByLabel("File name").fill("before-c.snapshot");
+      await sandboxFiles.getByRole("button", { name: "Save snapshot" }).click();
+      await sandboxFiles.getByText("Saved the whole sandbox as before-c.snapshot").waitFor();
+      await sandboxFiles.locator('tr[data-file="before-c.snapshot"]').waitFor();
+
+      // Copy as code beside the request the save sent: curl with the tokens as shell variables.
+      await sandboxFiles.locator(".copy-as-code summary").click();
+      const curl = (await sandboxFiles.locator('pre[data-code="curl"]').textContent()) ?? "";
+      expect(curl).toContain(`curl -X POST '${sandbox.url}/_sandbox/snapshot/save'`);
+      expect(curl).toContain('-H "Authorization: Bearer $API_TOKEN"');
+      expect(curl).toContain('-H "X-Sandbox-Admin-Token: $ADMIN_TOKEN"');
+      expect(await sandboxFiles.locator('pre[data-code="typescript"]').textContent()).toContain("fetch(");
+      expect((await page.content()) + curl).not.toMatch(new RegExp(SECRETS.join("|")));
+      // Run with the variables set, it reaches the sandbox as the console did: the file exists now.
+      const { stdout } = await promisify(execFile)("sh", ["-c", curl], {
+        env: { PATH: process.env["PATH"], API_TOKEN: TOKEN_C, ADMIN_TOKEN },
+      });
+      expect(JSON.parse(stdout).error.details[0]).toMatchObject({
+        field: "file",
+        reason: expect.stringMatching(/a file is already there/),
+      });
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 860 });
+        expect(await seriousViolations(page), `${width} px`).toEqual([]);
+        expect(await offscreenActions(page), `${width} px`).toEqual([]);
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+
+      // The change a restore undoes: a funded wallet, which the organization's export keeps.
+      const wallet = await walletOf(TOKEN_C, "Made after the snapshot", 100);
+      await orgFiles.getByLabel("File name").fill("org-c.export");
+      await orgFiles.getByRole("button", { name: "Export organization" }).click();
+      await orgFiles.getByText("Exported this organization as org-c.export: 1 wallet(s)").waitFor();
+
+      await sandboxFiles.getByRole("button", { name: "Restore before-c.snapshot" }).click();
+      const dialog = page.getByRole("dialog");
+      expect(await dialog.textContent()).toContain(
+        "replaces the state of every organization of this sandbox",
+      );
+      await dialog.getByRole("button", { name: "Restore" }).click();
+      const restored = sandboxFiles.locator(".notice-good", { hasText: "Restored before-c.snapshot" });
+      await restored.waitFor();
+      const [, before, after] =
+        /it replaced (\d+) wallets? in \d+ organizations? with the snapshot's (\d+) wallets?/.exec(
+          (await restored.textContent()) ?? "",
+        ) ?? [];
+      expect(Number(before) - Number(after)).toBe(1);
+      const c = (method: string, route: string) => sandbox.api(TOKEN_C, method, route, undefined, true);
+      expect((await c("GET", `/v2/portfolio-wallets/${wallet.id}`)).status).toBe(404);
+
+      // The export outlives the restore (files are not the sandbox's state): imported, the wallet is back.
+      await orgFiles.getByRole("button", { name: "Import org-c.export" }).click();
+      await orgFiles.getByText("Imported org-c.export into this organization: 1 wallet(s)").waitFor();
+      const back = await c("GET", `/v2/portfolio-wallets/${wallet.id}`);
+      expect(back.status).toBe(200);
+      expect(back.body.label).toBe("Made after the snapshot");
+
+      // Downloads: the files' bytes, named as listed.
+      for (const [section, file, route] of [
+        [sandboxFiles, "before-c.snapshot", "/_sandbox/snapshots/before-c.snapshot"],
+        [orgFiles, "org-c.export", "/_sandbox/organization/exports/org-c.export"],
+      ] as const) {
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          section.getByRole("button", { name: `Download ${file}` }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe(file);
+        const bytes = readFileSync(await download.path());
+        expect(bytes.subarray(0, 16).toString("latin1")).toBe("SQLite format 3\0");
+        expect(bytes).toEqual(Buffer.from((await c("GET", route)).body.contentBase64, "base64"));
+      }
+      await screenshot(page, "controls-snapshots");
+
+      // With the organization's own admin token: its exports, and word that whole-sandbox files are not its.
+      const scoped = await newPage();
+      await signIn(scoped, sandbox.consoleUrl, TOKEN_C, ORG_C_ADMIN_TOKEN);
+      await open(scoped, "/controls");
+      await scoped.locator('#export-files tr[data-file="org-c.export"]').waitFor();
+      expect(await scoped.locator("#snapshot-files").textContent()).toContain(
+        "they need the sandbox's admin token; the admin token given is this organization's",
+      );
+      expect(await scoped.locator("#snapshot-files form").count()).toBe(0);
     },
     SCENARIO_TIMEOUT_MS,
   );

@@ -82,8 +82,14 @@ describe("an admin token scoped to one organization", () => {
       } else expect(res.status, name).toBeLessThan(500);
     }
     // Only the whole-sandbox snapshots are sandbox-wide by themselves (they read or replace every
-    // organization's state); the clock and rate calls are, when told `scope: "sandbox"` (below).
-    expect(refusedAsSandboxWide).toEqual(["POST /_sandbox/snapshot/save", "POST /_sandbox/snapshot/restore"]);
+    // organization's state, and so does listing or reading their files); the clock and rate calls
+    // are, when told `scope: "sandbox"` (below).
+    expect(refusedAsSandboxWide).toEqual([
+      "POST /_sandbox/snapshot/save",
+      "POST /_sandbox/snapshot/restore",
+      "GET /_sandbox/snapshots",
+      "GET /_sandbox/snapshots/{file}",
+    ]);
   });
 
   test("changes its organization's rates, and is refused changing every organization's", async () => {

@@ -460,3 +460,123 @@ describe("bad and foreign files are refused and change nothing", () => {
     await expect(start({ fromSnapshot: truncated })).rejects.toThrow(/is truncated/);
   });
 });
+
+describe("snapshot files by name: listed, read, and what a restore replaced (the console's calls)", () => {
+  test("lists and reads each kind in its own folder only, by name, and a restore says what it replaced", async () => {
+    const own = join(dir, "listing");
+    const t = await start({ snapshotDir: own });
+    try {
+      const asAdmin = { "x-sandbox-admin-token": ADMIN };
+      expect(await ok(t, "GET", "/_sandbox/snapshots")).toEqual({ hasSnapshotDirectory: true, files: [] });
+      await ok(t, "POST", "/v2/portfolio-wallets", { requestId: uuid(), positions: TWO_SOURCES });
+      const saved = await ok(t, "POST", "/_sandbox/snapshot/save", { file: "one-wallet.snapshot" });
+      const exported = await ok(t, "POST", "/_sandbox/organization/export", { file: "org-a.export" });
+      // Beside the snapshot: a file that is none, and an export out of its folder.
+      writeFileSync(join(own, "notes.txt"), "not a snapshot");
+      copyFileSync(exported.file, join(own, "stray.export"));
+
+      const listed = await ok(t, "GET", "/_sandbox/snapshots");
+      expect(listed).toEqual({
+        hasSnapshotDirectory: true,
+        files: [
+          {
+            file: "one-wallet.snapshot",
+            savedAt: saved.savedAt,
+            bytes: readFileSync(join(own, "one-wallet.snapshot")).length,
+          },
+        ],
+      });
+      const read = await ok(t, "GET", "/_sandbox/snapshots/one-wallet.snapshot");
+      expect(Buffer.from(read.contentBase64, "base64")).toEqual(
+        readFileSync(join(own, "one-wallet.snapshot")),
+      );
+      expect(read).toMatchObject({ file: "one-wallet.snapshot", savedAt: saved.savedAt });
+      expect(JSON.stringify(listed) + JSON.stringify({ ...read, contentBase64: "" })).not.toContain(own);
+
+      // Only snapshot files of the folder, by name: other files, paths and missing names are refused.
+      const notOne = await t.api("GET", "/_sandbox/snapshots/notes.txt", { headers: asAdmin });
+      expect(notOne.status).toBe(400);
+      expect(notOne.body.error.details).toEqual([
+        { field: "file", reason: expect.stringMatching(/^notes\.txt is not a whole-sandbox snapshot/) },
+      ]);
+      const otherKind = await t.api("GET", "/_sandbox/snapshots/stray.export", { headers: asAdmin });
+      expect(otherKind.status).toBe(400);
+      expect(otherKind.body.error.details[0].reason).toMatch(
+        /is an organization export, not a whole-sandbox snapshot/,
+      );
+      expect(JSON.stringify(notOne.body) + JSON.stringify(otherKind.body)).not.toContain(own);
+      const missing = await t.api("GET", "/_sandbox/snapshots/nothing.snapshot", { headers: asAdmin });
+      expect(missing.status).toBe(404);
+      for (const name of ["..%2Fsandbox.sqlite", "%2Fetc%2Fpasswd", ".hidden"]) {
+        const refused = await t.api("GET", `/_sandbox/snapshots/${name}`, { headers: asAdmin });
+        expect(refused.status, name).toBe(400);
+        expect(refused.body.error.details[0].field, name).toBe("file");
+      }
+      // Whole-sandbox files are the sandbox's admin's: an organization's admin token is refused.
+      for (const path of ["/_sandbox/snapshots", "/_sandbox/snapshots/one-wallet.snapshot"]) {
+        const refused = await t.api("GET", path, { headers: { "x-sandbox-admin-token": ORG_ADMIN } });
+        expect(refused.status, path).toBe(403);
+      }
+
+      // An organization lists and reads its own exports, with its own admin token too; another sees none.
+      const orgAdmin = { "x-sandbox-admin-token": ORG_ADMIN };
+      const exports = await t.api("GET", "/_sandbox/organization/exports", { headers: orgAdmin });
+      expect(exports.body).toEqual({
+        hasSnapshotDirectory: true,
+        files: [
+          { file: "org-a.export", savedAt: expect.any(String), bytes: readFileSync(exported.file).length },
+        ],
+      });
+      const exportRead = await t.api("GET", "/_sandbox/organization/exports/org-a.export", {
+        headers: orgAdmin,
+      });
+      expect(Buffer.from(exportRead.body.contentBase64, "base64")).toEqual(readFileSync(exported.file));
+      expect(await ok(t, "GET", "/_sandbox/organization/exports", undefined, OTHER_TOKEN)).toEqual({
+        hasSnapshotDirectory: true,
+        files: [],
+      });
+      const theirs = await t.api("GET", "/_sandbox/organization/exports/org-a.export", {
+        token: OTHER_TOKEN,
+        headers: asAdmin,
+      });
+      expect(theirs.status).toBe(404);
+
+      // A restore says what the sandbox held before it (gone now) and after.
+      await ok(
+        t,
+        "POST",
+        "/v2/portfolio-wallets",
+        { requestId: uuid(), positions: TWO_SOURCES },
+        OTHER_TOKEN,
+      );
+      const restored = await ok(t, "POST", "/_sandbox/snapshot/restore", { file: "one-wallet.snapshot" });
+      expect(restored).toMatchObject({
+        savedAt: saved.savedAt,
+        replaced: { organizations: 2, wallets: 2 },
+        restored: { organizations: 1, wallets: 1 },
+      });
+    } finally {
+      await t.close();
+    }
+
+    // A sandbox keeping its data in memory lists no file and says why when asked for one.
+    const inMemory = await start({ snapshotDir: undefined });
+    try {
+      expect(await ok(inMemory, "GET", "/_sandbox/snapshots")).toEqual({
+        hasSnapshotDirectory: false,
+        files: [],
+      });
+      expect(await ok(inMemory, "GET", "/_sandbox/organization/exports")).toEqual({
+        hasSnapshotDirectory: false,
+        files: [],
+      });
+      const res = await inMemory.api("GET", "/_sandbox/snapshots/x.snapshot", {
+        headers: { "x-sandbox-admin-token": ADMIN },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/no snapshot directory: start it with --snapshot-dir/);
+    } finally {
+      await inMemory.close();
+    }
+  });
+});

@@ -8,7 +8,10 @@ import { session } from "./session.js";
  * Sent on every request of the console, admin calls included: the sandbox neither counts nor
  * faults them, and leaves the console's reads out of its request log (docs/sandbox.md).
  */
-const CONSOLE_HEADER = "X-Sandbox-Console";
+export const CONSOLE_HEADER = "X-Sandbox-Console";
+/** Shown in the tokens' place: the shell variables copy-as-code reads them from (copyAsCode.js). */
+export const API_TOKEN_SHOWN = "$API_TOKEN";
+export const ADMIN_TOKEN_SHOWN = "$ADMIN_TOKEN";
 
 /**
  * How long the console waits for an answer. This sandbox answers its reads and actions in
@@ -22,7 +25,7 @@ export const REQUEST_TIMEOUT_MS = 5000;
  * sandbox's socket, applied on resume, after the console said it was not), so the sandbox refuses
  * one that reaches it later (docs/sandbox.md "Deadlines").
  */
-const DEADLINE_HEADER = "X-Sandbox-Deadline-Ms";
+export const DEADLINE_HEADER = "X-Sandbox-Deadline-Ms";
 /** The sandbox's wall clock when it answered: deadlines are set on its clock, not the browser's. */
 const WALL_CLOCK_HEADER = "X-Sandbox-Wall-Clock-Ms";
 /**
@@ -100,10 +103,10 @@ export async function request(method, path, options = {}) {
     shown.push([name, display]);
   };
   const token = options.token === undefined ? (session()?.apiToken ?? null) : options.token;
-  if (token !== null) add("Authorization", `Bearer ${token}`, "Bearer $API_TOKEN");
+  if (token !== null) add("Authorization", `Bearer ${token}`, `Bearer ${API_TOKEN_SHOWN}`);
   if (options.admin) {
     const adminToken = session()?.adminToken ?? null;
-    if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, "$ADMIN_TOKEN");
+    if (adminToken !== null) add("X-Sandbox-Admin-Token", adminToken, ADMIN_TOKEN_SHOWN);
   }
   if (token !== null) add(CONSOLE_HEADER, "1");
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;

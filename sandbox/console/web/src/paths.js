@@ -65,6 +65,16 @@ export const sandboxPaths = {
   fault: (faultId) => `/_sandbox/faults/${seg(faultId)}`,
   /** @param {string} positionKey */
   catalogRate: (positionKey) => `/_sandbox/catalog/${seg(positionKey)}/rate`,
+  snapshots: "/_sandbox/snapshots",
+  /** @param {string} file a file name of the snapshot directory */
+  snapshot: (file) => `/_sandbox/snapshots/${seg(file)}`,
+  snapshotSave: "/_sandbox/snapshot/save",
+  snapshotRestore: "/_sandbox/snapshot/restore",
+  organizationExports: "/_sandbox/organization/exports",
+  /** @param {string} file a file name of the organization's folder */
+  organizationExportFile: (file) => `/_sandbox/organization/exports/${seg(file)}`,
+  organizationExport: "/_sandbox/organization/export",
+  organizationImport: "/_sandbox/organization/import",
   signingApiKeys: "/_sandbox/signing/api-keys",
   /** @param {string} publicKey */
   signingApiKey: (publicKey) => `/_sandbox/signing/api-keys/${seg(publicKey)}`,

@@ -22,6 +22,12 @@
 /** @typedef {import("../../../domain/money/withdrawalTimeline.ts").WithdrawalTimeline} WithdrawalTimeline */
 /** @typedef {import("../../../domain/money/depositLegs.ts").DepositWithLegs} DepositWithLegs */
 
+/** @typedef {import("../../../store/snapshotFiles.ts").SnapshotFileEntry} SnapshotFileEntry */
+/**
+ * What GET /_sandbox/snapshots and GET /_sandbox/organization/exports list (admin API).
+ * @typedef {{ hasSnapshotDirectory: boolean, files: SnapshotFileEntry[] }} SnapshotFileList
+ */
+
 /**
  * What GET /_sandbox/faults lists (admin API): HTTP faults and planned failures.
  * @typedef {import("../../../domain/faults.ts").HttpFault | import("../../../domain/faults.ts").PlannedFailure} ArmedFault

@@ -1,6 +1,8 @@
 // @ts-check
 // What an action sent and what came back, shown under the action: the page teaches the API.
 import { ApiError, requestText } from "./api.js";
+import { codeForms } from "./copyAsCode.js";
+import { copyButton } from "./copy.js";
 import { fill, h } from "./dom.js";
 import {
   clearFieldErrors,
@@ -93,6 +95,7 @@ export function requestLog(label = "Result") {
             h("p", { class: "exchange-label" }, "Request sent"),
             // Focusable: a long line scrolls the block sideways, and a keyboard must reach it too.
             h("pre", { class: "code", tabindex: 0 }, h("code", {}, requestText(exchange.sent))),
+            copyAsCode(exchange.sent),
             exchange.status === 0
               ? null
               : [
@@ -106,6 +109,46 @@ export function requestLog(label = "Result") {
       );
     },
   };
+}
+
+/**
+ * The request as code a user can run (copyAsCode.js), folded under "Copy as code", each form with
+ * its own Copy button.
+ * @param {SentRequest} sent
+ */
+function copyAsCode(sent) {
+  const forms = codeForms(sent, window.location.origin);
+  if (forms.length === 0)
+    return h(
+      "p",
+      { class: "exchange-note" },
+      "Stamped in this browser with the approver's key, over these exact bytes: no copied command can sign it. From code, approveSigningActivity of @portfolio-wallet/pulumi votes with your own key (docs/approvals.md).",
+    );
+  return h(
+    "details",
+    { class: "copy-as-code" },
+    h("summary", {}, "Copy as code"),
+    forms.flatMap((form) => {
+      const code = h("pre", { class: "code", tabindex: 0, "data-code": form.kind }, h("code", {}, form.text));
+      return [
+        h(
+          "div",
+          { class: "code-form-head" },
+          h("p", { class: "exchange-label" }, form.title),
+          copyButton({ text: () => form.text, selectable: code, what: form.what }),
+        ),
+        code,
+      ];
+    }),
+    h(
+      "p",
+      { class: "exchange-note" },
+      "Set API_TOKEN (and ADMIN_TOKEN for the admin API) in your shell or environment first: the tokens are never written here.",
+      sent.body?.includes('"requestId"')
+        ? " The body's requestId is this request's: sent again, the sandbox answers with what it made then; change it to make another."
+        : "",
+    ),
+  );
 }
 
 /**

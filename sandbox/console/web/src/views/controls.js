@@ -13,6 +13,7 @@ import { clockControls } from "./controls/clock.js";
 import { depositForm } from "./controls/deposit.js";
 import { policyControl } from "./controls/policy.js";
 import { rateControl } from "./controls/rate.js";
+import { snapshotControls } from "./controls/snapshots.js";
 
 /** @type {import("./common.js").ViewFactory} */
 export function controlsView(main, ctx, _params, query) {
@@ -29,7 +30,7 @@ export function controlsView(main, ctx, _params, query) {
 
   main.replaceChildren(
     pageHeader("Sandbox controls", {
-      sub: "The sandbox's admin API: simulate deposits, move the clock, change rates, set approval policies and arm faults. Each control shows the request it sent.",
+      sub: "The sandbox's admin API: simulate deposits, move the clock, change rates, set approval policies, arm faults, and save, restore, export and import its data. Each control shows the request it sent.",
     }),
     h(
       "div",
@@ -43,6 +44,11 @@ export function controlsView(main, ctx, _params, query) {
         card("Yield source rate", rateRegion, { id: "rate-heading" }),
         card("Approval policy", policyRegion, { id: "policy-heading" }),
         card("Arm a fault", [faultRegion, armed], { id: "fault-heading", className: "span-2" }),
+        card(
+          "Snapshots",
+          snapshotControls(() => ctx.refreshNow()),
+          { id: "snapshots-heading", className: "span-2" },
+        ),
       ),
     ),
   );
