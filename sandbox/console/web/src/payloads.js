@@ -21,6 +21,9 @@
 /** @typedef {import("../../../domain/money/withdrawalTimeline.ts").WithdrawalTimeline} WithdrawalTimeline */
 /** @typedef {import("../../../domain/money/depositLegs.ts").DepositWithLegs} DepositWithLegs */
 
+/** @typedef {import("../../objectPages.ts").ObjectPage} ObjectPage */
+/** @typedef {import("../../objectPages.ts").TimelineStep} TimelineStep */
+
 /**
  * What GET /_sandbox/faults lists (admin API): HTTP faults and planned failures.
  * @typedef {import("../../../domain/faults.ts").HttpFault | import("../../../domain/faults.ts").PlannedFailure} ArmedFault

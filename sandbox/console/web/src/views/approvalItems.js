@@ -4,10 +4,12 @@
 import { microsToUsd } from "../../../../../sdk/nodejs/contract/money.ts";
 import { moneyImpact } from "../../../../../sdk/nodejs/contract/moneyImpact.ts";
 import { fill, h, statusPill, table, timeOf } from "../dom.js";
-import { durationLabel, moneyInText, percent, shortId, usd, walletName, when } from "../format.js";
+import { durationLabel, moneyInText, percent, usd, walletName, when } from "../format.js";
+import { wholeId } from "../ids.js";
 import { servicePaths } from "../paths.js";
 import { request } from "../api.js";
 import { link, loading } from "./common.js";
+import { objectPath } from "./itemLinks.js";
 
 /** @typedef {import("../payloads.js").ApprovalRequest} ApprovalRequest */
 /** @typedef {Extract<ApprovalRequest["operation"], { kind: "strategy_update" }>} StrategyUpdateOperation */
@@ -209,7 +211,9 @@ export function waitingList(waiting, decide) {
               "p",
               { class: "muted small" },
               `Requested ${when(item.createdAt)} · activity `,
-              h("span", { class: "mono" }, shortId(item.signingActivityId)),
+              wholeId(item.signingActivityId, "signing activity id", {
+                path: objectPath({ kind: "signing_activity", id: item.signingActivityId }),
+              }),
             ),
             whatItDoes(item),
             h(

@@ -4,7 +4,8 @@
 import { UUID_PATTERN } from "../../../../../sdk/nodejs/contract/uuid.ts";
 import { ApiError, request } from "../api.js";
 import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
-import { percent, shortId, usd, walletName } from "../format.js";
+import { percent, usd, walletName } from "../format.js";
+import { wholeId } from "../ids.js";
 import { servicePaths } from "../paths.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";
@@ -108,7 +109,7 @@ export function walletView(main, ctx, params) {
           "span",
           { class: "meta-line" },
           statusPill(wallet.status),
-          h("span", { class: "mono", title: wallet.id }, shortId(wallet.id, 13)),
+          wholeId(wallet.id, "wallet id"),
           h("span", {}, "created ", timeOf(wallet.createdAt)),
         ),
       }),
@@ -145,5 +146,5 @@ export function walletView(main, ctx, params) {
     await body.refresh(wallet);
   }
 
-  return { title: `Wallet ${walletId.slice(0, 8)}`, refresh };
+  return { title: `Wallet ${walletId}`, refresh };
 }
