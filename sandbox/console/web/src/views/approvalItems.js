@@ -5,7 +5,7 @@ import { microsToUsd } from "../../../../../sdk/nodejs/contract/money.ts";
 import { moneyImpact } from "../../../../../sdk/nodejs/contract/moneyImpact.ts";
 import { fill, h, statusPill, table, timeOf } from "../dom.js";
 import { durationLabel, moneyInText, percent, usd, walletName, when } from "../format.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { servicePaths } from "../paths.js";
 import { request } from "../api.js";
 import { link, loading } from "./common.js";

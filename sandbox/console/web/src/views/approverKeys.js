@@ -4,7 +4,7 @@
 import { approver, loadKeys, registerNewApprover, removeApprover, useKey } from "../approver.js";
 import { confirmAction } from "../confirm.js";
 import { facts, fill, h, table, timeOf } from "../dom.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { listKeys } from "../keyStore.js";
 import { sandboxPaths } from "../paths.js";
 import { requestLog, runLogged } from "../requestLog.js";

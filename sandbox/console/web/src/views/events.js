@@ -7,7 +7,7 @@ import { ApiError, request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { consolePaths } from "../paths.js";
 import { BASE, link, loading, pageHeader } from "./common.js";
-import { readId, wholeId } from "../ids.js";
+import { readId, wholeId } from "./ids.js";
 import { nothingOf, objectPath } from "./itemLinks.js";
 import { testMark } from "./webhookDelivery.js";
 

@@ -9,7 +9,7 @@ import { ApiError, request } from "../api.js";
 import { copyButton } from "../copy.js";
 import { card, facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { usd } from "../format.js";
-import { readId, wholeId } from "../ids.js";
+import { readId, wholeId } from "./ids.js";
 import { consolePaths } from "../paths.js";
 import { failure, link, loading, notFoundView, pageHeader } from "./common.js";
 import { KIND_WORDS, nothingOf, objectPath } from "./itemLinks.js";

@@ -5,7 +5,7 @@ import { UUID_PATTERN } from "../../../../../sdk/nodejs/contract/uuid.ts";
 import { ApiError, request } from "../api.js";
 import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { percent, usd, walletName } from "../format.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { servicePaths } from "../paths.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";

@@ -3,7 +3,7 @@
 import { request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { usd } from "../format.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { objectPath } from "./itemLinks.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";

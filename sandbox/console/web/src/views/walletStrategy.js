@@ -6,7 +6,7 @@ import { card, fill, fillIfChanged, h, statusPill, table, timeOf } from "../dom.
 import { moneyInText, percent, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { failure, link, loading } from "./common.js";
 import { objectPath } from "./itemLinks.js";
 import { consolePaths, servicePaths } from "../paths.js";

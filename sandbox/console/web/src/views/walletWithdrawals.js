@@ -5,7 +5,7 @@ import { newRequestId, request } from "../api.js";
 import { card, fieldValue, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
 import { durationLabel, moneyInText, relative, usd, words } from "../format.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { chainAddressProblem } from "../../../../../sdk/nodejs/contract/chainAddress.ts";
 import { RefusedInPage, requestLog, runLogged } from "../requestLog.js";
 import { link, loading } from "./common.js";

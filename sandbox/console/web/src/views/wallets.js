@@ -3,7 +3,7 @@
 import { request } from "../api.js";
 import { facts, fillIfChanged, h, table, timeOf } from "../dom.js";
 import { drift, percent, usd, walletName, when } from "../format.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { servicePaths } from "../paths.js";
 import { link, loading, pageHeader } from "./common.js";
 

@@ -5,7 +5,7 @@
 import { ApiError, request } from "../api.js";
 import { BASE } from "./common.js";
 import { nothingOf, objectPath } from "./itemLinks.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { breakable, card, facts, fill, h, statusPill, timeOf } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { consolePaths } from "../paths.js";

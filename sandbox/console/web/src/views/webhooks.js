@@ -7,7 +7,7 @@ import { breakable, card, fillIfChanged, h, statusPill, table, timeOf } from "..
 import { confirmAction } from "../confirm.js";
 import { relative, when, whenUtc } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
-import { wholeId } from "../ids.js";
+import { wholeId } from "./ids.js";
 import { loading, pageHeader } from "./common.js";
 import { objectPath } from "./itemLinks.js";
 import { registrationActions } from "./webhookActions.js";

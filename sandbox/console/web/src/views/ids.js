@@ -4,10 +4,10 @@
 // id never widens a card at 420 px, with a Copy button beside it. Read from a field in every form
 // the console shows one (whole, in either case, with the spaces or quotes a paste brings); a form
 // it cannot be (cut short, or no id at all) is refused there with what to do.
-import { UUID_PATTERN } from "../../../../sdk/nodejs/contract/uuid.ts";
-import { copyButton } from "./copy.js";
-import { h } from "./dom.js";
-import { link } from "./views/common.js";
+import { UUID_PATTERN } from "../../../../../sdk/nodejs/contract/uuid.ts";
+import { copyButton } from "../copy.js";
+import { h } from "../dom.js";
+import { link } from "./common.js";
 
 /**
  * An id whole, with Copy; a link to `path` when given (an object's page).
