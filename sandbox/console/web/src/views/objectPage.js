@@ -7,7 +7,7 @@
 // made, or to the Events page showing that request.
 import { ApiError, request } from "../api.js";
 import { copyButton } from "../copy.js";
-import { card, facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
+import { breakable, card, facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { usd } from "../format.js";
 import { readId, wholeId } from "./ids.js";
 import { consolePaths } from "../paths.js";
@@ -109,7 +109,7 @@ function summaryOf(page) {
     case "webhook_delivery":
       return [
         ...status,
-        ["Event", String(object["eventType"])],
+        ["Event", h("code", { class: "break-at-separators" }, breakable(String(object["eventType"])))],
         ["Attempts", String(object["attempts"])],
         [
           "Last answer",
