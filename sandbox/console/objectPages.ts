@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { findApprovalRequest } from "../domain/approvalRequests.ts";
+import { ACTIVITY_STATUS } from "../domain/approvals.ts";
 import { deliveryDetail, listDeliveryHistory, type DeliveryView } from "../domain/events/deliveryHistory.ts";
 import { withLegAmounts } from "../domain/money/depositLegs.ts";
 import { depositView } from "../domain/money/deposits.ts";
@@ -171,21 +172,10 @@ function pageOf(deps: ObjectPageDeps, organizationId: string, found: FoundResour
     }
     case "withdrawal": {
       const withdrawal = withLegTimes(deps.money, findWithdrawal(db, organizationId, found.id)!);
-      const activity =
-        withdrawal.signingActivityId == null
-          ? null
-          : findApprovalRequest(db, organizationId, withdrawal.signingActivityId);
       return {
         object: withdrawal,
         timeline: byTime([
-          state(
-            withdrawal.createdAt,
-            "Requested",
-            withdrawal.signingActivityId ? "pending_approval" : "processing",
-          ),
-          activity === null || activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
-            ? null
-            : state(activity.updatedAt, `Approval decided: ${activity.status}`, activity.status),
+          ...requestedAndApproval(db, organizationId, withdrawal),
           ...withdrawal.legTimes.map((leg) =>
             leg.status === "processing" && leg.dueAt !== null
               ? state(leg.updatedAt, `Leg ${leg.legKey} processing, due ${leg.dueAt}`, leg.status)
@@ -196,43 +186,20 @@ function pageOf(deps: ObjectPageDeps, organizationId: string, found: FoundResour
             : null,
           ...eventSteps(deps, organizationId, found.walletId!, found.id),
         ]),
-        related: [
-          ...relatedIds(deps, organizationId, [found.walletId!], "wallet"),
-          ...relatedIds(
-            deps,
-            organizationId,
-            withdrawal.signingActivityId ? [withdrawal.signingActivityId] : [],
-            "its approval",
-          ),
-        ],
+        related: walletAndApproval(deps, organizationId, found.walletId!, withdrawal.signingActivityId),
       };
     }
     case "strategy_update": {
       const update = deps.strategyUpdates.get(organizationId, found.id);
-      const activity =
-        update.signingActivityId == null
-          ? null
-          : findApprovalRequest(db, organizationId, update.signingActivityId);
       const finished = update.status === "completed" || update.status === "failed";
       return {
         object: update,
         timeline: byTime([
-          state(update.createdAt, "Requested", update.signingActivityId ? "pending_approval" : "processing"),
-          activity === null || activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
-            ? null
-            : state(activity.updatedAt, `Approval decided: ${activity.status}`, activity.status),
+          ...requestedAndApproval(db, organizationId, update),
           finished ? state(update.updatedAt, `Finished: ${update.status}`, update.status) : null,
           ...eventSteps(deps, organizationId, found.walletId!, found.id),
         ]),
-        related: [
-          ...relatedIds(deps, organizationId, [found.walletId!], "wallet"),
-          ...relatedIds(
-            deps,
-            organizationId,
-            update.signingActivityId ? [update.signingActivityId] : [],
-            "its approval",
-          ),
-        ],
+        related: walletAndApproval(deps, organizationId, found.walletId!, update.signingActivityId),
       };
     }
     case "signing_activity": {
@@ -249,7 +216,7 @@ function pageOf(deps: ObjectPageDeps, organizationId: string, found: FoundResour
           state(
             activity.createdAt,
             `Created, needing ${activity.requiredApprovals} approval(s)`,
-            "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+            ACTIVITY_STATUS.consensusNeeded,
           ),
           ...listVotes(db, found.id).map((vote): TimelineStep => ({
             at: vote.createdAt,
@@ -258,7 +225,7 @@ function pageOf(deps: ObjectPageDeps, organizationId: string, found: FoundResour
             text: `${vote.selection === "VOTE_SELECTION_APPROVED" ? "Approved" : "Rejected"} by key ${vote.publicKey}`,
             status: vote.selection,
           })),
-          activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+          activity.status === ACTIVITY_STATUS.consensusNeeded
             ? null
             : state(activity.updatedAt, `Decided: ${activity.status}`, activity.status),
         ]),
@@ -349,6 +316,36 @@ function pageOf(deps: ObjectPageDeps, organizationId: string, found: FoundResour
       return { object: { id: found.id }, timeline: [], related: [] };
   }
 }
+
+/**
+ * A withdrawal's or a strategy update's first steps: requested (waiting for approval when it has a
+ * signing activity), and the activity's decision once made.
+ */
+function requestedAndApproval(
+  db: DatabaseSync,
+  organizationId: string,
+  subject: { createdAt: string; signingActivityId?: string | null | undefined },
+): (TimelineStep | null)[] {
+  const activityId = subject.signingActivityId ?? null;
+  const activity = activityId === null ? null : findApprovalRequest(db, organizationId, activityId);
+  return [
+    state(subject.createdAt, "Requested", activityId === null ? "processing" : "pending_approval"),
+    activity === null || activity.status === ACTIVITY_STATUS.consensusNeeded
+      ? null
+      : state(activity.updatedAt, `Approval decided: ${activity.status}`, activity.status),
+  ];
+}
+
+/** A withdrawal's or a strategy update's related objects: its wallet, and its signing activity. */
+const walletAndApproval = (
+  deps: ObjectPageDeps,
+  organizationId: string,
+  walletId: string,
+  activityId: string | null | undefined,
+) => [
+  ...relatedIds(deps, organizationId, [walletId], "wallet"),
+  ...relatedIds(deps, organizationId, activityId ? [activityId] : [], "its approval"),
+];
 
 const state = (at: string, text: string, status: string | null): TimelineStep => ({
   at,

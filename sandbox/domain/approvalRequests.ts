@@ -1,6 +1,10 @@
 import type { DatabaseSync } from "node:sqlite";
 import { microsToUsd } from "../../sdk/nodejs/contract/index.ts";
-import { findSigningActivity, listSigningActivities, type SigningActivityRecord } from "../store/signingActivityStore.ts";
+import {
+  findSigningActivity,
+  listSigningActivities,
+  type SigningActivityRecord,
+} from "../store/signingActivityStore.ts";
 import { listVotes } from "../store/signingProviderStore.ts";
 import { findStrategyUpdate } from "../store/strategyUpdateStore.ts";
 import { findWallet, listTargets } from "../store/walletStore.ts";
@@ -75,7 +79,11 @@ export function listApprovalRequests(
 }
 
 /** One signing activity of the organization with what it would do, or null when it has none such. */
-export function findApprovalRequest(db: DatabaseSync, organizationId: string, id: string): ApprovalRequest | null {
+export function findApprovalRequest(
+  db: DatabaseSync,
+  organizationId: string,
+  id: string,
+): ApprovalRequest | null {
   const activity = findSigningActivity(db, organizationId, id);
   return activity === null ? null : approvalRequestOf(db, activity);
 }

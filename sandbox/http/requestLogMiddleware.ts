@@ -1,6 +1,12 @@
 import type { MiddlewareHandler } from "hono";
 import { SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
-import { idsMadeBy, redactBody, redactValue, walletOfRequest, type RequestLog } from "../domain/requestLog.ts";
+import {
+  idsMadeBy,
+  redactBody,
+  redactValue,
+  walletOfRequest,
+  type RequestLog,
+} from "../domain/requestLog.ts";
 import type { SandboxEnv } from "./env.ts";
 import { CONSOLE_REQUEST_HEADER } from "./middleware.ts";
 

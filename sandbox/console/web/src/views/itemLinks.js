@@ -43,10 +43,19 @@ export function nothingOf(id) {
  * @param {string} id
  * @returns {Promise<FoundItem | null>}
  */
-export async function findItem(id) {
+export function findItem(id) {
+  return readFound(consolePaths.findId(id));
+}
+
+/**
+ * A read of something an address names, or null when the sandbox says it is not here: 404 (none
+ * of that id in the organization, another organization's included) or 400 (no id at all).
+ * @param {string} path
+ * @returns {Promise<any>}
+ */
+export async function readFound(path) {
   try {
-    const { body } = await request("GET", consolePaths.findId(id));
-    return body;
+    return (await request("GET", path)).body;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
     throw error;

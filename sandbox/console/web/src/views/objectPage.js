@@ -5,14 +5,13 @@
 // each delivery's attempts), the objects it relates to, and its JSON as the API answers it. A
 // wallet has its page already (/wallets/{id}), where its id leads; a request's id leads to what it
 // made, or to the Events page showing that request.
-import { ApiError, request } from "../api.js";
 import { copyButton } from "../copy.js";
 import { breakable, card, facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { usd } from "../format.js";
 import { readId, wholeId } from "./ids.js";
 import { consolePaths } from "../paths.js";
 import { failure, link, loading, notFoundView, pageHeader } from "./common.js";
-import { KIND_WORDS, nothingOf, objectPath } from "./itemLinks.js";
+import { KIND_WORDS, nothingOf, objectPath, readFound } from "./itemLinks.js";
 
 /** @typedef {import("../payloads.js").ObjectPage} ObjectPage */
 /** @typedef {import("../payloads.js").TimelineStep} TimelineStep */
@@ -291,18 +290,18 @@ export function objectPageView(main, ctx, params) {
     },
     async refresh() {
       if (gone) return;
-      /** @type {ObjectPage} */
+      /** @type {ObjectPage | null} */
       let page;
       try {
-        ({ body: page } = await request("GET", consolePaths.objectPage(id)));
+        page = await readFound(consolePaths.objectPage(id));
       } catch (error) {
-        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
-          gone = true;
-          notFoundView(main, "Not found", nothingOf(id));
-          return;
-        }
         if (!drawn) main.replaceChildren(pageHeader("Find an id"), failure(error));
         throw error;
+      }
+      if (page === null) {
+        gone = true;
+        notFoundView(main, "Not found", nothingOf(id));
+        return;
       }
       if (page.kind === "wallet") return ctx.navigate(objectPath(page), { replace: true });
       if (page.kind === "request") {

@@ -2,14 +2,13 @@
 // A wallet's page: its figures, then one of four sections (overview, deposits, withdrawals,
 // strategy updates), each a path of its own so it can be linked and reloaded.
 import { UUID_PATTERN } from "../../../../../sdk/nodejs/contract/uuid.ts";
-import { ApiError, request } from "../api.js";
 import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { percent, usd, walletName } from "../format.js";
 import { wholeId } from "./ids.js";
 import { servicePaths } from "../paths.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";
-import { itemFocus, nothingOf } from "./itemLinks.js";
+import { itemFocus, nothingOf, readFound } from "./itemLinks.js";
 import { walletDeposits } from "./walletDeposits.js";
 import { walletOverview } from "./walletOverview.js";
 import { walletStrategy } from "./walletStrategy.js";
@@ -89,16 +88,11 @@ export function walletView(main, ctx, params) {
   let gone = false;
   async function refresh() {
     if (gone) return;
-    let wallet;
-    try {
-      ({ body: wallet } = await request("GET", servicePaths.wallet(walletId)));
-    } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
-        gone = true;
-        notFound();
-        return;
-      }
-      throw error;
+    const wallet = await readFound(servicePaths.wallet(walletId));
+    if (wallet === null) {
+      gone = true;
+      notFound();
+      return;
     }
     const name = walletName(wallet);
     if (document.title !== `${name} · Sandbox console`) document.title = `${name} · Sandbox console`;
