@@ -481,7 +481,7 @@ describe("every item has an address of its own", () => {
             expect(await pageOverflows(page), `${path} at ${width}`).toBe(false);
             expect(await offscreenActions(page), `${path} at ${width}`).toEqual([]);
           }
-          expect(await seriousViolations(page), `${path} at ${width}`).toEqual([]);
+          // axe runs on each of these pages at both widths in console.test.ts.
         }
         await page.close();
       },
