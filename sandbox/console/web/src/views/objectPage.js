@@ -12,6 +12,7 @@ import { readId, wholeId } from "./ids.js";
 import { consolePaths } from "../paths.js";
 import { failure, link, loading, notFoundView, pageHeader } from "./common.js";
 import { KIND_WORDS, nothingOf, objectPath, readFound } from "./itemLinks.js";
+import { allocationText } from "./walletStrategy.js";
 
 /** @typedef {import("../payloads.js").ObjectPage} ObjectPage */
 /** @typedef {import("../payloads.js").TimelineStep} TimelineStep */
@@ -81,15 +82,7 @@ function summaryOf(page) {
     case "strategy_update":
       return [
         ...status,
-        [
-          "Target allocation",
-          (Array.isArray(object["positions"]) ? object["positions"] : [])
-            .map(
-              (/** @type {any} */ position) =>
-                `${position.positionKey} ${(position.targetWeightBps / 100).toFixed(2)}%`,
-            )
-            .join(", "),
-        ],
+        ["Target allocation", allocationText(Array.isArray(object["positions"]) ? object["positions"] : [])],
         ["Requested", timeOf(object["createdAt"])],
       ];
     case "signing_activity":

@@ -11,8 +11,8 @@ import { failure, link, loading } from "./common.js";
 import { objectPath } from "./itemLinks.js";
 import { consolePaths, servicePaths } from "../paths.js";
 
-/** @param {{ positionKey: string, targetWeightBps: number }[]} positions */
-const allocationText = (positions) =>
+/** A target allocation in words: "tbills 60.00%, syrupUsdc 40.00%". @param {{ positionKey: string, targetWeightBps: number }[]} positions */
+export const allocationText = (positions) =>
   positions.map((position) => `${position.positionKey} ${percent(position.targetWeightBps)}`).join(", ");
 
 /**
