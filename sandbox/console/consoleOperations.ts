@@ -163,6 +163,7 @@ export const TimelineStepSchema = z.looseObject({
   eventType: z.string().optional(),
   deliveries: z.array(z.looseObject({ id: UuidSchema })).optional(),
   requestId: UuidSchema.optional(),
+  dueAt: DateTimeSchema.optional(),
 });
 export const RelatedObjectSchema = z.looseObject({
   kind: z.string(),

@@ -49,6 +49,8 @@ export type TimelineStep = {
   deliveries?: DeliveryView[];
   /** For a request: its id (the Events page shows its bodies). */
   requestId?: string;
+  /** For a payout leg still processing: when it is due to pay out (sandbox clock). */
+  dueAt?: string;
 };
 
 /** An object this one relates to, with how. `exists` is false for one since deleted. */
@@ -178,7 +180,7 @@ function pageOf(deps: ObjectPageDeps, organizationId: string, found: FoundResour
           ...requestedAndApproval(db, organizationId, withdrawal),
           ...withdrawal.legTimes.map((leg) =>
             leg.status === "processing" && leg.dueAt !== null
-              ? state(leg.updatedAt, `Leg ${leg.legKey} processing, due ${leg.dueAt}`, leg.status)
+              ? { ...state(leg.updatedAt, `Leg ${leg.legKey} processing`, leg.status), dueAt: leg.dueAt }
               : state(leg.updatedAt, `Leg ${leg.legKey} ${leg.outcome ?? leg.status}`, leg.status),
           ),
           withdrawal.completedAt
@@ -425,11 +427,13 @@ function eventSteps(
   id: string,
 ): TimelineStep[] {
   const byEvent = new Map<string, DeliveryView[]>();
-  for (const delivery of listDeliveryHistory(deps.db, organizationId, {
+  // Listed newest first: read oldest first, so events made at one instant keep the order they were made in.
+  const newestFirst = listDeliveryHistory(deps.db, organizationId, {
     walletId,
     limit: WALLET_DELIVERIES_READ,
-  }))
-    byEvent.set(delivery.eventId, [delivery, ...(byEvent.get(delivery.eventId) ?? [])]);
+  });
+  for (const delivery of newestFirst.reverse())
+    byEvent.set(delivery.eventId, [...(byEvent.get(delivery.eventId) ?? []), delivery]);
   const steps: TimelineStep[] = [];
   for (const [eventId, deliveries] of byEvent) {
     const text = findWebhookEventPayload(deps.db, eventId);

@@ -141,6 +141,7 @@ function timelineStep(step) {
             wholeId(step.requestId, "request id"),
           ]
         : step.text,
+      step.dueAt === undefined ? null : [", due ", timeOf(step.dueAt)],
     ),
     step.deliveries === undefined || step.deliveries.length === 0
       ? null
