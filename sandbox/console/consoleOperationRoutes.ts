@@ -5,9 +5,9 @@ import { ok, registerOperations } from "../http/operationRoutes.ts";
 import { sendTestEvent } from "../domain/events/testEvents.ts";
 import { editWebhook } from "../domain/webhooks.ts";
 import { NotFoundError } from "../domain/errors.ts";
-import { findResourceById } from "../store/lookupStore.ts";
 import { settleDueWorkMiddleware } from "../http/middleware.ts";
 import { consoleReadRoutes } from "./consoleApi.ts";
+import { findAnyId, objectPage } from "./objectPages.ts";
 import {
   CONSOLE_API_PREFIX,
   CONSOLE_LOG_OPERATIONS,
@@ -42,13 +42,14 @@ export function registerConsoleOperations(app: Hono<SandboxEnv>, ctx: SandboxCon
   registerOperations(app, CONSOLE_LOG_OPERATIONS, {
     consoleRequestLog: ({ query }, org) => ok({ data: ctx.requestLog.list(org, query) }),
     consoleFindId: ({ path }, org) => {
-      const found =
-        findResourceById(ctx.db, org, path.id) ??
-        (ctx.requestLog.find(org, path.id) === null
-          ? null
-          : { kind: "request", id: path.id, walletId: null });
+      const found = findAnyId(ctx, org, path.id);
       if (found === null) throw new NotFoundError(`nothing of id ${path.id} in this organization`);
       return ok(found);
+    },
+    consoleObjectPage: ({ path }, org) => {
+      const page = objectPage(ctx, org, path.id);
+      if (page === null) throw new NotFoundError(`nothing of id ${path.id} in this organization`);
+      return ok(page);
     },
     consoleLoggedRequest: ({ path }, org) => {
       const found = ctx.requestLog.find(org, path.requestId);

@@ -145,12 +145,43 @@ export const RequestLogQuerySchema = z.object({
     .regex(/^(?:[1-5]xx|[1-5]\d\d)$/, "must be a status code such as 404, or a class such as 4xx")
     .optional(),
   walletId: UuidSchema.optional(),
+  requestId: UuidSchema.optional(),
   limit: z.coerce
     .number({ error: "must be a whole number from 1 to 200" })
     .int("must be a whole number from 1 to 200")
     .min(1, "must be a whole number from 1 to 200")
     .max(200, "must be a whole number from 1 to 200")
     .default(50),
+});
+
+/** A step of an object's timeline (objectPages.ts): on the sandbox's clock or the wall clock, said. */
+export const TimelineStepSchema = z.looseObject({
+  at: DateTimeSchema,
+  clock: z.enum(["sandbox", "wall"]),
+  what: z.enum(["request", "state", "event", "vote"]),
+  text: z.string(),
+  status: z.string().nullable(),
+  eventId: UuidSchema.optional(),
+  eventType: z.string().optional(),
+  deliveries: z.array(z.looseObject({ id: UuidSchema })).optional(),
+  requestId: UuidSchema.optional(),
+  dueAt: DateTimeSchema.optional(),
+});
+export const RelatedObjectSchema = z.looseObject({
+  kind: z.string(),
+  id: UuidSchema,
+  walletId: UuidSchema.nullable(),
+  relation: z.string(),
+  exists: z.boolean(),
+});
+export const ObjectPageSchema = z.looseObject({
+  kind: z.string(),
+  id: UuidSchema,
+  walletId: UuidSchema.nullable(),
+  object: z.unknown(),
+  madeBy: z.looseObject({ requestId: UuidSchema }).nullable(),
+  timeline: z.array(TimelineStepSchema),
+  related: z.array(RelatedObjectSchema),
 });
 
 /**
@@ -174,13 +205,29 @@ export const CONSOLE_LOG_OPERATIONS = operationTable({
     tag: CONSOLE_TAG,
     security: [BEARER_AUTH],
     summary:
-      "What an id names in the caller's organization: a wallet, deposit, withdrawal, strategy update, signing activity, webhook registration or delivery, or a logged request",
+      "What an id names in the caller's organization: a wallet, deposit, withdrawal, strategy update, signing activity, webhook registration or delivery, a logged request, or the object a client's requestId made",
     pathParams: z.object({ id: UuidSchema.meta({ description: "Any id the sandbox gives" }) }),
     responses: {
       "200": {
         description: "`{ kind, id, walletId }`: `walletId` names the wallet it belongs to, or is null",
         schema: z.looseObject({ kind: z.string(), id: z.string(), walletId: z.string().nullable() }),
       },
+      ...ERRORS,
+      "404": error("`not_found`: nothing of that id in the caller's organization"),
+    },
+  },
+  consoleObjectPage: {
+    method: "get",
+    path: `${CONSOLE_API_PREFIX}/objects/{id}`,
+    tag: CONSOLE_TAG,
+    security: [BEARER_AUTH],
+    summary:
+      "An object's page: what an id names (as consoleFindId finds it), the object as the API answers it, the request that made it while the request log holds it, its timeline and the objects it relates to",
+    pathParams: z.object({
+      id: UuidSchema.meta({ description: "Any id the sandbox gives, or a client's requestId" }),
+    }),
+    responses: {
+      "200": { description: "The object's page", schema: ObjectPageSchema },
       ...ERRORS,
       "404": error("`not_found`: nothing of that id in the caller's organization"),
     },

@@ -1,6 +1,10 @@
 import type { DatabaseSync } from "node:sqlite";
 import { microsToUsd, type YieldSource } from "../../sdk/nodejs/contract/index.ts";
-import { listSigningActivities, type SigningActivityRecord } from "../store/signingActivityStore.ts";
+import {
+  findSigningActivity,
+  listSigningActivities,
+  type SigningActivityRecord,
+} from "../store/signingActivityStore.ts";
 import { listVotes } from "../store/signingProviderStore.ts";
 import { findStrategyUpdate } from "../store/strategyUpdateStore.ts";
 import { findWallet, listTargets } from "../store/walletStore.ts";
@@ -97,6 +101,17 @@ export function listApprovalRequests(
     limit: filter.limit,
   });
   return activities.map((activity) => approvalRequestOf(db, activity, catalog));
+}
+
+/** One signing activity of the organization with what it would do, or null when it has none such. */
+export function findApprovalRequest(
+  db: DatabaseSync,
+  organizationId: string,
+  id: string,
+  catalog: readonly YieldSource[],
+): ApprovalRequest | null {
+  const activity = findSigningActivity(db, organizationId, id);
+  return activity === null ? null : approvalRequestOf(db, activity, catalog);
 }
 
 function approvalRequestOf(

@@ -31,6 +31,8 @@ export type LoggedRequest = {
   durationMs: number;
   /** The wallet it was about, when its path or body names one. */
   walletId: string | null;
+  /** What it made: the ids its answer gave the objects it created (idsMadeBy). */
+  madeIds: string[];
   requestBody: string | null;
   responseBody: string | null;
 };
@@ -43,6 +45,8 @@ export interface RequestLogFilter {
   /** An exact status (404), or a class (`4xx`). */
   status?: string | undefined;
   walletId?: string | undefined;
+  /** The one request of this id (the Events page opened from Find). */
+  requestId?: string | undefined;
   limit: number;
 }
 
@@ -51,6 +55,8 @@ export interface RequestLog {
   /** Newest first. */
   list(organizationId: string, filter: RequestLogFilter): LoggedRequestSummary[];
   find(organizationId: string, requestId: string): LoggedRequest | null;
+  /** The oldest request still held whose answer made this id (idsMadeBy), or null. */
+  maker(organizationId: string, id: string): LoggedRequestSummary | null;
 }
 
 /** Names of fields whose values are credentials or secrets: never kept. */
@@ -155,9 +161,34 @@ export function walletOfRequest(
   return null;
 }
 
+/** A strategy update is made by a PATCH (spec 4.7), answered 200 like its replay. */
+const STRATEGY_PATH = new RegExp(`^/v2/portfolio-wallets/${UUID}/strategy$`);
+
+/**
+ * The ids of the objects a request made, read from its answer: a creation answers the object
+ * (201), whose `id` is the new object's and whose `signingActivityId` names the activity made with
+ * it (a withdrawal or a strategy update waiting for approval). A replay answers the same ids (200,
+ * or the strategy PATCH's 200 again): the object page takes the oldest request that names an id as
+ * the one that made it.
+ */
+export function idsMadeBy(method: string, path: string, status: number, answer: unknown): string[] {
+  const creates =
+    (method === "POST" && status === 201) ||
+    (method === "PATCH" && status === 200 && STRATEGY_PATH.test(path));
+  if (!creates || answer === null || typeof answer !== "object") return [];
+  const made: string[] = [];
+  for (const field of ["id", "signingActivityId"]) {
+    const value = (answer as Record<string, unknown>)[field];
+    if (typeof value === "string" && IS_UUID.test(value)) made.push(value.toLowerCase());
+  }
+  return made;
+}
+
 const statusMatches = (status: number, wanted: string | undefined) =>
   wanted === undefined ||
   (/^[1-5]xx$/.test(wanted) ? Math.floor(status / 100) === Number(wanted[0]) : String(status) === wanted);
+
+const summaryOf = ({ requestBody: _request, responseBody: _response, ...summary }: LoggedRequest) => summary;
 
 /** One ring per organization, each of `capacity` slots. */
 export function createRequestLog(
@@ -194,14 +225,19 @@ export function createRequestLog(
         if (filter.method !== undefined && request.method !== filter.method.toUpperCase()) continue;
         if (!statusMatches(request.status, filter.status)) continue;
         if (filter.walletId !== undefined && request.walletId !== filter.walletId.toLowerCase()) continue;
-        const { requestBody: _request, responseBody: _response, ...summary } = request;
-        found.push(summary);
+        if (filter.requestId !== undefined && request.requestId !== filter.requestId.toLowerCase()) continue;
+        found.push(summaryOf(request));
       }
       return found;
     },
     find(organizationId, requestId) {
       for (const request of newestFirst(organizationId)) if (request.requestId === requestId) return request;
       return null;
+    },
+    maker(organizationId, id) {
+      let oldest: LoggedRequest | null = null;
+      for (const request of newestFirst(organizationId)) if (request.madeIds.includes(id)) oldest = request;
+      return oldest === null ? null : summaryOf(oldest);
     },
   };
 }

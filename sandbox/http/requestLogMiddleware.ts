@@ -1,6 +1,12 @@
 import type { MiddlewareHandler } from "hono";
 import { SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
-import { redactBody, redactValue, walletOfRequest, type RequestLog } from "../domain/requestLog.ts";
+import {
+  idsMadeBy,
+  redactBody,
+  redactValue,
+  walletOfRequest,
+  type RequestLog,
+} from "../domain/requestLog.ts";
 import type { SandboxEnv } from "./env.ts";
 import { CONSOLE_REQUEST_HEADER } from "./middleware.ts";
 
@@ -61,6 +67,7 @@ export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<Sandbox
       at: new Date(startedMs).toISOString(),
       durationMs: Date.now() - startedMs,
       walletId: walletOfRequest(method, url.pathname, request, answer ?? null),
+      madeIds: idsMadeBy(method, url.pathname, c.res.status, answer ?? null),
       requestBody: kept(requestText, request),
       responseBody:
         c.get("answerBody") !== undefined ? redactValue(answer) : kept(answerText, answer ?? null),

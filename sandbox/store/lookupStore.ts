@@ -41,3 +41,24 @@ export function findResourceById(db: DatabaseSync, organizationId: string, id: s
   }
   return null;
 }
+
+/**
+ * The organization's resource made under a client's `requestId` (the idempotency key a creation
+ * carries, which its answer repeats as `requestId`), searched at each of `endpoints` by the
+ * idempotency keys' primary key: one lookup per endpoint, however many keys the organization holds.
+ */
+export function findResourceByRequestId(
+  db: DatabaseSync,
+  organizationId: string,
+  requestId: string,
+  endpoints: readonly string[],
+): FoundResource | null {
+  const lookup = db.prepare(
+    "SELECT resource_id FROM idempotency_keys WHERE organization_id = ? AND endpoint = ? AND request_id = ?",
+  );
+  for (const endpoint of endpoints) {
+    const row = lookup.get(organizationId, endpoint, requestId) as { resource_id: string } | undefined;
+    if (row !== undefined) return findResourceById(db, organizationId, row.resource_id);
+  }
+  return null;
+}

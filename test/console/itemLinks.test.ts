@@ -8,6 +8,9 @@ import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox
  * Issue 40, what was left of Deliver 2: every wallet, deposit, withdrawal, strategy update,
  * signing activity and webhook delivery has a console address of its own that shows it, reached
  * from Find any id and linked from the Events page; another organization's id shows nothing of it.
+ * Issue 58: each object's own page at /ids/{id} (its whole id with Copy, timeline, related objects,
+ * JSON), every id shown whole and copyable, and every form of an id the console shows taken by
+ * Find and the Events filters or refused at the field.
  * In Chromium at 1280 and 420 px, against `portfolio-wallet sandbox` run as a user runs it.
  */
 
@@ -85,12 +88,25 @@ async function itemsOf(token: string, label: string): Promise<Items> {
   };
 }
 
+/** An object's page as the console API answers it. */
+const objectOf = async (id: string) =>
+  (await sandbox.api(TOKEN_A, "GET", `/_console/api/objects/${id}`)).body;
+
+/** Whether the page is wider than the window (something pushed it sideways). */
+const pageOverflows = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+/** Ids cut short ("86e31107-6970…6fd5", "0x4afc…36a0"), which nothing can be pasted from. */
+const SHORTENED_ID = /[0-9a-fA-F]{4,}(?:-[0-9a-fA-F]*)?…[0-9a-fA-F]{3,}/;
+
 /** Each organization's one webhook registration, by token. */
 const hooks = new Map<string, string>();
 let mine: Items;
 let theirs: Items;
 /** A second wallet of organization A, with webhook events of its own. */
 let second: string;
+/** A strategy update of organization A's first wallet. */
+let updateId: string;
 
 /** Each item's own address, and the element of the page that is the item. */
 const addresses = (items: Items) => [
@@ -158,6 +174,12 @@ beforeAll(async () => {
   mine = await itemsOf(TOKEN_A, "mine");
   theirs = await itemsOf(TOKEN_B, "theirs");
   second = (await itemsOf(TOKEN_A, "second")).walletId;
+  const update = await sandbox.api(TOKEN_A, "PATCH", `/v2/portfolio-wallets/${mine.walletId}/strategy`, {
+    requestId: randomUUID(),
+    positions: [{ positionKey: "tbills", targetWeightBps: 10000 }],
+  });
+  expect(update.status).toBe(200);
+  updateId = update.body.id;
 }, 20 * 60_000);
 
 afterAll(async () => {
@@ -192,14 +214,15 @@ describe("every item has an address of its own", () => {
           expect(await seriousViolations(page), `${kind} at ${width}`).toEqual([]);
           if (width === 420) expect(await offscreenActions(page), `${kind} at ${width}`).toEqual([]);
         }
-        for (const { id, path } of addresses(mine)) {
-          // The same item from the search box, and from its bare-id address.
+        for (const { kind, id } of addresses(mine)) {
+          // The same item from the search box, and at its bare-id address: its own page (a wallet's is its wallet page).
+          const own = kind === "wallet" ? `/_console/wallets/${id}` : `/_console/ids/${id}`;
           await page.goto(`${sandbox.consoleUrl}events`);
           await page.getByLabel("Find any id").fill(id);
           await page.getByRole("button", { name: "Find", exact: true }).click();
-          await eventually(() => new URL(page.url()).pathname).toBe(`/_console${path}`);
+          await eventually(() => new URL(page.url()).pathname).toBe(own);
           await page.goto(`${sandbox.consoleUrl}ids/${id}`);
-          await eventually(() => new URL(page.url()).pathname).toBe(`/_console${path}`);
+          await eventually(() => new URL(page.url()).pathname).toBe(own);
         }
 
         // The Events page's webhook events link each delivery's address.
@@ -311,6 +334,237 @@ describe("every item has an address of its own", () => {
           expect(await seriousViolations(page), `${path} at ${width}`).toEqual([]);
           if (width === 420) expect(await offscreenActions(page), `${path} at ${width}`).toEqual([]);
         }
+        await page.close();
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: each object's own page shows its whole id with Copy, its timeline, what it relates to and its JSON`,
+      async () => {
+        const page = await signedInPage(width);
+        const pages = [
+          { kind: "deposit", id: mine.depositId, title: "Deposit" },
+          { kind: "withdrawal", id: mine.withdrawalId, title: "Withdrawal" },
+          { kind: "strategy_update", id: updateId, title: "Strategy update" },
+          { kind: "signing_activity", id: mine.activityId, title: "Signing activity" },
+          { kind: "webhook_registration", id: hooks.get(TOKEN_A)!, title: "Webhook registration" },
+          { kind: "webhook_delivery", id: mine.deliveryId, title: "Webhook delivery" },
+        ];
+        for (const { kind, id, title } of pages) {
+          await page.goto(`${sandbox.consoleUrl}ids/${id}`);
+          const root = page.locator(`[data-object-kind="${kind}"][data-object-id="${id}"]`);
+          await root.waitFor();
+          expect(await page.locator("h1").textContent(), kind).toBe(title);
+          // The id whole, with its Copy button, under the heading.
+          const shownId = page.locator(".page-header .whole-id");
+          expect(await shownId.locator(".whole-id-text").textContent(), kind).toBe(id);
+          expect(await shownId.getByRole("button", { name: /^Copy the / }).count(), kind).toBe(1);
+          // The JSON, as the API answers it.
+          const api = await objectOf(id);
+          const json =
+            (await page
+              .locator("#object-json-heading + * pre, section[aria-labelledby=object-json-heading] pre")
+              .first()
+              .textContent()) ?? "";
+          expect(JSON.parse(json), kind).toEqual(api.object);
+          // One timeline, as the console API gives it; the request that made it named, leading to the Events page.
+          await eventually(async () => [kind, await root.locator(".object-step").count()]).toEqual([
+            kind,
+            api.timeline.length,
+          ]);
+          expect(api.timeline.length, kind).toBeGreaterThan(0);
+          if (api.madeBy !== null) {
+            const madeBy = root.locator(`[data-step="request"] a[data-made-by="${api.madeBy.requestId}"]`);
+            expect(await madeBy.count(), kind).toBe(1);
+          }
+          // Its related objects, each linked: a wallet to its page, the others to theirs.
+          for (const related of api.related.filter((item: { exists: boolean }) => item.exists)) {
+            const href = await root
+              .locator(`[data-related-id="${related.id}"] a`)
+              .first()
+              .getAttribute("href");
+            expect(href, `${kind} → ${related.kind}`).toBe(
+              related.kind === "wallet" ? `/_console/wallets/${related.id}` : `/_console/ids/${related.id}`,
+            );
+          }
+          expect(await seriousViolations(page), `${kind} at ${width}`).toEqual([]);
+          if (width === 420) {
+            expect(await offscreenActions(page), `${kind} at ${width}`).toEqual([]);
+            expect(await pageOverflows(page), `${kind} at ${width}`).toBe(false);
+          }
+        }
+        // The deposit's page: made by the admin call that simulated it; its events with their deliveries, each linked to its page.
+        const deposit = await objectOf(mine.depositId);
+        expect(deposit.madeBy).toMatchObject({ method: "POST", path: "/_sandbox/deposits" });
+        expect(deposit.related).toEqual([
+          { kind: "wallet", id: mine.walletId, walletId: mine.walletId, relation: "wallet", exists: true },
+        ]);
+        await page.goto(`${sandbox.consoleUrl}ids/${mine.depositId}`);
+        const event = page.locator('[data-step="event"]').first();
+        await event.waitFor();
+        await event.locator("[data-delivery-id] a").first().click();
+        await eventually(() => new URL(page.url()).pathname).toMatch(/^\/_console\/ids\/[0-9a-f-]{36}$/);
+        await page.locator('[data-object-kind="webhook_delivery"]').waitFor();
+        // The withdrawal's page leads to its approval, and the approval's back to it.
+        await page.goto(`${sandbox.consoleUrl}ids/${mine.withdrawalId}`);
+        await page.locator(`[data-related-id="${mine.activityId}"] a`).first().click();
+        await page
+          .locator(`[data-object-kind="signing_activity"][data-object-id="${mine.activityId}"]`)
+          .waitFor();
+        await page.locator(`[data-related-id="${mine.withdrawalId}"] a`).first().click();
+        await page
+          .locator(`[data-object-kind="withdrawal"][data-object-id="${mine.withdrawalId}"]`)
+          .waitFor();
+        // Copy puts the whole id on the clipboard.
+        if (width === 1280) {
+          await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: sandbox.url });
+          await page.locator(".page-header .whole-id").getByRole("button").click();
+          await eventually(() => page.locator(".page-header .whole-id .copy-feedback").textContent()).toBe(
+            "✓ Copied",
+          );
+          expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(mine.withdrawalId);
+        }
+        // Another organization's object: nothing of it.
+        await page.goto(`${sandbox.consoleUrl}ids/${theirs.withdrawalId}`);
+        await page.getByText(`Nothing of id ${theirs.withdrawalId} in this organization.`).waitFor();
+        expect((await page.locator("main").textContent()) ?? "").not.toContain("theirs");
+        await page.close();
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: every id shown whole and copyable, the rows of deposits, withdrawals, strategy updates and registrations with theirs`,
+      async () => {
+        const page = await signedInPage(width);
+        const shows = [
+          {
+            path: `wallets/${mine.walletId}/deposits`,
+            row: `[data-deposit-id="${mine.depositId}"]`,
+            id: mine.depositId,
+          },
+          {
+            path: `wallets/${mine.walletId}/withdrawals`,
+            row: `[data-withdrawal-id="${mine.withdrawalId}"]`,
+            id: mine.withdrawalId,
+          },
+          { path: `wallets/${mine.walletId}/strategy`, row: `[data-update-id="${updateId}"]`, id: updateId },
+          {
+            path: "webhooks",
+            row: `[data-registration-id="${hooks.get(TOKEN_A)}"]`,
+            id: hooks.get(TOKEN_A)!,
+          },
+          { path: "approvals", row: `[data-activity-id="${mine.activityId}"]`, id: mine.activityId },
+          { path: "events", row: `tr[data-delivery-id="${mine.deliveryId}"]`, id: mine.deliveryId },
+          { path: "wallets", row: "main", id: mine.walletId },
+          { path: `wallets/${mine.walletId}`, row: ".page-header", id: mine.walletId },
+        ];
+        for (const { path, row, id } of shows) {
+          await page.goto(`${sandbox.consoleUrl}${path}`);
+          const item = page.locator(row).first();
+          await item.waitFor();
+          const whole = item.locator(`.whole-id[data-whole-id="${id}"]`).first();
+          await whole.waitFor();
+          expect(await whole.locator(".whole-id-text").textContent(), path).toBe(id);
+          expect(await whole.getByRole("button", { name: /^Copy the / }).count(), path).toBe(1);
+          // Its link, where it has one, is the object's own page.
+          if ((await whole.locator("a").count()) > 0 && !path.startsWith("wallets"))
+            expect(await whole.locator("a").first().getAttribute("href"), path).toBe(`/_console/ids/${id}`);
+          // No id anywhere on the page is cut short.
+          expect(((await page.locator("main").textContent()) ?? "").match(SHORTENED_ID), path).toBeNull();
+          if (width === 420) {
+            expect(await pageOverflows(page), `${path} at ${width}`).toBe(false);
+            expect(await offscreenActions(page), `${path} at ${width}`).toEqual([]);
+          }
+          // axe runs on each of these pages at both widths in console.test.ts.
+        }
+        await page.close();
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: Find and the Events filters take every form of an id the console shows, and refuse the others at their field`,
+      async () => {
+        const page = await signedInPage(width);
+        const banner = page.locator("#live-banner");
+        const cutShort = `${second.slice(0, 13)}…${second.slice(-4)}`;
+        // The wallet filter given an id cut short: refused at the field, no outage banner, no rows shown as filtered.
+        await page.goto(`${sandbox.consoleUrl}events`);
+        await page.locator("tr[data-delivery-id]").first().waitFor();
+        const walletFilter = page.getByLabel("Wallet", { exact: true });
+        await walletFilter.fill(cutShort);
+        await walletFilter.press("Enter");
+        await walletFilter.blur();
+        await eventually(() => walletFilter.getAttribute("aria-invalid")).toBe("true");
+        const said = page.locator("#events-walletId-error");
+        expect(await said.textContent()).toContain("cut short");
+        expect(await walletFilter.getAttribute("aria-describedby")).toContain("events-walletId-error");
+        await eventually(() => page.locator("[data-filter-refused]").count()).toBe(2);
+        expect(await page.locator("tr[data-delivery-id], tr[data-request-id]").count()).toBe(0);
+        expect(await banner.isHidden()).toBe(true);
+        expect(await seriousViolations(page), `refused filter at ${width}`).toEqual([]);
+        // The whole id in capitals, with the spaces a paste brings: taken, and only that wallet's events listed.
+        await walletFilter.fill(`  ${second.toUpperCase()} `);
+        await walletFilter.blur();
+        await eventually(() => walletFilter.getAttribute("aria-invalid")).toBeNull();
+        await eventually(() =>
+          page
+            .locator("tr[data-delivery-id]")
+            .evaluateAll((rows) => [...new Set(rows.map((row) => row.getAttribute("data-wallet-id")))]),
+        ).toEqual([second]);
+        expect(await banner.isHidden()).toBe(true);
+
+        // Find given an id cut short: refused at the field, nothing sent, the page stays.
+        await page.goto(`${sandbox.consoleUrl}events`);
+        const find = page.getByLabel("Find any id");
+        await find.fill(`${mine.depositId.slice(0, 13)}…${mine.depositId.slice(-4)}`);
+        await page.getByRole("button", { name: "Find", exact: true }).click();
+        await eventually(() => find.getAttribute("aria-invalid")).toBe("true");
+        expect(await page.locator("#find-id-outcome").textContent()).toContain("cut short");
+        expect(new URL(page.url()).pathname).toBe("/_console/events");
+        // Typing again clears the refusal.
+        await find.fill(mine.depositId.toUpperCase());
+        expect(await find.getAttribute("aria-invalid")).toBeNull();
+        await page.getByRole("button", { name: "Find", exact: true }).click();
+        await eventually(() => new URL(page.url()).pathname).toBe(`/_console/ids/${mine.depositId}`);
+
+        // Find given a request id: what that request made (the withdrawal its POST made) ...
+        const made = (await objectOf(mine.withdrawalId)).madeBy.requestId as string;
+        await page.goto(`${sandbox.consoleUrl}events`);
+        await find.fill(made);
+        await page.getByRole("button", { name: "Find", exact: true }).click();
+        await eventually(() => new URL(page.url()).pathname).toBe(`/_console/ids/${mine.withdrawalId}`);
+        await page
+          .locator(`[data-object-kind="withdrawal"][data-object-id="${mine.withdrawalId}"]`)
+          .waitFor();
+        // ... and a request that made nothing: the Events page showing that request alone.
+        const { body: puts } = await sandbox.api(TOKEN_A, "GET", "/_console/api/requests?method=PUT&limit=1");
+        const policyRequest = puts.data[0].requestId as string;
+        await page.goto(`${sandbox.consoleUrl}events`);
+        await find.fill(policyRequest);
+        await page.getByRole("button", { name: "Find", exact: true }).click();
+        await eventually(() => new URL(page.url()).searchParams.get("requestId")).toBe(policyRequest);
+        await eventually(() =>
+          page
+            .locator("tr[data-request-id]")
+            .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-request-id"))),
+        ).toEqual([policyRequest]);
+        expect(await page.getByLabel("Request id", { exact: true }).inputValue()).toBe(policyRequest);
+        expect(await page.getByText("Webhook events are not made by a request").count()).toBe(1);
+        // A withdrawal's requestId (the client's idempotency key, in its JSON) finds the withdrawal too.
+        const clientRequestId = (await objectOf(mine.withdrawalId)).object.requestId as string;
+        await find.fill(clientRequestId);
+        await page.getByRole("button", { name: "Find", exact: true }).click();
+        await eventually(() => new URL(page.url()).pathname).toBe(`/_console/ids/${mine.withdrawalId}`);
+        expect(await seriousViolations(page), `found at ${width}`).toEqual([]);
         await page.close();
       },
       SCENARIO_TIMEOUT_MS,

@@ -28,6 +28,7 @@ const entry = (n: number): LoggedRequest => ({
   at: new Date(n).toISOString(),
   durationMs: 1,
   walletId: null,
+  madeIds: [],
   requestBody: null,
   responseBody: null,
 });
@@ -212,7 +213,11 @@ describe("finding any id", () => {
       walletId: null,
     });
     const requestId = wallet.headers.get("x-request-id")!;
-    expect((await find(requestId)).body).toEqual({ kind: "request", id: requestId, walletId: null });
+    expect((await find(requestId)).body).toEqual({
+      kind: "request",
+      id: requestId,
+      walletId: wallet.body.id,
+    });
     expect((await find(theirs.body.id)).status).toBe(404);
     expect((await find(theirs.body.id, OTHER_TOKEN)).body.kind).toBe("wallet");
     expect((await find(uuid())).status).toBe(404);

@@ -30,25 +30,25 @@ export function listDepositsWithLegs(
   page: PageRequest,
 ): Page<DepositWithLegs> {
   const deposits = listDepositPage(deps, organizationId, walletId, page);
+  return { ...deposits, data: deposits.data.map((deposit) => withLegAmounts(deps, walletId, deposit)) };
+}
+
+/** One deposit with each leg's amount, read from the ledger once the deposit completed. */
+export function withLegAmounts(deps: MoneyDeps, walletId: string, deposit: Deposit): DepositWithLegs {
+  const allocated = !deposit.completedAt
+    ? null
+    : new Map(
+        listDepositAllocations(deps.db, walletId, deposit.id, deposit.completedAt).map((entry) => [
+          entry.positionKey,
+          entry.amountMicros,
+        ]),
+      );
   return {
-    ...deposits,
-    data: deposits.data.map((deposit) => {
-      const allocated = !deposit.completedAt
-        ? null
-        : new Map(
-            listDepositAllocations(deps.db, walletId, deposit.id, deposit.completedAt).map((entry) => [
-              entry.positionKey,
-              entry.amountMicros,
-            ]),
-          );
-      return {
-        ...deposit,
-        legs: Object.entries(deposit.legStatuses).map(([legKey, status]) => ({
-          legKey,
-          status: String(status),
-          amount: allocated === null ? null : microsToUsd(allocated.get(legKey) ?? 0n),
-        })),
-      };
-    }),
+    ...deposit,
+    legs: Object.entries(deposit.legStatuses).map(([legKey, status]) => ({
+      legKey,
+      status: String(status),
+      amount: allocated === null ? null : microsToUsd(allocated.get(legKey) ?? 0n),
+    })),
   };
 }

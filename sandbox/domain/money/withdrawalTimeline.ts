@@ -2,7 +2,7 @@ import { microsToUsd, type Page, type Withdrawal } from "../../../sdk/nodejs/con
 import { NotFoundError } from "../errors.ts";
 import { pageFrom, type PageRequest } from "../pagination.ts";
 import { findWallet } from "../../store/walletStore.ts";
-import { listLegs, listWithdrawals } from "../../store/withdrawalStore.ts";
+import { listLegs, listWithdrawals, type WithdrawalRecord } from "../../store/withdrawalStore.ts";
 import type { MoneyDeps } from "./moneyDeps.ts";
 import { withdrawalView } from "./withdrawals.ts";
 import { failedLegKeyOf } from "./withdrawalStatus.ts";
@@ -52,23 +52,26 @@ export function listWithdrawalTimelines(
     page.pageSize,
   );
   return {
-    data: data.map((record) => {
-      const failedLegKey = failedLegKeyOf(record.failureReason);
-      return {
-        ...withdrawalView(deps, record),
-        legTimes: listLegs(deps.db, record.id).map((leg) => ({
-          legKey: leg.legKey,
-          status: leg.status,
-          outcome: legOutcome(leg.status, leg.legKey === failedLegKey),
-          amount: microsToUsd(leg.amountMicros),
-          positionKeys: leg.sources.map((source) => source.positionKey),
-          maxProcessingTime: leg.maxProcessingTime,
-          dueAt: leg.dueAt,
-          updatedAt: leg.updatedAt,
-        })),
-      };
-    }),
+    data: data.map((record) => withLegTimes(deps, record)),
     pageSize: page.pageSize,
     nextCursor,
+  };
+}
+
+/** One withdrawal whole, with its legs' times. */
+export function withLegTimes(deps: MoneyDeps, record: WithdrawalRecord): WithdrawalTimeline {
+  const failedLegKey = failedLegKeyOf(record.failureReason);
+  return {
+    ...withdrawalView(deps, record),
+    legTimes: listLegs(deps.db, record.id).map((leg) => ({
+      legKey: leg.legKey,
+      status: leg.status,
+      outcome: legOutcome(leg.status, leg.legKey === failedLegKey),
+      amount: microsToUsd(leg.amountMicros),
+      positionKeys: leg.sources.map((source) => source.positionKey),
+      maxProcessingTime: leg.maxProcessingTime,
+      dueAt: leg.dueAt,
+      updatedAt: leg.updatedAt,
+    })),
   };
 }

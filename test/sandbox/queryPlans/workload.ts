@@ -222,6 +222,14 @@ export async function runWorkload(sandbox: Sandbox, token: string): Promise<void
     const [delivered] = (await consoleRead(`/webhook-deliveries?registrationId=${hook.body.id}&limit=1`)).body
       .data;
     await consoleRead(`/webhook-deliveries/${delivered.id}`);
+    // Object pages (sandbox/console/objectPages.ts): each kind's reads, a logged request's, and an
+    // id of nothing, which looks in every table, the request log and every idempotency scope.
+    await consoleRead(`/objects/${depositPage.body.data[0].id}`);
+    await consoleRead(`/objects/${timelines.body.data[0].id}`);
+    await consoleRead(`/objects/${delivered.id}`);
+    await consoleRead(`/objects/${hook.body.id}`);
+    if ((await api("GET", `/_console/api/objects/${randomUUID()}`)).status !== 404)
+      throw new Error("an object page of an id of nothing was found");
     const again = await api("POST", `/_console/api/webhook-deliveries/${delivered.id}/redeliver`);
     if (again.status !== 201) throw new Error(`redeliver answered ${again.status}`);
     await api("PATCH", `/webhooks/registrations/${hook.body.id}/status`, {

@@ -135,21 +135,11 @@ export function relative(iso, nowIso) {
 }
 
 /**
- * The start and end of a long identifier: "0x4afc…36a0".
- * @param {string | null | undefined} id
- * @param {number} [keep]
- */
-export function shortId(id, keep = 8) {
-  if (typeof id !== "string") return "—";
-  return id.length <= keep * 2 + 1 ? id : `${id.slice(0, keep)}…${id.slice(-4)}`;
-}
-
-/**
- * A wallet's name for people: its label, or its id's start.
+ * A wallet's name for people: its label, or its whole id (a part of one could be pasted nowhere).
  * @param {{ id: string, label?: string | null }} wallet
  */
 export function walletName(wallet) {
-  return wallet.label ? wallet.label : `Wallet ${wallet.id.slice(0, 8)}`;
+  return wallet.label ? wallet.label : `Wallet ${wallet.id}`;
 }
 
 /** What the API's status codes mean, where the code itself reads badly in a sentence. */

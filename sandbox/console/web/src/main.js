@@ -16,7 +16,7 @@ import { walletsView } from "./views/wallets.js";
 import { headerClock } from "./views/controls/clock.js";
 import { webhooksView } from "./views/webhooks.js";
 import { eventsView } from "./views/events.js";
-import { idView } from "./views/itemLinks.js";
+import { objectPageView } from "./views/objectPage.js";
 import { consolePaths } from "./paths.js";
 
 /** @typedef {import("./views/common.js").View} View */
@@ -30,7 +30,7 @@ const ROUTES = [
   { pattern: /^\/wallets\/([^/]+)(?:\/([^/]+)(?:\/([^/]+))?)?$/, view: walletView, section: "wallets" },
   { pattern: /^\/approvals(?:\/([^/]+))?$/, view: approvalsView, section: "approvals" },
   { pattern: /^\/webhooks(?:\/deliveries\/([^/]+))?$/, view: webhooksView, section: "webhooks" },
-  { pattern: /^\/ids\/([^/]+)$/, view: idView, section: "events" },
+  { pattern: /^\/ids\/([^/]+)$/, view: objectPageView, section: "events" },
   { pattern: /^\/events$/, view: eventsView, section: "events" },
   { pattern: /^\/controls$/, view: controlsView, section: "controls" },
 ];

@@ -106,10 +106,12 @@ export const consolePaths = {
   webhookDelivery: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}`,
   /** @param {string} deliveryId */
   redeliver: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}/redeliver`,
-  /** @param {Record<string, string | number | undefined>} query method, status, walletId, limit */
+  /** @param {Record<string, string | number | undefined>} query method, status, walletId, requestId, limit */
   requests: (query) => `${CONSOLE_API}/requests${withQuery(query)}`,
   /** @param {string} id any id: what it names in the organization */
   findId: (id) => `${CONSOLE_API}/ids/${seg(id)}`,
+  /** @param {string} id any id: its object's page (the object, its timeline, what it relates to) */
+  objectPage: (id) => `${CONSOLE_API}/objects/${seg(id)}`,
   /** @param {string} requestId */
   request: (requestId) => `${CONSOLE_API}/requests/${seg(requestId)}`,
   /** @param {string} registrationId PATCH: edit its URL, event types, description */

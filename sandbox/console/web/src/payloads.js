@@ -27,6 +27,8 @@
  * What GET /_sandbox/snapshots and GET /_sandbox/organization/exports list (admin API).
  * @typedef {{ hasSnapshotDirectory: boolean, files: SnapshotFileEntry[] }} SnapshotFileList
  */
+/** @typedef {import("../../objectPages.ts").ObjectPage} ObjectPage */
+/** @typedef {import("../../objectPages.ts").TimelineStep} TimelineStep */
 
 /**
  * What GET /_sandbox/faults lists (admin API): HTTP faults and planned failures.

@@ -4,10 +4,12 @@
 import { microsToUsd } from "../../../../../sdk/nodejs/contract/money.ts";
 import { moneyImpact } from "../../../../../sdk/nodejs/contract/moneyImpact.ts";
 import { fill, h, statusPill, table, timeOf } from "../dom.js";
-import { durationLabel, moneyInText, percent, shortId, usd, walletName, when } from "../format.js";
+import { durationLabel, moneyInText, percent, usd, walletName, when } from "../format.js";
+import { wholeId } from "./ids.js";
 import { servicePaths } from "../paths.js";
 import { request } from "../api.js";
 import { link, loading } from "./common.js";
+import { objectPath } from "./itemLinks.js";
 
 /** @typedef {import("../payloads.js").ApprovalRequest} ApprovalRequest */
 /** @typedef {Extract<ApprovalRequest["operation"], { kind: "strategy_update" }>} StrategyUpdateOperation */
@@ -238,7 +240,7 @@ function votesOf(item, voterKey) {
         { "data-voter-key": vote.publicKey, "data-selection": vote.selection },
         vote.publicKey === voterKey ? "You " : "Key ",
         vote.publicKey === voterKey ? `${voteWord(vote.selection)} (key ` : null,
-        h("code", { class: "mono", title: vote.publicKey }, shortId(vote.publicKey, 10)),
+        wholeId(vote.publicKey, "approver public key"),
         vote.publicKey === voterKey ? ") at " : ` ${voteWord(vote.selection)} at `,
         timeOf(vote.createdAt),
         " (sandbox time)",
@@ -293,7 +295,9 @@ export function waitingList(waiting, decide, voterKey) {
               "p",
               { class: "muted small" },
               `Requested ${when(item.createdAt)} · activity `,
-              h("span", { class: "mono" }, shortId(item.signingActivityId)),
+              wholeId(item.signingActivityId, "signing activity id", {
+                path: objectPath({ kind: "signing_activity", id: item.signingActivityId }),
+              }),
             ),
             whatItDoes(item),
             votesOf(item, voterKey),

@@ -4,7 +4,7 @@
 import { approver, loadKeys, registerNewApprover, removeApprover, useKey } from "../approver.js";
 import { confirmAction } from "../confirm.js";
 import { facts, fill, h, table, timeOf } from "../dom.js";
-import { shortId } from "../format.js";
+import { wholeId } from "./ids.js";
 import { listKeys } from "../keyStore.js";
 import { sandboxPaths } from "../paths.js";
 import { requestLog, runLogged } from "../requestLog.js";
@@ -89,10 +89,7 @@ export function approverKeys({ decisionLog }) {
           )
         : facts([
             ["Voting as", h("span", { "data-current-approver": signer.key.publicKey }, signer.userName)],
-            [
-              "Public key",
-              h("code", { class: "mono", title: signer.key.publicKey }, shortId(signer.key.publicKey, 12)),
-            ],
+            ["Public key", wholeId(signer.key.publicKey, "approver public key")],
           ]),
       h("div", { class: "form-actions" }, button),
     );
@@ -111,7 +108,7 @@ export function approverKeys({ decisionLog }) {
             columns: ["Approver", "Public key", "Registered", "Created", ""],
             rows: keys.kept.map((key) => [
               key.userName,
-              h("code", { class: "mono", title: key.publicKey }, shortId(key.publicKey, 10)),
+              wholeId(key.publicKey, "approver public key"),
               registered === null
                 ? "unknown (no admin token)"
                 : registeredKeys.has(key.publicKey)
@@ -164,7 +161,7 @@ export function approverKeys({ decisionLog }) {
               columns: ["Approver", "Public key", "Kept in this browser", ""],
               rows: registered.map((key) => [
                 String(key.userName ?? "—"),
-                h("code", { class: "mono", title: key.publicKey }, shortId(String(key.publicKey), 10)),
+                wholeId(String(key.publicKey), "approver public key"),
                 keptKeys.has(String(key.publicKey)) ? "yes" : "no",
                 h(
                   "button",

@@ -7,14 +7,15 @@ import { ApiError, request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
 import { consolePaths } from "../paths.js";
 import { BASE, link, loading, pageHeader } from "./common.js";
-import { itemPath, nothingOf } from "./itemLinks.js";
+import { readId, wholeId } from "./ids.js";
+import { nothingOf, objectPath } from "./itemLinks.js";
 import { testMark } from "./webhookDelivery.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const STATUS_CLASSES = ["2xx", "4xx", "5xx"];
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
 /** The address's names of the filters, each also the name of its control. */
-const FILTERS = ["method", "status", "walletId", "eventType", "deliveryStatus"];
+const FILTERS = ["method", "status", "walletId", "requestId", "eventType", "deliveryStatus"];
 
 /**
  * @param {string} id
@@ -33,7 +34,22 @@ function selectFilter(id, label, anyLabel, values) {
 }
 
 /**
- * A box that takes any id the sandbox gives and opens its own address (itemLinks.js).
+ * A field's refusal, said at the field: marked invalid, the reason right after it and tied to it.
+ * @param {HTMLInputElement} input
+ * @param {HTMLElement} message the field's message element (its id is in the input's aria-describedby)
+ * @param {string} problem empty to clear
+ */
+function sayAtField(input, message, problem) {
+  message.textContent = problem;
+  message.hidden = problem === "";
+  if (problem === "") input.removeAttribute("aria-invalid");
+  else input.setAttribute("aria-invalid", "true");
+}
+
+/**
+ * A box that takes any id the sandbox gives, in any form the console shows one, and opens its
+ * page (objectPage.js): an object's, a request's (which leads to what it made), or the object a
+ * client's requestId made. A form no id has is refused at the field, and nothing is sent.
  * @param {import("./common.js").ViewContext} ctx
  */
 function idSearch(ctx) {
@@ -43,34 +59,77 @@ function idSearch(ctx) {
     type: "search",
     spellcheck: "false",
     autocomplete: "off",
-    required: true,
     placeholder: "a wallet, deposit, withdrawal, delivery, activity or request id",
     "aria-describedby": "find-id-outcome",
   });
-  const outcome = h("p", { id: "find-id-outcome", class: "hint", role: "status" });
+  const outcome = h("p", { id: "find-id-outcome", class: "field-error", hidden: true, role: "status" });
   const form = h(
     "form",
-    { class: "inline-form", role: "search", "aria-label": "Search by id", id: "find-id-form" },
-    h("div", { class: "field" }, h("label", { for: "find-id" }, "Find any id"), input),
+    {
+      class: "inline-form",
+      role: "search",
+      "aria-label": "Search by id",
+      id: "find-id-form",
+      novalidate: true,
+    },
+    h("div", { class: "field" }, h("label", { for: "find-id" }, "Find any id"), input, outcome),
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "button" }, "Find")),
-    outcome,
   );
+  input.addEventListener("input", () => sayAtField(input, outcome, ""));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const id = input.value.trim();
+    const read = readId(input.value);
+    if (read.problem !== undefined) return sayAtField(input, outcome, read.problem);
     try {
-      const { body } = await request("GET", consolePaths.findId(id));
-      ctx.navigate(itemPath(body));
+      /** @type {{ body: import("./itemLinks.js").FoundItem }} */
+      const { body } = await request("GET", consolePaths.findId(read.id));
+      ctx.navigate(objectPath(body));
     } catch (error) {
-      outcome.textContent =
+      sayAtField(
+        input,
+        outcome,
         error instanceof ApiError && error.status === 404
-          ? nothingOf(id)
-          : error instanceof ApiError && error.status === 400
-            ? "Ids are UUIDs, such as 3f2b8c1e-…: paste one whole."
-            : String(error instanceof Error ? error.message : error);
+          ? nothingOf(read.id)
+          : String(error instanceof Error ? error.message : error),
+      );
     }
   });
   return form;
+}
+
+/**
+ * A filter field that takes an id: `value()` is the id, undefined when empty, or null while what is
+ * typed is no id (said at the field: the lists are then not read, rather than shown unfiltered).
+ * @param {string} name the address's and the control's name
+ * @param {string} label
+ * @param {string} placeholder
+ */
+function idFilter(name, label, placeholder) {
+  const messageId = `events-${name}-error`;
+  const input = h("input", {
+    id: `events-${name}`,
+    name,
+    type: "text",
+    spellcheck: "false",
+    autocomplete: "off",
+    placeholder,
+    "aria-describedby": messageId,
+  });
+  const message = h("p", { id: messageId, class: "field-error", hidden: true });
+  return {
+    input,
+    field: h("div", { class: "field" }, h("label", { for: `events-${name}` }, label), input, message),
+    /** @returns {string | null | undefined} */
+    value() {
+      if (input.value.trim() === "") {
+        sayAtField(input, message, "");
+        return undefined;
+      }
+      const read = readId(input.value);
+      sayAtField(input, message, read.problem ?? "");
+      return read.id ?? null;
+    },
+  };
 }
 
 /** @type {import("./common.js").ViewFactory} */
@@ -82,20 +141,15 @@ export function eventsView(main, ctx, _params, query) {
   const status = selectFilter("status", "Status", "Any status", STATUS_CLASSES);
   const eventType = selectFilter("eventType", "Event type", "Any event type", []);
   const deliveryStatus = selectFilter("deliveryStatus", "Delivery", "Any delivery status", DELIVERY_STATUSES);
-  const wallet = h("input", {
-    id: "events-walletId",
-    name: "walletId",
-    type: "text",
-    spellcheck: "false",
-    autocomplete: "off",
-    placeholder: "a wallet id",
-  });
+  const wallet = idFilter("walletId", "Wallet", "a wallet id");
+  const requestFilter = idFilter("requestId", "Request id", "a request id");
   const filters = h(
     "form",
     { class: "inline-form card-hint", "aria-label": "Filter the events", id: "events-filters" },
     method.field,
     status.field,
-    h("div", { class: "field" }, h("label", { for: "events-walletId" }, "Wallet"), wallet),
+    wallet.field,
+    requestFilter.field,
     eventType.field,
     deliveryStatus.field,
   );
@@ -103,7 +157,8 @@ export function eventsView(main, ctx, _params, query) {
   const controls = () => ({
     method: method.select,
     status: status.select,
-    walletId: wallet,
+    walletId: wallet.input,
+    requestId: requestFilter.input,
     eventType: eventType.select,
     deliveryStatus: deliveryStatus.select,
   });
@@ -114,6 +169,8 @@ export function eventsView(main, ctx, _params, query) {
   }
   /** @param {string} name */
   const chosen = (name) => {
+    if (name === "walletId") return wallet.value() ?? undefined;
+    if (name === "requestId") return requestFilter.value() ?? undefined;
     const value = controls()[name]?.value.trim() ?? "";
     return value === "" ? undefined : value;
   };
@@ -199,25 +256,41 @@ export function eventsView(main, ctx, _params, query) {
       const wanted = query.get("eventType");
       if (wanted !== null) eventType.select.value = wanted;
     }
+    // A filter that is no id shows no rows (its field says why): the unfiltered rows under a
+    // filter would read as the filtered ones.
+    const walletId = wallet.value();
+    const requestId = requestFilter.value();
+    if (walletId === null || requestId === null) {
+      const words = `No events shown: the ${walletId === null ? "wallet" : "request id"} filter above is no id.`;
+      for (const region of [requests, deliveries])
+        fillIfChanged(region, words, () =>
+          h("div", { class: "empty", "data-filter-refused": true }, h("p", {}, words)),
+        );
+      return;
+    }
     const [{ body: requestPage }, { body: deliveryPage }] = await Promise.all([
       request(
         "GET",
         consolePaths.requests({
           method: chosen("method"),
           status: chosen("status"),
-          walletId: chosen("walletId"),
+          walletId,
+          requestId,
           limit: 100,
         }),
       ),
-      request(
-        "GET",
-        consolePaths.webhookDeliveries({
-          eventType: chosen("eventType"),
-          status: chosen("deliveryStatus"),
-          walletId: chosen("walletId"),
-          limit: 50,
-        }),
-      ),
+      // Webhook events are not made by a request: filtered by one, none is listed.
+      requestId !== undefined
+        ? { body: { data: [] } }
+        : request(
+            "GET",
+            consolePaths.webhookDeliveries({
+              eventType: chosen("eventType"),
+              status: chosen("deliveryStatus"),
+              walletId,
+              limit: 50,
+            }),
+          ),
     ]);
     /** @type {import("../../../../domain/requestLog.ts").LoggedRequestSummary[]} */
     const logged = Array.isArray(requestPage?.data) ? requestPage.data : [];
@@ -245,14 +318,10 @@ export function eventsView(main, ctx, _params, query) {
               timeOf(entry.at),
               entry.walletId === null
                 ? h("span", { class: "muted" }, "—")
-                : link(
-                    `/wallets/${entry.walletId}`,
-                    h("span", { class: "mono" }, entry.walletId.slice(0, 8)),
-                    {
-                      "aria-label": `Wallet ${entry.walletId}`,
-                    },
-                  ),
-              h("code", { class: "mono small break" }, entry.requestId),
+                : wholeId(entry.walletId, "wallet id", { path: `/wallets/${entry.walletId}` }),
+              wholeId(entry.requestId, "request id", {
+                path: objectPath({ kind: "request", id: entry.requestId }),
+              }),
               h(
                 "button",
                 {
@@ -274,11 +343,21 @@ export function eventsView(main, ctx, _params, query) {
     const sent = Array.isArray(deliveryPage?.data) ? deliveryPage.data : [];
     fillIfChanged(deliveries, JSON.stringify(sent), () =>
       sent.length === 0
-        ? h("div", { class: "empty" }, h("p", {}, "No webhook events match these filters yet."))
+        ? h(
+            "div",
+            { class: "empty" },
+            h(
+              "p",
+              {},
+              requestId !== undefined
+                ? "Webhook events are not made by a request: clear the request id to see them."
+                : "No webhook events match these filters yet.",
+            ),
+          )
         : table({
             caption: "Webhook events, newest first",
             captionHidden: true,
-            columns: ["Event", "Delivery", "Attempts", "Queued (wall clock)", "Wallet", "Event id"],
+            columns: ["Event", "Delivery", "Attempts", "Queued (wall clock)", "Wallet", "Event id and delivery"],
             rows: sent.map((delivery) => [
               h(
                 "span",
@@ -292,15 +371,19 @@ export function eventsView(main, ctx, _params, query) {
               // A test event's wallet is made up: no link to a wallet that is not there.
               delivery.walletId === null || delivery.walletId === undefined || delivery.test
                 ? h("span", { class: "muted" }, "—")
-                : link(
-                    `/wallets/${delivery.walletId}`,
-                    h("span", { class: "mono" }, delivery.walletId.slice(0, 8)),
-                    { "aria-label": `Wallet ${delivery.walletId}` },
-                  ),
-              link(
-                `/webhooks/deliveries/${encodeURIComponent(delivery.id)}`,
-                h("code", { class: "mono small break" }, delivery.eventId),
-                { "data-delivery-link": true },
+                : wholeId(delivery.walletId, "wallet id", { path: `/wallets/${delivery.walletId}` }),
+              h(
+                "span",
+                { class: "stacked" },
+                link(
+                  `/webhooks/deliveries/${encodeURIComponent(delivery.id)}`,
+                  h("code", { class: "mono small break" }, delivery.eventId),
+                  { "data-delivery-link": true },
+                ),
+                h("span", { class: "small muted" }, "delivery "),
+                wholeId(delivery.id, "delivery id", {
+                  path: objectPath({ kind: "webhook_delivery", id: delivery.id }),
+                }),
               ),
             ]),
             rowAttrs: (index) => ({

@@ -1,18 +1,17 @@
 // @ts-check
-// Every item the sandbox gives an id has a console address of its own, which can be bookmarked and
-// shared: a wallet is /wallets/{id}; a deposit, withdrawal or strategy update is its wallet's tab
-// with the item picked out (/wallets/{walletId}/deposits/{depositId}); a signing activity is
-// /approvals/{id}; a webhook delivery is /webhooks/deliveries/{id}, its detail open. /ids/{id}
-// takes any id and goes to its address, so a bare id can be linked too.
+// Every item the sandbox gives an id has console addresses, which can be bookmarked and shared:
+// its own page, /ids/{id} (objectPage.js; a wallet's is /wallets/{id}), and its place in its list:
+// a deposit, withdrawal or strategy update in its wallet's tab with the item picked out
+// (/wallets/{walletId}/deposits/{depositId}); a signing activity at /approvals/{id}; a webhook
+// delivery at /webhooks/deliveries/{id}, its detail open.
 import { ApiError, request } from "../api.js";
 import { h } from "../dom.js";
 import { consolePaths } from "../paths.js";
-import { loading, notFoundView, pageHeader } from "./common.js";
 
 /** @typedef {{ kind: string, id: string, walletId: string | null }} FoundItem */
 
 /** What each kind is called in a sentence. */
-const KIND_WORDS = /** @type {Record<string, string>} */ ({
+export const KIND_WORDS = /** @type {Record<string, string>} */ ({
   wallet: "wallet",
   deposit: "deposit",
   withdrawal: "withdrawal",
@@ -20,33 +19,17 @@ const KIND_WORDS = /** @type {Record<string, string>} */ ({
   signing_activity: "signing activity",
   webhook_registration: "webhook registration",
   webhook_delivery: "webhook delivery",
+  request: "request",
 });
 
 /**
- * The console address of what an id names (GET /_console/api/ids/{id}).
- * @param {FoundItem} found
+ * The page of what an id names: a wallet's own page, or the object's page (objectPage.js), which
+ * also takes a request's id (it leads to what the request made) and a client's requestId.
+ * @param {{ kind: string, id: string }} found
  */
-export function itemPath(found) {
+export function objectPath(found) {
   const id = encodeURIComponent(found.id);
-  const wallet = found.walletId === null ? null : `/wallets/${encodeURIComponent(found.walletId)}`;
-  switch (found.kind) {
-    case "wallet":
-      return `/wallets/${id}`;
-    case "deposit":
-      return `${wallet}/deposits/${id}`;
-    case "withdrawal":
-      return `${wallet}/withdrawals/${id}`;
-    case "strategy_update":
-      return `${wallet}/strategy/${id}`;
-    case "signing_activity":
-      return `/approvals/${id}`;
-    case "webhook_delivery":
-      return `/webhooks/deliveries/${id}`;
-    case "webhook_registration":
-      return "/webhooks";
-    default:
-      return "/events";
-  }
+  return found.kind === "wallet" ? `/wallets/${id}` : `/ids/${id}`;
 }
 
 /** @param {string} id */
@@ -60,35 +43,23 @@ export function nothingOf(id) {
  * @param {string} id
  * @returns {Promise<FoundItem | null>}
  */
-export async function findItem(id) {
+export function findItem(id) {
+  return readFound(consolePaths.findId(id));
+}
+
+/**
+ * A read of something an address names, or null when the sandbox says it is not here: 404 (none
+ * of that id in the organization, another organization's included) or 400 (no id at all).
+ * @param {string} path
+ * @returns {Promise<any>}
+ */
+export async function readFound(path) {
   try {
-    const { body } = await request("GET", consolePaths.findId(id));
-    return body;
+    return (await request("GET", path)).body;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
     throw error;
   }
-}
-
-/**
- * /ids/{id}: any id's permanent link. Goes to the item's own address (replacing this one in the
- * history, so Back does not bounce), or says there is nothing of that id here.
- * @type {import("./common.js").ViewFactory}
- */
-export function idView(main, ctx, params) {
-  const id = params[0] ?? "";
-  main.replaceChildren(pageHeader("Find an id"), loading(`Looking for ${id}…`));
-  let done = false;
-  return {
-    title: "Find an id",
-    async refresh() {
-      if (done) return;
-      done = true;
-      const found = await findItem(id);
-      if (found === null) notFoundView(main, "Not found", nothingOf(id));
-      else ctx.navigate(itemPath(found), { replace: true });
-    },
-  };
 }
 
 /**

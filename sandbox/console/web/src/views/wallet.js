@@ -2,13 +2,13 @@
 // A wallet's page: its figures, then one of five sections (overview, deposits, withdrawals,
 // strategy updates, statement), each a path of its own so it can be linked and reloaded.
 import { UUID_PATTERN } from "../../../../../sdk/nodejs/contract/uuid.ts";
-import { ApiError, request } from "../api.js";
 import { facts, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
-import { percent, shortId, usd, walletName } from "../format.js";
+import { percent, usd, walletName } from "../format.js";
+import { wholeId } from "./ids.js";
 import { servicePaths } from "../paths.js";
 import { session } from "../session.js";
 import { link, loading, notFoundView, pageHeader } from "./common.js";
-import { itemFocus, nothingOf } from "./itemLinks.js";
+import { itemFocus, nothingOf, readFound } from "./itemLinks.js";
 import { walletDeposits } from "./walletDeposits.js";
 import { walletOverview } from "./walletOverview.js";
 import { walletStatement } from "./walletStatement.js";
@@ -90,16 +90,11 @@ export function walletView(main, ctx, params) {
   let gone = false;
   async function refresh() {
     if (gone) return;
-    let wallet;
-    try {
-      ({ body: wallet } = await request("GET", servicePaths.wallet(walletId)));
-    } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
-        gone = true;
-        notFound();
-        return;
-      }
-      throw error;
+    const wallet = await readFound(servicePaths.wallet(walletId));
+    if (wallet === null) {
+      gone = true;
+      notFound();
+      return;
     }
     const name = walletName(wallet);
     if (document.title !== `${name} · Sandbox console`) document.title = `${name} · Sandbox console`;
@@ -110,7 +105,7 @@ export function walletView(main, ctx, params) {
           "span",
           { class: "meta-line" },
           statusPill(wallet.status),
-          h("span", { class: "mono", title: wallet.id }, shortId(wallet.id, 13)),
+          wholeId(wallet.id, "wallet id"),
           h("span", {}, "created ", timeOf(wallet.createdAt)),
         ),
       }),
@@ -147,5 +142,5 @@ export function walletView(main, ctx, params) {
     await body.refresh(wallet);
   }
 
-  return { title: `Wallet ${walletId.slice(0, 8)}`, refresh };
+  return { title: `Wallet ${walletId}`, refresh };
 }

@@ -2,7 +2,9 @@
 // A wallet's deposits, newest first, with each leg's status and the money it routed to its position.
 import { request } from "../api.js";
 import { card, fillIfChanged, h, statusPill, table, timeOf } from "../dom.js";
-import { shortId, usd } from "../format.js";
+import { usd } from "../format.js";
+import { wholeId } from "./ids.js";
+import { objectPath } from "./itemLinks.js";
 import { loading } from "./common.js";
 import { walletDepositControl } from "./controls/deposit.js";
 import { consolePaths } from "../paths.js";
@@ -44,12 +46,22 @@ export function walletDeposits(ctx, walletId, focus) {
           : table({
               caption: "Deposits, newest first",
               captionHidden: true,
-              columns: ["Detected", "Amount", "Chain", "Transaction", "Status", "Legs", "Completed"],
+              columns: [
+                "Detected",
+                "Amount",
+                "Chain",
+                "Deposit",
+                "Transaction",
+                "Status",
+                "Legs",
+                "Completed",
+              ],
               rows: deposits.map((deposit) => [
                 timeOf(deposit.createdAt),
                 h("span", { class: "num" }, usd(deposit.amountUsd)),
                 deposit.chain,
-                h("code", { class: "mono small", title: deposit.txHash }, shortId(deposit.txHash, 10)),
+                wholeId(deposit.id, "deposit id", { path: objectPath({ kind: "deposit", id: deposit.id }) }),
+                wholeId(deposit.txHash, "transaction hash"),
                 statusPill(deposit.status),
                 h(
                   "ul",

@@ -6,11 +6,13 @@ import { card, fill, fillIfChanged, h, statusPill, table, timeOf } from "../dom.
 import { moneyInText, percent, words } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { weightEditor } from "../weights.js";
+import { wholeId } from "./ids.js";
 import { failure, link, loading } from "./common.js";
+import { objectPath } from "./itemLinks.js";
 import { consolePaths, servicePaths } from "../paths.js";
 
-/** @param {{ positionKey: string, targetWeightBps: number }[]} positions */
-const allocationText = (positions) =>
+/** A target allocation in words: "tbills 60.00%, syrupUsdc 40.00%". @param {{ positionKey: string, targetWeightBps: number }[]} positions */
+export const allocationText = (positions) =>
   positions.map((position) => `${position.positionKey} ${percent(position.targetWeightBps)}`).join(", ");
 
 /**
@@ -111,6 +113,7 @@ export function walletStrategy(ctx, walletId, focus) {
               captionHidden: true,
               columns: [
                 "Requested",
+                "Update",
                 "Status",
                 "Target allocation",
                 "Approval",
@@ -119,6 +122,9 @@ export function walletStrategy(ctx, walletId, focus) {
               ],
               rows: updates.map((update) => [
                 timeOf(update.createdAt),
+                wholeId(update.id, "strategy update id", {
+                  path: objectPath({ kind: "strategy_update", id: update.id }),
+                }),
                 statusPill(update.status),
                 allocationText(update.positions ?? []),
                 update.signingActivityId

@@ -4,10 +4,12 @@
 import { newRequestId, request } from "../api.js";
 import { card, fieldValue, fillIfChanged, h, statusPill, timeOf } from "../dom.js";
 import { confirmAction } from "../confirm.js";
-import { durationLabel, moneyInText, relative, shortId, usd, words } from "../format.js";
+import { durationLabel, moneyInText, relative, usd, words } from "../format.js";
+import { wholeId } from "./ids.js";
 import { chainAddressProblem } from "../../../../../sdk/nodejs/contract/chainAddress.ts";
 import { RefusedInPage, requestLog, runLogged } from "../requestLog.js";
 import { link, loading } from "./common.js";
+import { objectPath } from "./itemLinks.js";
 import { consolePaths, servicePaths } from "../paths.js";
 
 const TOKENS = ["usdc", "usdt"];
@@ -372,15 +374,19 @@ export function walletWithdrawals(ctx, walletId, focus) {
                     h(
                       "h3",
                       { id: `withdrawal-${withdrawal.id}` },
-                      `${usd(withdrawal.withdrawalAmount)} to ${shortId(withdrawal.destinationAddress, 6)}`,
+                      `${usd(withdrawal.withdrawalAmount)} in ${withdrawal.destinationToken} on ${withdrawal.destinationChain}`,
                     ),
                     statusPill(withdrawal.status),
                   ),
                   h(
                     "p",
-                    { class: "muted small" },
-                    `${withdrawal.destinationToken} on ${withdrawal.destinationChain} · `,
-                    h("span", { class: "mono" }, withdrawal.destinationAddress),
+                    { class: "muted small withdrawal-ids" },
+                    "To ",
+                    wholeId(withdrawal.destinationAddress, "destination address"),
+                    " · withdrawal ",
+                    wholeId(withdrawal.id, "withdrawal id", {
+                      path: objectPath({ kind: "withdrawal", id: withdrawal.id }),
+                    }),
                   ),
                   timeline(withdrawal, now),
                 ),

@@ -2,7 +2,8 @@
 // The organization's wallets: balance, blended rate and the largest drift of each.
 import { request } from "../api.js";
 import { facts, fillIfChanged, h, table, timeOf } from "../dom.js";
-import { drift, percent, shortId, usd, walletName, when } from "../format.js";
+import { drift, percent, usd, walletName, when } from "../format.js";
+import { wholeId } from "./ids.js";
 import { servicePaths } from "../paths.js";
 import { link, loading, pageHeader } from "./common.js";
 
@@ -155,7 +156,7 @@ export function walletsView(main) {
                   "span",
                   { class: "stacked" },
                   link(`/wallets/${wallet.id}`, walletName(wallet), { class: "free-text" }),
-                  h("span", { class: "mono muted small" }, shortId(wallet.id)),
+                  wholeId(wallet.id, "wallet id"),
                 ),
                 h(
                   "span",

@@ -4,7 +4,8 @@
 // Redeliver (POST …/redeliver), a new delivery of the same event.
 import { ApiError, request } from "../api.js";
 import { BASE } from "./common.js";
-import { nothingOf } from "./itemLinks.js";
+import { nothingOf, objectPath } from "./itemLinks.js";
+import { wholeId } from "./ids.js";
 import { breakable, card, facts, fill, h, statusPill, timeOf } from "../dom.js";
 import { requestLog, runLogged } from "../requestLog.js";
 import { consolePaths } from "../paths.js";
@@ -70,7 +71,7 @@ export function deliveryInspector(after) {
       redeliver.disabled = true;
       await runLogged(log, async (call) => {
         const { body: created } = await call(request("POST", consolePaths.redeliver(id)));
-        return `Sent again as a new delivery (${String(created?.id ?? "").slice(0, 8)}…): the same event id and body, attempted now.`;
+        return `Sent again as a new delivery, ${String(created?.id ?? "")}: the same event id and body, attempted now.`;
       });
       redeliver.disabled = false;
       after();
@@ -88,7 +89,13 @@ export function deliveryInspector(after) {
         { "data-delivery-id": detail.id },
         facts([
           ["Event", h("code", { class: "break-at-separators" }, breakable(detail.eventType))],
-          ["Event id", h("code", { class: "break-at-separators" }, breakable(detail.eventId))],
+          [
+            "Delivery",
+            wholeId(detail.id, "delivery id", {
+              path: objectPath({ kind: "webhook_delivery", id: detail.id }),
+            }),
+          ],
+          ["Event id", wholeId(detail.eventId, "event id")],
           ["Status", statusPill(detail.status)],
           ["Attempts", String(detail.attempts)],
           ["Last status code", detail.lastResponseStatus === null ? "—" : String(detail.lastResponseStatus)],

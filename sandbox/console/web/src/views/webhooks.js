@@ -7,7 +7,9 @@ import { breakable, card, fillIfChanged, h, statusPill, table, timeOf } from "..
 import { confirmAction } from "../confirm.js";
 import { relative, when, whenUtc } from "../format.js";
 import { requestLog, runLogged } from "../requestLog.js";
+import { wholeId } from "./ids.js";
 import { loading, pageHeader } from "./common.js";
+import { objectPath } from "./itemLinks.js";
 import { registrationActions } from "./webhookActions.js";
 import { webhookCreateForm } from "./webhookCreate.js";
 import { deliveryInspector, testMark } from "./webhookDelivery.js";
@@ -188,6 +190,9 @@ export function webhooksView(main, ctx, params) {
                 { class: "stacked" },
                 h("span", { class: "mono break" }, item.url),
                 item.description ? h("span", { class: "muted small" }, item.description) : null,
+                wholeId(item.id, "registration id", {
+                  path: objectPath({ kind: "webhook_registration", id: item.id }),
+                }),
               ),
               h(
                 "ul",
@@ -315,6 +320,9 @@ export function webhooksView(main, ctx, params) {
                   urls.get(delivery.registrationId) ?? delivery.url,
                 ),
                 delivery.lastError ? h("span", { class: "small error-text" }, delivery.lastError) : null,
+                wholeId(delivery.id, "delivery id", {
+                  path: objectPath({ kind: "webhook_delivery", id: delivery.id }),
+                }),
               ),
               statusPill(delivery.status),
               h("span", { class: "num" }, String(delivery.attempts)),

@@ -136,7 +136,7 @@ export function armedFaults(after, walletNames) {
                           "dd",
                           {},
                           name === "walletId" && names.has(String(value))
-                            ? `${names.get(String(value))} (${String(value).slice(0, 8)})`
+                            ? `${names.get(String(value))} (${String(value)})`
                             : typeof value === "object"
                               ? JSON.stringify(value)
                               : String(value),
