@@ -15,4 +15,5 @@ export * from "./deposit.ts";
 export * from "./yieldMetrics.ts";
 export * from "./events.ts";
 export * from "./webhook.ts";
+export * from "./webhookInbox.ts";
 export * from "./operations.ts";
