@@ -7,12 +7,15 @@ import { secureHeaders } from "hono/secure-headers";
 import { matchedRoutes } from "hono/route";
 import type { AdminAccess, SandboxContext } from "./context.ts";
 import type { AdminScope, SandboxEnv } from "./env.ts";
-import { quoteValue } from "../../sdk/nodejs/contract/index.ts";
+import { INBOX_PATH_PREFIX, quoteValue } from "../../sdk/nodejs/contract/index.ts";
 import { HttpError } from "./errors.ts";
 
 /** Admin calls are not counted and never faulted: tests use them to set faults up. So are the console's. */
 export const ADMIN_PREFIX = "/_sandbox";
 const isAdmin = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+/** The sandbox's own tooling (the admin API, the webhook inboxes'): never counted, limited or faulted. */
+const isSandboxTooling = (path: string) =>
+  isAdmin(path) || path === INBOX_PATH_PREFIX || path.startsWith(`${INBOX_PATH_PREFIX}/`);
 
 /**
  * The header the console (docs/console.md) sends on its own requests. They are never counted and
@@ -266,7 +269,7 @@ export function requestGateMiddleware(ctx: SandboxContext): MiddlewareHandler<Sa
  */
 export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
+    if (isSandboxTooling(c.req.path) || isConsoleRequest(c)) return next();
     const organizationId = c.get("organizationId");
     const route = matchedRoutes(c).find((r) => r.method !== "ALL");
     ctx.requestCounter.record(organizationId, `${c.req.method} ${route?.path ?? c.req.path}`);
@@ -287,7 +290,7 @@ export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler
  */
 export function rateLimitMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
+    if (isSandboxTooling(c.req.path) || isConsoleRequest(c)) return next();
     const organizationId = c.get("organizationId");
     const retryAfterSeconds = ctx.rateLimiter.take(organizationId, Date.now());
     if (retryAfterSeconds === null) return next();
@@ -331,7 +334,7 @@ export function fairTurnsMiddleware(ctx: SandboxContext): MiddlewareHandler<Sand
 /** Applies the first registered fault matching the request (domain/faults.ts). */
 export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
+    if (isSandboxTooling(c.req.path) || isConsoleRequest(c)) return next();
     const organizationId = c.get("organizationId");
     const inFlight = ctx.requestCounter.inFlight(organizationId).now;
     const fault = ctx.faults.takeHttpFault(organizationId, c.req.method, c.req.path, inFlight);

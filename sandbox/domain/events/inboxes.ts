@@ -205,7 +205,11 @@ export function createWebhookInboxes(
       inTransaction(db, () =>
         insertInboxDelivery(db, attempt.organizationId, attempt.inboxName, delivery, INBOX_CAPACITY),
       );
-      if (inbox.answer.delayMs > 0) await sleep(inbox.answer.delayMs, undefined, { signal });
+      if (inbox.answer.delayMs > 0)
+        // The sender's reason (its timeout, or the sandbox closing), as an HTTP attempt would report it.
+        await sleep(inbox.answer.delayMs, undefined, { signal }).catch(() => {
+          throw signal.reason;
+        });
       return inbox.answer.status;
     },
     listening(listeningPort) {
@@ -213,7 +217,3 @@ export function createWebhookInboxes(
     },
   };
 }
-
-/** Whether a path is the inboxes' (their API is the sandbox's own tooling, like the admin API). */
-export const isInboxPath = (path: string) =>
-  path === INBOX_PATH_PREFIX || path.startsWith(`${INBOX_PATH_PREFIX}/`);
