@@ -13,9 +13,12 @@ import { HttpError } from "./errors.ts";
 /** Admin calls are not counted and never faulted: tests use them to set faults up. So are the console's. */
 export const ADMIN_PREFIX = "/_sandbox";
 const isAdmin = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
-/** The sandbox's own tooling (the admin API, the webhook inboxes'): never counted, limited or faulted. */
-const isSandboxTooling = (path: string) =>
-  isAdmin(path) || path === INBOX_PATH_PREFIX || path.startsWith(`${INBOX_PATH_PREFIX}/`);
+/**
+ * The webhook inboxes' API lies under the admin prefix (it is the sandbox's own tooling: never
+ * counted, limited or faulted) but needs no admin token: a pipeline holding only its API token,
+ * against a sandbox whose admin API is off, reads what its registrations received.
+ */
+const isInboxApi = (path: string) => path === INBOX_PATH_PREFIX || path.startsWith(`${INBOX_PATH_PREFIX}/`);
 
 /**
  * The header the console (docs/console.md) sends on its own requests. They are never counted and
@@ -183,6 +186,7 @@ function adminScopeOf(access: AdminAccess, sent: string | undefined): AdminScope
 export function adminGateMiddleware(access: AdminAccess): MiddlewareHandler<SandboxEnv> {
   const mode = adminApiMode(access);
   return async (c, next) => {
+    if (isInboxApi(c.req.path)) return next();
     if (mode === "off") {
       throw new HttpError(
         403,
@@ -269,7 +273,7 @@ export function requestGateMiddleware(ctx: SandboxContext): MiddlewareHandler<Sa
  */
 export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (isSandboxTooling(c.req.path) || isConsoleRequest(c)) return next();
+    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
     const organizationId = c.get("organizationId");
     const route = matchedRoutes(c).find((r) => r.method !== "ALL");
     ctx.requestCounter.record(organizationId, `${c.req.method} ${route?.path ?? c.req.path}`);
@@ -290,7 +294,7 @@ export function requestCounterMiddleware(ctx: SandboxContext): MiddlewareHandler
  */
 export function rateLimitMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (isSandboxTooling(c.req.path) || isConsoleRequest(c)) return next();
+    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
     const organizationId = c.get("organizationId");
     const retryAfterSeconds = ctx.rateLimiter.take(organizationId, Date.now());
     if (retryAfterSeconds === null) return next();
@@ -334,7 +338,7 @@ export function fairTurnsMiddleware(ctx: SandboxContext): MiddlewareHandler<Sand
 /** Applies the first registered fault matching the request (domain/faults.ts). */
 export function faultMiddleware(ctx: SandboxContext): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    if (isSandboxTooling(c.req.path) || isConsoleRequest(c)) return next();
+    if (isAdmin(c.req.path) || isConsoleRequest(c)) return next();
     const organizationId = c.get("organizationId");
     const inFlight = ctx.requestCounter.inFlight(organizationId).now;
     const fault = ctx.faults.takeHttpFault(organizationId, c.req.method, c.req.path, inFlight);

@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inboxUrl = (name: string) => `${t.url}/_inboxes/${name}`;
+const inboxUrl = (name: string) => `${t.url}/_sandbox/inboxes/${name}`;
 
 async function register(url: string, token?: string) {
   const res = await t.api("POST", "/webhooks/registrations", {
@@ -62,7 +62,7 @@ async function finished(deliveryId: string, token?: string) {
 }
 
 const received = async (name: string, token?: string) => {
-  const res = await t.api("GET", `/_inboxes/${name}/deliveries`, {
+  const res = await t.api("GET", `/_sandbox/inboxes/${name}/deliveries`, {
     ...(token === undefined ? {} : { token }),
   });
   expect(res.status).toBe(200);
@@ -78,7 +78,7 @@ describe("webhook inboxes over the API", () => {
 
     const created = await register(inboxUrl("ci"));
     expect(created.status).toBe(201);
-    const inbox = WebhookInboxSchema.parse((await t.api("GET", "/_inboxes/ci")).body);
+    const inbox = WebhookInboxSchema.parse((await t.api("GET", "/_sandbox/inboxes/ci")).body);
     expect(inbox).toMatchObject({ name: "ci", url: inboxUrl("ci"), answer: { status: 200, delayMs: 0 } });
     expect(inbox.capacity).toBe(INBOX_CAPACITY);
 
@@ -102,7 +102,7 @@ describe("webhook inboxes over the API", () => {
     // The body is the delivery's own bytes, as the console API shows them.
     const shown = await t.api("GET", `/_console/api/webhook-deliveries/${deliveryId}`);
     expect(JSON.parse(got!.body)).toEqual(shown.body.payload);
-    const one = await t.api("GET", `/_inboxes/ci/deliveries/${got!.id}`);
+    const one = await t.api("GET", `/_sandbox/inboxes/ci/deliveries/${got!.id}`);
     expect(one.body).toEqual(got);
     for (const answer of [JSON.stringify(await received("ci")), JSON.stringify(inbox)])
       expect(answer).not.toContain(created.body.secret);
@@ -112,14 +112,14 @@ describe("webhook inboxes over the API", () => {
     const mine = await register(inboxUrl("shared-name"));
     await finished(await sendTestEvent(mine.body.id));
     // Before the other organization names it, it has no such inbox: the same 404 as a name nobody has.
-    const before = await t.api("GET", "/_inboxes/shared-name", { token: OTHER_TOKEN });
-    const nobody = await t.api("GET", "/_inboxes/no-such-inbox", { token: OTHER_TOKEN });
+    const before = await t.api("GET", "/_sandbox/inboxes/shared-name", { token: OTHER_TOKEN });
+    const nobody = await t.api("GET", "/_sandbox/inboxes/no-such-inbox", { token: OTHER_TOKEN });
     expect(before.status).toBe(404);
     expect(before.body.error.message.replace("shared-name", "X")).toBe(
       nobody.body.error.message.replace("no-such-inbox", "X"),
     );
-    expect((await t.api("GET", "/_inboxes/shared-name/deliveries", { token: OTHER_TOKEN })).status).toBe(404);
-    expect((await t.api("GET", "/_inboxes", { token: OTHER_TOKEN })).body.data).toEqual([]);
+    expect((await t.api("GET", "/_sandbox/inboxes/shared-name/deliveries", { token: OTHER_TOKEN })).status).toBe(404);
+    expect((await t.api("GET", "/_sandbox/inboxes", { token: OTHER_TOKEN })).body.data).toEqual([]);
 
     const theirs = await register(inboxUrl("shared-name"), OTHER_TOKEN);
     expect(theirs.status).toBe(201);
@@ -130,14 +130,14 @@ describe("webhook inboxes over the API", () => {
     expect(theirInbox.map((d) => d.deliveryId)).toEqual([theirDelivery]);
     expect(myInbox.map((d) => d.registrationId)).toEqual([mine.body.id]);
     // A delivery id of one organization's inbox is 404 to the other.
-    const crossRead = await t.api("GET", `/_inboxes/shared-name/deliveries/${myInbox[0]!.id}`, {
+    const crossRead = await t.api("GET", `/_sandbox/inboxes/shared-name/deliveries/${myInbox[0]!.id}`, {
       token: OTHER_TOKEN,
     });
     expect(crossRead.status).toBe(404);
   });
 
   test("a configured 500 makes the delivery retry until it fails, each attempt recorded; 200 again lets the next one through", async () => {
-    const configured = await t.api("PUT", "/_inboxes/flaky", { body: { status: 500 } });
+    const configured = await t.api("PUT", "/_sandbox/inboxes/flaky", { body: { status: 500 } });
     expect(configured.body.answer).toEqual({ status: 500, delayMs: 0 });
     const registration = await register(inboxUrl("flaky"));
     const failing = await sendTestEvent(registration.body.id);
@@ -156,13 +156,13 @@ describe("webhook inboxes over the API", () => {
     // Every attempt is signed anew (its own timestamp), the event id and body the same.
     expect(new Set(attempts.map((d) => d.body)).size).toBe(1);
 
-    await t.api("PUT", "/_inboxes/flaky", { body: { status: 200 } });
+    await t.api("PUT", "/_sandbox/inboxes/flaky", { body: { status: 200 } });
     const passing = await sendTestEvent(registration.body.id);
     expect(await finished(passing)).toMatchObject({ status: "succeeded", attempts: 1 });
   });
 
   test("a delay longer than the attempt's timeout is a timeout to the sender, recorded by the inbox; a deleted inbox fails the attempt", async () => {
-    await t.api("PUT", "/_inboxes/slow", { body: { delayMs: 5_000 } });
+    await t.api("PUT", "/_sandbox/inboxes/slow", { body: { delayMs: 5_000 } });
     const registration = await register(inboxUrl("slow"));
     const delivery = await sendTestEvent(registration.body.id);
     const outcome = await finished(delivery);
@@ -174,8 +174,8 @@ describe("webhook inboxes over the API", () => {
       { status: 200, delayMs: 5_000 },
     ]);
 
-    expect((await t.api("DELETE", "/_inboxes/slow")).status).toBe(204);
-    expect((await t.api("GET", "/_inboxes/slow")).status).toBe(404);
+    expect((await t.api("DELETE", "/_sandbox/inboxes/slow")).status).toBe(204);
+    expect((await t.api("GET", "/_sandbox/inboxes/slow")).status).toBe(404);
     const orphan = await finished(await sendTestEvent(registration.body.id));
     expect(orphan).toMatchObject({ status: "failed", lastResponseStatus: null });
     expect((orphan as unknown as { lastError: string }).lastError).toMatch(/no webhook inbox "slow"/);
@@ -187,23 +187,35 @@ describe("webhook inboxes over the API", () => {
     expect(badName.body.error.details).toEqual([
       { field: "url", reason: expect.stringMatching(/lowercase letters, digits and hyphens/) },
     ]);
-    const badAnswer = await t.api("PUT", "/_inboxes/ok-name", { body: { status: 700, delayMs: -1 } });
+    const badAnswer = await t.api("PUT", "/_sandbox/inboxes/ok-name", { body: { status: 700, delayMs: -1 } });
     expect(badAnswer.status).toBe(400);
     expect(badAnswer.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
       "delayMs",
       "status",
     ]);
-    const unknownField = await t.api("PUT", "/_inboxes/ok-name", { body: { code: 500 } });
+    const unknownField = await t.api("PUT", "/_sandbox/inboxes/ok-name", { body: { code: 500 } });
     expect(unknownField.status).toBe(400);
-    expect((await t.api("PUT", "/_inboxes/Bad_Name", { body: {} })).status).toBe(400);
+    expect((await t.api("PUT", "/_sandbox/inboxes/Bad_Name", { body: {} })).status).toBe(400);
 
-    await t.api("PUT", "/_inboxes/ok-name", { body: { status: 503 } });
-    expect((await t.api("DELETE", "/_inboxes/ok-name/deliveries")).status).toBe(204);
-    expect((await t.api("GET", "/_inboxes/ok-name")).body).toMatchObject({
+    await t.api("PUT", "/_sandbox/inboxes/ok-name", { body: { status: 503 } });
+    expect((await t.api("DELETE", "/_sandbox/inboxes/ok-name/deliveries")).status).toBe(204);
+    expect((await t.api("GET", "/_sandbox/inboxes/ok-name")).body).toMatchObject({
       answer: { status: 503, delayMs: 0 },
       deliveriesKept: 0,
     });
   });
+});
+
+test("the inboxes' API needs the API token only, even where the admin API is off", async () => {
+  const closed = await startTestSandbox({ adminToken: null });
+  try {
+    expect((await closed.api("GET", "/_sandbox/clock")).status).toBe(403);
+    expect((await closed.api("PUT", "/_sandbox/inboxes/ci", { body: {} })).status).toBe(200);
+    expect((await closed.api("GET", "/_sandbox/inboxes/ci/deliveries")).body).toEqual({ data: [] });
+    expect((await closed.api("GET", "/_sandbox/inboxes/ci", { token: null })).status).toBe(401);
+  } finally {
+    await closed.close();
+  }
 });
 
 describe("webhook inboxes' store and signature check", () => {

@@ -55,7 +55,7 @@ export interface InboxAttempt {
 }
 
 export interface WebhookInboxes {
-  /** Whether a registration URL names one of this sandbox's inboxes (`<sandbox>/_inboxes/<name>`). */
+  /** Whether a registration URL names one of this sandbox's inboxes (`<sandbox>/_sandbox/inboxes/<name>`). */
   inboxUrl(url: string): InboxUrl;
   /**
    * The problem of a registration URL naming an inbox, or null: a good name gets the

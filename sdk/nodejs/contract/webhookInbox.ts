@@ -4,11 +4,11 @@ import { DateTimeSchema } from "./common.ts";
 /**
  * A webhook inbox: a receiver the sandbox hosts itself, for tests (docs/sandbox.md "Webhook
  * inboxes"). Not part of the service. Each belongs to one organization and is named in its URL,
- * `<sandbox>/_inboxes/<name>`; what it records and answers is read and set through these shapes.
+ * `<sandbox>/_sandbox/inboxes/<name>`; what it records and answers is read and set through these shapes.
  */
 
 /** Where inboxes live on a sandbox: the receiver URL and the API share it. */
-export const INBOX_PATH_PREFIX = "/_inboxes";
+export const INBOX_PATH_PREFIX = "/_sandbox/inboxes";
 
 export const INBOX_NAME_RULE = "must be 1 to 63 lowercase letters, digits and hyphens, starting with a letter or digit";
 export const InboxNameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, INBOX_NAME_RULE);
@@ -31,7 +31,7 @@ export const InboxAnswerSchema = z.object({
 });
 export type InboxAnswer = z.infer<typeof InboxAnswerSchema>;
 
-/** PUT /_inboxes/{name}: makes the inbox, or changes its answer; a field left out stays (200 and 0 for a new inbox). */
+/** PUT /_sandbox/inboxes/{name}: makes the inbox, or changes its answer; a field left out stays (200 and 0 for a new inbox). */
 export const ConfigureInboxRequestSchema = InboxAnswerSchema.partial().strict();
 export type ConfigureInboxRequest = z.infer<typeof ConfigureInboxRequestSchema>;
 
