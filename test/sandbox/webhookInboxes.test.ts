@@ -83,7 +83,11 @@ describe("webhook inboxes over the API", () => {
     expect(inbox.capacity).toBe(INBOX_CAPACITY);
 
     const deliveryId = await sendTestEvent(created.body.id);
-    expect(await finished(deliveryId)).toMatchObject({ status: "succeeded", lastResponseStatus: 200, attempts: 1 });
+    expect(await finished(deliveryId)).toMatchObject({
+      status: "succeeded",
+      lastResponseStatus: 200,
+      attempts: 1,
+    });
     const [got, ...older] = await received("ci");
     expect(older).toEqual([]);
     expect(got).toMatchObject({
@@ -118,7 +122,9 @@ describe("webhook inboxes over the API", () => {
     expect(before.body.error.message.replace("shared-name", "X")).toBe(
       nobody.body.error.message.replace("no-such-inbox", "X"),
     );
-    expect((await t.api("GET", "/_sandbox/inboxes/shared-name/deliveries", { token: OTHER_TOKEN })).status).toBe(404);
+    expect(
+      (await t.api("GET", "/_sandbox/inboxes/shared-name/deliveries", { token: OTHER_TOKEN })).status,
+    ).toBe(404);
     expect((await t.api("GET", "/_sandbox/inboxes", { token: OTHER_TOKEN })).body.data).toEqual([]);
 
     const theirs = await register(inboxUrl("shared-name"), OTHER_TOKEN);
@@ -242,7 +248,10 @@ describe("webhook inboxes' store and signature check", () => {
   };
 
   test("a ring per inbox: the newest deliveries kept, the oldest dropped", async () => {
-    const inboxes = createWebhookInboxes(openDatabase(":memory:"), { allowedHosts: [], now: () => new Date() });
+    const inboxes = createWebhookInboxes(openDatabase(":memory:"), {
+      allowedHosts: [],
+      now: () => new Date(),
+    });
     inboxes.configure("org-a", "ring", {});
     inboxes.configure("org-a", "neighbour", {});
     for (let n = 1; n <= INBOX_CAPACITY + 5; n++)
@@ -257,11 +266,17 @@ describe("webhook inboxes' store and signature check", () => {
   });
 
   test("the signature is checked against the registration's secret: a match is valid, another secret or a changed body is not", async () => {
-    const inboxes = createWebhookInboxes(openDatabase(":memory:"), { allowedHosts: [], now: () => new Date() });
+    const inboxes = createWebhookInboxes(openDatabase(":memory:"), {
+      allowedHosts: [],
+      now: () => new Date(),
+    });
     inboxes.configure("org-a", "ring", {});
     await inboxes.receive(attemptOf(1), AbortSignal.timeout(1000));
     await inboxes.receive(attemptOf(2, { secret: "whsec_another" }), AbortSignal.timeout(1000));
-    await inboxes.receive(attemptOf(3, { body: '{"id":"event-3","type":"forged"}' }), AbortSignal.timeout(1000));
+    await inboxes.receive(
+      attemptOf(3, { body: '{"id":"event-3","type":"forged"}' }),
+      AbortSignal.timeout(1000),
+    );
     const checks = inboxes.deliveries("org-a", "ring", { limit: 10 }).map((d) => [d.eventId, d.signature]);
     expect(checks).toEqual([
       ["event-3", { valid: false, reason: expect.stringMatching(/no v1 signature matches/) }],
@@ -272,7 +287,10 @@ describe("webhook inboxes' store and signature check", () => {
   });
 
   test("an organization has at most its share of inboxes", () => {
-    const inboxes = createWebhookInboxes(openDatabase(":memory:"), { allowedHosts: [], now: () => new Date() });
+    const inboxes = createWebhookInboxes(openDatabase(":memory:"), {
+      allowedHosts: [],
+      now: () => new Date(),
+    });
     for (let n = 0; n < MAX_INBOXES_PER_ORGANIZATION; n++) inboxes.configure("org-a", `inbox-${n}`, {});
     expect(() => inboxes.configure("org-a", "one-more", {})).toThrow(/the most the sandbox keeps/);
     expect(() => inboxes.configure("org-b", "one-more", {})).not.toThrow();

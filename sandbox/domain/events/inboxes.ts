@@ -133,7 +133,8 @@ export function createWebhookInboxes(
 
   function own(organizationId: string, name: string): InboxRecord {
     const record = findInbox(db, organizationId, name);
-    if (record === null) throw new NotFoundError(`webhook inbox ${JSON.stringify(name)} of this organization`);
+    if (record === null)
+      throw new NotFoundError(`webhook inbox ${JSON.stringify(name)} of this organization`);
     return record;
   }
 
@@ -188,7 +189,11 @@ export function createWebhookInboxes(
         throw new Error(
           `no webhook inbox ${JSON.stringify(attempt.inboxName)} in this organization (deleted?): PUT ${INBOX_PATH_PREFIX}/${attempt.inboxName} makes it`,
         );
-      const check = checkWebhookSignature({ payload: attempt.body, headers: attempt.headers, secret: attempt.secret });
+      const check = checkWebhookSignature({
+        payload: attempt.body,
+        headers: attempt.headers,
+        secret: attempt.secret,
+      });
       const delivery: InboxDelivery = {
         id: randomUUID(),
         receivedAt: new Date().toISOString(),

@@ -10,7 +10,8 @@ import { DateTimeSchema } from "./common.ts";
 /** Where inboxes live on a sandbox: the receiver URL and the API share it. */
 export const INBOX_PATH_PREFIX = "/_sandbox/inboxes";
 
-export const INBOX_NAME_RULE = "must be 1 to 63 lowercase letters, digits and hyphens, starting with a letter or digit";
+export const INBOX_NAME_RULE =
+  "must be 1 to 63 lowercase letters, digits and hyphens, starting with a letter or digit";
 export const InboxNameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, INBOX_NAME_RULE);
 
 /** The most an inbox waits before it answers (the sender's own timeout is usually shorter). */

@@ -67,5 +67,8 @@ export function checkWebhookSignature(input: VerifyWebhookSignatureInput): Webho
   }
   return matched
     ? { valid: true }
-    : { valid: false, reason: "no v1 signature matches the registration's secret over this timestamp and body" };
+    : {
+        valid: false,
+        reason: "no v1 signature matches the registration's secret over this timestamp and body",
+      };
 }
