@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
   ConfigureInboxRequestSchema,
-  ErrorBodySchema,
   INBOX_PATH_PREFIX,
   InboxDeliveryListSchema,
   InboxDeliveryQuerySchema,
@@ -12,17 +11,11 @@ import {
   WebhookInboxSchema,
   operationTable,
   type ApiOperation,
-  type OperationResponse,
 } from "../../sdk/nodejs/contract/index.ts";
-import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
+import { bearerOperation, ERRORS, error } from "../console/consoleOperations.ts";
 
 export const INBOX_TAG = "Sandbox webhook inboxes";
 
-const error = (description: string): OperationResponse => ({ description, schema: ErrorBodySchema });
-const ERRORS = {
-  "401": error("`unauthorized`: missing or invalid API token"),
-  "400": error("`validation_failed` naming the bad parameter"),
-} as const;
 const NOT_FOUND = {
   "404": error("`not_found`: the caller's organization has no inbox of that name"),
 } as const;
@@ -30,11 +23,7 @@ const NOT_FOUND = {
 const InboxPath = z.object({ name: InboxNameSchema.meta({ description: "The inbox's name" }) });
 
 /** An inbox operation: authenticated as the service's API, on the caller's organization's inboxes only. */
-const inbox = <const O extends Omit<ApiOperation, "operationId" | "tag" | "security">>(operation: O) => ({
-  tag: INBOX_TAG,
-  security: [BEARER_AUTH] as const,
-  ...operation,
-});
+const inbox = bearerOperation(INBOX_TAG);
 
 /**
  * The webhook inboxes' API (docs/sandbox.md "Webhook inboxes"): sandbox-only, for tests and

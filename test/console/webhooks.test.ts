@@ -314,21 +314,26 @@ describe("webhooks in the console", () => {
         expect(made.status).toBe(201);
         await listed.getByRole("link", { name: `Open inbox ${name}` }).click();
         await page.getByRole("heading", { name: `Inbox ${name}`, level: 1 }).waitFor();
-        // Answer 503: the delivery's attempts arrive one by one, each recorded with that answer.
+        // At one width (retries wait on the real clock): answer 503, and the delivery's attempts
+        // arrive one by one, each recorded with that answer; then 200, and the next retry gets through.
+        const retried = width === 1280;
         const answerForm = page.locator("#inbox-answer-form");
-        await answerForm.getByLabel("Status code").fill("503");
-        await answerForm.getByRole("button", { name: "Save answer" }).click();
-        await page.getByText(`Inbox ${name} now answers 503 at once.`).waitFor();
+        if (retried) {
+          await answerForm.getByLabel("Status code").fill("503");
+          await answerForm.getByRole("button", { name: "Save answer" }).click();
+          await page.getByText(`Inbox ${name} now answers 503 at once.`).waitFor();
+        }
         const sent = await apiA("POST", `/_console/api/webhook-registrations/${made.body.id}/test-events`, {
           eventType: BALANCE_EVENT,
         });
         expect(sent.status).toBe(201);
         const rows = page.locator("tr[data-inbox-delivery-id]");
-        await eventually(() => rows.count()).toBeGreaterThanOrEqual(2);
-        expect(await rows.nth(1).textContent()).toContain("503 at once");
-        // Answer 200 again: the next retry gets through, and the delivery ends succeeded.
-        await answerForm.getByLabel("Status code").fill("200");
-        await answerForm.getByRole("button", { name: "Save answer" }).click();
+        if (retried) {
+          await eventually(() => rows.count()).toBeGreaterThanOrEqual(2);
+          expect(await rows.nth(1).textContent()).toContain("503 at once");
+          await answerForm.getByLabel("Status code").fill("200");
+          await answerForm.getByRole("button", { name: "Save answer" }).click();
+        }
         await eventually(async () => {
           const { body } = await sandbox.api(
             TOKEN_A,
