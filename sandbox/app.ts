@@ -28,6 +28,7 @@ import { mountConsolePages } from "./console/consolePages.ts";
 import { registerConsoleOperations } from "./console/consoleOperationRoutes.ts";
 import { requestLogMiddleware } from "./http/requestLogMiddleware.ts";
 import { deadlineMiddleware, wallClockMiddleware } from "./http/deadlineMiddleware.ts";
+import { registerInboxOperations } from "./routes/inboxRoutes.ts";
 
 /** Where the wallet operations live: the wallet list's path, from the service's table. */
 const WALLETS_BASE = SERVICE_OPERATIONS_BY_ID.listPortfolioWallets.path;
@@ -72,6 +73,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   registerOperations(app, SERVICE_OPERATIONS_BY_ID, serviceRoutes(ctx));
   registerOperations(app, ADMIN_OPERATIONS_BY_ID, adminRoutes(ctx));
   registerConsoleOperations(app, ctx);
+  registerInboxOperations(app, ctx);
 
   app.notFound(() => {
     throw new HttpError(404, "not_found", "no such endpoint; see docs/sandbox.md for the sandbox's routes");

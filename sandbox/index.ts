@@ -15,6 +15,7 @@ import type { SandboxContext } from "./http/context.ts";
 import { createApprovalDeps } from "./domain/approvals.ts";
 import { completeCatalog, DEFAULT_CATALOG } from "./domain/catalog.ts";
 import { createWebhookDispatcher, DEFAULT_WEBHOOK_DELIVERY } from "./domain/events/delivery.ts";
+import { createWebhookInboxes } from "./domain/events/inboxes.ts";
 import { createEventSink } from "./domain/events/eventSink.ts";
 import { createRequestLog } from "./domain/requestLog.ts";
 import { strategyStatusEvent } from "./domain/events/strategyEvents.ts";
@@ -179,7 +180,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     allowPrivateNetworks: options.allowPrivateWebhookUrls ?? false,
     ...(options.webhookHostAddresses === undefined ? {} : { hostAddresses: options.webhookHostAddresses }),
   };
-  const webhookDispatcher = createWebhookDispatcher(db, webhookDelivery, webhookUrlPolicy);
+  const allowedHosts = [BIND_ADDRESS, ...(options.allowedHosts ?? [])];
+  const webhookInboxes = createWebhookInboxes(db, { allowedHosts, now: () => new Date() });
+  const webhookDispatcher = createWebhookDispatcher(db, webhookDelivery, webhookUrlPolicy, webhookInboxes);
   const events = createEventSink(db, (registration) => webhookDispatcher.kick(registration), webhookDelivery);
   // The scheduler is created last (it needs every kind of due work); until then, wake is a no-op.
   let dueWork: DueWorkScheduler | null = null;
@@ -235,7 +238,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dueWork,
     webhookDispatcher,
     webhookUrlPolicy,
-    allowedHosts: [BIND_ADDRESS, ...(options.allowedHosts ?? [])],
+    webhookInboxes,
+    allowedHosts,
     requestGate,
     snapshotDir:
       options.snapshotDir !== undefined
@@ -264,6 +268,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       server.once("error", reject);
     },
   );
+  webhookInboxes.listening(port);
   // Idle connections are kept a minute (Node's default is 5 s, and it says so to each client in
   // Keep-Alive: timeout=5). A client whose own timers run late (a busy CI machine) can send on a
   // socket just as the sandbox closes it, and read ECONNRESET: seen under a busy-machine test run.

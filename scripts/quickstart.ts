@@ -31,6 +31,11 @@ const sandboxDataDir = stateRoot
 const SANDBOX_TOKEN = "sandbox-token";
 /** Set by this script beside the base URL it writes, so a later run knows the URL is its own. */
 const EMBEDDED_MARKER = "portfolio-wallet-quickstart:embeddedSandbox";
+/** The program's webhook URL, and the mark that this script set it (a user's own URL is kept). */
+const WEBHOOK_URL = "portfolio-wallet-quickstart:webhookUrl";
+const EMBEDDED_INBOX_MARKER = "portfolio-wallet-quickstart:embeddedInbox";
+/** The embedded sandbox's webhook inbox the registration points at (docs/sandbox.md "Webhook inboxes"). */
+const QUICKSTART_INBOX = "quickstart";
 
 const { positionals } = parseArgs({ allowPositionals: true });
 const action = positionals[0] ?? "up";
@@ -80,6 +85,13 @@ if (embedded) {
   await stack.setConfig("portfolio-wallet:baseUrl", { value: embedded.url });
   await stack.setConfig("portfolio-wallet:apiToken", { value: SANDBOX_TOKEN, secret: true });
   await stack.setConfig(EMBEDDED_MARKER, { value: "true" });
+  // The webhook goes to an inbox of the embedded sandbox, so its deliveries can be seen (the
+  // console's Webhooks page, or GET /_sandbox/inboxes/quickstart/deliveries) with no receiver of
+  // one's own; a webhookUrl the user set stays theirs.
+  if (config[WEBHOOK_URL] === undefined || config[EMBEDDED_INBOX_MARKER]?.value === "true") {
+    await stack.setConfig(WEBHOOK_URL, { value: `${embedded.url}/_sandbox/inboxes/${QUICKSTART_INBOX}` });
+    await stack.setConfig(EMBEDDED_INBOX_MARKER, { value: "true" });
+  }
 }
 
 /**

@@ -53,8 +53,8 @@ export const DeliveryQuerySchema = z.object({
 
 export const CONSOLE_TAG = "Sandbox console";
 
-const error = (description: string): OperationResponse => ({ description, schema: ErrorBodySchema });
-const ERRORS = {
+export const error = (description: string): OperationResponse => ({ description, schema: ErrorBodySchema });
+export const ERRORS = {
   "401": error("`unauthorized`: missing or invalid API token"),
   "400": error("`validation_failed` naming the bad parameter"),
 } as const;
@@ -248,12 +248,17 @@ export const CONSOLE_LOG_OPERATIONS = operationTable({
   },
 });
 
+/** Operations of one tag authenticated as the service's API (the console's, the webhook inboxes'). */
+export const bearerOperation =
+  (tag: string) =>
+  <const O extends Omit<ApiOperation, "operationId" | "tag" | "security">>(operation: O) => ({
+    tag,
+    security: [BEARER_AUTH] as const,
+    ...operation,
+  });
+
 /** A console read: its tag and security are every console operation's. */
-const read = <const O extends Omit<ApiOperation, "operationId" | "tag" | "security">>(operation: O) => ({
-  tag: CONSOLE_TAG,
-  security: [BEARER_AUTH] as const,
-  ...operation,
-});
+const read = bearerOperation(CONSOLE_TAG);
 
 /** The console's reads of wallets, approvals and deliveries (consoleApi.ts serves them). */
 export const CONSOLE_READ_OPERATIONS = operationTable({

@@ -25,6 +25,7 @@ import {
   type WebhookRecord,
 } from "../store/webhookStore.ts";
 import { idempotencyScopeOf, runIdempotent } from "./idempotency.ts";
+import type { WebhookInboxes } from "./events/inboxes.ts";
 import { webhookUrlProblem, type WebhookUrlPolicy } from "./webhookUrlPolicy.ts";
 
 /** Idempotency scope of a webhook registration. */
@@ -35,6 +36,15 @@ export interface WebhookDeps {
   clocks: OrganizationClocks;
   /** Where webhooks may go; a registration elsewhere is refused (webhookUrlPolicy.ts). */
   urlPolicy: WebhookUrlPolicy;
+  /** The sandbox's own receivers: a URL naming one is allowed, whatever the policy says of loopback. */
+  inboxes: WebhookInboxes;
+}
+
+/** Why a registration may not have this URL, or null: an inbox of this sandbox, or the URL policy. */
+function registrationUrlProblem(deps: WebhookDeps, organizationId: string, url: string): string | null {
+  return deps.inboxes.inboxUrl(url) === null
+    ? webhookUrlProblem(url, deps.urlPolicy)
+    : deps.inboxes.registrationUrlProblem(organizationId, url);
 }
 
 /** How many registrations one organization may have. */
@@ -69,7 +79,7 @@ export function createWebhook(
   organizationId: string,
   body: CreateWebhookRegistrationRequest,
 ): { registration: CreatedWebhookRegistration; replayed: boolean } {
-  const refused = webhookUrlProblem(body.url, deps.urlPolicy);
+  const refused = registrationUrlProblem(deps, organizationId, body.url);
   if (refused !== null) throw new ValidationError([{ field: "url", reason: refused }]);
   const at = deps.clocks.now(organizationId).toISOString();
   const create = () => {
@@ -174,7 +184,7 @@ export function editWebhook(
 ): WebhookRegistration {
   const record = loadOwnRegistration(deps, organizationId, id);
   if (edit.url !== undefined) {
-    const refused = webhookUrlProblem(edit.url, deps.urlPolicy);
+    const refused = registrationUrlProblem(deps, organizationId, edit.url);
     if (refused !== null) throw new ValidationError([{ field: "url", reason: refused }]);
   }
   updateWebhookTarget(

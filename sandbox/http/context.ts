@@ -3,6 +3,7 @@ import type { YieldSource } from "../../sdk/nodejs/contract/index.ts";
 import type { OrganizationClocks } from "../clock.ts";
 import type { ApprovalDeps } from "../domain/approvals.ts";
 import type { WebhookDispatcher } from "../domain/events/delivery.ts";
+import type { WebhookInboxes } from "../domain/events/inboxes.ts";
 import type { RequestLog } from "../domain/requestLog.ts";
 import type { FaultRegistry } from "../domain/faults.ts";
 import type { DueWorkScheduler } from "../domain/dueWorkScheduler.ts";
@@ -49,6 +50,8 @@ export interface SandboxContext {
   requestLog: RequestLog;
   /** Background webhook delivery (sandbox/domain/events/delivery.ts). */
   webhookDispatcher: WebhookDispatcher;
+  /** The receivers the sandbox hosts for tests (domain/events/inboxes.ts). */
+  webhookInboxes: WebhookInboxes;
   /** Host names requests may name besides loopback ones (options.ts `allowedHosts`). */
   allowedHosts: readonly string[];
   /** Where webhooks may go (sandbox/domain/webhookUrlPolicy.ts). */

@@ -7,12 +7,18 @@ import { secureHeaders } from "hono/secure-headers";
 import { matchedRoutes } from "hono/route";
 import type { AdminAccess, SandboxContext } from "./context.ts";
 import type { AdminScope, SandboxEnv } from "./env.ts";
-import { quoteValue } from "../../sdk/nodejs/contract/index.ts";
+import { INBOX_PATH_PREFIX, quoteValue } from "../../sdk/nodejs/contract/index.ts";
 import { HttpError } from "./errors.ts";
 
 /** Admin calls are not counted and never faulted: tests use them to set faults up. So are the console's. */
 export const ADMIN_PREFIX = "/_sandbox";
 const isAdmin = (path: string) => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`);
+/**
+ * The webhook inboxes' API lies under the admin prefix (it is the sandbox's own tooling: never
+ * counted, limited or faulted) but needs no admin token: a pipeline holding only its API token,
+ * against a sandbox whose admin API is off, reads what its registrations received.
+ */
+const isInboxApi = (path: string) => path === INBOX_PATH_PREFIX || path.startsWith(`${INBOX_PATH_PREFIX}/`);
 
 /**
  * The header the console (docs/console.md) sends on its own requests. They are never counted and
@@ -180,6 +186,7 @@ function adminScopeOf(access: AdminAccess, sent: string | undefined): AdminScope
 export function adminGateMiddleware(access: AdminAccess): MiddlewareHandler<SandboxEnv> {
   const mode = adminApiMode(access);
   return async (c, next) => {
+    if (isInboxApi(c.req.path)) return next();
     if (mode === "off") {
       throw new HttpError(
         403,

@@ -9,6 +9,7 @@ import {
 import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import { CONSOLE_OPERATIONS, CONSOLE_TAG } from "../console/consoleOperations.ts";
 import { ADMIN_TOKEN_HEADER } from "../http/middleware.ts";
+import { INBOX_OPERATION_LIST, INBOX_TAG } from "./inboxOperations.ts";
 import {
   ADMIN_OPERATIONS,
   ADMIN_TAG,
@@ -31,7 +32,7 @@ export const SANDBOX_DOCUMENT_OPERATIONS: {
   admin: readonly ApiOperation[];
 } = {
   service: PUBLISHED_OPERATIONS,
-  admin: [...ADMIN_OPERATIONS, ...CONSOLE_OPERATIONS, ...DOCUMENT_OPERATIONS],
+  admin: [...ADMIN_OPERATIONS, ...CONSOLE_OPERATIONS, ...INBOX_OPERATION_LIST, ...DOCUMENT_OPERATIONS],
 };
 
 function adminDocument(): OpenApiDocument {
@@ -50,6 +51,11 @@ function adminDocument(): OpenApiDocument {
       {
         name: CONSOLE_TAG,
         description: "Sandbox-only reads the console shows, authenticated and scoped like the service's API",
+      },
+      {
+        name: INBOX_TAG,
+        description:
+          "Receivers the sandbox hosts for tests: what each received, its signature check, and what it answers",
       },
       { name: DOCUMENTS_TAG, description: "The sandbox's OpenAPI documents" },
     ],

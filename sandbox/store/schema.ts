@@ -154,6 +154,37 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
      disabled_reason TEXT
    )`,
   `CREATE INDEX IF NOT EXISTS webhooks_by_org_created ON webhook_registrations (organization_id, created_at DESC, id DESC)`,
+  // Webhook inboxes (domain/events/inboxes.ts): receivers the sandbox hosts, per organization, each
+  // with the answer it gives and a ring of the deliveries it received (seq grows per inbox; the
+  // oldest row beyond the ring's capacity is deleted as each new one is written).
+  `CREATE TABLE IF NOT EXISTS webhook_inboxes (
+     organization_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     answer_status INTEGER NOT NULL,
+     answer_delay_ms INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (organization_id, name)
+   )`,
+  `CREATE TABLE IF NOT EXISTS webhook_inbox_deliveries (
+     organization_id TEXT NOT NULL,
+     inbox_name TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     id TEXT NOT NULL UNIQUE,
+     received_at TEXT NOT NULL,
+     event_id TEXT NOT NULL,
+     event_type TEXT NOT NULL,
+     registration_id TEXT NOT NULL,
+     delivery_id TEXT NOT NULL,
+     attempt INTEGER NOT NULL,
+     headers_json TEXT NOT NULL,
+     body TEXT NOT NULL,
+     signature_valid INTEGER NOT NULL,
+     signature_reason TEXT,
+     answer_status INTEGER NOT NULL,
+     answer_delay_ms INTEGER NOT NULL,
+     PRIMARY KEY (organization_id, inbox_name, seq)
+   )`,
   // Sandbox-wide settings that must survive a restart, such as the shared clock's offset.
   `CREATE TABLE IF NOT EXISTS sandbox_settings (
      key TEXT PRIMARY KEY,

@@ -291,6 +291,89 @@ describe("webhooks in the console", () => {
     );
   }
 
+  for (const width of [1280, 420]) {
+    test(
+      `at ${width} px: an inbox made on the Webhooks page, registered, and its page: deliveries with their signature checked, retries under a configured answer, one delivery's headers and body`,
+      async () => {
+        const name = `console-${width}`;
+        const page = await signedInPage(width);
+        await openWebhooks(page);
+        const inboxForm = page.locator("#inbox-form");
+        await inboxForm.getByLabel("Inbox name").fill(name);
+        await inboxForm.getByRole("button", { name: "Make inbox" }).click();
+        const listed = page.locator(`tr[data-inbox="${name}"]`);
+        await listed.waitFor();
+        const url = `${sandbox.url}/_sandbox/inboxes/${name}`;
+        expect(await listed.textContent()).toContain(url);
+        await listed.getByRole("button", { name: `Copy the URL of inbox ${name}` }).click();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+        if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
+
+        const made = await apiA("POST", "/webhooks/registrations", { url, eventTypes: [BALANCE_EVENT] });
+        expect(made.status).toBe(201);
+        await listed.getByRole("link", { name: `Open inbox ${name}` }).click();
+        await page.getByRole("heading", { name: `Inbox ${name}`, level: 1 }).waitFor();
+        // At one width (retries wait on the real clock): answer 503, and the delivery's attempts
+        // arrive one by one, each recorded with that answer; then 200, and the next retry gets through.
+        const retried = width === 1280;
+        const answerForm = page.locator("#inbox-answer-form");
+        if (retried) {
+          await answerForm.getByLabel("Status code").fill("503");
+          await answerForm.getByRole("button", { name: "Save answer" }).click();
+          await page.getByText(`Inbox ${name} now answers 503 at once.`).waitFor();
+        }
+        const sent = await apiA("POST", `/_console/api/webhook-registrations/${made.body.id}/test-events`, {
+          eventType: BALANCE_EVENT,
+        });
+        expect(sent.status).toBe(201);
+        const rows = page.locator("tr[data-inbox-delivery-id]");
+        if (retried) {
+          await eventually(() => rows.count()).toBeGreaterThanOrEqual(2);
+          expect(await rows.nth(1).textContent()).toContain("503 at once");
+          await answerForm.getByLabel("Status code").fill("200");
+          await answerForm.getByRole("button", { name: "Save answer" }).click();
+        }
+        await eventually(async () => {
+          const { body } = await sandbox.api(
+            TOKEN_A,
+            "GET",
+            `/_sandbox/webhook-deliveries?registrationId=${made.body.id}`,
+            undefined,
+            true,
+          );
+          return body.data[0]?.status;
+        }).toBe("succeeded");
+        await eventually(() => rows.first().textContent()).toContain("200 at once");
+        expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-signature")))).toEqual(
+          Array.from({ length: await rows.count() }, () => "valid"),
+        );
+        await rows
+          .first()
+          .getByRole("button", { name: /^Inspect the / })
+          .click();
+        const detail = page
+          .locator("[data-inbox-delivery-id]")
+          .filter({ has: page.locator("dl.header-list") });
+        await detail.waitFor();
+        const eventId = await rows.first().getAttribute("data-event-id");
+        expect(await detail.locator("dl.header-list").textContent()).toContain(
+          `x-portfolio-event-id${eventId}`,
+        );
+        expect(await detail.locator("pre").textContent()).toContain(`"id": "${eventId}"`);
+        expect(await detail.textContent()).toContain("verified");
+        if (width === 420) expect(await offscreenActions(page)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
+
+        // Another organization's address for the same name shows nothing of it.
+        expect((await sandbox.api(TOKEN_B, "GET", `/_sandbox/inboxes/${name}`)).status).toBe(404);
+        expect((await apiA("DELETE", `/webhooks/registrations/${made.body.id}`)).status).toBe(204);
+        await page.close();
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+  }
+
   test("organization B can neither test, edit nor delete A's registration", async () => {
     const made = await apiA("POST", "/webhooks/registrations", {
       url: "http://127.0.0.1:9/a-only",

@@ -1,11 +1,16 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, test } from "vitest";
+import { InboxDeliveryListSchema, type InboxDelivery } from "../../sdk/nodejs/contract/index.ts";
+import { startSandbox } from "../../sandbox/index.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { ensureChromium, launchBrowser, signIn } from "../console/harness.ts";
+import { callSandbox, depositInto, type SandboxAccess } from "../support/sandboxAccess.ts";
 
 // The README's main job, run as a user runs it (`node scripts/quickstart.ts`), through the real
 // engine, in its own stack, state directory and sandbox port so it never touches a developer's
@@ -44,6 +49,85 @@ async function quickstart(...args: string[]): Promise<string> {
   return stdout;
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+/** The inbox scripts/quickstart.ts points the quickstart's webhook at. */
+const INBOX = "quickstart";
+
+/**
+ * What the webhook the `up` registered received, read through the inbox API: the quickstart's
+ * sandbox runs only while the script does, so a sandbox is started on its data and port (the
+ * inbox URL names that port) between two runs. Wallet creation emits no event (docs/webhooks.md),
+ * so money is moved in the wallet the `up` made: a deposit, then all of it withdrawn, so that the
+ * wallet is empty again for the destroy at the end.
+ */
+async function eventsOfTheUpsWebhook(walletId: string): Promise<void> {
+  const sandbox = await startSandbox({
+    port,
+    dataDir: path.join(stateRoot, "sandbox-data"),
+    // Time stands still, so the wallet earns nothing between the deposit and the withdrawal.
+    manualClock: true,
+  });
+  const access: SandboxAccess = { url: sandbox.url, token: "sandbox-token" };
+  try {
+    await depositInto(access, walletId, 1000, 1000);
+    await callSandbox(access, "POST", `/v2/portfolio-wallets/${walletId}/withdraw`, {
+      requestId: randomUUID(),
+      withdrawalAmount: 1000,
+      destinationToken: "usdc",
+      destinationChain: "ethereum",
+      destinationAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+    });
+    await callSandbox(access, "POST", "/_sandbox/clock/advance", { ms: 169 * HOUR_MS });
+    const [registration] = (await callSandbox(access, "GET", "/webhooks/registrations")).data;
+    expect(registration.url).toBe(`${sandbox.url}/_sandbox/inboxes/${INBOX}`);
+    // Every delivery of the registration answered, each to the inbox.
+    const deliveries = async () =>
+      (await callSandbox(access, "GET", `/_sandbox/webhook-deliveries?registrationId=${registration.id}`))
+        .data as { eventId: string; eventType: string; status: string }[];
+    let all: Awaited<ReturnType<typeof deliveries>> = [];
+    let received: InboxDelivery[] = [];
+    // Delivered in the background: read until every delivery has succeeded and the inbox holds each.
+    while (all.length < 5 || all.some((d) => d.status !== "succeeded") || received.length !== all.length) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      all = await deliveries();
+      received = InboxDeliveryListSchema.parse(
+        await callSandbox(access, "GET", `/_sandbox/inboxes/${INBOX}/deliveries?limit=200`),
+      ).data;
+    }
+    const events = received.map((delivery) => ({ ...delivery, event: JSON.parse(delivery.body) }));
+    expect(new Set(events.map((e) => e.eventId))).toEqual(
+      new Set((await deliveries()).map((d) => d.eventId)),
+    );
+    for (const e of events) {
+      expect(e.signature).toEqual({ valid: true, reason: null });
+      expect(e.answer.status).toBe(200);
+      expect(e.event.data.portfolioWalletId).toBe(walletId);
+    }
+    const deposits = events.filter((e) => e.eventType === "portfolio_wallet.deposit.status_changed");
+    expect(deposits.map((e) => e.event.data.deposit.status).sort()).toEqual(["completed", "processing"]);
+    const balances = events.filter((e) => e.eventType === "portfolio_wallet.balance.updated");
+    expect(balances.map((e) => e.event.data.totalBalanceUsd)).toContain(0);
+
+    // And on the inbox's console page, each with its signature verified.
+    const { context, close } = await launchBrowser(await ensureChromium());
+    try {
+      const page = await context.newPage();
+      await signIn(page, sandbox.consoleUrl, "sandbox-token");
+      await page.goto(`${sandbox.consoleUrl}webhooks/inboxes/${INBOX}`);
+      const rows = page.locator("tr[data-inbox-delivery-id]");
+      await rows.nth(events.length - 1).waitFor();
+      const shown = await rows.evaluateAll((all) =>
+        all.map((row) => [row.getAttribute("data-event-id"), row.getAttribute("data-signature")]),
+      );
+      expect(shown).toEqual(events.map((e) => [e.eventId, "valid"]));
+    } finally {
+      await close();
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
+
 afterAll(() => {
   rmSync(stateRoot, { recursive: true, force: true });
   rmSync(path.join(repoRoot, `Pulumi.${stackName}.yaml`), { force: true });
@@ -63,6 +147,9 @@ describe("npm run quickstart", () => {
       for (const chain of ["ethereum", "solana", "bsc", "avalanche", "arbitrum", "base", "optimism"]) {
         expect(first).toMatch(new RegExp(`^\\s+${chain}\\s+\\S+$`, "m"));
       }
+
+      // The webhook the `up` registered points at the embedded sandbox's inbox, which shows what it was sent.
+      await eventsOfTheUpsWebhook(walletId!);
 
       const second = await quickstart();
       expect(second).toMatch(/3 unchanged/);

@@ -6,11 +6,11 @@
 import { z } from "zod";
 import type { ApiOperation } from "../../sdk/nodejs/contract/index.ts";
 import { SANDBOX_DOCUMENT_OPERATIONS } from "../../sandbox/index.ts";
-import type {
-  ADMIN_OPERATIONS_BY_ID,
-  DOCUMENT_OPERATIONS_BY_ID,
+import {
+  ADMIN_TOKEN_AUTH,
+  type ADMIN_OPERATIONS_BY_ID,
+  type DOCUMENT_OPERATIONS_BY_ID,
 } from "../../sandbox/routes/adminOperations.ts";
-import { ADMIN_PREFIX } from "../../sandbox/http/middleware.ts";
 
 /** An endpoint: method, path with `{placeholders}`, the body fields it reads and its query parameters. */
 export interface Endpoint {
@@ -69,6 +69,9 @@ const ID_OF_COLLECTION: Readonly<Record<string, string>> = {
   catalog: "positionKey",
   "api-keys": "publicKey",
   "webhook-deliveries": "delivery",
+  // A webhook inbox's deliveries: an unknown id is as good as any (nothing is delivered mid-matrix).
+  deliveries: "delivery",
+  inboxes: "inbox",
   requests: "request",
 };
 
@@ -104,7 +107,8 @@ const endpointOf = (operation: ApiOperation): Endpoint => ({
   path: placeholdersByIdKind(operation.path),
   ...(operation.body === undefined ? {} : { fields: fieldsOf(operation.body.schema) }),
   ...(operation.query === undefined ? {} : { query: Object.keys(operation.query.shape) }),
-  ...(operation.path.startsWith(`${ADMIN_PREFIX}/`) ? { admin: true } : {}),
+  // As its table declares it: the webhook inboxes' API lies under /_sandbox/ and needs no admin token.
+  ...(operation.security.includes(ADMIN_TOKEN_AUTH) ? { admin: true } : {}),
 });
 
 const isLast = (operation: ApiOperation) => (LAST as readonly string[]).includes(operation.operationId);

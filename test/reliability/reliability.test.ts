@@ -152,6 +152,8 @@ describe("bad-input matrix", () => {
         update: update.json.id ?? randomUUID(),
         positionKey: "tbills",
         publicKey: keys.apiPublicKey,
+        // Each organization's own inbox of this name: the URL names no organization.
+        inbox: "reliability",
       };
       if (side === "other") {
         orgBMarkers = [

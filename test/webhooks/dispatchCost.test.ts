@@ -1,3 +1,4 @@
+import { createWebhookInboxes } from "../../sandbox/domain/events/inboxes.ts";
 import { setImmediate as afterPass } from "node:timers/promises";
 import { afterEach, expect, test } from "vitest";
 import {
@@ -66,6 +67,7 @@ test("a pass with 1,000 deliveries waiting for one registration reads the few it
       db,
       { ...DEFAULT_WEBHOOK_DELIVERY, timeoutMs: 30_000 },
       { allowPrivateNetworks: true, hostAddresses: () => [] },
+      createWebhookInboxes(db, { allowedHosts: [], now: () => new Date() }),
     );
     // The first pass (at startup) finds the registrations with work, by one scan of the due
     // index, and starts what its slots allow.

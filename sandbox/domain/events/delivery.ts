@@ -19,6 +19,7 @@ import {
   type DeliveryRecord,
 } from "../../store/webhookDeliveryStore.ts";
 import { guardedLookup, webhookUrlProblem, type WebhookUrlPolicy } from "../webhookUrlPolicy.ts";
+import type { WebhookInboxes } from "./inboxes.ts";
 import { signDelivery } from "./signature.ts";
 
 /** How deliveries are attempted. All times are real milliseconds. */
@@ -54,6 +55,18 @@ export const DEFAULT_WEBHOOK_DELIVERY: WebhookDeliveryOptions = {
   historyRetentionMs: 24 * 60 * 60 * 1000,
   historyMaxPerOrganization: 10_000,
 };
+
+/** The headers of one attempt: its event id, and a timestamp and signature made for it. */
+function signedHeaders(secret: string, eventId: string, body: string): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    "content-type": "application/json",
+    "user-agent": "portfolio-wallet-sandbox-webhooks/1",
+    [WEBHOOK_EVENT_ID_HEADER]: eventId,
+    [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+    [WEBHOOK_SIGNATURE_HEADER]: signDelivery(secret, timestamp, body),
+  };
+}
 
 /** How long past its timeout an attempt keeps its claim on a delivery. */
 const LEASE_MARGIN_MS = 1000;
@@ -109,6 +122,7 @@ export function createWebhookDispatcher(
   db: DatabaseSync,
   options: WebhookDeliveryOptions,
   urlPolicy: WebhookUrlPolicy,
+  inboxes: WebhookInboxes,
 ): WebhookDispatcher {
   const agent = new Agent({
     keepAliveTimeout: 1000,
@@ -252,11 +266,35 @@ export function createWebhookDispatcher(
       return;
     }
     const attempts = delivery.attempts + 1;
-    const refused = webhookUrlProblem(registration.url, urlPolicy);
+    const headers = signedHeaders(registration.secret, delivery.eventId, payload);
+    const inbox = inboxes.inboxUrl(registration.url);
+    const refused = inbox === null ? webhookUrlProblem(registration.url, urlPolicy) : null;
+    // An inbox of this sandbox is reached in process: the same headers, body, timeout, answer and
+    // retries as over HTTP, without the URL policy's loopback rule or a socket to this very process.
     const outcome =
-      refused === null
-        ? await post(registration.url, registration.secret, delivery.eventId, payload)
-        : { status: null, error: `not sent: the URL ${refused}` };
+      inbox?.kind === "inbox"
+        ? await attempt((signal) =>
+            inboxes.receive(
+              {
+                organizationId: delivery.organizationId,
+                inboxName: inbox.name,
+                registrationId: delivery.registrationId,
+                secret: registration.secret,
+                deliveryId: delivery.id,
+                attempt: attempts,
+                eventId: delivery.eventId,
+                eventType: delivery.eventType,
+                headers,
+                body: payload,
+              },
+              signal,
+            ),
+          )
+        : inbox?.kind === "bad_name"
+          ? { status: null, error: `not sent: the URL ${inbox.reason}` }
+          : refused === null
+            ? await attempt((signal) => post(registration.url, headers, payload, signal))
+            : { status: null, error: `not sent: the URL ${refused}` };
     if (closed) return; // the database may be closing; the delivery stays pending for a restart
     const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const givingUp = !succeeded && attempts >= options.maxAttempts;
@@ -273,37 +311,38 @@ export function createWebhookDispatcher(
     });
   }
 
-  async function post(
-    url: string,
-    secret: string,
-    eventId: string,
-    body: string,
+  /** One attempt's outcome: the status its receiver answered, or why there was none. */
+  async function attempt(
+    send: (signal: AbortSignal) => Promise<number>,
   ): Promise<{ status: number | null; error: string | null }> {
-    const timestamp = Math.floor(Date.now() / 1000);
     try {
-      const response = await request(url, {
-        method: "POST",
-        dispatcher: agent,
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "portfolio-wallet-sandbox-webhooks/1",
-          [WEBHOOK_EVENT_ID_HEADER]: eventId,
-          [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
-          [WEBHOOK_SIGNATURE_HEADER]: signDelivery(secret, timestamp, body),
-        },
-        body,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-        signal: AbortSignal.any([abort.signal, AbortSignal.timeout(options.timeoutMs)]),
-      });
-      await response.body.dump();
-      return { status: response.statusCode, error: null };
+      const status = await send(AbortSignal.any([abort.signal, AbortSignal.timeout(options.timeoutMs)]));
+      return { status, error: null };
     } catch (error) {
       return {
         status: null,
         error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       };
     }
+  }
+
+  async function post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<number> {
+    const response = await request(url, {
+      method: "POST",
+      dispatcher: agent,
+      headers,
+      body,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      signal,
+    });
+    await response.body.dump();
+    return response.statusCode;
   }
 
   // Deliveries left pending by a previous process resume at startup; those of registrations

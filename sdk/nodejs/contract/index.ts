@@ -18,4 +18,5 @@ export * from "./walletStatement.ts";
 export * from "./statementCsv.ts";
 export * from "./events.ts";
 export * from "./webhook.ts";
+export * from "./webhookInbox.ts";
 export * from "./operations.ts";

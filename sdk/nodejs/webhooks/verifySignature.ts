@@ -1,39 +1,16 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import {
-  WEBHOOK_SIGNATURE_HEADER,
-  WEBHOOK_TIMESTAMP_HEADER,
   WebhookEventSchema,
   describeFieldProblems,
   fieldProblemsOf,
   type WebhookEvent,
 } from "../contract/index.ts";
+import { checkWebhookSignature, type VerifyWebhookSignatureInput } from "../contract/webhookSignature.ts";
 
-/** Headers as a fetch `Headers`, or a plain object such as Node's `req.headers` (any case). */
-export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
-
-/** Input of `verifyWebhookSignature`. */
-export interface VerifyWebhookSignatureInput {
-  /** The request body exactly as received (raw bytes or text): never re-serialized JSON. */
-  payload: string | Uint8Array;
-  /** The request's headers; the signature and timestamp headers are read from them. */
-  headers: WebhookHeaders;
-  /** The registration's secret (`whsec_...`), as answered when the registration was created. */
-  secret: string;
-  /** How far the signed timestamp may be from now, in seconds, either way. Default 300. */
-  toleranceSeconds?: number;
-  /** The current time, for tests. Default `Date.now()`. */
-  now?: Date | number;
-}
-
-/** Default tolerance between the delivery's timestamp and the receiver's clock. */
-export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
-
-function header(headers: WebhookHeaders, name: string): string | undefined {
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  return typeof value === "string" ? value : value?.[0];
-}
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookSignatureInput,
+  type WebhookHeaders,
+} from "../contract/webhookSignature.ts";
 
 /**
  * Whether a webhook delivery is authentic and fresh: its `x-portfolio-signature` holds
@@ -48,25 +25,7 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
  * const event = parseWebhookEvent(body);
  */
 export function verifyWebhookSignature(input: VerifyWebhookSignatureInput): boolean {
-  const timestampText = header(input.headers, WEBHOOK_TIMESTAMP_HEADER)?.trim();
-  const signatures = header(input.headers, WEBHOOK_SIGNATURE_HEADER);
-  if (timestampText === undefined || !/^\d{1,12}$/.test(timestampText) || signatures === undefined)
-    return false;
-  const nowMs =
-    input.now === undefined ? Date.now() : typeof input.now === "number" ? input.now : input.now.getTime();
-  const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
-  if (Math.abs(nowMs / 1000 - Number(timestampText)) > tolerance) return false;
-  const payload =
-    typeof input.payload === "string" ? Buffer.from(input.payload, "utf8") : Buffer.from(input.payload);
-  const expected = createHmac("sha256", input.secret).update(`${timestampText}.`).update(payload).digest();
-  let matched = false;
-  for (const part of signatures.split(",")) {
-    const [version, hex] = part.trim().split("=", 2);
-    if (version !== "v1" || hex === undefined || !/^[0-9a-fA-F]{64}$/.test(hex)) continue;
-    // Every candidate is compared, in constant time, so timing says nothing about which matched.
-    if (timingSafeEqual(Buffer.from(hex, "hex"), expected)) matched = true;
-  }
-  return matched;
+  return checkWebhookSignature(input).valid;
 }
 
 /** A webhook body that is not JSON, or not an event of the contract's shape. */

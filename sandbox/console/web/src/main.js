@@ -15,6 +15,7 @@ import { newWalletView } from "./views/walletNew.js";
 import { walletsView } from "./views/wallets.js";
 import { headerClock } from "./views/controls/clock.js";
 import { webhooksView } from "./views/webhooks.js";
+import { inboxView } from "./views/webhookInboxes.js";
 import { eventsView } from "./views/events.js";
 import { objectPageView } from "./views/objectPage.js";
 import { consolePaths } from "./paths.js";
@@ -30,6 +31,7 @@ const ROUTES = [
   { pattern: /^\/wallets\/([^/]+)(?:\/([^/]+)(?:\/([^/]+))?)?$/, view: walletView, section: "wallets" },
   { pattern: /^\/approvals(?:\/([^/]+))?$/, view: approvalsView, section: "approvals" },
   { pattern: /^\/webhooks(?:\/deliveries\/([^/]+))?$/, view: webhooksView, section: "webhooks" },
+  { pattern: /^\/webhooks\/inboxes\/([^/]+)$/, view: inboxView, section: "webhooks" },
   { pattern: /^\/ids\/([^/]+)$/, view: objectPageView, section: "events" },
   { pattern: /^\/events$/, view: eventsView, section: "events" },
   { pattern: /^\/controls$/, view: controlsView, section: "controls" },

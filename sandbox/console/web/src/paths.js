@@ -80,6 +80,19 @@ export const sandboxPaths = {
   signingApiKey: (publicKey) => `/_sandbox/signing/api-keys/${seg(publicKey)}`,
 };
 
+const INBOXES = "/_sandbox/inboxes";
+
+/** The webhook inboxes the sandbox hosts (docs/sandbox.md "Webhook inboxes"), called with the API token alone. */
+export const inboxPaths = {
+  inboxes: INBOXES,
+  /** @param {string} name GET it, PUT its answer */
+  inbox: (name) => `${INBOXES}/${seg(name)}`,
+  /** @param {string} name @param {{ limit?: number }} query GET them, DELETE to forget them */
+  deliveries: (name, query) => `${INBOXES}/${seg(name)}/deliveries${withQuery(query)}`,
+  /** @param {string} name @param {string} id */
+  delivery: (name, id) => `${INBOXES}/${seg(name)}/deliveries/${seg(id)}`,
+};
+
 const CONSOLE_API = "/_console/api";
 
 /** The console's read API, called with the API token. */

@@ -19,6 +19,9 @@
 /** @typedef {import("../../../domain/approvalRequests.ts").ApprovalRequest} ApprovalRequest */
 /** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryView} DeliveryView */
 /** @typedef {import("../../../domain/events/deliveryHistory.ts").DeliveryDetail} DeliveryDetail */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").WebhookInbox} WebhookInbox */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").InboxDelivery} InboxDelivery */
+/** @typedef {import("../../../../sdk/nodejs/contract/index.ts").InboxAnswer} InboxAnswer */
 /** @typedef {import("../../../domain/money/withdrawalTimeline.ts").WithdrawalTimeline} WithdrawalTimeline */
 /** @typedef {import("../../../domain/money/depositLegs.ts").DepositWithLegs} DepositWithLegs */
 

@@ -149,7 +149,7 @@ export function webhookCreateForm(after) {
       h(
         "p",
         { id: "webhook-url-hint", class: "hint" },
-        "Where the sandbox POSTs each event, signed. Private-network addresses only when the sandbox allows them (--allow-private-webhook-urls).",
+        "Where the sandbox POSTs each event, signed. Private-network addresses only when the sandbox allows them (--allow-private-webhook-urls); an inbox of this sandbox (Inboxes, below) always.",
       ),
     ),
     h("div", { class: "span-all" }, types),

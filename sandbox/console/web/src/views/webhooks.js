@@ -13,6 +13,7 @@ import { objectPath } from "./itemLinks.js";
 import { registrationActions } from "./webhookActions.js";
 import { webhookCreateForm } from "./webhookCreate.js";
 import { deliveryInspector, testMark } from "./webhookDelivery.js";
+import { inboxesCard } from "./webhookInboxes.js";
 import { consolePaths, servicePaths } from "../paths.js";
 
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"];
@@ -41,6 +42,7 @@ export function webhooksView(main, ctx, params) {
   const create = webhookCreateForm(() => ctx.refreshNow());
   const inspector = deliveryInspector(() => ctx.refreshNow());
   const actions = registrationActions(log, () => ctx.refreshNow());
+  const inboxes = inboxesCard(() => ctx.refreshNow());
   // Filters of the deliveries: what GET /_console/api/webhook-deliveries filters by.
   const statusFilter = h(
     "select",
@@ -127,6 +129,7 @@ export function webhooksView(main, ctx, params) {
         className: "flush",
       }),
       card("Register a webhook", create.form, { id: "register-heading" }),
+      inboxes.element,
       card(
         "Recent deliveries",
         [
@@ -145,7 +148,7 @@ export function webhooksView(main, ctx, params) {
   );
 
   async function refresh() {
-    await readLists();
+    await Promise.all([readLists(), inboxes.refresh()]);
     // Opened once the lists above it are drawn, so it is scrolled to where it stays.
     if (linkedDelivery !== null && !linkedShown) {
       linkedShown = true;
