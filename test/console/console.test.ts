@@ -702,7 +702,7 @@ describe("sandbox console in Chromium: layout, messages, confirmations and statu
       await page.getByText("Withdrawal requested").waitFor();
       // Made: the amount and address are cleared, so a second click cannot pay the same again unawares.
       expect(await page.getByLabel("Amount (USD)").inputValue()).toBe("");
-      expect(await page.getByLabel("Destination address").inputValue()).toBe("");
+      expect(await page.getByLabel("Destination address", { exact: true }).inputValue()).toBe("");
       expect((await apiA("POST", "/_sandbox/clock/advance", { seconds: 86400 }, true)).status).toBe(200);
 
       const withdrawal = page.locator("article[data-withdrawal-id]").first();
@@ -1495,8 +1495,10 @@ describe("sandbox console in Chromium: money to the micro, on a sandbox whose cl
         const votes = card.locator("[data-voter-key]");
         expect(await votes.count()).toBe(1);
         expect(await votes.first().getAttribute("data-voter-key")).toBe(publicKey);
+        // The key whole (with its Copy button), so it can be matched against the approver's.
+        expect(await votes.first().locator(".whole-id-text").textContent()).toBe(publicKey);
         expect(await votes.first().textContent()).toMatch(
-          /^You approved \(key [0-9a-f]{10}…[0-9a-f]{4}\) at .+ \(sandbox time\)$/,
+          new RegExp(`^You approved \\(key ${publicKey}Copy\\) at .+ \\(sandbox time\\)$`),
         );
 
         const findings: string[] = [];

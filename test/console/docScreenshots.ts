@@ -19,6 +19,10 @@ await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
 
 const sandbox = await startCliSandbox({ tokens: { [TOKEN]: "sandbox-org" }, adminToken: ADMIN_TOKEN });
+// The treasury service's events go to an inbox the sandbox hosts, as a team without a receiver of
+// its own points them (docs/sandbox.md "Webhook inboxes").
+const INBOX = "treasury-service";
+const inboxUrl = `${sandbox.url}/_sandbox/inboxes/${INBOX}`;
 async function call(method: string, route: string, body?: unknown, admin = false) {
   const answer = await sandbox.api(TOKEN, method, route, body, admin);
   if (answer.status >= 300)
@@ -55,7 +59,7 @@ const withdraw = (walletId: string, withdrawalAmount: number) =>
   });
 
 await call("POST", "/webhooks/registrations", {
-  url: receiverUrl,
+  url: inboxUrl,
   eventTypes: [
     "portfolio_wallet.deposit.status_changed",
     "portfolio_wallet.withdrawal.status_changed",
@@ -98,7 +102,7 @@ await call(
   true,
 );
 await advance(3 * 86400);
-await withdraw(treasury.id, 130_000);
+const twoLegs = (await withdraw(treasury.id, 130_000)) as { id: string };
 await advance(86400);
 await withdraw(treasury.id, 20_000);
 await advance(3600);
@@ -142,6 +146,10 @@ await open(page, `wallets/${treasury.id}/deposits`, "[data-leg-amount]");
 await shoot("deposits", false);
 await open(page, `wallets/${treasury.id}/withdrawals`, "article[data-withdrawal-id]");
 await shoot("withdrawals");
+await open(page, `wallets/${treasury.id}/statement`, "[data-figure]");
+await shoot("statement");
+await open(page, `ids/${twoLegs.id}`, "[data-object-kind] [data-step]");
+await shoot("object-page");
 await open(page, "approvals", "article.approval");
 await shoot("approvals");
 await open(page, "webhooks", "tr[data-registration-id]");
@@ -155,6 +163,8 @@ await page
 await page.getByText("Headers of each attempt").waitFor();
 await page.locator("#delivery-heading").scrollIntoViewIfNeeded();
 await shoot("webhook-delivery", false);
+await open(page, `webhooks/inboxes/${INBOX}`, "[data-inbox-delivery-id]");
+await shoot("inbox", false);
 // A registration made in the page: its secret shown once, in its box, with Copy.
 await open(page, "webhooks", "#webhook-form input[name=eventTypes]");
 await page.locator("#webhook-form").getByLabel("URL").fill(`${receiverUrl}/new`);
@@ -175,6 +185,10 @@ await depositForm.getByLabel("Amount (USD)").fill("5000");
 await depositForm.getByRole("button", { name: "Simulate deposit" }).click();
 await depositForm.getByText("Deposit detected").waitFor();
 await shoot("controls");
+await call("POST", "/_sandbox/snapshot/save", { file: "before-the-reweight.snapshot" }, true);
+await open(page, "controls", "#snapshot-files");
+await page.locator("#snapshots-heading").scrollIntoViewIfNeeded();
+await shoot("snapshots", false);
 
 await browser.close();
 await sandbox.close();
