@@ -422,7 +422,7 @@ describe("webhooks in the console", () => {
         expect(await rows.count()).toBe(1);
         expect(await rows.first().textContent()).toContain("POST /v2/portfolio-wallets");
         expect(await page.getByLabel("Wallet", { exact: true }).inputValue()).toBe(walletId);
-        const walletLink = rows.first().getByRole("link", { name: `Wallet ${walletId}` });
+        const walletLink = rows.first().getByRole("link", { name: `Wallet id ${walletId}` });
         expect(await walletLink.getAttribute("href")).toBe(`/_console/wallets/${walletId}`);
         if (width === 420) expect(await offscreenActions(page)).toEqual([]);
         expect(await seriousViolations(page)).toEqual([]);
