@@ -59,6 +59,7 @@ const ID_OF_COLLECTION: Readonly<Record<string, string>> = {
   "portfolio-wallets": "wallet",
   wallets: "wallet",
   ids: "wallet",
+  objects: "wallet",
   deposits: "deposit",
   withdrawals: "withdrawal",
   registrations: "webhook",
