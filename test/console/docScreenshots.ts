@@ -146,7 +146,10 @@ await open(page, `wallets/${treasury.id}/deposits`, "[data-leg-amount]");
 await shoot("deposits", false);
 await open(page, `wallets/${treasury.id}/withdrawals`, "article[data-withdrawal-id]");
 await shoot("withdrawals");
-await open(page, `wallets/${treasury.id}/statement`, "[data-figure]");
+// The wallet's life so far, the period the form starts with.
+await open(page, `wallets/${treasury.id}/statement`, "#statement-form");
+await page.locator("#statement-form").getByRole("button", { name: "Show statement" }).click();
+await page.locator("[data-figure]").first().waitFor();
 await shoot("statement");
 await open(page, `ids/${twoLegs.id}`, "[data-object-kind] [data-step]");
 await shoot("object-page");
@@ -164,7 +167,7 @@ await page.getByText("Headers of each attempt").waitFor();
 await page.locator("#delivery-heading").scrollIntoViewIfNeeded();
 await shoot("webhook-delivery", false);
 await open(page, `webhooks/inboxes/${INBOX}`, "[data-inbox-delivery-id]");
-await shoot("inbox", false);
+await shoot("inbox");
 // A registration made in the page: its secret shown once, in its box, with Copy.
 await open(page, "webhooks", "#webhook-form input[name=eventTypes]");
 await page.locator("#webhook-form").getByLabel("URL").fill(`${receiverUrl}/new`);

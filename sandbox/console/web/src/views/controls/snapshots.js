@@ -192,7 +192,9 @@ function fileSection(spec) {
       table({
         caption: `${spec.title}: files`,
         captionHidden: true,
-        columns: ["File", "Written (sandbox time)", "Size", ""],
+        // A file is dated on the shared clock, which organizations' own clocks lead (docs/sandbox.md),
+        // so it can read days before the header's time: say which clock.
+        columns: ["File", "Written (shared sandbox clock)", "Size", ""],
         rowAttrs: (index) => ({ "data-file": answer.files[index]?.file ?? null }),
         rows: answer.files.map((entry) => {
           const getIt = h(
@@ -258,7 +260,7 @@ export function snapshotControls(after) {
         writeLabel: "Save snapshot",
         writePath: sandboxPaths.snapshotSave,
         wrote: (file, body) =>
-          `Saved the whole sandbox as ${file} (sandbox time ${when(String(body?.savedAt))}).`,
+          `Saved the whole sandbox as ${file} (at ${when(String(body?.savedAt))} on the shared sandbox clock).`,
         useLabel: "Restore",
         confirmUse: async (entry) => {
           const confirmed = await confirmAction({
@@ -267,7 +269,7 @@ export function snapshotControls(after) {
               h(
                 "p",
                 {},
-                `This replaces the state of every organization of this sandbox with the snapshot's, saved at ${when(entry.savedAt)} (sandbox time): wallets, deposits, withdrawals, strategy updates, approvals, webhooks and the clock.`,
+                `This replaces the state of every organization of this sandbox with the snapshot's, saved at ${when(entry.savedAt)} (shared sandbox clock): wallets, deposits, withdrawals, strategy updates, approvals, webhooks and the clock.`,
               ),
               h("p", {}, "What is there now is lost unless saved first; armed faults are disarmed."),
             ],
