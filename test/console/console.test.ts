@@ -992,6 +992,11 @@ describe("sandbox console in Chromium: controls where they are used", () => {
       await legItem.waitFor();
       expect(await legItem.textContent()).toContain("The redeem leg of the next withdrawal fails");
       expect(await legItem.textContent()).toContain("bridge outage");
+      // Its fields in the form's words, not the API's names.
+      expect(await legItem.locator(".fault-fields dt").allTextContents()).toEqual(
+        expect.arrayContaining(["Wallet", "Leg", "Reason"]),
+      );
+      expect(await legItem.locator(".fault-fields dt").allTextContents()).not.toContain("walletId");
       expect(await legItem.textContent()).toContain("Armed faults");
       const httpItem = page.locator(`li[data-fault-id="${http.body.id}"]`);
       const shown = (await httpItem.textContent()) ?? "";

@@ -20,6 +20,22 @@ const SHOWN_ELSEWHERE = new Set([
   "passesLeft",
 ]);
 
+/**
+ * A fault's fields in the words of the form that arms them; a field a newer sandbox adds shows
+ * under its own name rather than not at all.
+ * @type {Record<string, string>}
+ */
+const FIELD_WORDS = {
+  walletId: "Wallet",
+  legKey: "Leg",
+  reason: "Reason",
+  status: "Answer status",
+  action: "Answer",
+  delayMs: "Delay (ms)",
+  retryAfterSeconds: "Retry-After (s)",
+  maxInFlight: "At most in flight",
+};
+
 /** @param {number} count @param {string} one @param {string} many */
 const counted = (count, one, many) => `${count} ${count === 1 ? one : many}`;
 
@@ -131,7 +147,7 @@ export function armedFaults(after, walletNames) {
                       h(
                         "div",
                         {},
-                        h("dt", {}, name),
+                        h("dt", {}, FIELD_WORDS[name] ?? name),
                         h(
                           "dd",
                           {},
