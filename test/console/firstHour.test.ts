@@ -560,6 +560,10 @@ describe("the console's first hour (issue 40)", () => {
           /^Sandbox time as of .+, not answering$/,
         );
         expect(await seriousViolations(page)).toEqual([]);
+        // The longer words still fit the narrow header.
+        await page.setViewportSize({ width: 420, height: 900 });
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await offscreenActions(page)).toEqual([]);
       } finally {
         sandbox.resume();
       }
