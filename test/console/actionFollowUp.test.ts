@@ -4,7 +4,7 @@
 // has no place in the sandbox.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 
 const SRC = path.join(repoRoot, "sandbox", "console", "web", "src");
@@ -25,13 +25,18 @@ const api = (await import(pathToFileURL(path.join(SRC, "api.js")).href)) as {
 const realFetch = globalThis.fetch;
 afterEach(() => {
   globalThis.fetch = realFetch;
+  vi.useRealTimers();
 });
 
 /**
  * Sends an action the stubbed sandbox never answers (the console stops waiting), then answers
  * the lookup of that action's id with `logged` as the request log's row; what the console says.
  */
-async function followUpWhenLogged(logged: { status: number; requestId: string } | null, token: string | null = "t") {
+async function followUpWhenLogged(
+  logged: { status: number; requestId: string } | null,
+  token: string | null = "t",
+  whileLooking: () => Promise<unknown> = () => Promise.resolve(),
+) {
   let actionId: string | null = null;
   const lookups: string[] = [];
   globalThis.fetch = ((url: string, init: RequestInit) => {
@@ -50,7 +55,9 @@ async function followUpWhenLogged(logged: { status: number; requestId: string } 
     (thrown: unknown) => thrown,
   );
   expect(error).toMatchObject({ status: 0, timedOut: true, message: expect.stringMatching(/^No answer: .*it may have been applied/) });
-  const followUp = await followUpTimedOutAction(error);
+  const pending = followUpTimedOutAction(error);
+  await whileLooking();
+  const followUp = await pending;
   return { followUp, actionId, lookups };
 }
 
@@ -68,6 +75,19 @@ describe("an action the console stopped waiting for, looked up by its id once th
     expect(followUp).toEqual({
       kind: "refused-late",
       message: expect.stringContaining("Then: not applied (refused as late)"),
+    });
+  });
+
+  test("no record, at a second look too: said never arrived, not applied", async () => {
+    // The second look waits a moment (the sandbox may still be reading the action): fake time.
+    const { followUp, lookups } = await followUpWhenLogged(null, "t", () => {
+      vi.useFakeTimers();
+      return vi.runAllTimersAsync();
+    });
+    expect(lookups).toHaveLength(2);
+    expect(followUp).toEqual({
+      kind: "never-arrived",
+      message: expect.stringContaining("Then: not applied. The sandbox answers again and has no record"),
     });
   });
 
