@@ -207,7 +207,9 @@ export function unansweredRead(timedOut, timeoutMs = REQUEST_TIMEOUT_MS) {
  */
 function unansweredAction(method, path, timedOut, timeoutMs, deadlineMs) {
   const action = `${method} ${path.split("?")[0]}`;
-  const deadline = new Date(deadlineMs).toLocaleTimeString();
+  // A time of day on the wall clock, as the console writes times (en-GB, 24 hours), not a date:
+  // the sandbox clock's dates are another clock's.
+  const deadline = new Date(deadlineMs).toLocaleTimeString("en-GB", { timeZoneName: "short" });
   return timedOut
     ? `No answer: the sandbox did not answer this ${action} within ${timeoutMs / 1000} seconds, and the console will not send it again. If it reaches the sandbox after ${deadline} (its deadline, by this computer's clock), the sandbox refuses it and nothing is applied; if the sandbox began it before then, it may have been applied. Is the sandbox still running, or paused? Once it answers again (the banner above goes), the console finds out which and says so here.`
     : `Not applied: the sandbox did not answer this ${action}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
