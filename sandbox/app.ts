@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { SERVICE_OPERATIONS_BY_ID } from "../sdk/nodejs/contract/index.ts";
+import { SIGNING_PROVIDER_PREFIX } from "../sdk/nodejs/contract/signingProvider.ts";
 import type { SandboxContext } from "./http/context.ts";
 import type { SandboxEnv } from "./http/env.ts";
 import { HttpError, toErrorResponse } from "./http/errors.ts";
@@ -48,10 +49,11 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use("*", responseHeadersMiddleware());
   app.use("*", hostCheckMiddleware(ctx.allowedHosts));
   app.use("*", bodySizeLimitMiddleware());
-  // A request past its deadline is refused before anything handles it, the signing provider's
-  // routes included (mounted next); checked again just before the routes below, after the waits
-  // between (the organizations' turns, the body read).
-  app.use("*", deadlineMiddleware());
+  // A request past its deadline is refused before anything handles it: the signing provider's
+  // routes here (mounted next, they are logged nowhere); every other request once authenticated
+  // and logged (so a console that stopped waiting can find its refusal), and again just before
+  // the routes below, after the waits between (the organizations' turns, the body read).
+  app.use(`${SIGNING_PROVIDER_PREFIX}/*`, deadlineMiddleware());
   // Before the signing provider's admin routes too (/_sandbox/signing), which are mounted early.
   app.use(ADMIN_PREFIX, adminGateMiddleware(ctx.adminAccess));
   app.use(`${ADMIN_PREFIX}/*`, adminGateMiddleware(ctx.adminAccess));
@@ -60,6 +62,7 @@ export function createApp(ctx: SandboxContext): Hono<SandboxEnv> {
   mountConsolePages(app); // before bearer auth: a browser loads the console's page and files without a token
   app.use("*", authMiddleware(ctx));
   app.use("*", requestLogMiddleware(ctx.requestLog));
+  app.use("*", deadlineMiddleware());
   app.use("*", requestCounterMiddleware(ctx));
   app.use("*", rateLimitMiddleware(ctx));
   app.use("*", faultMiddleware(ctx));

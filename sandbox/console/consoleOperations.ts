@@ -146,6 +146,9 @@ export const RequestLogQuerySchema = z.object({
     .optional(),
   walletId: UuidSchema.optional(),
   requestId: UuidSchema.optional(),
+  actionId: UuidSchema.optional().meta({
+    description: "The console's action of this id, as its X-Sandbox-Console-Action-Id header sent it",
+  }),
   limit: z.coerce
     .number({ error: "must be a whole number from 1 to 200" })
     .int("must be a whole number from 1 to 200")

@@ -21,6 +21,11 @@ export const REQUEST_LOG_BODY_CHARS = 4096;
 export type LoggedRequest = {
   /** The sandbox's id of the request, also its `x-request-id` header. */
   requestId: string;
+  /**
+   * The console's own id of the action it sent (its X-Sandbox-Console-Action-Id header), or null:
+   * a console that stopped waiting looks its action up by it, to say what became of it.
+   */
+  consoleActionId: string | null;
   method: string;
   path: string;
   /** The query string, without `?`; empty when none. */
@@ -47,6 +52,8 @@ export interface RequestLogFilter {
   walletId?: string | undefined;
   /** The one request of this id (the Events page opened from Find). */
   requestId?: string | undefined;
+  /** The console's action of this id (LoggedRequest.consoleActionId). */
+  actionId?: string | undefined;
   limit: number;
 }
 
@@ -226,6 +233,8 @@ export function createRequestLog(
         if (!statusMatches(request.status, filter.status)) continue;
         if (filter.walletId !== undefined && request.walletId !== filter.walletId.toLowerCase()) continue;
         if (filter.requestId !== undefined && request.requestId !== filter.requestId.toLowerCase()) continue;
+        if (filter.actionId !== undefined && request.consoleActionId !== filter.actionId.toLowerCase())
+          continue;
         found.push(summaryOf(request));
       }
       return found;

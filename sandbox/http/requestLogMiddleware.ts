@@ -15,6 +15,13 @@ const READ_ONLY_POSTS = new Set(
   SERVICE_OPERATIONS.filter((operation) => operation.readOnly === true).map((operation) => operation.path),
 );
 
+/**
+ * The console's id of an action it sends (a random UUID, api.js), logged with it so that a console
+ * that stopped waiting for the answer can find out what became of that very request.
+ */
+export const CONSOLE_ACTION_HEADER = "x-sandbox-console-action-id";
+const ACTION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** JSON text as a value, or null when it is none. */
 function parsed(text: string | null): unknown {
   if (text === null) return null;
@@ -60,6 +67,7 @@ export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<Sandbox
       text === null || text === "" ? null : value === null ? redactBody(text) : redactValue(value);
     log.record(c.get("organizationId"), {
       requestId: c.get("requestId"),
+      consoleActionId: actionIdOf(c.req.header(CONSOLE_ACTION_HEADER)),
       method,
       path: url.pathname,
       query: url.search.replace(/^\?/, ""),
@@ -73,4 +81,10 @@ export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<Sandbox
         c.get("answerBody") !== undefined ? redactValue(answer) : kept(answerText, answer ?? null),
     });
   };
+}
+
+/** The action id as sent, lower case, or null when none or not a UUID (nothing else is kept). */
+function actionIdOf(sent: string | undefined): string | null {
+  const id = sent?.trim().toLowerCase();
+  return id !== undefined && ACTION_ID.test(id) ? id : null;
 }

@@ -538,7 +538,7 @@ describe("the console's first hour (issue 40)", () => {
   );
 
   test(
-    "58.1: a hung sandbox (its process paused) is reported within seconds, and + 1 hour clicked meanwhile is said not applied, and is not applied on resume",
+    "58.1: a hung sandbox (its process paused) is reported within seconds, and + 1 hour clicked meanwhile is said maybe applied, then, on resume, found refused as late and not applied; the header's clock marked stale meanwhile",
     async () => {
       const { page, banner } = await walletPageShown("Hung");
       const leadBefore = await organizationLeadMs();
@@ -549,18 +549,33 @@ describe("the console's first hour (issue 40)", () => {
         // The request timeout is 5 s (api.js): the refusal and the banner come within it and a round.
         const refusal = page.locator(".clock-menu [role=alert]");
         await refusal.waitFor({ timeout: 15_000 });
+        // Only what is known: it may have been applied, if the sandbox began it before its deadline.
         expect(await refusal.textContent()).toMatch(
-          /^Not applied: .* within 5 seconds.* it is not applied\./,
+          /^No answer: .* within 5 seconds.* the sandbox refuses it and nothing is applied; if the sandbox began it before then, it may have been applied\./,
         );
         await banner.waitFor({ state: "visible", timeout: 15_000 });
         expect(await banner.textContent()).toContain("did not answer within 5 seconds");
+        // The header's clock is the last one read, and says so.
+        await eventually(() => page.locator("[data-sandbox-now][data-stale]").textContent()).toMatch(
+          /^Sandbox time as of .+, not answering$/,
+        );
         expect(await seriousViolations(page)).toEqual([]);
+        // The longer words still fit the narrow header.
+        await page.setViewportSize({ width: 420, height: 900 });
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await offscreenActions(page)).toEqual([]);
       } finally {
         sandbox.resume();
       }
       // On resume the sandbox reads the + 1 hour still in its socket, past its deadline: refused.
       await banner.waitFor({ state: "hidden", timeout: 15_000 });
       expect(await organizationLeadMs()).toBe(leadBefore);
+      // And the console, having looked that very request up, says so where it was clicked.
+      const followUp = page.locator(".clock-menu [data-follow-up]");
+      await followUp.waitFor({ state: "attached", timeout: 15_000 });
+      expect(await followUp.getAttribute("data-follow-up")).toBe("refused-late");
+      expect(await followUp.textContent()).toContain("Then: not applied (refused as late)");
+      expect(await page.locator("[data-sandbox-now][data-stale]").count()).toBe(0);
       await page.close();
     },
     TIMEOUT_MS,

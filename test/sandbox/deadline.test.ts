@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   DEADLINE_HEADER,
   refuseAfterDeadline,
   WALL_CLOCK_HEADER,
 } from "../../sandbox/http/deadlineMiddleware.ts";
+import { CONSOLE_ACTION_HEADER } from "../../sandbox/http/requestLogMiddleware.ts";
 import { startTestSandbox, type TestSandbox } from "./helpers.ts";
 
 /** A request's deadline (sandbox/http/deadlineMiddleware.ts, docs/sandbox.md "Deadlines"). */
@@ -46,6 +48,29 @@ describe("a request's deadline", () => {
     const inTime = await advance(String(Date.now() + 60_000));
     expect(inTime.status).toBe(200);
     expect(await leadMs()).toBe(before + 3_600_000);
+  });
+
+  test("the request log keeps the console's action id, so an action it stopped waiting for can be looked up: applied, or refused as late on arrival", async () => {
+    const lookUp = async (actionId: string) =>
+      (await t.api("GET", `/_console/api/requests?actionId=${actionId}`)).body.data as {
+        status: number;
+        consoleActionId: string;
+        path: string;
+      }[];
+    const applied = randomUUID();
+    const refused = randomUUID();
+    const send = (actionId: string, deadline: number) =>
+      t.api("POST", "/_sandbox/clock/advance", {
+        body: { seconds: 60 },
+        headers: { [DEADLINE_HEADER]: String(deadline), [CONSOLE_ACTION_HEADER]: actionId.toUpperCase() },
+      });
+    expect((await send(applied, Date.now() + 60_000)).status).toBe(200);
+    expect((await send(refused, Date.now() - 1)).status).toBe(408);
+    expect(await lookUp(applied)).toEqual([
+      expect.objectContaining({ status: 200, consoleActionId: applied, path: "/_sandbox/clock/advance" }),
+    ]);
+    expect(await lookUp(refused)).toEqual([expect.objectContaining({ status: 408, consoleActionId: refused })]);
+    expect(await lookUp(randomUUID())).toEqual([]);
   });
 
   test("a deadline that is no moment is refused naming the header", async () => {

@@ -29,6 +29,7 @@ const entry = (n: number): LoggedRequest => ({
   durationMs: 1,
   walletId: null,
   madeIds: [],
+  consoleActionId: null,
   requestBody: null,
   responseBody: null,
 });

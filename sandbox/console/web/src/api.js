@@ -26,6 +26,12 @@ export const REQUEST_TIMEOUT_MS = 5000;
  * one that reaches it later (docs/sandbox.md "Deadlines").
  */
 export const DEADLINE_HEADER = "X-Sandbox-Deadline-Ms";
+/**
+ * The console's own id of each action it sends (a random UUID), kept by the sandbox's request
+ * log: a console that stopped waiting for an answer looks that very request up by it
+ * (actionFollowUp.js), to say whether it was applied.
+ */
+export const ACTION_ID_HEADER = "X-Sandbox-Console-Action-Id";
 /** The sandbox's wall clock when it answered: deadlines are set on its clock, not the browser's. */
 const WALL_CLOCK_HEADER = "X-Sandbox-Wall-Clock-Ms";
 /**
@@ -58,7 +64,7 @@ let sandboxClockAheadMs = 0;
 export class ApiError extends Error {
   /**
    * @param {string} message
-   * @param {{ status: number, code: string | null, body: any, requestId: string | null, sent: SentRequest, timedOut?: boolean }} details
+   * @param {{ status: number, code: string | null, body: any, requestId: string | null, sent: SentRequest, timedOut?: boolean, actionId?: string | null }} details
    */
   constructor(message, details) {
     super(message);
@@ -70,6 +76,8 @@ export class ApiError extends Error {
     this.sent = details.sent;
     /** No answer within its timeout (status 0): a hung sandbox, rather than a stopped one. */
     this.timedOut = details.timedOut ?? false;
+    /** The action's ACTION_ID_HEADER, by which what became of it is looked up; null for a read. */
+    this.actionId = details.actionId ?? null;
   }
 }
 
@@ -110,9 +118,13 @@ export async function request(method, path, options = {}) {
   }
   if (token !== null) add(CONSOLE_HEADER, "1");
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
-  // Reads change nothing, so only actions need a deadline.
-  if (method !== "GET")
-    add(DEADLINE_HEADER, String(Date.now() + sandboxClockAheadMs + timeoutMs - DEADLINE_MARGIN_MS));
+  // Reads change nothing, so only actions need a deadline, and an id to look them up by.
+  const actionId = method === "GET" ? null : crypto.randomUUID();
+  const deadlineMs = Date.now() + sandboxClockAheadMs + timeoutMs - DEADLINE_MARGIN_MS;
+  if (actionId !== null) {
+    add(DEADLINE_HEADER, String(deadlineMs));
+    add(ACTION_ID_HEADER, actionId);
+  }
   for (const [name, value, display] of options.extraHeaders ?? []) add(name, value, display);
   const bodyText =
     options.bodyText ?? (options.body === undefined ? null : JSON.stringify(options.body, null, 2));
@@ -137,10 +149,11 @@ export async function request(method, path, options = {}) {
     const message =
       method === "GET"
         ? unansweredRead(timedOut, timeoutMs)
-        : unansweredAction(method, path, timedOut, timeoutMs);
+        : unansweredAction(method, path, timedOut, timeoutMs, deadlineMs - sandboxClockAheadMs);
     throw new ApiError(message, {
       status: 0,
       timedOut,
+      actionId,
       code: null,
       body: null,
       requestId: null,
@@ -181,18 +194,24 @@ export function unansweredRead(timedOut, timeoutMs = REQUEST_TIMEOUT_MS) {
 }
 
 /**
- * What an action that got no answer says: it is not sent again (sending it later, unseen, could
- * surprise more than help), and one that timed out is refused by the sandbox if it arrives after
- * its deadline, so it is not applied later either.
+ * What an action that got no answer says: only what is known. It is not sent again (sending it
+ * later, unseen, could surprise more than help). One that timed out may have been begun by the
+ * sandbox before its deadline and be applied, answered too late; one that reaches the sandbox after
+ * its deadline is refused. Which of them happened, actionFollowUp.js finds out once the sandbox
+ * answers again.
  * @param {string} method
  * @param {string} path
  * @param {boolean} timedOut
  * @param {number} timeoutMs
+ * @param {number} deadlineMs the action's deadline on this browser's clock
  */
-function unansweredAction(method, path, timedOut, timeoutMs) {
+function unansweredAction(method, path, timedOut, timeoutMs, deadlineMs) {
   const action = `${method} ${path.split("?")[0]}`;
+  // A time of day on the wall clock, as the console writes times (en-GB, 24 hours), not a date:
+  // the sandbox clock's dates are another clock's.
+  const deadline = new Date(deadlineMs).toLocaleTimeString("en-GB", { timeZoneName: "short" });
   return timedOut
-    ? `Not applied: the sandbox did not answer this ${action} within ${timeoutMs / 1000} seconds, and the console will not send it again. If it reaches the sandbox later, the sandbox refuses it (its deadline has passed), so it is not applied. Is the sandbox still running, or paused? Once it answers (the banner above goes), check the page and try again.`
+    ? `No answer: the sandbox did not answer this ${action} within ${timeoutMs / 1000} seconds, and the console will not send it again. If it reaches the sandbox after ${deadline} (its deadline, by this computer's clock), the sandbox refuses it and nothing is applied; if the sandbox began it before then, it may have been applied. Is the sandbox still running, or paused? Once it answers again (the banner above goes), the console finds out which and says so here.`
     : `Not applied: the sandbox did not answer this ${action}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
 }
 

@@ -3,7 +3,13 @@
 // client's call and, where a resource does it, the Pulumi program's change. All three are made
 // from the one record of what was sent (api.js SentRequest), so they cannot tell different
 // stories, and that record holds no token: tokens stay shell or environment variables.
-import { ADMIN_TOKEN_SHOWN, API_TOKEN_SHOWN, CONSOLE_HEADER, DEADLINE_HEADER } from "./api.js";
+import {
+  ACTION_ID_HEADER,
+  ADMIN_TOKEN_SHOWN,
+  API_TOKEN_SHOWN,
+  CONSOLE_HEADER,
+  DEADLINE_HEADER,
+} from "./api.js";
 import { servicePaths } from "./paths.js";
 
 /** @typedef {import("./api.js").SentRequest} SentRequest */
@@ -63,9 +69,12 @@ export function codeForms(sent, origin) {
 
 /**
  * The headers a user's own call sends: not the console's mark, which keeps its calls out of counts
- * and faults, nor its deadline, a moment already past by the time a copied command runs.
+ * and faults, nor its deadline, a moment already past by the time a copied command runs, nor the
+ * id the console looks its own action up by.
  */
-const CONSOLE_ONLY_HEADERS = new Set([CONSOLE_HEADER.toLowerCase(), DEADLINE_HEADER.toLowerCase()]);
+const CONSOLE_ONLY_HEADERS = new Set(
+  [CONSOLE_HEADER, DEADLINE_HEADER, ACTION_ID_HEADER].map((name) => name.toLowerCase()),
+);
 const headersOf = (/** @type {SentRequest} */ sent) =>
   sent.headers.filter(([name]) => !CONSOLE_ONLY_HEADERS.has(name.toLowerCase()));
 

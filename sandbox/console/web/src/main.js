@@ -64,6 +64,8 @@ let view = null;
 let section = "";
 /** @type {string | null} */
 let sandboxNow = null;
+/** Whether the last round of reads got no answer: sandboxNow is then the last one known. */
+let sandboxSilent = false;
 let pendingApprovals = 0;
 let firstRender = true;
 
@@ -171,7 +173,13 @@ function drawSessionBar(current) {
     organizationValue.textContent = current.organizationId;
     organizationValue.dataset["organization"] = current.organizationId;
   }
-  const shown = sandboxNow === null ? "…" : when(sandboxNow);
+  // The last time read, said as such while the sandbox does not answer: a frozen clock shown as
+  // current would say time stands still.
+  const shown =
+    sandboxNow === null ? "…" : sandboxSilent ? `as of ${when(sandboxNow)}, not answering` : when(sandboxNow);
+  sandboxTime.classList.toggle("stale", sandboxSilent);
+  if (sandboxSilent) sandboxTime.dataset["stale"] = "";
+  else delete sandboxTime.dataset["stale"];
   if (sandboxTimeValue.textContent !== shown) {
     sandboxTimeValue.textContent = shown;
     // The same moment in UTC on hover.
@@ -183,6 +191,14 @@ function drawSessionBar(current) {
     current.adminApi === "open" ||
     (current.adminApi === "token" && current.adminToken !== null)
   );
+}
+
+/** @param {boolean} silent whether the sandbox's last round went unanswered */
+function markSandboxSilent(silent) {
+  if (sandboxSilent === silent) return;
+  sandboxSilent = silent;
+  const current = session();
+  if (current !== null) drawSessionBar(current);
 }
 
 // The banner's own way to read again at once, rather than wait for the next round.
@@ -213,7 +229,10 @@ async function refreshRound() {
 
 const poller = startPolling(refreshRound, {
   intervalMs: 2000,
-  onSuccess: () => showBanner(""),
+  onSuccess: () => {
+    showBanner("");
+    markSandboxSilent(false);
+  },
   onError: (error) => {
     if (error instanceof ApiError && error.status === 401) {
       signOut();
@@ -228,6 +247,7 @@ const poller = startPolling(refreshRound, {
         : error instanceof Error
           ? error.message
           : String(error);
+    markSandboxSilent(error instanceof ApiError && error.status === 0);
     showBanner(`Could not refresh this page: ${said}`);
   },
 });

@@ -119,7 +119,7 @@ export const consolePaths = {
   webhookDelivery: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}`,
   /** @param {string} deliveryId */
   redeliver: (deliveryId) => `${CONSOLE_API}/webhook-deliveries/${seg(deliveryId)}/redeliver`,
-  /** @param {Record<string, string | number | undefined>} query method, status, walletId, requestId, limit */
+  /** @param {Record<string, string | number | undefined>} query method, status, walletId, requestId, actionId, limit */
   requests: (query) => `${CONSOLE_API}/requests${withQuery(query)}`,
   /** @param {string} id any id: what it names in the organization */
   findId: (id) => `${CONSOLE_API}/ids/${seg(id)}`,

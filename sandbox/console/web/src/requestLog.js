@@ -1,9 +1,10 @@
 // @ts-check
 // What an action sent and what came back, shown under the action: the page teaches the API.
+import { followUpTimedOutAction } from "./actionFollowUp.js";
 import { ApiError, requestText } from "./api.js";
 import { codeForms } from "./copyAsCode.js";
 import { copyButton } from "./copy.js";
-import { fill, h } from "./dom.js";
+import { announce, fill, h } from "./dom.js";
 import {
   clearFieldErrors,
   hasFieldErrors,
@@ -48,9 +49,13 @@ const bodyText = (body) =>
  */
 export function requestLog(label = "Result") {
   const element = h("div", { class: "request-log", "aria-label": label, role: "group", hidden: true });
+  /** Outcomes shown or cleared so far: a follow-up belongs to the outcome it follows. */
+  let outcomesShown = 0;
   return {
     element,
+    outcomesShown: () => outcomesShown,
     clear() {
+      outcomesShown += 1;
       element.hidden = true;
       delete element.dataset["outcome"];
       fill(element);
@@ -63,6 +68,7 @@ export function requestLog(label = "Result") {
      * @param {{ ok: boolean, message: string, exchanges: { sent: SentRequest, status: number, body: unknown }[] }} outcome
      */
     show(outcome) {
+      outcomesShown += 1;
       element.hidden = false;
       element.dataset["outcome"] = outcome.ok ? "succeeded" : "failed";
       fill(
@@ -105,6 +111,24 @@ export function requestLog(label = "Result") {
                     : h("pre", { class: "code", tabindex: 0 }, h("code", {}, bodyText(exchange.body))),
                 ],
           ),
+        ),
+      );
+    },
+    /**
+     * What became of the action shown, learned after it (actionFollowUp.js), under its first sentence.
+     * @param {import("./actionFollowUp.js").FollowUp} followUp
+     */
+    follow(followUp) {
+      if (followUp.kind === "applied") element.dataset["outcome"] = "succeeded";
+      element.firstElementChild?.after(
+        h(
+          "p",
+          {
+            class: followUp.kind === "applied" ? "notice notice-good" : "notice",
+            role: "status",
+            "data-follow-up": followUp.kind,
+          },
+          followUp.message,
         ),
       );
     },
@@ -238,6 +262,14 @@ export async function runLogged(log, run, options = {}) {
     }
     if (form !== undefined && error instanceof RefusedInPage) showFieldErrors(form, error.details);
     log.show({ ok: false, message, exchanges });
+    const followUp = followUpTimedOutAction(error);
+    if (followUp !== null) {
+      const shown = log.outcomesShown();
+      // Said where the action was made; if that place shows something else by then, said aloud.
+      void followUp.then((known) =>
+        log.outcomesShown() === shown ? log.follow(known) : announce(known.message),
+      );
+    }
     return false;
   }
 }
