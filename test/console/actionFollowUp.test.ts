@@ -14,12 +14,18 @@ interface FollowUp {
   message: string;
 }
 // Browser scripts (no types for this project's TypeScript), so imported by URL, as copyAsCode.test.ts does.
-const { followUpTimedOutAction } = (await import(pathToFileURL(path.join(SRC, "actionFollowUp.js")).href)) as {
+const { followUpTimedOutAction } = (await import(
+  pathToFileURL(path.join(SRC, "actionFollowUp.js")).href
+)) as {
   followUpTimedOutAction: (error: unknown) => Promise<FollowUp> | null;
 };
 const api = (await import(pathToFileURL(path.join(SRC, "api.js")).href)) as {
   ACTION_ID_HEADER: string;
-  request: (method: string, path: string, options: { token?: string | null; timeoutMs?: number }) => Promise<unknown>;
+  request: (
+    method: string,
+    path: string,
+    options: { token?: string | null; timeoutMs?: number },
+  ) => Promise<unknown>;
 };
 
 const realFetch = globalThis.fetch;
@@ -54,7 +60,11 @@ async function followUpWhenLogged(
     () => null,
     (thrown: unknown) => thrown,
   );
-  expect(error).toMatchObject({ status: 0, timedOut: true, message: expect.stringMatching(/^No answer: .*it may have been applied/) });
+  expect(error).toMatchObject({
+    status: 0,
+    timedOut: true,
+    message: expect.stringMatching(/^No answer: .*it may have been applied/),
+  });
   const pending = followUpTimedOutAction(error);
   await whileLooking();
   const followUp = await pending;
@@ -88,6 +98,31 @@ describe("an action the console stopped waiting for, looked up by its id once th
     expect(followUp).toEqual({
       kind: "never-arrived",
       message: expect.stringContaining("Then: not applied. The sandbox answers again and has no record"),
+    });
+  });
+
+  test("the connection failing during an action: said it may have been applied, then looked up as a timeout is", async () => {
+    let actionId: string | null = null;
+    globalThis.fetch = ((url: string, init: RequestInit) => {
+      if (init.method !== "GET") {
+        actionId = new Headers(init.headers).get(api.ACTION_ID_HEADER);
+        return Promise.reject(new TypeError("Failed to fetch"));
+      }
+      const data = [{ status: 200, requestId: "r-broken", consoleActionId: actionId, path: url }];
+      return Promise.resolve(new Response(JSON.stringify({ data }), { status: 200 }));
+    }) as typeof fetch;
+    const error = await api.request("POST", "/_sandbox/clock/advance", { token: "t" }).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({
+      status: 0,
+      timedOut: false,
+      message: expect.stringMatching(/^No answer: the connection .*it may have been/),
+    });
+    expect(await followUpTimedOutAction(error)).toEqual({
+      kind: "applied",
+      message: expect.stringContaining("Then: applied"),
     });
   });
 

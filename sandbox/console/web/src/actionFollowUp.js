@@ -63,7 +63,8 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @returns {Promise<FollowUp> | null}
  */
 export function followUpTimedOutAction(error) {
-  if (!(error instanceof ApiError) || !error.timedOut || error.actionId === null) return null;
+  // Timed out or the connection failed: in both the action may or may not have been applied.
+  if (!(error instanceof ApiError) || error.status !== 0 || error.actionId === null) return null;
   if (!error.sent.headers.some(([name]) => name === "Authorization")) return null;
   const actionId = error.actionId;
   return (async () => {

@@ -212,7 +212,9 @@ function unansweredAction(method, path, timedOut, timeoutMs, deadlineMs) {
   const deadline = new Date(deadlineMs).toLocaleTimeString("en-GB", { timeZoneName: "short" });
   return timedOut
     ? `No answer: the sandbox did not answer this ${action} within ${timeoutMs / 1000} seconds, and the console will not send it again. If it reaches the sandbox after ${deadline} (its deadline, by this computer's clock), the sandbox refuses it and nothing is applied; if the sandbox began it before then, it may have been applied. Is the sandbox still running, or paused? Once it answers again (the banner above goes), the console finds out which and says so here.`
-    : `Not applied: the sandbox did not answer this ${action}, and the console will not send it again. Is the sandbox still running? Once it answers (the banner above goes), check the page and try again.`;
+    : // The connection failed: refused (the sandbox is down, nothing applied) or broken after the
+      // sandbox read the action (it may be applied); fetch does not say which.
+      `No answer: the connection to the sandbox failed during this ${action}, and the console will not send it again. If the sandbox was down it was not applied; if the connection broke after the sandbox read it, it may have been. Is the sandbox still running? Once it answers again (the banner above goes), the console finds out which and says so here.`;
 }
 
 /** @param {any} body */
