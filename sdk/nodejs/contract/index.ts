@@ -14,6 +14,7 @@ export * from "./withdrawal.ts";
 export * from "./deposit.ts";
 export * from "./yieldMetrics.ts";
 export * from "./statement.ts";
+export * from "./statementPeriod.ts";
 export * from "./walletStatement.ts";
 export * from "./statementCsv.ts";
 export * from "./events.ts";

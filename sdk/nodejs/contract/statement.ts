@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DateTimeSchema, UuidSchema } from "./common.ts";
-import { STATEMENT_MOVEMENT_KINDS, statementPeriodProblems } from "./walletStatement.ts";
+import { STATEMENT_MOVEMENT_KINDS, statementPeriodProblems } from "./statementPeriod.ts";
 
 /**
  * A wallet's statement over a period, as JSON (docs/cli.md "statement"): what the CLI's

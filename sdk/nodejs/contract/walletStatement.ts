@@ -1,6 +1,11 @@
 import type { Deposit } from "./deposit.ts";
 import { microsToDecimalString, sumMicros, usdToMicros, type Micros } from "./money.ts";
 import type { StatementSchema } from "./statement.ts";
+import {
+  statementPeriodProblems,
+  type StatementMovementKind,
+  type StatementPeriod,
+} from "./statementPeriod.ts";
 import type { Withdrawal } from "./withdrawal.ts";
 import type { YieldFigures } from "./yieldMetrics.ts";
 import type { z } from "zod";
@@ -29,35 +34,6 @@ import type { z } from "zod";
 
 export type Statement = z.infer<typeof StatementSchema>;
 export type StatementMovement = Statement["movements"][number];
-
-export const STATEMENT_MOVEMENT_KINDS = ["deposit", "withdrawal", "payout", "returned", "yield"] as const;
-export type StatementMovementKind = (typeof STATEMENT_MOVEMENT_KINDS)[number];
-
-/** A period `(from, to]` as ISO 8601 date-times. */
-export interface StatementPeriod {
-  from: string;
-  to: string;
-}
-
-/**
- * What is wrong with a period, each problem naming its field (`from` or `to`): a date-time that
- * does not parse, or a `to` not after `from`. Empty when the period is sound.
- */
-export function statementPeriodProblems(period: StatementPeriod): { field: "from" | "to"; reason: string }[] {
-  const fromMs = Date.parse(period.from);
-  const toMs = Date.parse(period.to);
-  const problems: { field: "from" | "to"; reason: string }[] = [];
-  if (Number.isNaN(fromMs))
-    problems.push({ field: "from", reason: "must be a date-time such as 2026-11-01T00:00:00Z" });
-  if (Number.isNaN(toMs))
-    problems.push({ field: "to", reason: "must be a date-time such as 2026-12-01T00:00:00Z" });
-  if (problems.length === 0 && toMs <= fromMs)
-    problems.push({
-      field: "to",
-      reason: `must be after from (${period.from}): a period ends after it starts`,
-    });
-  return problems;
-}
 
 /** What a statement is computed from: the API's own answers, read for the wallet. */
 export interface StatementInputs {

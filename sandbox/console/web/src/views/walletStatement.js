@@ -4,7 +4,8 @@
 // the computation `portfolio-wallet statement` runs (docs/cli.md "statement"); the CSV is written
 // by the contract's statementCsv, the CLI's own.
 import { statementCsv } from "../../../../../sdk/nodejs/contract/statementCsv.ts";
-import { statementPeriodProblems, statementUsd } from "../../../../../sdk/nodejs/contract/walletStatement.ts";
+import { statementPeriodProblems } from "../../../../../sdk/nodejs/contract/statementPeriod.ts";
+import { statementUsd } from "../../../../../sdk/nodejs/contract/walletStatement.ts";
 import { ApiError, request } from "../api.js";
 import { announce, card, fill, h, table, timeOf } from "../dom.js";
 import { clearFieldErrors, refusalDetails, showFieldErrors } from "../fieldErrors.js";
