@@ -24,7 +24,12 @@ import {
 export function registerConsoleOperations(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   app.use(`${CONSOLE_API_PREFIX}/*`, settleDueWorkMiddleware(ctx));
   registerOperations(app, CONSOLE_READ_OPERATIONS, consoleReadRoutes(ctx));
-  const deps = { db: ctx.db, clocks: ctx.clocks, urlPolicy: ctx.webhookUrlPolicy, inboxes: ctx.webhookInboxes };
+  const deps = {
+    db: ctx.db,
+    clocks: ctx.clocks,
+    urlPolicy: ctx.webhookUrlPolicy,
+    inboxes: ctx.webhookInboxes,
+  };
   registerOperations(app, CONSOLE_WEBHOOK_OPERATIONS, {
     consoleEditWebhookRegistration: ({ path, body }, org) =>
       ok(editWebhook(deps, org, path.registrationId, body)),

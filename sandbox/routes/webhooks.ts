@@ -12,7 +12,12 @@ import type { ServiceRoutes } from "./serviceHandlers.ts";
 
 /** Webhook registrations (spec 4.13; listing and deletion per docs/spec-gaps.md). No /v2 prefix (spec 9.1). */
 export function webhookRoutes(ctx: SandboxContext) {
-  const deps = { db: ctx.db, clocks: ctx.clocks, urlPolicy: ctx.webhookUrlPolicy, inboxes: ctx.webhookInboxes };
+  const deps = {
+    db: ctx.db,
+    clocks: ctx.clocks,
+    urlPolicy: ctx.webhookUrlPolicy,
+    inboxes: ctx.webhookInboxes,
+  };
   return {
     createWebhookRegistration: ({ body }, org) => {
       const { registration, replayed } = createWebhook(deps, org, body);

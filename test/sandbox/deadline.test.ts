@@ -69,7 +69,9 @@ describe("a request's deadline", () => {
     expect(await lookUp(applied)).toEqual([
       expect.objectContaining({ status: 200, consoleActionId: applied, path: "/_sandbox/clock/advance" }),
     ]);
-    expect(await lookUp(refused)).toEqual([expect.objectContaining({ status: 408, consoleActionId: refused })]);
+    expect(await lookUp(refused)).toEqual([
+      expect.objectContaining({ status: 408, consoleActionId: refused }),
+    ]);
     expect(await lookUp(randomUUID())).toEqual([]);
   });
 

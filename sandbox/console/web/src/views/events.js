@@ -357,7 +357,14 @@ export function eventsView(main, ctx, _params, query) {
         : table({
             caption: "Webhook events, newest first",
             captionHidden: true,
-            columns: ["Event", "Delivery", "Attempts", "Queued (wall clock)", "Wallet", "Event id and delivery"],
+            columns: [
+              "Event",
+              "Delivery",
+              "Attempts",
+              "Queued (wall clock)",
+              "Wallet",
+              "Event id and delivery",
+            ],
             rows: sent.map((delivery) => [
               h(
                 "span",
