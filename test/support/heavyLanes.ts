@@ -52,15 +52,17 @@ export const MEASURED_SECONDS: Record<string, number> = {
   // Not of that run: measured alone (2026-12-03, the machine shared, load 4.5), with its restore,
   // adopt and market watch steps.
   "test/drift/driftEveryProgram.test.ts": 270,
-  "test/console/console.test.ts": 116,
+  // Not of that run: the fresh-clone run of 4b35f71 (2026-12-04), with issue 58's checks.
+  "test/console/console.test.ts": 112,
   "test/e2e/faults.test.ts": 106,
   // Not of that run: measured alone (2026-12-03, the machine shared), with drift.yml's ways back.
   "test/examples/upPlanSteps.test.ts": 170,
   "test/consumer/savedPlans.test.ts": 84,
   "test/e2e/killedUp.test.ts": 83,
   "test/e2e/rateLimitedUp.test.ts": 64,
-  "test/console/firstHour.test.ts": 58,
-  "test/console/itemLinks.test.ts": 54,
+  // 4b35f71 too, for the next three: the paused sandbox, object pages, inboxes.
+  "test/console/firstHour.test.ts": 72,
+  "test/console/itemLinks.test.ts": 59,
   "test/openapi/schemathesis.test.ts": 52,
   "test/report/moneyEveryAdapter.test.ts": 47,
   "test/consumer/recreateAfterDestroy.test.ts": 46,
@@ -68,8 +70,9 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/native/java.test.ts": 41,
   "test/native/python.test.ts": 39,
   "test/consumer/policyPack.test.ts": 38,
-  "test/quickstart/quickstart.test.ts": 31,
-  "test/console/webhooks.test.ts": 28,
+  // 4b35f71: with the inbox's deliveries read after its first up.
+  "test/quickstart/quickstart.test.ts": 48,
+  "test/console/webhooks.test.ts": 35,
   "test/native/yaml.test.ts": 23,
   "test/docs/codeBlocks.test.ts": 23,
   "test/consumer/bothWays.test.ts": 23,
