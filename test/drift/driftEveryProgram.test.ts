@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { packedPackage } from "../consumer/harness/packedPackage.ts";
 import type { SandboxClock } from "../../sandbox/index.ts";
 import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
+import { INBOX_PATH_PREFIX, type InboxDelivery } from "../../sdk/nodejs/contract/webhookInbox.ts";
 import { yearlyYieldMicros } from "../../sdk/nodejs/contract/moneyImpact.ts";
-import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import { eventually, ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
 import {
   callSandbox,
   ETHEREUM_PAYOUT,
@@ -67,6 +68,9 @@ function holdableClock(): SandboxClock & { hold(): void; release(): void } {
   };
 }
 
+/** The webhook inbox the programs' registration points at. */
+const INBOX = "treasury";
+
 const sandboxOptions = (clock: SandboxClock) => ({
   clock,
   rebalanceDelayMs: 5,
@@ -109,6 +113,10 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
 
   const waitForWeights = (weights: Weights) => waitForWeightsOf(access, walletId, weights);
 
+  /** What the program's inbox received, newest first. */
+  const inboxDeliveries = async (): Promise<InboxDelivery[]> =>
+    (await callSandbox(access, "GET", `${INBOX_PATH_PREFIX}/${INBOX}/deliveries`)).data;
+
   beforeAll(async () => {
     t = await startTestSandbox(sandboxOptions(clock));
     access.url = t.url;
@@ -118,6 +126,8 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
       configSetAll({ "portfolio-wallet:baseUrl": t.url }, { "portfolio-wallet:apiToken": TOKEN }),
     );
     await setWeights(A);
+    // The program's events go to a webhook inbox of the sandbox, on both adapters.
+    await project.pulumi(configSetAll({ webhookUrl: `${t.url}${INBOX_PATH_PREFIX}/${INBOX}` }));
     await project.pulumi(["up", "--yes", "--skip-preview"]);
     ({ walletId, registrationId } = (await outputs()) as { walletId: string; registrationId: string });
   }, 600_000);
@@ -413,6 +423,14 @@ describe.each(PROGRAM_KINDS)("drift and the report of a $title", ({ name, adapte
         })),
       });
       await waitForWeights(kept);
+      // The change at the service reached the program's registration, in the sandbox's inbox, signed
+      // with the registration's secret.
+      await eventually(async () => (await inboxDeliveries()).length > 0, 15_000);
+      for (const delivery of await inboxDeliveries()) {
+        expect(delivery.registrationId).toBe(registrationId);
+        expect(delivery.eventType).toBe("portfolio_wallet.strategy.status_changed");
+        expect(delivery.signature).toEqual({ valid: true, reason: null });
+      }
       const stateBefore = (await project.pulumi(["stack", "export"])).stdout;
       await resetRequestCounts(access);
       const previewFile = path.join(project.dir, "adopt-preview.json");

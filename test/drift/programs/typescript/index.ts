@@ -16,8 +16,9 @@ const treasury = new PortfolioWallet("treasury", {
 });
 
 const events = new WebhookRegistration("events", {
-  // Loopback only: the sandbox delivers events to this URL, and tests send nothing off the machine.
-  url: "http://127.0.0.1:9/treasury",
+  // On the machine only: the sandbox delivers events to this URL (in the drift test, a sandbox's
+  // webhook inbox), and tests send nothing off it.
+  url: config.get("webhookUrl") ?? "http://127.0.0.1:9/treasury",
   eventTypes: ["portfolio_wallet.strategy.status_changed"],
   enabled: true,
 });
