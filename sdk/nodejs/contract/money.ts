@@ -55,6 +55,12 @@ export function microsToDecimalString(micros: Micros): string {
   return `${sign}${whole}${fraction === "" ? "" : `.${fraction}`}`;
 }
 
+/** The exact amount with all six decimals, for a column a spreadsheet sums: `1250.500000`, `-0.000001`. */
+export function microsToFixedUsd(micros: Micros): string {
+  const [whole, fraction = ""] = microsToDecimalString(micros).split(".");
+  return `${whole}.${fraction.padEnd(6, "0")}`;
+}
+
 const MICROS_PER_CENT = 10_000n;
 
 /** Thousands separators in a whole number's digits: `1234567` → `1,234,567`. */

@@ -1,4 +1,8 @@
-import { statementUsd, type Statement } from "./walletStatement.ts";
+import { microsToFixedUsd } from "./money.ts";
+import type { Statement } from "./walletStatement.ts";
+
+/** A statement's amount (micros as text) in USD to the micro. */
+const statementUsd = (microsText: string): string => microsToFixedUsd(BigInt(microsText));
 
 /**
  * A statement as CSV (RFC 4180): one table, so a spreadsheet or a test reads it with any CSV

@@ -1,5 +1,5 @@
 import type { Deposit } from "./deposit.ts";
-import { microsToDecimalString, sumMicros, usdToMicros, type Micros } from "./money.ts";
+import { sumMicros, usdToMicros, type Micros } from "./money.ts";
 import type { StatementSchema } from "./statement.ts";
 import {
   statementPeriodProblems,
@@ -173,11 +173,3 @@ export function walletStatement(inputs: StatementInputs): Statement {
 
 /** Micros as the statement's JSON writes them: whole micro-units in decimal digits. */
 const microsToDecimalText = (micros: Micros): string => micros.toString();
-
-/** A statement's amount (micros as text) in USD to the micro, six decimals: `1250.500000`. */
-export function statementUsd(microsText: string): string {
-  const micros = BigInt(microsText);
-  const exact = microsToDecimalString(micros);
-  const [whole, fraction = ""] = exact.split(".");
-  return `${whole}.${fraction.padEnd(6, "0")}`;
-}

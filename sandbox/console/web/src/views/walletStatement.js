@@ -5,7 +5,7 @@
 // by the contract's statementCsv, the CLI's own.
 import { statementCsv } from "../../../../../sdk/nodejs/contract/statementCsv.ts";
 import { statementPeriodProblems } from "../../../../../sdk/nodejs/contract/statementPeriod.ts";
-import { statementUsd } from "../../../../../sdk/nodejs/contract/walletStatement.ts";
+import { microsToFixedUsd, microsToUsd } from "../../../../../sdk/nodejs/contract/money.ts";
 import { ApiError, request } from "../api.js";
 import { announce, card, fill, h, table, timeOf } from "../dom.js";
 import { clearFieldErrors, refusalDetails, showFieldErrors } from "../fieldErrors.js";
@@ -37,8 +37,8 @@ const instantOf = (/** @type {string} */ value) => {
 const money = (/** @type {string} */ micros) =>
   h(
     "span",
-    { class: "num", "data-micros": micros, title: `${statementUsd(micros)} USD` },
-    usd(Number(statementUsd(micros))),
+    { class: "num", "data-micros": micros, title: `${microsToFixedUsd(BigInt(micros))} USD` },
+    usd(microsToUsd(BigInt(micros))),
   );
 
 const KIND_WORDS = {
