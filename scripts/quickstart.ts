@@ -87,9 +87,18 @@ if (embedded) {
   await stack.setConfig(EMBEDDED_MARKER, { value: "true" });
   // The webhook goes to an inbox of the embedded sandbox, so its deliveries can be seen (the
   // console's Webhooks page, or GET /_sandbox/inboxes/quickstart/deliveries) with no receiver of
-  // one's own; a webhookUrl the user set stays theirs.
-  if (config[WEBHOOK_URL] === undefined || config[EMBEDDED_INBOX_MARKER]?.value === "true") {
-    await stack.setConfig(WEBHOOK_URL, { value: `${embedded.url}/_sandbox/inboxes/${QUICKSTART_INBOX}` });
+  // one's own. It is set again only while it is still an inbox URL this script wrote (the sandbox
+  // may have moved port): a webhookUrl the user set, before or after, stays theirs.
+  const inboxPath = `/_sandbox/inboxes/${QUICKSTART_INBOX}`;
+  const inboxUrl = `${embedded.url}${inboxPath}`;
+  const current = config[WEBHOOK_URL]?.value;
+  const ours =
+    config[EMBEDDED_INBOX_MARKER]?.value === "true" &&
+    current !== undefined &&
+    /^http:\/\/127\.0\.0\.1:\d+\//.test(current) &&
+    current.endsWith(inboxPath);
+  if (current === undefined || ours) {
+    await stack.setConfig(WEBHOOK_URL, { value: inboxUrl });
     await stack.setConfig(EMBEDDED_INBOX_MARKER, { value: "true" });
   }
 }

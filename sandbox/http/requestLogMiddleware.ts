@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/index.ts";
+import { UUID_PATTERN } from "../../sdk/nodejs/contract/uuid.ts";
 import {
   idsMadeBy,
   redactBody,
@@ -20,7 +21,6 @@ const READ_ONLY_POSTS = new Set(
  * that stopped waiting for the answer can find out what became of that very request.
  */
 export const CONSOLE_ACTION_HEADER = "x-sandbox-console-action-id";
-const ACTION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** JSON text as a value, or null when it is none. */
 function parsed(text: string | null): unknown {
@@ -86,5 +86,5 @@ export function requestLogMiddleware(log: RequestLog): MiddlewareHandler<Sandbox
 /** The action id as sent, lower case, or null when none or not a UUID (nothing else is kept). */
 function actionIdOf(sent: string | undefined): string | null {
   const id = sent?.trim().toLowerCase();
-  return id !== undefined && ACTION_ID.test(id) ? id : null;
+  return id !== undefined && UUID_PATTERN.test(id) ? id : null;
 }

@@ -140,7 +140,11 @@ function fileSection(spec) {
   async function fetchFile(entry) {
     status.textContent = `Reading ${entry.file}…`;
     try {
-      const { body } = await request("GET", spec.filePath(entry.file), { admin: true });
+      // A file is checked, maybe migrated and sent whole: as long a wait as a save.
+      const { body } = await request("GET", spec.filePath(entry.file), {
+        admin: true,
+        timeoutMs: SNAPSHOT_TIMEOUT_MS,
+      });
       download(entry.file, String(body?.contentBase64 ?? ""));
       status.textContent = `Downloaded ${entry.file} (${size(Number(body?.bytes ?? 0))}).`;
     } catch (error) {
