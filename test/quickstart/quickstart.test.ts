@@ -86,8 +86,19 @@ async function eventsOfTheUpsWebhook(walletId: string): Promise<void> {
         .data as { eventId: string; eventType: string; status: string }[];
     let all: Awaited<ReturnType<typeof deliveries>> = [];
     let received: InboxDelivery[] = [];
-    // Delivered in the background: read until every delivery has succeeded and the inbox holds each.
-    while (all.length < 5 || all.some((d) => d.status !== "succeeded") || received.length !== all.length) {
+    // Delivered in the background: read until every delivery has succeeded and the inbox holds each
+    // (a retried delivery is more than one attempt there, so deliveries are counted by id), for a
+    // minute at most, then say what was missing.
+    const settled = () =>
+      all.length >= 5 &&
+      all.every((d) => d.status === "succeeded") &&
+      new Set(received.map((r) => r.deliveryId)).size === all.length;
+    const giveUpAt = Date.now() + 60_000;
+    while (!settled()) {
+      if (Date.now() > giveUpAt)
+        throw new Error(
+          `the inbox did not receive every delivery within a minute: ${JSON.stringify({ deliveries: all.map((d) => d.status), attempts: received.length })}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 100));
       all = await deliveries();
       received = InboxDeliveryListSchema.parse(
