@@ -36,7 +36,7 @@ const api = (await import(pathToFileURL(path.join(SRC, "api.js")).href)) as {
   request: (
     method: string,
     path: string,
-    options: { body?: unknown; token?: string | null },
+    options: { body?: unknown; token?: string | null; admin?: boolean },
   ) => Promise<{ status: number; body: { id: string; label: string }; sent: SentRequest }>;
   API_TOKEN_SHOWN: string;
   ADMIN_TOKEN_SHOWN: string;
@@ -219,8 +219,43 @@ describe("copy as code", () => {
     });
     expect(fetchOut).toMatch(/^201 /);
 
-    // No token value in any text made, the console's own record included.
-    const everything = JSON.stringify([created.sent, createForms, awkward, program, byCurl, deposit(1)]);
+    // An admin call as the console's request() sends it, the admin token from the tab's session
+    // (session.js reads it from sessionStorage): its record and its forms show the placeholder.
+    const windowBefore = (globalThis as { window?: unknown }).window;
+    (globalThis as { window?: unknown }).window = {
+      sessionStorage: {
+        getItem: () =>
+          JSON.stringify({ apiToken: API_TOKEN, adminToken: ADMIN_TOKEN, organizationId: "org" }),
+      },
+    };
+    let adminByConsole: { sent: SentRequest };
+    try {
+      adminByConsole = (await api.request("POST", `${sandbox.url}/_sandbox/deposits`, {
+        admin: true,
+        body: {
+          chain: "ethereum",
+          address: wallet.body.depositAddresses.ethereum.address,
+          amount: 1,
+          txHash: `0x${randomBytes(32).toString("hex")}`,
+        },
+      })) as { sent: SentRequest };
+    } finally {
+      (globalThis as { window?: unknown }).window = windowBefore;
+    }
+    expect(adminByConsole.sent.headers).toContainEqual(["X-Sandbox-Admin-Token", "$ADMIN_TOKEN"]);
+    const adminForms = codeForms({ ...adminByConsole.sent, path: "/_sandbox/deposits" }, sandbox.url);
+
+    // No token value in any text made, the console's own records included.
+    const everything = JSON.stringify([
+      created.sent,
+      createForms,
+      awkward,
+      program,
+      byCurl,
+      deposit(1),
+      adminByConsole.sent,
+      adminForms,
+    ]);
     expect(everything).not.toContain(API_TOKEN);
     expect(everything).not.toContain(ADMIN_TOKEN);
     expect(everything).toContain("$API_TOKEN");
