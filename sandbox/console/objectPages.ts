@@ -10,7 +10,7 @@ import type { MoneyDeps } from "../domain/money/moneyDeps.ts";
 import type { LoggedRequestSummary, RequestLog } from "../domain/requestLog.ts";
 import { STRATEGY_UPDATE_ENDPOINT, type StrategyUpdates } from "../domain/strategyUpdates.ts";
 import { CREATE_WALLET_ENDPOINT } from "../domain/wallets.ts";
-import { CREATE_WEBHOOK_ENDPOINT } from "../domain/webhooks.ts";
+import { CREATE_WEBHOOK_ENDPOINT, registrationView } from "../domain/webhooks.ts";
 import { findDeposit } from "../store/depositStore.ts";
 import { findResourceById, findResourceByRequestId, type FoundResource } from "../store/lookupStore.ts";
 import { findSigningActivity } from "../store/signingActivityStore.ts";
@@ -245,13 +245,12 @@ function pageOf(deps: ObjectPageDeps, organizationId: string, found: FoundResour
     }
     case "webhook_registration": {
       const record = findWebhook(db, organizationId, found.id)!;
-      const { secret: _secret, organizationId: _organization, ...registration } = record;
       const deliveries = listDeliveryHistory(db, organizationId, {
         registrationId: found.id,
         limit: REGISTRATION_DELIVERIES_SHOWN,
       });
       return {
-        object: registration,
+        object: registrationView(record),
         timeline: byTime([
           state(record.createdAt, "Registered", "active"),
           record.disabledAt

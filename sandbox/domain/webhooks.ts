@@ -50,7 +50,8 @@ function registrationUrlProblem(deps: WebhookDeps, organizationId: string, url: 
 /** How many registrations one organization may have. */
 export const MAX_WEBHOOKS_PER_ORGANIZATION = 100;
 
-function registrationView(record: WebhookRecord): WebhookRegistration {
+/** A registration as the API answers it: never its secret (shown once, at creation). */
+export function registrationView(record: WebhookRecord): WebhookRegistration {
   return {
     id: record.id,
     url: record.url,
