@@ -90,6 +90,7 @@ export function createWebhook(
         `this organization has ${count} webhook registrations, the most the sandbox keeps; delete one first`,
       );
     }
+    deps.inboxes.ensureForRegistration(organizationId, body.url);
     const id = randomUUID();
     insertWebhook(deps.db, {
       id,
@@ -187,6 +188,7 @@ export function editWebhook(
   if (edit.url !== undefined) {
     const refused = registrationUrlProblem(deps, organizationId, edit.url);
     if (refused !== null) throw new ValidationError([{ field: "url", reason: refused }]);
+    deps.inboxes.ensureForRegistration(organizationId, edit.url);
   }
   updateWebhookTarget(
     deps.db,

@@ -112,6 +112,21 @@ describe("webhook inboxes over the API", () => {
       expect(answer).not.toContain(created.body.secret);
   });
 
+  test("a registration refused after its URL was checked leaves no inbox behind", async () => {
+    const requestId = crypto.randomUUID();
+    const first = await t.api("POST", "/webhooks/registrations", {
+      body: { requestId, url: inboxUrl("kept-once"), eventTypes: [BALANCE] },
+    });
+    expect(first.status).toBe(201);
+    // The same requestId with another body: an idempotency conflict, refused after the URL check.
+    const conflict = await t.api("POST", "/webhooks/registrations", {
+      body: { requestId, url: inboxUrl("never-made"), eventTypes: [BALANCE] },
+    });
+    expect(conflict.status).toBe(409);
+    expect((await t.api("GET", "/_sandbox/inboxes/never-made")).status).toBe(404);
+    expect((await t.api("GET", "/_sandbox/inboxes/kept-once")).status).toBe(200);
+  });
+
   test("an organization's inbox is its own: the same URL from another organization fills that one's inbox, and neither sees the other's", async () => {
     const mine = await register(inboxUrl("shared-name"));
     await finished(await sendTestEvent(mine.body.id));

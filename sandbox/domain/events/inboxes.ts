@@ -24,7 +24,7 @@ import {
   upsertInbox,
   type InboxRecord,
 } from "../../store/webhookInboxStore.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 
 /** Deliveries one inbox keeps: a ring, the oldest dropped as each new one arrives. */
 export const INBOX_CAPACITY = 200;
@@ -58,10 +58,16 @@ export interface WebhookInboxes {
   /** Whether a registration URL names one of this sandbox's inboxes (`<sandbox>/_sandbox/inboxes/<name>`). */
   inboxUrl(url: string): InboxUrl;
   /**
-   * The problem of a registration URL naming an inbox, or null: a good name gets the
-   * organization its inbox (made with the default answer when it has none yet).
+   * The problem of a registration URL naming an inbox, or null: a bad name, or a new inbox the
+   * organization has no room for. It changes nothing: a registration refused after it (its cap, an
+   * idempotency conflict) must leave no inbox behind.
    */
   registrationUrlProblem(organizationId: string, url: string): string | null;
+  /**
+   * Makes the inbox a registration URL names, with the default answer, when the organization has
+   * none of that name yet: called in the registration's own transaction, after its checks.
+   */
+  ensureForRegistration(organizationId: string, url: string): void;
   configure(organizationId: string, name: string, change: ConfigureInboxRequest): WebhookInbox;
   get(organizationId: string, name: string): WebhookInbox;
   list(organizationId: string): WebhookInbox[];
@@ -158,7 +164,14 @@ export function createWebhookInboxes(
       if (found === null) return null;
       if (found.kind === "bad_name") return found.reason;
       if (findInbox(db, organizationId, found.name) !== null) return null;
-      return upsert(organizationId, found.name, {}) ? null : tooMany;
+      return countInboxes(db, organizationId) >= MAX_INBOXES_PER_ORGANIZATION ? tooMany : null;
+    },
+    ensureForRegistration(organizationId, url) {
+      const found = inboxUrl(url);
+      if (found === null || found.kind === "bad_name") return;
+      if (findInbox(db, organizationId, found.name) !== null) return;
+      if (!upsert(organizationId, found.name, {}))
+        throw new ValidationError([{ field: "url", reason: tooMany }]);
     },
     configure(organizationId, name, change) {
       if (!upsert(organizationId, name, change)) throw new ConflictError(tooMany);
