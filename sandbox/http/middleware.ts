@@ -1,5 +1,4 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import { isIP } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -9,6 +8,7 @@ import type { AdminAccess, SandboxContext } from "./context.ts";
 import type { AdminScope, SandboxEnv } from "./env.ts";
 import { INBOX_PATH_PREFIX, quoteValue } from "../../sdk/nodejs/contract/index.ts";
 import { HttpError } from "./errors.ts";
+import { hostnameOf, isLoopbackHost } from "../domain/hostNames.ts";
 
 /** Admin calls are not counted and never faulted: tests use them to set faults up. So are the console's. */
 export const ADMIN_PREFIX = "/_sandbox";
@@ -92,20 +92,6 @@ export function responseHeadersMiddleware(): MiddlewareHandler<SandboxEnv> {
     await secure(c, next);
     if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
   };
-}
-
-/** Whether `hostname` (no port; brackets allowed around IPv6) is a loopback name or address. */
-function isLoopbackHost(hostname: string): boolean {
-  const bare = hostname.replace(/^\[|\]$/g, "");
-  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
-  if (isIP(bare) === 4) return bare.startsWith("127.");
-  return bare === "::1" || bare === "0:0:0:0:0:0:0:1";
-}
-
-/** The host name of a `Host` value or URL host, without its port, lower case, without a final dot. */
-function hostnameOf(host: string): string {
-  const withoutPort = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d*$/, "");
-  return withoutPort.toLowerCase().replace(/\.$/, "");
 }
 
 /**

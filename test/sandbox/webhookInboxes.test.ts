@@ -112,6 +112,18 @@ describe("webhook inboxes over the API", () => {
       expect(answer).not.toContain(created.body.secret);
   });
 
+  test("an inbox URL is known by the host reading the sandbox's Host check uses: any loopback name, with the sandbox's port", async () => {
+    const port = new URL(t.url).port;
+    for (const [host, name] of [
+      ["127.0.0.2", "loop-two"],
+      ["inbox.localhost", "loop-sub"],
+    ]) {
+      const registered = await register(`http://${host}:${port}/_sandbox/inboxes/${name}`);
+      expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+      expect((await t.api("GET", `/_sandbox/inboxes/${name}`)).status).toBe(200);
+    }
+  });
+
   test("a registration refused after its URL was checked leaves no inbox behind", async () => {
     const requestId = crypto.randomUUID();
     const first = await t.api("POST", "/webhooks/registrations", {

@@ -25,6 +25,7 @@ import {
   type InboxRecord,
 } from "../../store/webhookInboxStore.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import { hostnameOf, isLoopbackHost } from "../hostNames.ts";
 
 /** Deliveries one inbox keeps: a ring, the oldest dropped as each new one arrives. */
 export const INBOX_CAPACITY = 200;
@@ -34,7 +35,6 @@ export const MAX_INBOXES_PER_ORGANIZATION = 20;
 export const DEFAULT_INBOX_ANSWER: InboxAnswer = { status: 200, delayMs: 0 };
 
 /** Host names a URL may give for the sandbox itself, besides its allowed hosts. */
-const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** What a registration URL is to the inboxes: not theirs, one of them, or theirs with a bad name. */
 export type InboxUrl = { kind: "inbox"; name: string } | { kind: "bad_name"; reason: string } | null;
@@ -108,13 +108,14 @@ export function createWebhookInboxes(
     } catch {
       return null;
     }
-    const host = parsed.hostname.toLowerCase();
+    const host = hostnameOf(parsed.hostname);
+    const loopback = isLoopbackHost(host);
     const ours =
       parsed.protocol === "http:" &&
       parsed.username === "" &&
       parsed.password === "" &&
-      ((LOOPBACK_NAMES.has(host) && port !== null && parsed.port === String(port)) ||
-        options.allowedHosts.some((allowed) => allowed.toLowerCase() === host && !LOOPBACK_NAMES.has(host)));
+      ((loopback && port !== null && parsed.port === String(port)) ||
+        (!loopback && options.allowedHosts.some((allowed) => hostnameOf(allowed) === host)));
     if (!ours || !parsed.pathname.startsWith(`${INBOX_PATH_PREFIX}/`)) return null;
     const name = parsed.pathname.slice(INBOX_PATH_PREFIX.length + 1);
     if (parsed.search !== "" || parsed.hash !== "" || !InboxNameSchema.safeParse(name).success)
