@@ -5,6 +5,7 @@
  * fixed capacity per organization: recording a request overwrites the oldest, and reading it costs
  * at most the capacity, whatever the number of wallets. It is not kept across restarts.
  */
+import { ByteRing } from "./byteRing.ts";
 
 /** Requests kept per organization; older ones are overwritten. */
 export const REQUEST_LOG_CAPACITY = 500;
@@ -195,39 +196,131 @@ const statusMatches = (status: number, wanted: string | undefined) =>
   wanted === undefined ||
   (/^[1-5]xx$/.test(wanted) ? Math.floor(status / 100) === Number(wanted[0]) : String(status) === wanted);
 
-const summaryOf = ({ requestBody: _request, responseBody: _response, ...summary }: LoggedRequest) => summary;
+/** A request's row as the log writes it: its summary's fields in this order, as a JSON array. */
+type SummaryRow = [
+  requestId: string,
+  consoleActionId: string | null,
+  method: string,
+  path: string,
+  query: string,
+  status: number,
+  at: string,
+  durationMs: number,
+  walletId: string | null,
+  madeIds: string[],
+];
 
-/** One ring per organization, each of `capacity` slots. */
+const rowOf = (request: LoggedRequest): SummaryRow => [
+  request.requestId,
+  request.consoleActionId,
+  request.method,
+  request.path,
+  request.query,
+  request.status,
+  request.at,
+  request.durationMs,
+  request.walletId,
+  request.madeIds,
+];
+
+const summaryOfRow = ([
+  requestId,
+  consoleActionId,
+  method,
+  path,
+  query,
+  status,
+  at,
+  durationMs,
+  walletId,
+  madeIds,
+]: SummaryRow): LoggedRequestSummary => ({
+  requestId,
+  consoleActionId,
+  method,
+  path,
+  query,
+  status,
+  at,
+  durationMs,
+  walletId,
+  madeIds,
+});
+
+/**
+ * Bytes each organization's rows and bodies may take (sandbox/domain/byteRing.ts). They are far
+ * above what the counts need (a row is about 250 bytes, a request's bodies a few KB): only rows
+ * with long query strings, or bodies of multi-byte text near their 4,096 characters, come near
+ * them, and then an organization keeps fewer than the counts rather than more memory.
+ */
+export const REQUEST_LOG_ROW_BYTES = 256 * 1024;
+export const REQUEST_LOG_BODY_BYTES = 512 * 1024;
+
+/**
+ * A request's two bodies as one record: their lengths (-1 for none), then both texts as they are.
+ * Not as JSON: the bodies are JSON text, and quoting them again would escape every quote in them.
+ */
+const bodiesRecord = (requestBody: string | null, responseBody: string | null) =>
+  `${requestBody?.length ?? -1},${responseBody?.length ?? -1}|${requestBody ?? ""}${responseBody ?? ""}`;
+
+function bodiesOfRecord(record: string): [string | null, string | null] {
+  const bar = record.indexOf("|");
+  const [requestLength, responseLength] = record.slice(0, bar).split(",").map(Number) as [number, number];
+  const requestEnd = bar + 1 + Math.max(0, requestLength);
+  return [
+    requestLength < 0 ? null : record.slice(bar + 1, requestEnd),
+    responseLength < 0 ? null : record.slice(requestEnd, requestEnd + responseLength),
+  ];
+}
+
+interface OrganizationLog {
+  /** Every request's row, tagged with its number. */
+  rows: ByteRing;
+  /** The bodies (bodiesRecord) of the requests that had any, tagged alike. */
+  bodies: ByteRing;
+  /** The number of the organization's newest request. */
+  newest: number;
+}
+
+/**
+ * One log per organization: its newest `capacity` requests' rows, and the bodies of those of them
+ * among its newest `bodiesKept`. Rows and bodies are kept as bytes (ByteRing), so what the log
+ * holds is never garbage for the heap to collect later.
+ */
 export function createRequestLog(
   capacity = REQUEST_LOG_CAPACITY,
   bodiesKept = REQUEST_LOG_BODIES_KEPT,
 ): RequestLog {
-  const rings = new Map<string, { slots: LoggedRequest[]; next: number }>();
-  /** The organization's requests, newest first. */
-  function* newestFirst(organizationId: string): Generator<LoggedRequest> {
-    const ring = rings.get(organizationId);
-    if (ring === undefined) return;
-    for (let back = 1; back <= ring.slots.length; back += 1)
-      yield ring.slots[(ring.next - back + ring.slots.length) % ring.slots.length]!;
+  const logs = new Map<string, OrganizationLog>();
+  /** The organization's requests, newest first: each summary with its number. */
+  function* newestFirst(
+    organizationId: string,
+  ): Generator<{ summary: LoggedRequestSummary; number: number }> {
+    const log = logs.get(organizationId);
+    if (log === undefined) return;
+    for (const { text, tag } of log.rows.newestFirst())
+      yield { summary: summaryOfRow(JSON.parse(text) as SummaryRow), number: tag };
   }
   return {
     record(organizationId, request) {
-      let ring = rings.get(organizationId);
-      if (ring === undefined) rings.set(organizationId, (ring = { slots: [], next: 0 }));
-      if (ring.slots.length < capacity) ring.slots.push(request);
-      else ring.slots[ring.next] = request;
-      // The request `bodiesKept` back loses its bodies now (it may be one of the capacity's last).
-      if (ring.slots.length > bodiesKept) {
-        const older = (ring.next - bodiesKept + ring.slots.length) % ring.slots.length;
-        const stale = ring.slots[older]!;
-        if (stale.requestBody !== null || stale.responseBody !== null)
-          ring.slots[older] = { ...stale, requestBody: null, responseBody: null };
+      let log = logs.get(organizationId);
+      if (log === undefined) {
+        log = {
+          rows: new ByteRing(capacity, REQUEST_LOG_ROW_BYTES),
+          // At least one slot: a log that keeps no bodies never reads them (find, below).
+          bodies: new ByteRing(Math.max(1, bodiesKept), REQUEST_LOG_BODY_BYTES),
+          newest: 0,
+        };
+        logs.set(organizationId, log);
       }
-      ring.next = (ring.next + 1) % capacity;
+      log.newest += 1;
+      log.rows.push(JSON.stringify(rowOf(request)), log.newest);
+      if (bodiesKept > 0 && (request.requestBody !== null || request.responseBody !== null))
+        log.bodies.push(bodiesRecord(request.requestBody, request.responseBody), log.newest);
     },
     list(organizationId, filter) {
       const found: LoggedRequestSummary[] = [];
-      for (const request of newestFirst(organizationId)) {
+      for (const { summary: request } of newestFirst(organizationId)) {
         if (found.length >= filter.limit) break;
         if (filter.method !== undefined && request.method !== filter.method.toUpperCase()) continue;
         if (!statusMatches(request.status, filter.status)) continue;
@@ -235,18 +328,27 @@ export function createRequestLog(
         if (filter.requestId !== undefined && request.requestId !== filter.requestId.toLowerCase()) continue;
         if (filter.actionId !== undefined && request.consoleActionId !== filter.actionId.toLowerCase())
           continue;
-        found.push(summaryOf(request));
+        found.push(request);
       }
       return found;
     },
     find(organizationId, requestId) {
-      for (const request of newestFirst(organizationId)) if (request.requestId === requestId) return request;
+      const log = logs.get(organizationId);
+      for (const { summary, number } of newestFirst(organizationId)) {
+        if (summary.requestId !== requestId) continue;
+        // Only the newest `bodiesKept` requests keep their bodies, whether or not others had any.
+        const kept = bodiesKept > 0 && log !== undefined && number > log.newest - bodiesKept;
+        const bodies = kept ? log.bodies.find(number) : undefined;
+        const [requestBody, responseBody] = bodies === undefined ? [null, null] : bodiesOfRecord(bodies);
+        return { ...summary, requestBody, responseBody };
+      }
       return null;
     },
     maker(organizationId, id) {
-      let oldest: LoggedRequest | null = null;
-      for (const request of newestFirst(organizationId)) if (request.madeIds.includes(id)) oldest = request;
-      return oldest === null ? null : summaryOf(oldest);
+      let oldest: LoggedRequestSummary | null = null;
+      for (const { summary } of newestFirst(organizationId))
+        if (summary.madeIds.includes(id)) oldest = summary;
+      return oldest;
     },
   };
 }
