@@ -196,56 +196,33 @@ const statusMatches = (status: number, wanted: string | undefined) =>
   wanted === undefined ||
   (/^[1-5]xx$/.test(wanted) ? Math.floor(status / 100) === Number(wanted[0]) : String(status) === wanted);
 
-/** A request's row as the log writes it: its summary's fields in this order, as a JSON array. */
-type SummaryRow = [
-  requestId: string,
-  consoleActionId: string | null,
-  method: string,
-  path: string,
-  query: string,
-  status: number,
-  at: string,
-  durationMs: number,
-  walletId: string | null,
-  madeIds: string[],
-];
+/**
+ * A request's row as the log writes it: its summary's values in this order, as a JSON array (the
+ * names are written once here, not in every row). Every field of the summary, checked below.
+ */
+const ROW_FIELDS = [
+  "requestId",
+  "consoleActionId",
+  "method",
+  "path",
+  "query",
+  "status",
+  "at",
+  "durationMs",
+  "walletId",
+  "madeIds",
+] as const satisfies readonly (keyof LoggedRequestSummary)[];
+// A field added to the summary and not to the row is a compile error here.
+type UnwrittenField = Exclude<keyof LoggedRequestSummary, (typeof ROW_FIELDS)[number]>;
+const everyFieldWritten: [UnwrittenField] extends [never] ? true : never = true;
+void everyFieldWritten;
 
-const rowOf = (request: LoggedRequest): SummaryRow => [
-  request.requestId,
-  request.consoleActionId,
-  request.method,
-  request.path,
-  request.query,
-  request.status,
-  request.at,
-  request.durationMs,
-  request.walletId,
-  request.madeIds,
-];
+const rowOf = (request: LoggedRequestSummary): unknown[] => ROW_FIELDS.map((field) => request[field]);
 
-const summaryOfRow = ([
-  requestId,
-  consoleActionId,
-  method,
-  path,
-  query,
-  status,
-  at,
-  durationMs,
-  walletId,
-  madeIds,
-]: SummaryRow): LoggedRequestSummary => ({
-  requestId,
-  consoleActionId,
-  method,
-  path,
-  query,
-  status,
-  at,
-  durationMs,
-  walletId,
-  madeIds,
-});
+const summaryOfRow = (row: unknown[]): LoggedRequestSummary =>
+  Object.fromEntries(
+    ROW_FIELDS.map((field, index) => [field, row[index]]),
+  ) as unknown as LoggedRequestSummary;
 
 /**
  * Bytes each organization's rows and bodies may take (sandbox/domain/byteRing.ts). They are far
@@ -299,7 +276,7 @@ export function createRequestLog(
     const log = logs.get(organizationId);
     if (log === undefined) return;
     for (const { text, tag } of log.rows.newestFirst())
-      yield { summary: summaryOfRow(JSON.parse(text) as SummaryRow), number: tag };
+      yield { summary: summaryOfRow(JSON.parse(text) as unknown[]), number: tag };
   }
   return {
     record(organizationId, request) {
