@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, Env, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { quoteValue } from "../../sdk/nodejs/contract/index.ts";
@@ -84,22 +84,30 @@ export function hostCheckMiddleware(allowedHosts: readonly string[]): Middleware
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 /**
- * Refuses a body over 1 MB with 413 `payload_too_large` before reading it: at once when its
- * Content-Length says so, and as soon as a chunked body passes the limit otherwise.
+ * Hono's body limit at `maxBytes`: a larger body is refused with 413 `payload_too_large` and
+ * `message` (which says whose limit it is) before it is read, at once when its Content-Length says
+ * so, and as soon as a chunked body passes the limit otherwise. The sandbox's limit and the signing
+ * provider's (sandbox/signing/providerRoutes.ts) are both this one.
  */
-export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
-  const limit = bodyLimit({
-    maxSize: MAX_REQUEST_BODY_BYTES,
+export function refuseBodiesOver<E extends Env>(maxBytes: number, message: string): MiddlewareHandler<E> {
+  return bodyLimit({
+    maxSize: maxBytes,
     onError: () => {
-      throw new HttpError(
-        413,
-        "payload_too_large",
-        `the request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes (1 MB), the most the sandbox reads`,
-        // The rest of the body is never read, so the connection cannot carry another request.
-        { headers: { Connection: "close" } },
-      );
+      // The rest of the body is never read, so the connection cannot carry another request.
+      throw new HttpError(413, "payload_too_large", message, { headers: { Connection: "close" } });
     },
   });
+}
+
+/**
+ * Refuses a body over 1 MB before reading it (refuseBodiesOver), and closes the connection behind
+ * a body left unread.
+ */
+export function bodySizeLimitMiddleware(): MiddlewareHandler<SandboxEnv> {
+  const limit = refuseBodiesOver<SandboxEnv>(
+    MAX_REQUEST_BODY_BYTES,
+    `the request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes (1 MB), the most the sandbox reads`,
+  );
   return async (c, next) => {
     await limit(c, next);
     // A route that answers without reading the body it was sent (a redelivery takes none; an
