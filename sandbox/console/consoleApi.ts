@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from "../../sdk/nodejs/contract/index.ts";
 import type { SandboxContext } from "../http/context.ts";
-import { adminApiMode } from "../http/middleware.ts";
+import { adminApiMode } from "../http/identityMiddleware.ts";
 import { ok, type OperationRoutes } from "../http/operationRoutes.ts";
 import { pageRequestOf } from "../http/validation.ts";
 import { listApprovalRequests } from "../domain/approvalRequests.ts";

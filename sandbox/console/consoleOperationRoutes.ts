@@ -5,11 +5,9 @@ import { ok, registerOperations } from "../http/operationRoutes.ts";
 import { sendTestEvent } from "../domain/events/testEvents.ts";
 import { editWebhook } from "../domain/webhooks.ts";
 import { NotFoundError } from "../domain/errors.ts";
-import { settleDueWorkMiddleware } from "../http/middleware.ts";
 import { consoleReadRoutes } from "./consoleApi.ts";
 import { findAnyId, objectPage } from "./objectPages.ts";
 import {
-  CONSOLE_API_PREFIX,
   CONSOLE_LOG_OPERATIONS,
   CONSOLE_READ_OPERATIONS,
   CONSOLE_WEBHOOK_OPERATIONS,
@@ -19,10 +17,10 @@ import {
  * The console's operations (consoleOperations.ts: its reads, webhooks, the request log), on the
  * sandbox's app: authenticated as the API, each acting on the token's organization only (another
  * organization's registration is 404, as on the service's webhook endpoints). Due work settles
- * before any of them runs, as on every API read.
+ * before any of them runs, as on every API read (sandbox/app.ts mounts that with the rest of the
+ * request pipeline).
  */
 export function registerConsoleOperations(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
-  app.use(`${CONSOLE_API_PREFIX}/*`, settleDueWorkMiddleware(ctx));
   registerOperations(app, CONSOLE_READ_OPERATIONS, consoleReadRoutes(ctx));
   const deps = {
     db: ctx.db,

@@ -17,7 +17,7 @@ const API_PREFIX = `${CONSOLE_PREFIX}/api/`;
  * Every response of the console says what the page may do: scripts, styles and requests of this
  * origin only (no CDN, no inline script, so data shown on a page can never run as code), no
  * framing by any page, and a browsing context group of its own. Hono's `secureHeaders`; the
- * sandbox-wide one (http/middleware.ts) adds `nosniff`, `X-Frame-Options: DENY` and
+ * sandbox-wide one (http/transportMiddleware.ts) adds `nosniff`, `X-Frame-Options: DENY` and
  * `Referrer-Policy: no-referrer` (a page's address never leaves it) to these.
  */
 const consoleSecurityHeaders = secureHeaders({

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 
 /**
- * Host names as the sandbox reads them, for the Host check of every request (http/middleware.ts)
+ * Host names as the sandbox reads them, for the Host check of every request (http/transportMiddleware.ts)
  * and for knowing a webhook URL that names this sandbox's own inboxes (events/inboxes.ts): one
  * reading, so that both agree on what is this machine.
  */

@@ -9,7 +9,7 @@ import {
   type RequestLog,
 } from "../domain/requestLog.ts";
 import type { SandboxEnv } from "./env.ts";
-import { CONSOLE_REQUEST_HEADER } from "./middleware.ts";
+import { CONSOLE_REQUEST_HEADER } from "./ownRequests.ts";
 
 /** POSTs that change nothing (a yield report, a quote), which the console polls like reads. */
 const READ_ONLY_POSTS = new Set(

@@ -2,7 +2,7 @@ import type { SandboxContext } from "../http/context.ts";
 import { getSigningActivity, resolveSigningActivity } from "../domain/approvals.ts";
 import { clockAdvanceProblem } from "../clock.ts";
 import { NotFoundError, ValidationError } from "../domain/errors.ts";
-import { requireSandboxWideAdmin } from "../http/middleware.ts";
+import { requireSandboxWideAdmin } from "../http/identityMiddleware.ts";
 import { ok } from "../http/operationRoutes.ts";
 import { changeRate } from "../domain/rateChanges.ts";
 import { defaultBurst } from "../domain/rateLimits.ts";

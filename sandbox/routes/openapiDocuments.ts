@@ -8,7 +8,7 @@ import {
 } from "../../sdk/nodejs/contract/serviceDocument.ts";
 import { BEARER_AUTH } from "../../sdk/nodejs/contract/operations.ts";
 import { CONSOLE_OPERATIONS, CONSOLE_TAG } from "../console/consoleOperations.ts";
-import { ADMIN_TOKEN_HEADER } from "../http/middleware.ts";
+import { ADMIN_TOKEN_HEADER } from "../http/identityMiddleware.ts";
 import { INBOX_OPERATION_LIST, INBOX_TAG } from "./inboxOperations.ts";
 import {
   ADMIN_OPERATIONS,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { NotFoundError, ValidationError } from "../domain/errors.ts";
 import type { SandboxContext } from "../http/context.ts";
-import { requireSandboxWideAdmin } from "../http/middleware.ts";
+import { requireSandboxWideAdmin } from "../http/identityMiddleware.ts";
 import { ok } from "../http/operationRoutes.ts";
 import {
   listSnapshotFiles,

@@ -1,5 +1,4 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import {
   describeFieldProblems,
@@ -9,7 +8,8 @@ import {
 import type { SandboxContext } from "../http/context.ts";
 import { NotFoundError } from "../domain/errors.ts";
 import { castVote } from "../domain/signingVotes.ts";
-import { HttpError, toTurnkeyErrorResponse, TurnkeyHttpError } from "../http/errors.ts";
+import { toTurnkeyErrorResponse, TurnkeyHttpError } from "../http/errors.ts";
+import { refuseBodiesOver } from "../http/transportMiddleware.ts";
 import { findSigningActivity, type SigningActivityRecord } from "../store/signingActivityStore.ts";
 import {
   findApproverKey,
@@ -76,18 +76,10 @@ function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> 
 function stampCheck(ctx: SandboxContext): MiddlewareHandler<SigningEnv> {
   const refuse = (message: string) =>
     new TurnkeyHttpError("unauthenticated", `could not verify the request's stamp: ${message}`);
-  const limitBody = bodyLimit({
-    maxSize: MAX_SIGNING_BODY_BYTES,
-    onError: () => {
-      throw new HttpError(
-        413,
-        "payload_too_large",
-        `the request body is larger than ${MAX_SIGNING_BODY_BYTES} bytes, the most the signing provider reads`,
-        // The rest of the body is never read, so the connection cannot carry another request.
-        { headers: { Connection: "close" } },
-      );
-    },
-  });
+  const limitBody = refuseBodiesOver<SigningEnv>(
+    MAX_SIGNING_BODY_BYTES,
+    `the request body is larger than ${MAX_SIGNING_BODY_BYTES} bytes, the most the signing provider reads`,
+  );
   return async (c, next) => {
     let stamp: ApiKeyStamp;
     try {
