@@ -111,9 +111,16 @@ describe("GET /v2/portfolio-wallets", () => {
   test("pages newest first with a created_at|id cursor until nextCursor is null", async () => {
     const own = await startTestSandbox();
     try {
-      const ids: string[] = [];
+      const created: { id: string; createdAt: string }[] = [];
       for (let i = 0; i < 7; i++)
-        ids.push((await own.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body.id);
+        created.push((await own.api("POST", "/v2/portfolio-wallets", { body: walletBody() })).body);
+      // Newest first; two wallets made in the same millisecond come by id, descending, as the
+      // cursor's created_at|id order says (comparing with creation order alone failed on such a tie).
+      const newestFirst = [...created]
+        .sort((a, b) =>
+          a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+        )
+        .map((w) => w.id);
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;
@@ -131,7 +138,7 @@ describe("GET /v2/portfolio-wallets", () => {
         pages++;
       } while (cursor !== null);
       expect(pages).toBe(3);
-      expect(seen).toEqual([...ids].reverse());
+      expect(seen).toEqual(newestFirst);
     } finally {
       await own.close();
     }
