@@ -1,14 +1,8 @@
 import type { z } from "zod";
-import { sameAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import { TargetAllocation, type Allocation } from "../sdk/nodejs/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
-import {
-  containsUnknown,
-  unknownPositionKeyFailures,
-  validateInputs,
-  type CheckFailure,
-  type CheckResult,
-} from "./check.ts";
-import { targetAllocationOf, targetWeightsByKey, withoutPositions, type TargetPosition } from "./inputs.ts";
+import { unknownPositionKeyFailures, validateInputs, type CheckFailure, type CheckResult } from "./check.ts";
+import type { UnknownInput } from "./inputs.ts";
 import { mapChanges, type PropertyChange } from "./resourceDiff.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 import {
@@ -21,17 +15,18 @@ import { allocationAtService, describeAllocation } from "./strategyChange/outsid
 
 /**
  * What PortfolioWallet and WalletStrategy share: a resource that manages a wallet's target
- * allocation. Inputs and outputs keep the allocation in one shape, `targetWeightsBps`, a map (the
- * form whose diff names each yield source), beside the latest strategy change.
+ * allocation. Checked inputs and outputs keep the allocation in one shape, `targetWeightsBps`, a map
+ * (the form whose diff names each yield source), beside the latest strategy change; in between it
+ * is one value, a TargetAllocation (sdk/nodejs/contract/allocation.ts).
  */
 
 /** The allocation outputs of a resource. */
 export function allocationOutputs(
-  target: TargetPosition[],
+  target: TargetAllocation,
   change: StrategyChangeState | null,
   appliedRatesBps: Record<string, number> | null,
 ) {
-  return { targetWeightsBps: targetWeightsByKey(target), ...strategyChangeOutputs(change), appliedRatesBps };
+  return { targetWeightsBps: target.weightsBps, ...strategyChangeOutputs(change), appliedRatesBps };
 }
 
 /**
@@ -41,11 +36,11 @@ export function allocationOutputs(
  */
 export async function ratesOfTarget(
   connection: ServiceConnection,
-  target: readonly TargetPosition[],
+  target: TargetAllocation,
 ): Promise<Record<string, number>> {
   const catalog = await connection.catalog();
   return Object.fromEntries(
-    target.flatMap((position) => {
+    target.positions.flatMap((position) => {
       const entry = catalog.find((candidate) => candidate.positionKey === position.positionKey);
       return entry === undefined ? [] : [[position.positionKey, entry.currentRateBps]];
     }),
@@ -59,14 +54,14 @@ export async function ratesOfTarget(
  */
 export function appliedRatesAfterRead(
   props: { targetWeightsBps?: Record<string, number>; appliedRatesBps?: Record<string, number> | null },
-  live: readonly TargetPosition[],
+  live: TargetAllocation,
 ): Record<string, number> | null {
-  return sameAllocation(targetInState(props), [...live]) ? (props.appliedRatesBps ?? null) : null;
+  return targetInState(props).same(live) ? (props.appliedRatesBps ?? null) : null;
 }
 
 /** The target allocation a resource's state holds. */
-export function targetInState(state: { targetWeightsBps?: Record<string, number> }): TargetPosition[] {
-  return targetAllocationOf({ targetWeightsBps: state.targetWeightsBps ?? {} });
+export function targetInState(state: { targetWeightsBps?: Record<string, number> }): TargetAllocation {
+  return TargetAllocation.ofWeights(state.targetWeightsBps ?? {});
 }
 
 /**
@@ -74,16 +69,17 @@ export function targetInState(state: { targetWeightsBps?: Record<string, number>
  * inputs are well-formed, unknown positionKeys against the catalog (read once per deployment).
  * Checked inputs hand the allocation on as `targetWeightsBps` only.
  */
-export async function checkAllocationInputs<
-  T extends { positions: readonly { positionKey: string }[] },
->(params: {
+export async function checkAllocationInputs<T extends { positions: Allocation }>(params: {
   schema: z.ZodType<T>;
   news: Record<string, unknown>;
   connect: () => ServiceConnection;
   /** Failures the resource finds itself (a field that cannot change), reported with the rest. */
   resourceFailures?: CheckFailure[];
-  /** The checked inputs of complete, valid inputs (without `positions`). */
-  checkedInputs: (news: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * The checked inputs of complete, valid inputs (without `positions`), in the key order state
+   * keeps them: `target` is the allocation, made once from `positions`.
+   */
+  checkedInputs: (inputs: T, target: TargetAllocation) => Record<string, unknown>;
 }): Promise<CheckResult> {
   const { inputs, failures, complete } = validateInputs(params.schema, params.news);
   const allFailures = [...failures, ...(params.resourceFailures ?? [])];
@@ -93,7 +89,10 @@ export async function checkAllocationInputs<
   }
   if (allFailures.length > 0) return { failures: allFailures };
   if (inputs === undefined || !complete) return { inputs: params.news };
-  return { inputs: { ...withoutPositions(params.news), ...params.checkedInputs(params.news) } };
+  const { positions: _programForm, ...rest } = params.news;
+  return {
+    inputs: { ...rest, ...params.checkedInputs(inputs, TargetAllocation.ofPositions(inputs.positions)) },
+  };
 }
 
 /**
@@ -103,23 +102,17 @@ export async function checkAllocationInputs<
  */
 export function allocationChanges(
   state: { targetWeightsBps?: Record<string, number> },
-  news: Record<string, unknown>,
+  target: TargetAllocation | UnknownInput,
 ): Record<string, PropertyChange> {
-  if (containsUnknown(news["targetWeightsBps"]) || containsUnknown(news["positions"])) {
-    return { targetWeightsBps: { kind: "update", replaces: false } };
-  }
-  return mapChanges(
-    "targetWeightsBps",
-    state.targetWeightsBps ?? {},
-    targetWeightsByKey(targetAllocationOf(news)),
-  );
+  if (!(target instanceof TargetAllocation)) return { targetWeightsBps: { kind: "update", replaces: false } };
+  return mapChanges("targetWeightsBps", state.targetWeightsBps ?? {}, target.weightsBps);
 }
 
 /** read(): the allocation the wallet applies now, and the latest change as that shows it. */
 export function refreshedAllocation(
   wallet: PortfolioWallet,
   previousChange: StrategyChangeState | null | undefined,
-): { live: TargetPosition[]; change: StrategyChangeState | null } {
+): { live: TargetAllocation; change: StrategyChangeState | null } {
   const live = appliedTarget(wallet);
   return { live, change: withObservedCompletion(previousChange ?? null, live) };
 }
@@ -134,15 +127,15 @@ export async function warnOfOutsideChange(params: {
   connect: () => ServiceConnection;
   walletId: string | undefined;
   olds: { targetWeightsBps?: Record<string, number>; strategyChange?: StrategyChangeState | null };
-  news: Record<string, unknown>;
+  target: TargetAllocation | UnknownInput;
   changes: Record<string, PropertyChange>;
 }): Promise<void> {
-  const { walletId, olds, news } = params;
+  const { walletId, olds, target } = params;
   const allocationChanges = Object.keys(params.changes).some(
     (path) => path === "targetWeightsBps" || path.startsWith("targetWeightsBps."),
   );
   if (walletId === undefined || !allocationChanges) return;
-  if (containsUnknown(news["targetWeightsBps"]) || containsUnknown(news["positions"])) return;
+  if (!(target instanceof TargetAllocation)) return;
   try {
     const connection = params.connect();
     const service = appliedTarget(await connection.client.wallets.retrieve(walletId));
@@ -150,7 +143,7 @@ export async function warnOfOutsideChange(params: {
       recorded: targetInState(olds),
       recordedChange: olds.strategyChange ?? null,
       service,
-      codeTarget: targetAllocationOf(news),
+      codeTarget: target,
     });
     if (found.verdict !== "changed outside") return;
     const consequence =

@@ -10,7 +10,9 @@ import {
   resourceKindOfUrn,
   type ResourceKind,
 } from "../sdk/nodejs/resources/resourceTypes.ts";
+import { checkedInputsOf, diffInputsOf } from "./inputs.ts";
 import type {
+  EngineArgs,
   MethodAnswer,
   MethodArgs,
   ResourceImplementation,
@@ -46,18 +48,46 @@ export function configure(config: ConfigSource | undefined): void {
 }
 
 /**
- * Calls one method of one kind's implementation, in that kind's types. Client errors get the
- * Pulumi setting to change (withSettingHint).
+ * The method's arguments as the implementation receives them: the inputs of create, update and
+ * diff read once into the kind's checked inputs (inputs.ts), the rest as they are.
+ */
+function typedArgs<K extends ResourceKind, M extends ResourceMethod>(
+  kind: K,
+  method: M,
+  args: EngineArgs<K, M>,
+): MethodArgs<K, M> {
+  const engine = args as unknown[];
+  const news = engine.at(-1) as Record<string, unknown>;
+  switch (method as ResourceMethod) {
+    case "create":
+      return [checkedInputsOf(kind, news)] as MethodArgs<K, M>;
+    case "update":
+      return [engine[0], engine[1], checkedInputsOf(kind, news)] as MethodArgs<K, M>;
+    case "diff":
+      return [engine[0], engine[1], diffInputsOf(kind, news)] as MethodArgs<K, M>;
+    case "check":
+    case "read":
+    case "delete":
+      return args as MethodArgs<K, M>;
+  }
+}
+
+/**
+ * Calls one method of one kind's implementation, in that kind's types: the engine's inputs are
+ * read here, once, into the kind's checked inputs. Client errors get the Pulumi setting to change
+ * (withSettingHint).
  */
 export async function callResource<K extends ResourceKind, M extends ResourceMethod>(
   kind: K,
   method: M,
-  ...args: MethodArgs<K, M>
+  ...args: EngineArgs<K, M>
 ): Promise<MethodAnswer<K, M>> {
   const call: ResourceImplementation<K>[M] = IMPLEMENTATIONS[kind][method];
   try {
     return await providerProcess.engineLog.forResource(resourceUrnOf(args), () =>
-      timedCall(method, kind, () => call(() => providerProcess.connection(), ...args)),
+      timedCall(method, kind, () =>
+        call(() => providerProcess.connection(), ...typedArgs(kind, method, args)),
+      ),
     );
   } catch (error) {
     throw withSettingHint(error);
@@ -93,5 +123,5 @@ export async function callProvider(method: ProviderMethod, args: unknown[]): Pro
         `The state of this resource was not written by a resource of @portfolio-wallet/pulumi (${CLASS_NAMES}).`,
     );
   }
-  return callResource(kind, method, ...(args as MethodArgs<ResourceKind, ResourceMethod>));
+  return callResource(kind, method, ...(args as EngineArgs<ResourceKind, ResourceMethod>));
 }

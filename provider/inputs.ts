@@ -1,51 +1,71 @@
-import { z } from "zod";
-import { AllocationSchema, canonicalAllocation } from "../sdk/nodejs/contract/allocation.ts";
-import { TOTAL_WEIGHT_BPS } from "../sdk/nodejs/contract/common.ts";
-import type { TargetPosition } from "../sdk/nodejs/resources/strategyChangeState.ts";
+import { AllocationSchema, TargetAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import type { CheckedInputsOf } from "../sdk/nodejs/resources/resourceDescriptor.ts";
+import {
+  allocationFieldsOf,
+  RESOURCE_DESCRIPTORS,
+  type DescriptorOf,
+  type ResourceKind,
+} from "../sdk/nodejs/resources/resourceTypes.ts";
+import { containsUnknown, UNKNOWN_INPUT } from "./check.ts";
 
 /**
- * The allocation inputs in their two forms: the program's `positions` array and the map checked
- * inputs keep (the inputs' schemas are the resources' descriptors, in sdk/nodejs/resources/).
+ * A resource's inputs, read once: the engine hands create, update and diff the inputs check()
+ * returned, as untyped JSON, and this is where they become the kind's checked inputs, typed by its
+ * descriptor (`checkedInputs`), with the allocation as the one value (TargetAllocation). Nothing
+ * after this parses them again (pulumi-go-provider's `infer` decodes each method's `I` so).
  */
 
 export type { OnDelete } from "../sdk/nodejs/resources/resourceTypes.ts";
-export type { TargetPosition } from "../sdk/nodejs/resources/strategyChangeState.ts";
+export type { TargetPosition } from "../sdk/nodejs/contract/allocation.ts";
+
+/** The checked inputs of kind K, typed: what create and update receive. */
+export type CheckedInputs<K extends ResourceKind> = CheckedInputsOf<DescriptorOf<K>>;
+
+/** The value an input has during a preview while it is not known yet (check.ts). */
+export type UnknownInput = typeof UNKNOWN_INPUT;
 
 /**
- * The allocation as a map, `{ tbills: 5000, syrupUsdc: 5000 }`: the form checked inputs keep it in.
- * The engine's diff of a map names the yield source that changed
- * (`~ targetWeightsBps: { ~ tbills: 5000 => 3000 }`), where a diff of an array would show entries
- * shifting index; that name is what a reviewer needs in a pull request.
+ * What diff receives: the checked inputs, any of them still unknown during a preview (an output
+ * of a resource not yet created); then check() could not judge them, and the engine passes them on
+ * as the program gave them (the allocation as `positions`).
  */
-export function targetWeightsByKey(positions: readonly TargetPosition[]): Record<string, number> {
-  return Object.fromEntries(canonicalAllocation(positions).map((p) => [p.positionKey, p.targetWeightBps]));
-}
+export type DiffInputs<K extends ResourceKind> = {
+  [P in keyof CheckedInputs<K>]: CheckedInputs<K>[P] | UnknownInput;
+};
 
-const CheckedWeightsSchema = z.record(z.string().min(1), z.number().int().positive().max(TOTAL_WEIGHT_BPS));
+/** Inputs as the engine hands them on, untyped: a program's (to check), or check()'s answer. */
+type EngineInputs = Record<string, unknown>;
 
 /**
- * The target allocation of inputs, canonical: from `targetWeightsBps` once check() has run (what
- * the engine passes to create, update and diff), or from the program's `positions` before.
+ * The allocation's map form in `news`: as check() returned it, or from the program's `positions`
+ * (inputs check() could not finish with during a preview, and tests that skip check).
  */
-export function targetAllocationOf(inputs: Record<string, unknown>): TargetPosition[] {
-  if (inputs["targetWeightsBps"] !== undefined) {
-    return positionsOf(CheckedWeightsSchema.parse(inputs["targetWeightsBps"]));
-  }
-  return canonicalAllocation(AllocationSchema.parse(inputs["positions"]));
+function withCheckedWeights(kind: ResourceKind, news: EngineInputs): EngineInputs {
+  const fields = allocationFieldsOf(kind);
+  if (fields === undefined || news[fields.weights] !== undefined || news[fields.positions] === undefined)
+    return news;
+  const positions = news[fields.positions];
+  const weights = containsUnknown(positions)
+    ? UNKNOWN_INPUT
+    : TargetAllocation.ofPositions(AllocationSchema.parse(positions)).weightsBps;
+  return { ...news, [fields.weights]: weights };
 }
 
-/** The program's form of an allocation map: `positions`, sorted by positionKey. */
-export function positionsOf(targetWeightsBps: Record<string, number>): TargetPosition[] {
-  return canonicalAllocation(
-    Object.entries(targetWeightsBps).map(([positionKey, targetWeightBps]) => ({
-      positionKey,
-      targetWeightBps,
-    })),
-  );
+/** The checked inputs of create and update, typed; throws (zod) on inputs check() would not have passed. */
+export function checkedInputsOf<K extends ResourceKind>(kind: K, news: EngineInputs): CheckedInputs<K> {
+  const schema: DescriptorOf<K>["checkedInputs"] = RESOURCE_DESCRIPTORS[kind].checkedInputs;
+  return schema.parse(withCheckedWeights(kind, news)) as CheckedInputs<K>;
 }
 
-/** The inputs check() hands on: the program's `positions` array replaced by its map form. */
-export function withoutPositions(inputs: Record<string, unknown>): Record<string, unknown> {
-  const { positions: _positions, ...rest } = inputs;
-  return rest;
+/** diff's inputs, typed: each checked input, or UNKNOWN_INPUT while it is not known. */
+export function diffInputsOf<K extends ResourceKind>(kind: K, news: EngineInputs): DiffInputs<K> {
+  const values = withCheckedWeights(kind, news);
+  const shape: Record<string, { parse(value: unknown): unknown }> =
+    RESOURCE_DESCRIPTORS[kind].checkedInputs.shape;
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => [
+      name,
+      containsUnknown(values[name]) ? UNKNOWN_INPUT : schema.parse(values[name]),
+    ]),
+  ) as DiffInputs<K>;
 }

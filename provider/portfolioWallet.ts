@@ -1,4 +1,4 @@
-import { sameAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import type { TargetAllocation } from "../sdk/nodejs/contract/allocation.ts";
 import { formatDollars, usdToMicros } from "../sdk/nodejs/contract/money.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import { IdempotencyConflictError } from "../sdk/nodejs/client/index.ts";
@@ -22,7 +22,7 @@ import {
   holdingOf,
 } from "./earlierWallet.ts";
 import { portfolioWalletDescriptor } from "../sdk/nodejs/resources/portfolioWalletDescriptor.ts";
-import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
+import type { CheckedInputs, DiffInputs } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import { creationRequestId } from "./requestIds.ts";
 import type {
@@ -47,28 +47,23 @@ export type PortfolioWalletOutputs = StoredOutputs<"portfolioWallet">;
 
 const PortfolioWalletInputsSchema = portfolioWalletDescriptor.inputs;
 
-/** The state of checked inputs (or of program inputs, in tests that skip check) and their target allocation. */
-function parseInputs(news: Record<string, unknown>): {
-  state: PortfolioWalletState;
-  target: TargetPosition[];
-} {
-  const target = targetAllocationOf(news);
-  const inputs = PortfolioWalletInputsSchema.omit({ positions: true }).parse(news);
+/** The inputs state keeps, in its key order, from the allocation and the other inputs. */
+function stateOf(
+  inputs: Pick<CheckedInputs<"portfolioWallet">, "resourceUrn" | "label" | "onDelete" | "adoptWalletId">,
+  target: TargetAllocation,
+): PortfolioWalletState {
   return {
-    target,
-    state: {
-      resourceUrn: inputs.resourceUrn,
-      targetWeightsBps: targetWeightsByKey(target),
-      ...(inputs.label !== undefined ? { label: inputs.label } : {}),
-      onDelete: inputs.onDelete ?? "fail-if-funded",
-      ...(inputs.adoptWalletId !== undefined ? { adoptWalletId: inputs.adoptWalletId } : {}),
-    },
+    resourceUrn: inputs.resourceUrn,
+    targetWeightsBps: target.weightsBps,
+    ...(inputs.label !== undefined ? { label: inputs.label } : {}),
+    onDelete: inputs.onDelete ?? "fail-if-funded",
+    ...(inputs.adoptWalletId !== undefined ? { adoptWalletId: inputs.adoptWalletId } : {}),
   };
 }
 
 function outputsOf(
   state: PortfolioWalletState,
-  target: TargetPosition[],
+  target: TargetAllocation,
   wallet: PortfolioWallet,
   creationRequestIdValue: string | null,
   change: StrategyChangeState | null,
@@ -125,7 +120,7 @@ export const portfolioWalletProvider = {
       news,
       connect,
       resourceFailures: immutableInputFailures(olds, news),
-      checkedInputs: (checked) => ({ ...parseInputs(checked).state }),
+      checkedInputs: (inputs, target) => ({ ...stateOf(inputs, target) }),
     });
   },
 
@@ -133,24 +128,25 @@ export const portfolioWalletProvider = {
     connect: () => ServiceConnection,
     id: string,
     olds: PortfolioWalletOutputs,
-    news: Record<string, unknown>,
+    news: DiffInputs<"portfolioWallet">,
   ): Promise<ResourceDiff> {
-    const changes = allocationChanges(olds, news);
-    await warnOfOutsideChange({ connect, walletId: id, olds, news, changes });
+    const changes = allocationChanges(olds, news.targetWeightsBps);
+    await warnOfOutsideChange({ connect, walletId: id, olds, target: news.targetWeightsBps, changes });
     // Label and adoptWalletId changes never get here: check() refuses them. Nothing is ever replaced.
     return resourceDiffOf({
-      label: valueChange(olds.label, news["label"]),
-      onDelete: valueChange(olds.onDelete, news["onDelete"] ?? "fail-if-funded"),
-      adoptWalletId: valueChange(olds.adoptWalletId, news["adoptWalletId"]),
+      label: valueChange(olds.label, news.label),
+      onDelete: valueChange(olds.onDelete, news.onDelete ?? "fail-if-funded"),
+      adoptWalletId: valueChange(olds.adoptWalletId, news.adoptWalletId),
       ...changes,
     });
   },
 
   async create(
     connect: () => ServiceConnection,
-    news: Record<string, unknown>,
+    news: CheckedInputs<"portfolioWallet">,
   ): Promise<{ id: string; outs: PortfolioWalletOutputs }> {
-    const { state, target } = parseInputs(news);
+    const target = news.targetWeightsBps;
+    const state = stateOf(news, target);
     const connection = connect();
     const { wallet, requestId } =
       state.adoptWalletId !== undefined
@@ -180,7 +176,7 @@ export const portfolioWalletProvider = {
     const { live, change } = refreshedAllocation(wallet, props.strategyChange);
     const state: PortfolioWalletState = {
       resourceUrn: props.resourceUrn,
-      targetWeightsBps: targetWeightsByKey(live),
+      targetWeightsBps: live.weightsBps,
       // An adopted wallet's label is the code's (checked equal at adoption, or not managed when
       // unset); taking the service's label into the inputs would refuse every later `up`.
       ...(props.adoptWalletId !== undefined
@@ -211,14 +207,15 @@ export const portfolioWalletProvider = {
     connect: () => ServiceConnection,
     id: string,
     olds: PortfolioWalletOutputs,
-    news: Record<string, unknown>,
+    news: CheckedInputs<"portfolioWallet">,
   ): Promise<{ outs: PortfolioWalletOutputs }> {
-    const { state, target } = parseInputs(news);
+    const target = news.targetWeightsBps;
+    const state = stateOf(news, target);
     const connection = connect();
     let change = olds.strategyChange ?? null;
     let wallet: PortfolioWallet;
     let rates = olds.appliedRatesBps ?? null;
-    if (!sameAllocation(targetInState(olds), target)) {
+    if (!target.same(targetInState(olds))) {
       rates = await ratesOfTarget(connection, target);
       ({ change, wallet } = await applyStrategyChange({
         connection,
@@ -260,13 +257,13 @@ export const portfolioWalletProvider = {
 async function createWallet(
   connection: ServiceConnection,
   state: PortfolioWalletState,
-  target: TargetPosition[],
+  target: TargetAllocation,
 ): Promise<{ wallet: PortfolioWallet; requestId: string }> {
   const requestId = creationRequestId(state.resourceUrn);
   try {
     const wallet = await connection.client.wallets.create({
       requestId,
-      positions: target,
+      positions: target.toPositions(),
       ...(state.label !== undefined ? { label: state.label } : {}),
     });
     return { wallet, requestId };

@@ -1,6 +1,7 @@
 import type { ResourceOutputs } from "../sdk/nodejs/resources/resourceDescriptor.ts";
 import type { DescriptorOf, ResourceKind } from "../sdk/nodejs/resources/resourceTypes.ts";
 import type { CheckResult } from "./check.ts";
+import type { CheckedInputs, DiffInputs } from "./inputs.ts";
 import type { NO_LONGER_EXISTS } from "./notFound.ts";
 import type { ResourceDiff } from "./resourceDiff.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
@@ -19,8 +20,9 @@ export type StoredOutputs<K extends ResourceKind> = ResourceOutputs<DescriptorOf
 };
 
 /**
- * Inputs as the engine hands them on: a program's (check), or as check() returned them. Not typed
- * further: during a preview any of them may still be unknown, and check() is what judges them.
+ * A program's inputs as the engine hands them to check(), and the inputs read() answers: not typed
+ * further, since check() is what judges them. create, update and diff receive the kind's checked
+ * inputs instead, typed by its descriptor (inputs.ts reads them once, in the adapter).
  */
 export type EngineInputs = Record<string, unknown>;
 
@@ -34,11 +36,11 @@ export type ReadAnswer<K extends ResourceKind> =
 /** Each method's arguments (after the connection) and answer, for kind K. */
 export interface ResourceMethods<K extends ResourceKind> {
   check: { args: [olds: EngineInputs, news: EngineInputs]; answer: CheckResult };
-  diff: { args: [id: string, olds: StoredOutputs<K>, news: EngineInputs]; answer: ResourceDiff };
-  create: { args: [news: EngineInputs]; answer: { id: string; outs: StoredOutputs<K> } };
+  diff: { args: [id: string, olds: StoredOutputs<K>, news: DiffInputs<K>]; answer: ResourceDiff };
+  create: { args: [news: CheckedInputs<K>]; answer: { id: string; outs: StoredOutputs<K> } };
   read: { args: [id: string, props: ReadState<K>]; answer: ReadAnswer<K> };
   update: {
-    args: [id: string, olds: StoredOutputs<K>, news: EngineInputs];
+    args: [id: string, olds: StoredOutputs<K>, news: CheckedInputs<K>];
     answer: { outs: StoredOutputs<K> };
   };
   delete: { args: [id: string, props: StoredOutputs<K>]; answer: void };
@@ -46,6 +48,16 @@ export interface ResourceMethods<K extends ResourceKind> {
 export type ResourceMethod = keyof ResourceMethods<ResourceKind>;
 export type MethodArgs<K extends ResourceKind, M extends ResourceMethod> = ResourceMethods<K>[M]["args"];
 export type MethodAnswer<K extends ResourceKind, M extends ResourceMethod> = ResourceMethods<K>[M]["answer"];
+
+/**
+ * Each method's arguments as an adapter passes them: the engine's inputs untyped where the
+ * implementation receives them typed (implementation.ts reads them once, through inputs.ts).
+ */
+export type EngineArgs<K extends ResourceKind, M extends ResourceMethod> = M extends "create"
+  ? [news: EngineInputs]
+  : M extends "update" | "diff"
+    ? [id: string, olds: StoredOutputs<K>, news: EngineInputs]
+    : MethodArgs<K, M>;
 
 /** The implementation of kind K. */
 export type ResourceImplementation<K extends ResourceKind> = {

@@ -1,8 +1,7 @@
-import { canonicalAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import { TargetAllocation } from "../sdk/nodejs/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import type { portfolioWalletDescriptor } from "../sdk/nodejs/resources/portfolioWalletDescriptor.ts";
 import type { ResourceOutputs } from "../sdk/nodejs/resources/resourceDescriptor.ts";
-import type { TargetPosition } from "./inputs.ts";
 
 /**
  * What a wallet's resource keeps of the wallet (spec 2.1) as outputs. State is kept lean: one
@@ -28,8 +27,8 @@ export function liveWalletOutputs(wallet: PortfolioWallet): LiveWalletOutputs {
 }
 
 /** The target allocation the service applies now, in the canonical form inputs are kept in. */
-export function appliedTarget(wallet: PortfolioWallet): TargetPosition[] {
-  return canonicalAllocation(wallet.strategyConfig.positions);
+export function appliedTarget(wallet: PortfolioWallet): TargetAllocation {
+  return TargetAllocation.ofPositions(wallet.strategyConfig.positions);
 }
 
 /**

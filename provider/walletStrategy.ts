@@ -1,3 +1,4 @@
+import type { TargetAllocation } from "../sdk/nodejs/contract/allocation.ts";
 import { UuidSchema } from "../sdk/nodejs/contract/common.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import {
@@ -13,7 +14,7 @@ import {
 import { resourceDiffOf, valueChange, type ResourceDiff } from "./resourceDiff.ts";
 import { retrieveExistingWallet } from "./existingWallet.ts";
 import { walletStrategyDescriptor } from "../sdk/nodejs/resources/walletStrategyDescriptor.ts";
-import { targetAllocationOf, targetWeightsByKey, type TargetPosition } from "./inputs.ts";
+import type { CheckedInputs, DiffInputs } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import type {
   ReadAnswer,
@@ -36,26 +37,17 @@ export type WalletStrategyOutputs = StoredOutputs<"walletStrategy">;
 
 const WalletStrategyInputsSchema = walletStrategyDescriptor.inputs;
 
-/** The state of checked inputs (or of program inputs) and their target allocation. */
-function parseInputs(news: Record<string, unknown>): {
-  state: WalletStrategyState;
-  target: TargetPosition[];
-} {
-  const target = targetAllocationOf(news);
-  const inputs = WalletStrategyInputsSchema.omit({ positions: true }).parse(news);
-  return {
-    target,
-    state: {
-      resourceUrn: inputs.resourceUrn,
-      walletId: inputs.walletId,
-      targetWeightsBps: targetWeightsByKey(target),
-    },
-  };
+/** The inputs state keeps, in its key order, from the allocation and the other inputs. */
+function stateOf(
+  inputs: Pick<CheckedInputs<"walletStrategy">, "resourceUrn" | "walletId">,
+  target: TargetAllocation,
+): WalletStrategyState {
+  return { resourceUrn: inputs.resourceUrn, walletId: inputs.walletId, targetWeightsBps: target.weightsBps };
 }
 
 function outputsOf(
   state: WalletStrategyState,
-  target: TargetPosition[],
+  target: TargetAllocation,
   wallet: PortfolioWallet,
   change: StrategyChangeState | null,
   appliedRatesBps: Record<string, number> | null,
@@ -96,7 +88,7 @@ export const walletStrategyProvider = {
       schema: WalletStrategyInputsSchema,
       news,
       connect,
-      checkedInputs: (checked) => ({ ...parseInputs(checked).state }),
+      checkedInputs: (inputs, target) => ({ ...stateOf(inputs, target) }),
     });
   },
 
@@ -104,13 +96,14 @@ export const walletStrategyProvider = {
     connect: () => ServiceConnection,
     _id: string,
     olds: WalletStrategyOutputs,
-    news: Record<string, unknown>,
+    news: DiffInputs<"walletStrategy">,
   ): Promise<ResourceDiff> {
-    const walletChange = valueChange(olds.walletId, news["walletId"], { replaces: true });
-    const changes = allocationChanges(olds, news);
+    const walletChange = valueChange(olds.walletId, news.walletId, { replaces: true });
+    const changes = allocationChanges(olds, news.targetWeightsBps);
     // A move to another wallet is a replacement (a create there), not an update of this one.
     if (walletChange === undefined) {
-      await warnOfOutsideChange({ connect, walletId: olds.walletId, olds, news, changes });
+      const target = news.targetWeightsBps;
+      await warnOfOutsideChange({ connect, walletId: olds.walletId, olds, target, changes });
     }
     // Another wallet is another thing to manage: replacing only moves management, no funds.
     return resourceDiffOf({ walletId: walletChange, ...changes });
@@ -118,9 +111,10 @@ export const walletStrategyProvider = {
 
   async create(
     connect: () => ServiceConnection,
-    news: Record<string, unknown>,
+    news: CheckedInputs<"walletStrategy">,
   ): Promise<{ id: string; outs: WalletStrategyOutputs }> {
-    const { state, target } = parseInputs(news);
+    const target = news.targetWeightsBps;
+    const state = stateOf(news, target);
     const connection = connect();
     const managed = await retrieveExistingWallet(connection, state.walletId, "walletId");
     const { change, wallet } = await reconcileAllocation({
@@ -146,7 +140,7 @@ export const walletStrategyProvider = {
     const state: WalletStrategyState = {
       resourceUrn: props.resourceUrn,
       walletId,
-      targetWeightsBps: targetWeightsByKey(live),
+      targetWeightsBps: live.weightsBps,
     };
     return {
       id,
@@ -159,9 +153,10 @@ export const walletStrategyProvider = {
     connect: () => ServiceConnection,
     _id: string,
     olds: WalletStrategyOutputs,
-    news: Record<string, unknown>,
+    news: CheckedInputs<"walletStrategy">,
   ): Promise<{ outs: WalletStrategyOutputs }> {
-    const { state, target } = parseInputs(news);
+    const target = news.targetWeightsBps;
+    const state = stateOf(news, target);
     const connection = connect();
     const rates = await ratesOfTarget(connection, target);
     const { change, wallet } = await applyStrategyChange({

@@ -5,6 +5,7 @@ import type { ConfigSource } from "../../sdk/nodejs/stackSettings.ts";
 import {
   nativeTypeTokenOf,
   PACKAGE_NAME,
+  allocationFieldsOf,
   RESOURCE_DESCRIPTORS,
   RESOURCE_KINDS,
   resourceKindOfType,
@@ -13,7 +14,7 @@ import {
 import type { CheckFailure } from "../check.ts";
 import { callResource, configure } from "../implementation.ts";
 import { providerProcess } from "../providerProcess.ts";
-import { positionsOf } from "../inputs.ts";
+import { TargetAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import type { ResourceDiff } from "../resourceDiff.ts";
 import type { ReadState, StoredOutputs } from "../resourceImplementation.ts";
 import { plainProperties, withSecrets } from "./propertyValues.ts";
@@ -89,9 +90,14 @@ function forEngine(properties: Properties, secretNames: ReadonlySet<string>): Pr
  * refresh, or `pulumi import`): the schema's input is `positions`, so code generated from an
  * import carries the wallet's allocation and previews as no change.
  */
-function withProgramForm(inputs: Properties): Properties {
-  if (inputs["targetWeightsBps"] === undefined) return inputs;
-  return { ...inputs, positions: positionsOf(inputs["targetWeightsBps"] as Record<string, number>) };
+function withProgramForm(kind: ResourceKind, inputs: Properties): Properties {
+  const fields = allocationFieldsOf(kind);
+  const weights = fields === undefined ? undefined : inputs[fields.weights];
+  if (fields === undefined || weights === undefined) return inputs;
+  return {
+    ...inputs,
+    [fields.positions]: TargetAllocation.ofWeights(weights as Record<string, number>).toPositions(),
+  };
 }
 
 export interface CheckAnswer {
@@ -151,7 +157,7 @@ export const nativeProvider = {
     return {
       id: result.id,
       outputs: forEngine(result.props, secretNames),
-      inputs: forEngine(withProgramForm(result.inputs), secretNames),
+      inputs: forEngine(withProgramForm(kind, result.inputs), secretNames),
     };
   },
 

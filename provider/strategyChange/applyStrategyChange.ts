@@ -1,7 +1,7 @@
 import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import type { PortfolioWallet } from "../../sdk/nodejs/contract/wallet.ts";
 import { ConflictError, IdempotencyConflictError } from "../../sdk/nodejs/client/index.ts";
-import type { TargetPosition } from "../inputs.ts";
+import type { TargetAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import type { ServiceConnection } from "../serviceConnection.ts";
 import { appliedTarget } from "../walletOutputs.ts";
 import { approvePendingChange, sayAwaitingApproval } from "./approval.ts";
@@ -31,10 +31,10 @@ export async function applyStrategyChange(params: {
   connection: ServiceConnection;
   walletId: string;
   urn: string;
-  target: TargetPosition[];
+  target: TargetAllocation;
   previous: StrategyChangeState | null;
   /** The allocation the state holds; absent where the stack starts managing the wallet (create, adoption). */
-  recorded?: TargetPosition[];
+  recorded?: TargetAllocation;
 }): Promise<{ change: StrategyChangeState; wallet: PortfolioWallet }> {
   const { connection, walletId, urn, target, recorded, previous } = params;
   // Checked before the first PATCH, and again after waiting out another update (whose result is
@@ -75,8 +75,8 @@ export async function applyStrategyChange(params: {
 async function refuseOutsideChange(params: {
   connection: ServiceConnection;
   walletId: string;
-  target: TargetPosition[];
-  recorded: TargetPosition[];
+  target: TargetAllocation;
+  recorded: TargetAllocation;
   previous: StrategyChangeState | null;
 }): Promise<void> {
   const { connection, walletId, target, recorded, previous } = params;
@@ -147,7 +147,7 @@ export async function reconcileAllocation(params: {
   connection: ServiceConnection;
   wallet: PortfolioWallet;
   urn: string;
-  target: TargetPosition[];
+  target: TargetAllocation;
 }): Promise<{ change: StrategyChangeState | null; wallet: PortfolioWallet }> {
   const { connection, wallet, urn, target } = params;
   if (sameAllocation(wallet.strategyConfig.positions, target)) return { change: null, wallet };
@@ -163,7 +163,7 @@ async function requestWithUnspentKey(
   connection: ServiceConnection,
   walletId: string,
   urn: string,
-  target: TargetPosition[],
+  target: TargetAllocation,
   firstKey: ChangeRequestKey,
   beforeSending: () => Promise<void>,
 ): Promise<{
@@ -209,14 +209,17 @@ async function requestUpdate(
   connection: ServiceConnection,
   walletId: string,
   requestId: string,
-  target: TargetPosition[],
+  target: TargetAllocation,
   beforeSending: () => Promise<void>,
 ): Promise<ChangeAnswer> {
   const timeoutMs = connection.settings.approvalTimeoutMs;
   for (const waitBeforeRetry of waitsWithin(timeoutMs)) {
     await beforeSending();
     try {
-      return await connection.client.wallets.updateStrategy(walletId, { requestId, positions: target });
+      return await connection.client.wallets.updateStrategy(walletId, {
+        requestId,
+        positions: target.toPositions(),
+      });
     } catch (error) {
       if (IdempotencyConflictError.isInstance(error)) return "conflict";
       if (!ConflictError.isInstance(error)) throw error;

@@ -1,5 +1,10 @@
-import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
-import type { TargetPosition } from "../inputs.ts";
+import {
+  canonicalAllocation,
+  sameAllocation,
+  TargetAllocation,
+  type AllocationLike,
+  type TargetPosition,
+} from "../../sdk/nodejs/contract/allocation.ts";
 import { isStillOpen, type StrategyChangeState } from "./state.ts";
 
 /**
@@ -21,17 +26,17 @@ export type AllocationAtService =
   | { verdict: "as recorded" }
   | { verdict: "the code's target" }
   | { verdict: "awaiting the stack's change"; change: StrategyChangeState }
-  | { verdict: "changed outside"; recorded: TargetPosition[]; service: TargetPosition[] };
+  | { verdict: "changed outside"; recorded: AllocationLike; service: AllocationLike };
 
 export function allocationAtService(params: {
   /** The target allocation the state holds (`targetWeightsBps`). */
-  recorded: TargetPosition[];
+  recorded: AllocationLike;
   /** The latest strategy change the state holds. */
   recordedChange: StrategyChangeState | null;
   /** The wallet's `strategyConfig.positions` now. */
-  service: readonly TargetPosition[];
+  service: AllocationLike;
   /** The allocation about to be applied, when there is one. */
-  codeTarget?: readonly TargetPosition[];
+  codeTarget?: AllocationLike;
 }): AllocationAtService {
   const { recorded, recordedChange, service, codeTarget } = params;
   if (sameAllocation(service, recorded)) return { verdict: "as recorded" };
@@ -46,13 +51,12 @@ export function allocationAtService(params: {
   ) {
     return { verdict: "awaiting the stack's change", change: recordedChange };
   }
-  return { verdict: "changed outside", recorded, service: [...service] };
+  return { verdict: "changed outside", recorded, service };
 }
 
 /** `tbills 6000, syrupUsdc 4000`, sorted by positionKey: how messages name an allocation. */
-export function describeAllocation(positions: readonly TargetPosition[]): string {
-  return [...positions]
-    .sort((a, b) => (a.positionKey < b.positionKey ? -1 : a.positionKey > b.positionKey ? 1 : 0))
-    .map((p) => `${p.positionKey} ${p.targetWeightBps}`)
-    .join(", ");
+export function describeAllocation(allocation: AllocationLike): string {
+  const positions: readonly TargetPosition[] =
+    allocation instanceof TargetAllocation ? allocation.positions : canonicalAllocation(allocation);
+  return positions.map((p) => `${p.positionKey} ${p.targetWeightBps}`).join(", ");
 }

@@ -1,6 +1,5 @@
-import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import type { StrategyUpdate } from "../../sdk/nodejs/contract/strategy.ts";
-import type { TargetPosition } from "../inputs.ts";
+import { positionsIn, sameAllocation, type AllocationLike } from "../../sdk/nodejs/contract/allocation.ts";
 import { strategyUpdateRequestId } from "../requestIds.ts";
 import { isStillOpen, type StrategyChangeState } from "./state.ts";
 
@@ -20,7 +19,7 @@ export interface ChangeRequestKey {
  */
 export function requestKeyForTarget(
   urn: string,
-  target: TargetPosition[],
+  target: AllocationLike,
   previous: StrategyChangeState | null,
 ): ChangeRequestKey {
   if (previous && isStillOpen(previous) && sameAllocation(previous.targetPositions, target)) {
@@ -29,8 +28,11 @@ export function requestKeyForTarget(
   return nextRevisionKey(urn, target, previous?.revision ?? 0);
 }
 
-export function nextRevisionKey(urn: string, target: TargetPosition[], revision: number): ChangeRequestKey {
-  return { revision: revision + 1, requestId: strategyUpdateRequestId(urn, revision + 1, target) };
+export function nextRevisionKey(urn: string, target: AllocationLike, revision: number): ChangeRequestKey {
+  return {
+    revision: revision + 1,
+    requestId: strategyUpdateRequestId(urn, revision + 1, positionsIn(target)),
+  };
 }
 
 /** The service's answer to a PATCH, or "conflict": it knows the requestId with another body (409). */

@@ -1,7 +1,6 @@
-import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
+import { positionsIn, sameAllocation, type AllocationLike } from "../../sdk/nodejs/contract/allocation.ts";
 import type { StrategyUpdate } from "../../sdk/nodejs/contract/strategy.ts";
 import type { StrategyChangeState } from "../../sdk/nodejs/resources/strategyChangeState.ts";
-import type { TargetPosition } from "../inputs.ts";
 
 /**
  * The latest strategy change a resource started, as kept in its state (the type users see with
@@ -24,13 +23,13 @@ export function isOpenStatus(status: string): boolean {
 export function changeStateOf(
   update: StrategyUpdate,
   revision: number,
-  target: TargetPosition[],
+  target: AllocationLike,
 ): StrategyChangeState {
   return {
     revision,
     requestId: update.requestId,
     status: update.status,
-    targetPositions: target,
+    targetPositions: positionsIn(target),
     signingActivityId: update.signingActivityId ?? null,
     signingActivityStatus: update.signingActivityStatus ?? null,
     approvalsStillNeeded: null,
@@ -46,7 +45,7 @@ export function changeStateOf(
  */
 export function withObservedCompletion(
   change: StrategyChangeState | null,
-  applied: readonly TargetPosition[],
+  applied: AllocationLike,
 ): StrategyChangeState | null {
   if (change && isStillOpen(change) && sameAllocation(applied, change.targetPositions)) {
     return { ...change, status: "completed", approvalsStillNeeded: null };

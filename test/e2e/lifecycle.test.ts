@@ -12,7 +12,10 @@ import { KNOWN_CHAINS } from "../../sdk/nodejs/contract/wallet.ts";
 import { PORTFOLIO_WALLET_TYPE } from "../../sdk/nodejs/index.ts";
 import { creationRequestId } from "../../provider/requestIds.ts";
 import type { ApproverSettings } from "../../sdk/nodejs/stackSettings.ts";
-import { targetWeightsByKey } from "../../provider/inputs.ts";
+import { TargetAllocation } from "../../sdk/nodejs/contract/allocation.ts";
+
+const targetWeightsByKey = (positions: Parameters<typeof TargetAllocation.ofPositions>[0]) =>
+  TargetAllocation.ofPositions(positions).weightsBps;
 import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { isRunning, killProcessTree, spawnPulumi } from "./harness/crash.ts";
 import { EngineRun, PROGRAMS, errorLines } from "./harness/engineRun.ts";

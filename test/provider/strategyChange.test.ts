@@ -25,6 +25,7 @@ import {
 } from "./helpers.ts";
 import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
 import { warnOfOutsideChange } from "../../provider/allocationResource.ts";
+import { TargetAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import { ServiceConnectionPool } from "../../provider/serviceConnection.ts";
 import { createManualClock } from "../../sandbox/clock.ts";
 import type { TestSandbox } from "../sandbox/helpers.ts";
@@ -370,7 +371,7 @@ describe("an allocation changed outside the stack", () => {
         connect: () => ({ ...connection, say: (_severity, message) => said.push(message) }),
         walletId: id,
         olds,
-        news,
+        target: TargetAllocation.ofWeights(news["targetWeightsBps"] as Record<string, number>),
         changes,
       });
       return [...said];

@@ -67,21 +67,104 @@ export const AllocationSchema = z
   .transform((items) => items.map((item) => PositionInputSchema.parse(item)));
 export type Allocation = z.infer<typeof AllocationSchema>;
 
+/** One position of a target allocation, as the service uses it (spec 4.4): the key and its weight. */
+export type TargetPosition = { positionKey: string; targetWeightBps: number };
+
+/** An allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: weights in bps by positionKey. */
+export type WeightsByKey = Record<string, number>;
+
+const byPositionKey = (a: TargetPosition, b: TargetPosition) =>
+  a.positionKey < b.positionKey ? -1 : a.positionKey > b.positionKey ? 1 : 0;
+
 /**
  * The canonical form of an allocation: only the fields the service uses, sorted by positionKey.
  * Two allocations are the same target exactly when their canonical forms are equal.
  */
-export function canonicalAllocation(
-  positions: readonly { positionKey: string; targetWeightBps: number }[],
-): { positionKey: string; targetWeightBps: number }[] {
+export function canonicalAllocation(positions: readonly TargetPosition[]): TargetPosition[] {
   return positions
     .map((p) => ({ positionKey: p.positionKey, targetWeightBps: p.targetWeightBps }))
-    .sort((a, b) => (a.positionKey < b.positionKey ? -1 : a.positionKey > b.positionKey ? 1 : 0));
+    .sort(byPositionKey);
 }
 
-export function sameAllocation(
-  a: readonly { positionKey: string; targetWeightBps: number }[],
-  b: readonly { positionKey: string; targetWeightBps: number }[],
-): boolean {
-  return JSON.stringify(canonicalAllocation(a)) === JSON.stringify(canonicalAllocation(b));
+/**
+ * The map of positions in the order they are listed (a later duplicate key wins): a tolerant
+ * reader's view of positions nothing has checked yet (a preview's, a recorded change's).
+ */
+export function weightsByKeyOf(positions: readonly TargetPosition[]): WeightsByKey {
+  return Object.fromEntries(positions.map((p) => [p.positionKey, p.targetWeightBps]));
 }
+
+/** The positions of a map, in the map's order (canonical only when the map is). */
+export function positionsOfWeights(weights: Readonly<WeightsByKey>): TargetPosition[] {
+  return Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps }));
+}
+
+/**
+ * A target allocation, canonical once (only the fields the service uses, sorted by positionKey),
+ * in the two forms it is used in: `positions`, what the service is sent and the strategy change
+ * records, and `weightsBps`, the map state keeps and diffs show (`~ tbills: 5000 => 3000` names
+ * the yield source, where a diff of an array would show entries shifting index). The provider
+ * makes it once from the checked inputs and hands it on; nothing converts between the forms by hand.
+ */
+export class TargetAllocation {
+  /** The positions, canonical. */
+  readonly positions: readonly TargetPosition[];
+
+  private constructor(canonical: TargetPosition[]) {
+    this.positions = canonical;
+  }
+
+  /** From positions in any order (extra fields, such as a quote option's, are dropped). */
+  static ofPositions(positions: readonly TargetPosition[]): TargetAllocation {
+    return new TargetAllocation(canonicalAllocation(positions));
+  }
+
+  /** From the map form (checked inputs, state's `targetWeightsBps`). */
+  static ofWeights(weights: Readonly<WeightsByKey>): TargetAllocation {
+    return new TargetAllocation(positionsOfWeights(weights).sort(byPositionKey));
+  }
+
+  /** The map form, sorted by positionKey: what state keeps and the diff shows. */
+  get weightsBps(): WeightsByKey {
+    return weightsByKeyOf(this.positions);
+  }
+
+  /** The positions as a fresh array, for a request body or a record in state. */
+  toPositions(): TargetPosition[] {
+    return this.positions.map((p) => ({ ...p }));
+  }
+
+  /** Whether `other` is the same target (a TargetAllocation, or positions in any order). */
+  same(other: AllocationLike): boolean {
+    return sameAllocation(this, other);
+  }
+}
+
+/** An allocation as a TargetAllocation, or as positions in any order (a wallet's strategyConfig). */
+export type AllocationLike = TargetAllocation | readonly TargetPosition[];
+
+const canonicalOf = (allocation: AllocationLike) =>
+  allocation instanceof TargetAllocation ? allocation.positions : canonicalAllocation(allocation);
+
+/** The positions of an allocation, as a fresh array: a TargetAllocation's canonical ones, or positions as given. */
+export function positionsIn(allocation: AllocationLike): TargetPosition[] {
+  return allocation instanceof TargetAllocation ? allocation.toPositions() : [...allocation];
+}
+
+/** Whether two allocations are the same target; an allocation already canonical is not sorted again. */
+export function sameAllocation(a: AllocationLike, b: AllocationLike): boolean {
+  return JSON.stringify(canonicalOf(a)) === JSON.stringify(canonicalOf(b));
+}
+
+/** Whether two maps are the same target, whatever their key order. */
+export function sameWeights(a: Readonly<WeightsByKey>, b: Readonly<WeightsByKey>): boolean {
+  return TargetAllocation.ofWeights(a).same(TargetAllocation.ofWeights(b));
+}
+
+/**
+ * A checked allocation in its map form, as check() hands it on (`targetWeightsBps`), read into the
+ * one value: what create, update and diff receive.
+ */
+export const CheckedWeightsSchema = z
+  .record(z.string().min(1), z.number().int().positive().max(TOTAL_WEIGHT_BPS))
+  .transform((weights) => TargetAllocation.ofWeights(weights));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AllocationSchema } from "../contract/allocation.ts";
+import { AllocationSchema, CheckedWeightsSchema } from "../contract/allocation.ts";
 import { UuidSchema } from "../contract/common.ts";
 import { describeResource, ResourceUrnSchema } from "./resourceDescriptor.ts";
 import {
@@ -61,8 +61,23 @@ export const portfolioWalletDescriptor = describeResource({
   module: "portfoliowallet",
   classFile: "sdk/nodejs/resources/portfolioWallet.ts",
   allocation: "owns",
+  allocationFields: {
+    walletId: "walletId",
+    adoptWalletId: "adoptWalletId",
+    positions: "positions",
+    weights: "targetWeightsBps",
+    strategyChange: "strategyChange",
+  },
   serviceIdOutput: "walletId",
   inputs: z.object(portfolioWalletInputs),
+  /** The program's `positions` become `targetWeightsBps`, the map state keeps and diffs show. */
+  checkedInputs: z.object({
+    resourceUrn: ResourceUrnSchema,
+    targetWeightsBps: CheckedWeightsSchema,
+    label: portfolioWalletInputs.label,
+    onDelete: portfolioWalletInputs.onDelete,
+    adoptWalletId: portfolioWalletInputs.adoptWalletId,
+  }),
   outputs: z.object({
     /** The wallet id at the service (also the resource id). */
     walletId: UuidSchema,

@@ -10,11 +10,12 @@ import { z } from "zod";
  * the implementation that serves the kind (provider/implementation.ts). This is pulumi-go-provider's
  * `infer.Resource[I, O]` in TypeScript.
  */
-export interface ResourceDescriptor<
-  Kind extends string = string,
-  Inputs extends z.ZodObject = z.ZodObject,
-  Outputs extends z.ZodObject = z.ZodObject,
-  Type extends string = string,
+export interface DescriptorFields<
+  Kind extends string,
+  Inputs extends z.ZodObject,
+  Outputs extends z.ZodObject,
+  Type extends string,
+  Checked extends z.ZodObject,
 > {
   /** The kind's name in this package's tables (`portfolioWallet`). */
   kind: Kind;
@@ -27,17 +28,16 @@ export interface ResourceDescriptor<
    * JSDoc documents the kind, the JSDoc on each key of the inputs shape each input.
    */
   classFile: string;
-  /**
-   * What the kind is to a wallet's allocation: `owns` (a wallet and its target weights), `manages`
-   * (the target weights of a wallet made elsewhere) or `none`. The pull-request report, the drift
-   * check and the policies read this rather than naming kinds, so a new kind cannot fall into
-   * another kind's branch unnoticed.
-   */
-  allocation: "owns" | "manages" | "none";
   /** The output that holds the service's id of what the resource stands for. */
   serviceIdOutput: keyof z.output<Outputs> & string;
   /** The inputs as check() validates them (`resourceUrn` included: the classes set it). */
   inputs: Inputs;
+  /**
+   * The inputs as check() hands them on (JSON, kept by the engine) and as create, update and diff
+   * receive them, typed (`z.output`): the one parse of them is the adapter's (provider/implementation.ts),
+   * as pulumi-go-provider's `infer` hands each method its typed `I`.
+   */
+  checkedInputs: Checked;
   /** The outputs as the implementation writes them into state. */
   outputs: Outputs;
   /** Outputs that are secret whatever the inputs. */
@@ -49,6 +49,60 @@ export interface ResourceDescriptor<
   secretCarriesOver: Readonly<Record<string, readonly (keyof z.output<Outputs> & string)[]>>;
 }
 
+/**
+ * Where a kind that owns or manages an allocation keeps it, by name: what the policy pack, the
+ * report, drift, approvals and the native plugin read instead of naming properties themselves.
+ * Each name is checked against the kind's schemas, so a misspelt or missing one does not compile.
+ */
+export interface AllocationFields<
+  Inputs extends z.ZodObject = z.ZodObject,
+  Outputs extends z.ZodObject = z.ZodObject,
+  Checked extends z.ZodObject = z.ZodObject,
+> {
+  /** The property naming the wallet: an output, and for a kind that manages a wallet an input too. */
+  walletId: keyof z.output<Outputs> & string;
+  /** The input that adopts an existing wallet, for a kind that owns one. */
+  adoptWalletId?: keyof z.input<Inputs> & string;
+  /** The program's allocation input, `positions`: an array of { positionKey, targetWeightBps }. */
+  positions: keyof z.input<Inputs> & string;
+  /** The allocation as a map, in the checked inputs and in state (`targetWeightsBps`). */
+  weights: keyof z.input<Checked> & keyof z.output<Outputs> & string;
+  /** The output holding the latest strategy change (`strategyChange`). */
+  strategyChange: keyof z.output<Outputs> & string;
+}
+
+/**
+ * What the kind is to a wallet's allocation: `owns` (a wallet and its target weights), `manages`
+ * (the target weights of a wallet made elsewhere) or `none`. The pull-request report, the drift
+ * check and the policies read this rather than naming kinds, so a new kind cannot fall into
+ * another kind's branch unnoticed; a kind that owns or manages one must say where it keeps it
+ * (`allocationFields`), or its descriptor does not compile.
+ */
+export type AllocationRole<
+  Inputs extends z.ZodObject = z.ZodObject,
+  Outputs extends z.ZodObject = z.ZodObject,
+  Checked extends z.ZodObject = z.ZodObject,
+> =
+  | { allocation: "none"; allocationFields?: undefined }
+  | { allocation: "owns" | "manages"; allocationFields: AllocationFields<Inputs, Outputs, Checked> };
+
+/**
+ * What describes one resource kind, written once, beside its class: its type names, the inputs
+ * the provider checks, the checked inputs it hands on and the outputs it writes (zod schemas; the
+ * JSDoc on each output's key is its documentation), which outputs are secret, and where it keeps an
+ * allocation. Everything else follows from it: the class's output properties and their placeholders
+ * (packageResource.ts), `additionalSecretOutputs`, the native plugin's secret handling, the package
+ * schema (scripts/packageSchema/), and the types of the implementation that serves the kind
+ * (provider/resourceImplementation.ts). This is pulumi-go-provider's `infer.Resource[I, O]` in TypeScript.
+ */
+export type ResourceDescriptor<
+  Kind extends string = string,
+  Inputs extends z.ZodObject = z.ZodObject,
+  Outputs extends z.ZodObject = z.ZodObject,
+  Type extends string = string,
+  Checked extends z.ZodObject = z.ZodObject,
+> = DescriptorFields<Kind, Inputs, Outputs, Type, Checked> & AllocationRole<Inputs, Outputs, Checked>;
+
 /** The input every class sets: the URN the requestIds derive from (dynamic providers are not told it). */
 export const ResourceUrnSchema = z.string().min(1, "is set by the resource class; do not pass it yourself");
 
@@ -58,9 +112,14 @@ export const describeResource = <
   Inputs extends z.ZodObject,
   Outputs extends z.ZodObject,
   Type extends string,
+  Checked extends z.ZodObject,
+  Role extends AllocationRole<Inputs, Outputs, Checked>,
 >(
-  descriptor: ResourceDescriptor<Kind, Inputs, Outputs, Type>,
+  descriptor: DescriptorFields<Kind, Inputs, Outputs, Type, Checked> & Role,
 ) => descriptor;
+
+/** The checked inputs of a kind, typed: what create, update and diff receive. */
+export type CheckedInputsOf<D extends ResourceDescriptor> = z.output<D["checkedInputs"]>;
 
 /** A value as a program passes it: the value or an Output of it, and for an array each element too. */
 type ProgramInput<T> = [T] extends [readonly (infer Element)[]]

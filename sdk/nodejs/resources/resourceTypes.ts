@@ -1,5 +1,10 @@
 import { portfolioWalletDescriptor } from "./portfolioWalletDescriptor.ts";
-import { dynamicTypeToken, nativeTypeToken } from "./resourceDescriptor.ts";
+import {
+  dynamicTypeToken,
+  nativeTypeToken,
+  type AllocationFields,
+  type ResourceDescriptor,
+} from "./resourceDescriptor.ts";
 import { urnParts } from "./urn.ts";
 import { walletStrategyDescriptor } from "./walletStrategyDescriptor.ts";
 import { webhookRegistrationDescriptor } from "./webhookRegistrationDescriptor.ts";
@@ -53,4 +58,15 @@ export function carriesAllocation(kind: ResourceKind | null | undefined): kind i
 /** The kind of the resource a URN names, or undefined for any other type. */
 export function resourceKindOfUrn(urn: string): ResourceKind | undefined {
   return resourceKindOfType(urnParts(urn).type);
+}
+
+/**
+ * Where a kind keeps its allocation (its descriptor's `allocationFields`): the names the policy
+ * pack, the report, drift, approvals and the adapters read, never their own. Undefined for a kind
+ * without an allocation, and for other packages' resources.
+ */
+export function allocationFieldsOf(kind: ResourceKind | null | undefined): AllocationFields | undefined {
+  if (kind === null || kind === undefined) return undefined;
+  const descriptor: ResourceDescriptor = RESOURCE_DESCRIPTORS[kind];
+  return descriptor.allocationFields;
 }

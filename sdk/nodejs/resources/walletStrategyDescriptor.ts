@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AllocationSchema } from "../contract/allocation.ts";
+import { AllocationSchema, CheckedWeightsSchema } from "../contract/allocation.ts";
 import { UuidSchema } from "../contract/common.ts";
 import { describeResource, ResourceUrnSchema } from "./resourceDescriptor.ts";
 import {
@@ -31,8 +31,20 @@ export const walletStrategyDescriptor = describeResource({
   module: "walletstrategy",
   classFile: "sdk/nodejs/resources/walletStrategy.ts",
   allocation: "manages",
+  allocationFields: {
+    walletId: "walletId",
+    positions: "positions",
+    weights: "targetWeightsBps",
+    strategyChange: "strategyChange",
+  },
   serviceIdOutput: "walletId",
   inputs: z.object(walletStrategyInputs),
+  /** The program's `positions` become `targetWeightsBps`, the map state keeps and diffs show. */
+  checkedInputs: z.object({
+    resourceUrn: ResourceUrnSchema,
+    walletId: UuidSchema,
+    targetWeightsBps: CheckedWeightsSchema,
+  }),
   outputs: z.object({
     walletId: UuidSchema,
     /** The target allocation as a map, `{ tbills: 6000, syrupUsdc: 4000 }`: what allocation diffs show. */

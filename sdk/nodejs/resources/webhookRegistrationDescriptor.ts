@@ -22,6 +22,12 @@ export const webhookRegistrationInputs = {
   disabledReason: z.string().max(500, "must be at most 500 characters").optional(),
 };
 
+// The request schema's object keeps its own settings (what it does with unknown keys).
+const webhookRegistrationInputsSchema = CreateWebhookRegistrationRequestSchema.pick({
+  url: true,
+  eventTypes: true,
+}).extend(webhookRegistrationInputs);
+
 /** WebhookRegistration, described once (resourceDescriptor.ts says what follows from it). */
 export const webhookRegistrationDescriptor = describeResource({
   kind: "webhookRegistration",
@@ -30,10 +36,9 @@ export const webhookRegistrationDescriptor = describeResource({
   classFile: "sdk/nodejs/resources/webhookRegistration.ts",
   allocation: "none",
   serviceIdOutput: "registrationId",
-  // The request schema's object keeps its own settings (what it does with unknown keys).
-  inputs: CreateWebhookRegistrationRequestSchema.pick({ url: true, eventTypes: true }).extend(
-    webhookRegistrationInputs,
-  ),
+  inputs: webhookRegistrationInputsSchema,
+  /** check() hands the inputs on as they are, the event types sorted. */
+  checkedInputs: webhookRegistrationInputsSchema,
   outputs: z.object({
     /** The registration's id at the service (also the resource id). */
     registrationId: z.string(),
