@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { PortfolioWalletClient } from "../sdk/nodejs/client/index.ts";
+import type { PortfolioWalletClient } from "../sdk/nodejs/client/index.ts";
+import { withClient } from "../sdk/nodejs/client/serviceClient.ts";
 import type { SETTINGS } from "../sdk/nodejs/stackSettings.ts";
 import {
   CONFIG_NAMESPACE,
@@ -147,17 +148,15 @@ export function resolveCliApprover(
   }
 }
 
-/** Runs `work` with a client of the service, and closes it after. */
+/**
+ * Runs `work` with a client of the service the flags, environment or stack config name, and closes
+ * it after. A person runs the command and sees its error at once: the interactive retry policy.
+ */
 export async function withServiceClient<T>(
   options: GlobalOptions,
   work: (client: PortfolioWalletClient) => Promise<T>,
   projectDir?: string,
 ): Promise<T> {
   const settings = resolveCliSettings(options, process.env, projectDir);
-  const client = new PortfolioWalletClient({ baseUrl: settings.baseUrl, apiToken: settings.apiToken });
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-  }
+  return withClient(settings, { kind: "interactive" }, work);
 }

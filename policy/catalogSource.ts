@@ -8,13 +8,10 @@ import {
   type PortfolioWallet,
   type StrategyCatalogEntry,
 } from "../sdk/nodejs/contract/index.ts";
-import { PortfolioWalletClient } from "../sdk/nodejs/client/index.ts";
+import type { PortfolioWalletClient } from "../sdk/nodejs/client/index.ts";
 import { API_TOKEN_ENV, BASE_URL_ENV } from "../sdk/nodejs/client/core/environment.ts";
-import {
-  deploymentRetryOptions,
-  fromEnvironment,
-  resolveRetryTimeoutMs,
-} from "../sdk/nodejs/stackSettings.ts";
+import { withClient } from "../sdk/nodejs/client/serviceClient.ts";
+import { fromEnvironment, resolveRetryTimeoutMs } from "../sdk/nodejs/stackSettings.ts";
 
 /**
  * The strategy catalog the rules read rates, liquidity limits and strategy types from: once per
@@ -43,7 +40,7 @@ async function readCatalog(env: NodeJS.ProcessEnv): Promise<StrategyCatalogEntry
     }
     return parsed.data.strategies;
   }
-  return withServiceClient(
+  return withEnvironmentClient(
     env,
     `the strategy catalog is needed and no source is set: set ${BASE_URL_ENV} and ${API_TOKEN_ENV} for the ` +
       `preview, or ${CATALOG_FILE_ENV} to a file of the catalog (see docs/policy.md)`,
@@ -52,7 +49,7 @@ async function readCatalog(env: NodeJS.ProcessEnv): Promise<StrategyCatalogEntry
 }
 
 /** A client of the service named in the environment, for one piece of work; `missing` says what to set. */
-async function withServiceClient<T>(
+async function withEnvironmentClient<T>(
   env: NodeJS.ProcessEnv,
   missing: string,
   work: (client: PortfolioWalletClient) => Promise<T>,
@@ -60,12 +57,7 @@ async function withServiceClient<T>(
   if (!env[BASE_URL_ENV] || !env[API_TOKEN_ENV]) throw new Error(missing);
   // The deployment's retry policy (docs/provider.md, "Retries"): the pack runs inside a pipeline's preview and up.
   const retryTimeoutMs = resolveRetryTimeoutMs(fromEnvironment(env));
-  const client = new PortfolioWalletClient({ env, ...deploymentRetryOptions({ retryTimeoutMs }) });
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-  }
+  return withClient({ env }, { kind: "deployment", retryTimeoutMs }, work);
 }
 
 /**
@@ -78,7 +70,7 @@ export function walletsOnce(
 ): () => Promise<Map<string, PortfolioWallet>> {
   let read: Promise<Map<string, PortfolioWallet>> | undefined;
   return () =>
-    (read ??= withServiceClient(
+    (read ??= withEnvironmentClient(
       env,
       `the money rules read the wallets from the service, and it is not named: set ${BASE_URL_ENV} and ` +
         `${API_TOKEN_ENV} for the preview (see docs/policy.md)`,

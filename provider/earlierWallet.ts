@@ -6,9 +6,9 @@ import { holdsFunds } from "./walletOutputs.ts";
 
 /**
  * A resource destroyed and declared again under the same name sends the creation requestId its
- * earlier self sent (requestIds.ts). With another allocation or label the service answers 409;
- * this module finds the wallet that requestId created and decides whether the new resource may
- * take it over. The decision is made here once, for both adapters.
+ * earlier self sent (sdk/nodejs/client/requestIds.ts). With another allocation or label the
+ * service answers 409; this module finds the wallet that requestId created and decides whether
+ * the new resource may take it over. The decision is made here once, for both adapters.
  */
 
 /** How many of the organization's wallets the search reads at most. */

@@ -24,7 +24,7 @@ import {
 import { portfolioWalletDescriptor } from "../sdk/nodejs/resources/portfolioWalletDescriptor.ts";
 import type { CheckedInputs, DiffInputs } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
-import { creationRequestId } from "./requestIds.ts";
+import { creationRequestId } from "../sdk/nodejs/client/requestIds.ts";
 import type {
   ReadAnswer,
   ReadState,

@@ -6,8 +6,8 @@ import {
   type RetryNotice,
   type Transport,
 } from "../sdk/nodejs/client/index.ts";
+import { deploymentRetryOptions } from "../sdk/nodejs/client/serviceClient.ts";
 import {
-  deploymentRetryOptions,
   resolveProviderSettings,
   type ConfigSource,
   type ProviderSettings,

@@ -10,7 +10,7 @@ import type {
   ResourceImplementation,
   StoredOutputs,
 } from "./resourceImplementation.ts";
-import { webhookCreationRequestId } from "./requestIds.ts";
+import { webhookCreationRequestId } from "../sdk/nodejs/client/requestIds.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 

@@ -5,7 +5,8 @@ import type { TargetAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import type { ServiceConnection } from "../serviceConnection.ts";
 import { appliedTarget } from "../walletOutputs.ts";
 import { approvePendingChange, sayAwaitingApproval } from "./approval.ts";
-import { secondsText, waitsWithin } from "../boundedWaits.ts";
+import { waitsWithin } from "../../sdk/nodejs/client/boundedWaits.ts";
+import { secondsText } from "../../sdk/nodejs/retryWording.ts";
 import {
   keySpentBy,
   MAX_SPENT_KEYS_SKIPPED,

@@ -1,11 +1,11 @@
 import type { StrategyUpdate } from "../../sdk/nodejs/contract/strategy.ts";
 import { positionsIn, sameAllocation, type AllocationLike } from "../../sdk/nodejs/contract/allocation.ts";
-import { strategyUpdateRequestId } from "../requestIds.ts";
+import { strategyUpdateRequestId } from "../../sdk/nodejs/client/requestIds.ts";
 import { isStillOpen, type StrategyChangeState } from "./state.ts";
 
 /**
  * Which requestId a strategy change is sent with, and when a key turns out to be spent. Pure: the
- * keys themselves are derived in provider/requestIds.ts, the one place of idempotency keys.
+ * keys themselves are derived in sdk/nodejs/client/requestIds.ts, the one place of idempotency keys.
  */
 
 export interface ChangeRequestKey {

@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { listOrganizationsWithWebhooks } from "./webhookStore.ts";
 
 /** Delivery statuses: `pending` (waiting for an attempt), `succeeded`, `failed` (gave up), `cancelled`. */
 export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
@@ -100,31 +101,6 @@ export function findWebhookEventPayload(db: DatabaseSync, eventId: string): stri
   return row?.payload ?? null;
 }
 
-/** Active registrations of the organization, with what delivery needs. */
-export function listActiveRegistrations(
-  db: DatabaseSync,
-  organizationId: string,
-): { id: string; url: string; eventTypes: string[] }[] {
-  return (
-    db
-      .prepare(
-        "SELECT id, url, event_types_json FROM webhook_registrations WHERE organization_id = ? AND status = 'active'",
-      )
-      .all(organizationId) as unknown as { id: string; url: string; event_types_json: string }[]
-  ).map((row) => ({ id: row.id, url: row.url, eventTypes: JSON.parse(row.event_types_json) as string[] }));
-}
-
-/** The registration as an attempt sees it now (it may have been disabled or deleted since). */
-export function findRegistrationForDelivery(
-  db: DatabaseSync,
-  registrationId: string,
-): { status: string; secret: string; url: string } | null {
-  const row = db
-    .prepare("SELECT status, secret, url FROM webhook_registrations WHERE id = ?")
-    .get(registrationId) as { status: string; secret: string; url: string } | undefined;
-  return row ?? null;
-}
-
 export function insertDelivery(db: DatabaseSync, delivery: DeliveryRecord): void {
   db.prepare(
     `INSERT INTO webhook_deliveries
@@ -223,6 +199,9 @@ export function cancelPendingDeliveries(
       registrationId,
     );
   } else {
+    // The registrations' table is named here only as the set of ids that still exist, inside one
+    // statement over the deliveries: reading the ids apart (webhookStore.ts) and binding them back
+    // would be a second statement and a plan no better.
     db.prepare(
       `${cancel} WHERE status = 'pending' AND registration_id NOT IN (SELECT id FROM webhook_registrations)`,
     ).run(reason, atIso);
@@ -264,9 +243,6 @@ export function pruneDeliveryHistory(db: DatabaseSync, retention: DeliveryRetent
     deleted += changes;
     if (changes < PRUNE_BATCH) break;
   }
-  const organizations = db
-    .prepare("SELECT DISTINCT organization_id AS id FROM webhook_registrations")
-    .all() as unknown as { id: string }[];
   const oldestKept = db.prepare(
     `SELECT seq FROM webhook_deliveries WHERE organization_id = ? AND status != 'pending'
      ORDER BY seq DESC LIMIT 1 OFFSET ?`,
@@ -275,7 +251,7 @@ export function pruneDeliveryHistory(db: DatabaseSync, retention: DeliveryRetent
     `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries
        WHERE organization_id = ? AND status != 'pending' AND seq < ? LIMIT ?) RETURNING event_id`,
   );
-  for (const { id } of organizations) {
+  for (const id of listOrganizationsWithWebhooks(db)) {
     const kept = oldestKept.get(id, retention.keepPerOrganization - 1) as { seq: number } | undefined;
     if (kept === undefined) continue;
     for (;;) {
@@ -349,6 +325,17 @@ export function recordDeliveryAttempt(
   );
 }
 
+/** Which deliveries to list: all filters optional, at most `limit`. */
+export interface DeliveryFilter {
+  status?: string;
+  registrationId?: string;
+  eventId?: string;
+  eventType?: string;
+  /** Deliveries of events about this wallet. */
+  walletId?: string;
+  limit: number;
+}
+
 /** A delivery as listed: its record, and whether its event is a test event. */
 export type ListedDelivery = DeliveryRecord & { test: boolean };
 
@@ -360,14 +347,7 @@ export type ListedDelivery = DeliveryRecord & { test: boolean };
 export function listDeliveries(
   db: DatabaseSync,
   organizationId: string,
-  filter: {
-    status?: string;
-    registrationId?: string;
-    eventId?: string;
-    eventType?: string;
-    walletId?: string;
-    limit: number;
-  },
+  filter: DeliveryFilter,
 ): ListedDelivery[] {
   const byWallet = filter.walletId !== undefined;
   const rows = db

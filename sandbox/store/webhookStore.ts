@@ -125,3 +125,36 @@ export function deleteWebhook(db: DatabaseSync, organizationId: string, id: stri
     .run(id, organizationId);
   return Number(result.changes) > 0;
 }
+
+/** Active registrations of the organization, with what delivery needs. */
+export function listActiveRegistrations(
+  db: DatabaseSync,
+  organizationId: string,
+): { id: string; url: string; eventTypes: string[] }[] {
+  return (
+    db
+      .prepare(
+        "SELECT id, url, event_types_json FROM webhook_registrations WHERE organization_id = ? AND status = 'active'",
+      )
+      .all(organizationId) as unknown as { id: string; url: string; event_types_json: string }[]
+  ).map((row) => ({ id: row.id, url: row.url, eventTypes: JSON.parse(row.event_types_json) as string[] }));
+}
+
+/** The registration as a delivery's attempt sees it now (it may have been disabled or deleted since). */
+export function findRegistrationForDelivery(
+  db: DatabaseSync,
+  registrationId: string,
+): { status: string; secret: string; url: string } | null {
+  const row = db
+    .prepare("SELECT status, secret, url FROM webhook_registrations WHERE id = ?")
+    .get(registrationId) as { status: string; secret: string; url: string } | undefined;
+  return row ?? null;
+}
+
+/** The organizations with a registration: those whose delivery history pruning keeps to a count. */
+export function listOrganizationsWithWebhooks(db: DatabaseSync): string[] {
+  const rows = db
+    .prepare("SELECT DISTINCT organization_id AS id FROM webhook_registrations")
+    .all() as unknown as { id: string }[];
+  return rows.map((row) => row.id);
+}

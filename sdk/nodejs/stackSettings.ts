@@ -352,18 +352,3 @@ function secondsSetting(
   }
   return Math.round(seconds * 1000);
 }
-
-/**
- * How a deployment's requests are retried: through transient failures for up to the stack's
- * `retryTimeoutSeconds`, however many attempts that takes (the client's own default of two retries
- * suits a person at a prompt, not a pipeline). The provider and the read functions both use it.
- */
-export function deploymentRetryOptions(settings: Pick<ProviderSettings, "retryTimeoutMs">): {
-  maxRetries: number;
-  retryTimeoutMs: number;
-} {
-  return {
-    maxRetries: settings.retryTimeoutMs === 0 ? 0 : Infinity,
-    retryTimeoutMs: settings.retryTimeoutMs,
-  };
-}

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { ServiceConnectionPool } from "../../provider/serviceConnection.ts";
 import { startSandbox } from "../../sandbox/index.ts";
 import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
-import { deploymentRetryOptions } from "../../sdk/nodejs/stackSettings.ts";
+import { deploymentRetryOptions } from "../../sdk/nodejs/client/serviceClient.ts";
 import {
   callSandbox,
   requestCounts,

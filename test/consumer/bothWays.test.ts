@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { creationRequestId, strategyUpdateRequestId } from "../../provider/requestIds.ts";
+import { creationRequestId, strategyUpdateRequestId } from "../../sdk/nodejs/client/requestIds.ts";
 import { requestCounts, resetRequestCounts, type SandboxAccess } from "../support/sandboxAccess.ts";
 import { ConsumerProject, listeningUrl, stopProcess } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";

@@ -9,7 +9,7 @@
 // - PULUMI_SKIP_CHECKPOINTS=true: the engine writes the state once, at the end of an update, so the
 //   dead run leaves no record of what it did; the next `up` sends the same creates and strategy
 //   changes again, and the service answers with what it already did, because each requestId derives
-//   from the resource's URN (provider/requestIds.ts).
+//   from the resource's URN (sdk/nodejs/client/requestIds.ts).
 //
 // Either way the service ends with exactly one wallet per resource and one strategy update per
 // reweighted wallet, the state holds every wallet, and nothing is left to change.

@@ -10,7 +10,7 @@ import { approveSigningActivity } from "../../sdk/nodejs/approval/index.ts";
 import { canonicalAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import { KNOWN_CHAINS } from "../../sdk/nodejs/contract/wallet.ts";
 import { PORTFOLIO_WALLET_TYPE } from "../../sdk/nodejs/index.ts";
-import { creationRequestId } from "../../provider/requestIds.ts";
+import { creationRequestId } from "../../sdk/nodejs/client/requestIds.ts";
 import type { ApproverSettings } from "../../sdk/nodejs/stackSettings.ts";
 import { TargetAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 

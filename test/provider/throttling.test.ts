@@ -20,7 +20,7 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from "../../sdk/nodejs/client/index.ts";
-import { deploymentRetryOptions } from "../../sdk/nodejs/stackSettings.ts";
+import { deploymentRetryOptions } from "../../sdk/nodejs/client/serviceClient.ts";
 import { walletJson } from "../client/helpers/fixtures.ts";
 import { configSource, POSITIONS_A } from "./helpers.ts";
 

@@ -7,7 +7,6 @@ import {
 } from "../../../sdk/nodejs/contract/index.ts";
 import {
   cancelPendingDeliveries,
-  findRegistrationForDelivery,
   findWebhookEventPayload,
   leaseDelivery,
   listDueDeliveriesOf,
@@ -18,6 +17,7 @@ import {
   recordDeliveryAttempt,
   type DeliveryRecord,
 } from "../../store/webhookDeliveryStore.ts";
+import { findRegistrationForDelivery } from "../../store/webhookStore.ts";
 import { guardedLookup, webhookUrlProblem, type WebhookUrlPolicy } from "../webhookUrlPolicy.ts";
 import type { WebhookInboxes } from "./inboxes.ts";
 import { signDelivery } from "./signature.ts";

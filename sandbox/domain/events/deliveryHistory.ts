@@ -7,14 +7,15 @@ import {
 } from "../../../sdk/nodejs/contract/index.ts";
 import {
   findDelivery,
-  findRegistrationForDelivery,
   findWebhookEventPayload,
   insertDelivery,
   newDelivery,
   listDeliveries,
+  type DeliveryFilter,
   type DeliveryRecord,
   type ListedDelivery,
 } from "../../store/webhookDeliveryStore.ts";
+import { findRegistrationForDelivery } from "../../store/webhookStore.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import { SIGNATURE_VERSION } from "./signature.ts";
 
@@ -25,17 +26,6 @@ export type DeliveryView = Omit<DeliveryRecord, "nextAttemptAt"> & {
   /** In lists: whether its event is a test event (`"test": true` in its body). */
   test?: boolean;
 };
-
-/** Which deliveries to list: all filters optional, at most `limit`. */
-export interface DeliveryFilter {
-  status?: string;
-  registrationId?: string;
-  eventId?: string;
-  eventType?: string;
-  /** Deliveries of events about this wallet. */
-  walletId?: string;
-  limit: number;
-}
 
 /** The organization's webhook deliveries, newest first, with their attempts and next retry. */
 export function listDeliveryHistory(

@@ -15,8 +15,8 @@ import {
   insertDelivery,
   newDelivery,
   insertWebhookEvent,
-  listActiveRegistrations,
 } from "../../store/webhookDeliveryStore.ts";
+import { listActiveRegistrations } from "../../store/webhookStore.ts";
 
 /** The `data` of each event type, as the contract (sdk/nodejs/contract/events.ts) defines it. */
 export interface EventDataByType {

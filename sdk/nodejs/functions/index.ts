@@ -4,8 +4,8 @@ import type { QuoteOption, QuoteRequest } from "../contract/quote.ts";
 import type { PortfolioWallet } from "../contract/wallet.ts";
 import type { YieldMetrics, YieldMetricsRequest } from "../contract/yieldMetrics.ts";
 import { PortfolioWalletClient } from "../client/index.ts";
+import { deploymentRetryOptions } from "../client/serviceClient.ts";
 import {
-  deploymentRetryOptions,
   firstOf,
   fromEnvironment,
   fromStackConfig,

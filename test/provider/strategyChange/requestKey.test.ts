@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { strategyUpdateRequestId } from "../../../provider/requestIds.ts";
+import { strategyUpdateRequestId } from "../../../sdk/nodejs/client/requestIds.ts";
 import {
   keySpentBy,
   nextRevisionKey,

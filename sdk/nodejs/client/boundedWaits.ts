@@ -5,8 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
  * timeout allows. Each item is the wait before the next attempt, or undefined for the last
  * attempt, after which the caller gives up with its own message. The one backoff for waiting on
  * the service to finish work, in the provider (a busy wallet, an approved change to show) and the
- * command-line tool (a withdrawal's legs); HTTP retries are the client's, in
- * sdk/nodejs/client/core/retry.ts.
+ * command-line tool (a withdrawal's legs), so it lives in the client's floor, which both stand on.
+ * HTTP retries are the client's own, in core/retry.ts.
  */
 export function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>) | undefined> {
   const deadline = Date.now() + timeoutMs;
@@ -16,6 +16,3 @@ export function* waitsWithin(timeoutMs: number): Generator<(() => Promise<void>)
   }
   yield undefined;
 }
-
-/** A timeout for messages (`300 s`), worded once with the settings' own messages. */
-export { secondsText } from "../sdk/nodejs/retryWording.ts";

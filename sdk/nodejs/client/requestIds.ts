@@ -1,10 +1,17 @@
 import { createHash } from "node:crypto";
 import { v5 as uuidv5 } from "uuid";
-import { canonicalAllocation } from "../sdk/nodejs/contract/allocation.ts";
+import { canonicalAllocation } from "../contract/allocation.ts";
 
 /**
- * The namespace of every requestId this provider derives. Fixed forever: changing it would give
- * a resumed operation a new key, and the service would then perform it twice.
+ * The idempotency keys (requestIds) the provider and the command-line tool derive, in one place
+ * with their one namespace: the client's floor, which both stand on. Each derivation is pinned to
+ * its value by test/client/requestIds.test.ts, since a key that changed across an upgrade would
+ * have the service perform a resumed operation twice.
+ */
+
+/**
+ * The namespace of every requestId the provider and the command-line tool derive. Fixed forever:
+ * changing it would give a resumed operation a new key, and the service would then perform it twice.
  */
 const REQUEST_ID_NAMESPACE = "5b0f4c3e-9a57-4f0e-8d2a-6f1d3c7b9e21";
 
