@@ -237,7 +237,7 @@ describe("every item has an address of its own", () => {
         // Another organization's ids, at any of these addresses: nothing of them, and nothing of theirs shown.
         for (const { kind, id, path } of addresses(theirs)) {
           await page.goto(`${sandbox.consoleUrl}${path.slice(1)}`);
-          // A wallet's address keeps its own page for that ("Wallet not found", console.test.ts).
+          // A wallet's address keeps its own page for that ("Wallet not found", console.waiting.engine.test.ts).
           await page
             .getByText(
               kind === "wallet" ? `There is no wallet ${id}` : `Nothing of id ${id} in this organization.`,
@@ -481,7 +481,7 @@ describe("every item has an address of its own", () => {
             expect(await pageOverflows(page), `${path} at ${width}`).toBe(false);
             expect(await offscreenActions(page), `${path} at ${width}`).toEqual([]);
           }
-          // axe runs on each of these pages at both widths in console.test.ts.
+          // axe runs on each of these pages at both widths in console.waiting.engine.test.ts.
         }
         await page.close();
       },

@@ -53,7 +53,7 @@ type Checked = (typeof CHECKED)[number];
 const NOT_COMPILED: Record<string, string> = {
   sh: "run by the examples' walk through the engine",
   xml: "fragments of the pom.xml that languages.md shows whole",
-  diff: "changes to a program shown whole above them: the doc walk (newcomerPath.test.ts) applies and runs each",
+  diff: "changes to a program shown whole above them: the doc walk (newcomerPath.engine.test.ts) applies and runs each",
 };
 
 function markdownFiles(dir: string): string[] {

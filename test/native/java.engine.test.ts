@@ -15,7 +15,7 @@ import { describeTreasuryLifecycle } from "./harness/treasuryLifecycle.ts";
  * (harness/treasuryLifecycle.ts), from the program's prebuilt jar (docs/languages.md, "Running a
  * prebuilt jar"): the lifecycle's `pulumi` commands are not about Maven, which the host would
  * otherwise start twice for each of them. The host's Maven route (`mvn compile exec:java`) is run by
- * test/docs/newcomerPath.test.ts with examples/java.
+ * test/docs/newcomerPath.engine.test.ts with examples/java.
  */
 
 describeTreasuryLifecycle(
