@@ -7,7 +7,7 @@ import { formatDollars, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { readPlan } from "../../cli/report/planFile.ts";
 import { YEARLY_YIELD_ASSUMPTION } from "../../cli/report/renderMarkdown.ts";
 import { createManualClock } from "../../sandbox/index.ts";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { ORG, TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { CREATED, OTHER, REVIEWED } from "./fixtures/approval/allocations.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";

@@ -16,7 +16,7 @@ import { ConsumerProject } from "./harness/consumerProject.ts";
 import { packedPackage } from "./harness/packedPackage.ts";
 import { configSetAll } from "../support/pulumiConfig.ts";
 import { formatDollars, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 
 /**
  * What the GitOps workflow does (examples/github-actions), through the real engine, both ways a

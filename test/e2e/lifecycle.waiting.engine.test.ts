@@ -13,7 +13,7 @@ import { PORTFOLIO_WALLET_TYPE } from "../../sdk/nodejs/index.ts";
 import { creationRequestId } from "../../provider/requestIds.ts";
 import type { ApproverSettings } from "../../sdk/nodejs/stackSettings.ts";
 import { targetWeightsByKey } from "../../provider/inputs.ts";
-import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import type { TurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { isRunning, killProcessTree, spawnPulumi } from "./harness/crash.ts";
 import { EngineRun, PROGRAMS, errorLines } from "./harness/engineRun.ts";
 import { E2eSandbox, mutatingCalls, type Allocation } from "./harness/sandbox.ts";

@@ -1,5 +1,5 @@
 import { ApiKeyStamper } from "@turnkey/sdk-server";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 
 /**
  * Requests to the sandbox's signing provider with a bad stamp, small and about 1 MB large: what

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { ApiAbortError } from "../../sdk/nodejs/client/index.ts";
+import { ApiAbortError } from "../../../sdk/nodejs/client/index.ts";
 import { walletJson, useMockService } from "./helpers/fixtures.ts";
 import { errorReply } from "./helpers/mockServer.ts";
 

@@ -11,7 +11,7 @@ import {
   microsToDecimalString,
   microsToUsd,
   usdToMicros,
-} from "../../sdk/nodejs/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 
 const EXACT_LIMIT_MICROS = BigInt(EXACT_USD_ROUND_TRIP_LIMIT) * 1_000_000n;
 /** Amounts from a micro to the exact round-trip limit (about 8.59e9 USD). */

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { CLIENT_VERSION } from "../../sdk/nodejs/client/internal/version.ts";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { CLIENT_VERSION } from "../../../sdk/nodejs/client/internal/version.ts";
+import { repoRoot } from "../../../scripts/pulumiEnv.ts";
 
 describe("CLIENT_VERSION (the User-Agent's and `portfolio-wallet --version`'s version)", () => {
   test("is the package's version: bump both together", () => {

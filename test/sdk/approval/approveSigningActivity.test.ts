@@ -7,8 +7,8 @@ import {
   SigningActivityNotFoundError,
   SigningCredentialsError,
   type SigningActivityApi,
-} from "../../sdk/nodejs/approval/index.ts";
-import type { TestSandbox } from "../sandbox/helpers.ts";
+} from "../../../sdk/nodejs/approval/index.ts";
+import type { TestSandbox } from "../../sandbox/helpers.ts";
 import {
   expectCompleted,
   expectForgedVoteRefused,

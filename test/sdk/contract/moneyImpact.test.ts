@@ -6,7 +6,7 @@ import {
   moneyImpact,
   stackMoneyImpact,
   type StrategyCatalogEntry,
-} from "../../sdk/nodejs/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 
 /**
  * The money impact against a reference written straight from the definitions (docs/cli.md,

@@ -8,7 +8,7 @@ import {
   type Deposit,
   type StatementInputs,
   type Withdrawal,
-} from "../../sdk/nodejs/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 
 const WALLET = "6f1c2a9e-8b7d-4c1e-9f0a-2b3c4d5e6f70";
 const DEPOSIT = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startSandbox, type Sandbox } from "../../sandbox/index.ts";
-import { fundedWallet as fundedWalletOf, requestCounts } from "../support/sandboxAccess.ts";
+import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
+import { fundedWallet as fundedWalletOf, requestCounts } from "../../support/sandboxAccess.ts";
 import {
   AuthenticationError,
   IdempotencyConflictError,
@@ -9,7 +9,7 @@ import {
   PortfolioWalletClient,
   InternalServerError,
   ValidationError,
-} from "../../sdk/nodejs/client/index.ts";
+} from "../../../sdk/nodejs/client/index.ts";
 
 // The client against the in-process sandbox over real HTTP: every endpoint the sandbox serves,
 // parsed by the same contract schemas, plus the retry behaviour under the sandbox's faults.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PortfolioWalletError } from "../../sdk/nodejs/client/index.ts";
+import { PortfolioWalletError } from "../../../sdk/nodejs/client/index.ts";
 import {
   approveSigningActivity,
   ApprovalError,
@@ -10,7 +10,7 @@ import {
   SigningProviderError,
   type ApproverSettings,
   type SigningActivityApi,
-} from "../../sdk/nodejs/approval/index.ts";
+} from "../../../sdk/nodejs/approval/index.ts";
 import { generateTurnkeyApiKeyPair } from "./turnkeyKeys.ts";
 
 const ACTIVITY_ID = "0b6f7c1e-2f55-4d2e-9f1a-3c8a9d3e6b10";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { CursorPage, PortfolioWalletError } from "../../sdk/nodejs/client/index.ts";
+import { CursorPage, PortfolioWalletError } from "../../../sdk/nodejs/client/index.ts";
 import { walletJson, useMockService } from "./helpers/fixtures.ts";
 import { type Handler } from "./helpers/mockServer.ts";
 

@@ -6,13 +6,13 @@ import {
   InternalServerError,
   NotFoundError,
   RateLimitError,
-} from "../../sdk/nodejs/client/index.ts";
+} from "../../../sdk/nodejs/client/index.ts";
 import {
   retryHistoryOf,
   withRetries,
   type RetryNotice,
   type RetryPolicy,
-} from "../../sdk/nodejs/client/core/retry.ts";
+} from "../../../sdk/nodejs/client/core/retry.ts";
 import { createWalletBody, testClient, walletJson, useMockService } from "./helpers/fixtures.ts";
 import { errorReply, type Handler } from "./helpers/mockServer.ts";
 

@@ -1,6 +1,6 @@
 import { ApiKeyStamper, TurnkeyApiClient, type TStamper } from "@turnkey/sdk-server";
 import { expect } from "vitest";
-import type { ApproverSettings } from "../../sdk/nodejs/stackSettings.ts";
+import type { ApproverSettings } from "../../../sdk/nodejs/stackSettings.ts";
 import {
   startTestSandbox,
   ORG,
@@ -10,7 +10,7 @@ import {
   uuid,
   walletBody,
   type TestSandbox,
-} from "../sandbox/helpers.ts";
+} from "../../sandbox/helpers.ts";
 import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "./turnkeyKeys.ts";
 
 /** ORG needs one approval per strategy update; OTHER_ORG needs two. */

@@ -4,7 +4,7 @@ import {
   MAX_QUOTED_VALUE_LENGTH,
   quoteValue,
   unknownPositionKeyProblems,
-} from "../../sdk/nodejs/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 
 const CATALOG = [{ positionKey: "tbills" }, { positionKey: "resolvRlp" }, { positionKey: "syrupUsdc" }];
 

@@ -4,12 +4,12 @@ import {
   WEBHOOK_EVENT_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
-} from "../../sdk/nodejs/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 import {
   InvalidWebhookPayloadError,
   parseWebhookEvent,
   verifyWebhookSignature,
-} from "../../sdk/nodejs/index.ts";
+} from "../../../sdk/nodejs/index.ts";
 
 const SECRET = "whsec_test-secret";
 const NOW_MS = Date.parse("2026-03-01T12:00:00Z");

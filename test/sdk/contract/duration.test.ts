@@ -15,7 +15,7 @@ import {
   parseIsoDurationMs,
   readIsoDuration,
   shareWithdrawableWithin,
-} from "../../sdk/nodejs/contract/index.ts";
+} from "../../../sdk/nodejs/contract/index.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { AdaptiveConcurrencyLimiter, ApiAbortError } from "../../sdk/nodejs/client/index.ts";
+import { AdaptiveConcurrencyLimiter, ApiAbortError } from "../../../sdk/nodejs/client/index.ts";
 
 const acquire = (limiter: AdaptiveConcurrencyLimiter, signal?: AbortSignal) =>
   limiter.acquire("GET", "/x", signal);

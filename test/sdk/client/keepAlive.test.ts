@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, test } from "vitest";
-import { PortfolioWalletError } from "../../sdk/nodejs/client/index.ts";
+import { PortfolioWalletError } from "../../../sdk/nodejs/client/index.ts";
 import { testClient, walletJson } from "./helpers/fixtures.ts";
 import { startMockServer, type MockServer } from "./helpers/mockServer.ts";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { InvalidRequestError, type PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
+import { InvalidRequestError, type PortfolioWalletClient } from "../../../sdk/nodejs/client/index.ts";
 import { useMockService, walletJson } from "./helpers/fixtures.ts";
 
 const { setup } = useMockService();

@@ -13,8 +13,8 @@ import {
   RateLimitError,
   UnprocessableEntityError,
   ValidationError,
-} from "../../sdk/nodejs/client/index.ts";
-import type * as ErrorsModule from "../../sdk/nodejs/client/core/errors.ts";
+} from "../../../sdk/nodejs/client/index.ts";
+import type * as ErrorsModule from "../../../sdk/nodejs/client/core/errors.ts";
 import { TEST_TOKEN, useMockService } from "./helpers/fixtures.ts";
 import { errorReply, type Handler } from "./helpers/mockServer.ts";
 
@@ -109,7 +109,7 @@ describe("error mapping", () => {
 describe("isInstance", () => {
   test("recognizes errors from another copy of the package and rejects other values", async () => {
     // A second module instance of errors.ts, as when two versions of the SDK are installed.
-    const specifier = new URL("../../sdk/nodejs/client/core/errors.ts?copy", import.meta.url).href;
+    const specifier = new URL("../../../sdk/nodejs/client/core/errors.ts?copy", import.meta.url).href;
     const copy = (await import(/* @vite-ignore */ specifier)) as typeof ErrorsModule;
     expect(copy.NotFoundError).not.toBe(NotFoundError);
     const foreign = copy.apiErrorFor({

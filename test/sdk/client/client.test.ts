@@ -6,7 +6,7 @@ import {
   PortfolioWalletError,
   type Transport,
   type TransportRequest,
-} from "../../sdk/nodejs/client/index.ts";
+} from "../../../sdk/nodejs/client/index.ts";
 import { TEST_TOKEN, testClient, walletJson, useMockService } from "./helpers/fixtures.ts";
 import { startMockServer } from "./helpers/mockServer.ts";
 

@@ -3,7 +3,7 @@ import { afterEach } from "vitest";
 import {
   PortfolioWalletClient,
   type PortfolioWalletClientOptions,
-} from "../../../sdk/nodejs/client/index.ts";
+} from "../../../../sdk/nodejs/client/index.ts";
 import { startMockServer, type Handler, type MockServer } from "./mockServer.ts";
 
 /** Token used by the tests; asserted never to appear in an error message. */
