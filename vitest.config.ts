@@ -4,69 +4,38 @@ import { HEAVY_WORKERS } from "./test/support/heavyLanes.ts";
 import { HeavyLanesSequencer } from "./test/support/heavySequencer.ts";
 
 /**
- * Test files that need the Pulumi engine, a browser, Maven or Go (or a tool built with Go on a cold
- * cache), or that install Python tools from PyPI and run for minutes: the `heavy` project. Everything else is the `unit` project, which `npm run test:unit`
- * runs alone for the edit loop. The unit project puts stand-ins for `pulumi`, `go`, `mvn`, `java`
- * and `chromium` first on PATH and sets PORTFOLIO_WALLET_TEST_TIER=unit, which the engine's,
- * Python virtual environments' and browser's entry points refuse (scripts/pulumiEnv.ts,
- * test/native/harness/languageProject.ts, test/console/harness.ts):
- * a new file that needs any of them fails in `npm run test:unit` with a message naming this list,
- * instead of silently making the quick loop slow. docs/testing.md says which file is for what.
+ * A test file's tier is in its name, so no list here names a file (docs/testing.md says where a new
+ * test goes). `*.engine.test.ts`: a file that needs the Pulumi engine, a browser, Maven or Go (or a
+ * tool built with Go on a cold cache), or that installs Python tools from PyPI and runs for minutes:
+ * the `heavy` project. Every other `*.test.ts` is the `unit` project, which `npm run test:unit` runs
+ * alone for the edit loop. The unit project puts stand-ins for `pulumi`, `go`, `mvn`, `java` and
+ * `chromium` first on PATH and sets PORTFOLIO_WALLET_TEST_TIER=unit, which the engine's, Python
+ * virtual environments' and browser's entry points refuse (scripts/pulumiEnv.ts,
+ * test/native/harness/languageProject.ts, test/console/harness.ts): a new file that needs any of
+ * them fails in `npm run test:unit` with a message saying to name it `*.engine.test.ts`, instead of
+ * silently making the quick loop slow. `*.waiting.engine.test.ts` is a heavy file that mostly waits
+ * (its lane: WAITING_TESTS in test/support/heavyLanes.ts).
  */
-export const HEAVY_TESTS = [
-  "test/e2e/**/*.test.ts",
-  "test/consumer/**/*.test.ts",
-  "test/quickstart/**/*.test.ts",
-  "test/drift/**/*.test.ts",
-  "test/report/moneyEveryAdapter.test.ts",
-  // mvn install of the Java SDK with HOME elsewhere than the account's home.
-  "test/native/javaSdkInstall.test.ts",
-  "test/native/go.test.ts",
-  "test/native/java.test.ts",
-  "test/native/python.test.ts",
-  "test/native/yaml.test.ts",
-  "test/docs/codeBlocks.test.ts",
-  // Regenerates the SDKs: the Java one with pulumi-java-gen, the others with a Go-built generator.
-  "test/native/schema.test.ts",
-  // Every shell block of the newcomer's pages through the real engine: the README and languages.md's
-  // five languages in one sitting, the examples' Python, Go, YAML and Java programs, the packed
-  // package, Maven's route of the Java host.
-  "test/docs/newcomerPath.test.ts",
-  // actionlint is built with Go on a cold cache; the release builds the Java SDK with Maven.
-  "test/examples/githubActions.test.ts",
-  // up.yml's steps, and the merge's check of the reviewed dollars through the engine (issue 53).
-  "test/examples/upPlanSteps.test.ts",
-  "test/release/**/*.test.ts",
-  // Chromium (installed with apt-get when missing).
-  "test/report/commentRendering.test.ts",
-  "test/console/console.test.ts",
-  "test/console/firstHour.test.ts",
-  "test/console/itemLinks.test.ts",
-  "test/console/serving.test.ts",
-  "test/console/webhooks.test.ts",
-  // Schemathesis and openapi-python-client in virtual environments from PyPI: minutes each.
-  "test/openapi/schemathesis.test.ts",
-  "test/openapi/pythonClient.test.ts",
-];
+export const ENGINE_TESTS = "test/**/*.engine.test.ts";
 
 /** What the unit project finds first on PATH instead of the heavy tools (each says what to do). */
 const UNIT_TIER_STAND_INS = path.join(import.meta.dirname, "test", "support", "unitTier");
 
 /**
- * Heavy files that build in the checkout itself, so that nothing else may run meanwhile: the
- * release (scripts/release.sh rebuilds dist/ and its plugin archive, which the other heavy files'
- * packed package is made from, and copies sdk/java and sdk/python, where the doc walks build in
- * place). Run alone, last. With two heavy files at a time, the release once found the plugin
- * archive half rewritten.
+ * `*.checkout.engine.test.ts`: heavy files that build in the checkout itself, so that nothing else
+ * may run meanwhile: the release (scripts/release.sh rebuilds dist/ and its plugin archive, which
+ * the other heavy files' packed package is made from, and copies sdk/java and sdk/python, where the
+ * doc walks build in place). Run alone, last. With two heavy files at a time, the release once
+ * found the plugin archive half rewritten.
  */
-const CHECKOUT_BUILDING_TESTS = ["test/release/**/*.test.ts"];
+const CHECKOUT_BUILDING_TESTS = "test/**/*.checkout.engine.test.ts";
 
 /**
- * The last file of a run: the account's own logins and settings (~/.pulumi, ~/.npmrc, ...)
- * compared with the digest test/globalSetup.ts took before the first test, after every other file
- * has run (test/support/accountSettings.ts).
+ * `*.last.test.ts`: the last file of a run, the account's own logins and settings (~/.pulumi,
+ * ~/.npmrc, ...) compared with the digest test/globalSetup.ts took before the first test, after
+ * every other file has run (test/support/accountSettings.ts).
  */
-const ACCOUNT_CHECK_TESTS = ["test/accountSettings.test.ts"];
+const ACCOUNT_CHECK_TESTS = "test/**/*.last.test.ts";
 
 /** The unit tier's environment: the heavy tools replaced by stand-ins that say what to do. */
 const UNIT_TIER_ENV = {
@@ -98,7 +67,7 @@ export default defineConfig({
           // about a quarter of one worker's time (docs/testing.md).
           // Each project names its own files: a project's arrays add to the root's, not replace them.
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...HEAVY_TESTS, ...ACCOUNT_CHECK_TESTS],
+          exclude: ["**/node_modules/**", ENGINE_TESTS, ACCOUNT_CHECK_TESTS],
           maxWorkers: 2,
           // A worker keeps the modules it loaded from one file to the next (a fresh module registry
           // per file cost a quarter of the tier's CPU: 223 s against 158, measured). So a unit file
@@ -112,11 +81,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "heavy",
-          include: HEAVY_TESTS,
-          exclude: ["**/node_modules/**", ...CHECKOUT_BUILDING_TESTS],
+          include: [ENGINE_TESTS],
+          exclude: ["**/node_modules/**", CHECKOUT_BUILDING_TESTS],
           // Three heavy files at a time, after the unit files, of which at most two are CPU-bound
           // (each holds one of two CPU slots, test/support/heavyCpuSlot.ts) and the third is one that
-          // mostly waits (WAITING_TESTS in test/support/heavyLanes.ts: a browser, the sandbox's
+          // mostly waits (`*.waiting.engine.test.ts`, test/support/heavyLanes.ts: a browser, the sandbox's
           // clock, a rate limit). Three CPU-bound files at once were measured and were slower than
           // two (1,253 s and 2,023 s of CPU against 1,165 s and 1,768 s: two processes at once
           // already cost each about a fifth more CPU here than one alone; docs/testing.md), but
@@ -128,8 +97,8 @@ export default defineConfig({
           // The engine runs TypeScript programs without type-checking them each time (ts-node's
           // transpile-only, as a user with a separate `tsc` step sets it): what these files test is
           // the provider, and the check took seconds of CPU per run, a third or more of a TypeScript
-          // program's step. The projects that stand for a user's own (test/consumer/layouts.test.ts,
-          // the doc walks of test/docs/newcomerPath.test.ts) type-check, as a user's do by default.
+          // program's step. The projects that stand for a user's own (test/consumer/layouts.engine.test.ts,
+          // the doc walks of test/docs/newcomerPath.engine.test.ts) type-check, as a user's do by default.
           env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
           testTimeout: 300_000,
           hookTimeout: 600_000,
@@ -140,7 +109,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "heavy-alone",
-          include: CHECKOUT_BUILDING_TESTS,
+          include: [CHECKOUT_BUILDING_TESTS],
           maxWorkers: 1,
           testTimeout: 300_000,
           hookTimeout: 600_000,
@@ -151,7 +120,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "account",
-          include: ACCOUNT_CHECK_TESTS,
+          include: [ACCOUNT_CHECK_TESTS],
           maxWorkers: 1,
           sequence: { groupOrder: 3 },
         },

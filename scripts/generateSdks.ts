@@ -38,7 +38,7 @@ export const SDK_LANGUAGES = ["python", "go", "java"] as const;
 /**
  * The Java SDK's Maven coordinates and what it compiles against. The core SDK com.pulumi:pulumi
  * 1.36.1 is the newest Maven Central serves (its versions jump from 1.20.0 to 1.36.1); code from the
- * 1.22 generator compiles against it (test/native/java.test.ts builds it), and the 1.22 language
+ * 1.22 generator compiles against it (test/native/java.engine.test.ts builds it), and the 1.22 language
  * host runs programs built with it.
  */
 export const JAVA_SDK = {

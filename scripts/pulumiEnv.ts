@@ -62,7 +62,7 @@ function hasPieces(dir: string, pieces: readonly string[]): boolean {
 export function refuseInUnitTests(what: string): void {
   if (process.env["PORTFOLIO_WALLET_TEST_TIER"] === "unit") {
     throw new Error(
-      `${what} is not available to the unit tests (npm run test:unit): a test file that needs it belongs in HEAVY_TESTS in vitest.config.ts (see docs/testing.md)`,
+      `${what} is not available to the unit tests (npm run test:unit): a test file that needs it belongs in the heavy tier: name it <name>.engine.test.ts (see docs/testing.md)`,
     );
   }
 }

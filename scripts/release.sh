@@ -8,7 +8,7 @@
 #                    verified namespace and signed artifacts that this project does not have yet
 #   <out>/go-tag     the tag of the Go SDK module (sdk/go/v<version>)
 # The release workflow (.github/workflows/release.yml) runs it on a version tag, then publishes what
-# it built; the tests run it too (test/release/release.test.ts), so every build step is tried.
+# it built; the tests run it too (test/release/release.checkout.engine.test.ts), so every build step is tried.
 # Usage: scripts/release.sh <version> <out dir>
 set -euo pipefail
 {

@@ -27,7 +27,7 @@ const SHORT_LIVED_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
  *   and says so on stderr): every JVM the suite starts lives seconds (Maven, a Java program run by
  *   `pulumi`, javac), and for those the optimizing compiler and the parallel collector cost more CPU
  *   than they save. The client compiler alone and the serial collector: a Maven build of the Java
- *   example 6.5 → 3.2 s of CPU, `test/native/java.test.ts` 66 → 48 s. They change how fast, not
+ *   example 6.5 → 3.2 s of CPU, `test/native/java.engine.test.ts` 66 → 48 s. They change how fast, not
  *   what runs;
  * - the Go garbage collector's target (GOGC=400, unless set already), read by the Go processes the
  *   tests start (the doc walks' terminals drop it with the machine's other GO* variables): the Pulumi CLI and its language hosts (several per `pulumi` command), the Go compiler
@@ -38,7 +38,7 @@ const SHORT_LIVED_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
  *   database, whatever HOME says), its login and its plugins. The projects' environments set a
  *   home of their own (offlinePulumiSettings in scripts/pulumiEnv.ts, the doc walks' `$HOME/.pulumi`);
  * - the digest of the account's own settings (test/support/accountSettings.ts: `~/.pulumi`, npm's,
- *   git's, Maven's, Go's and pip's), taken before any test, which test/accountSettings.test.ts
+ *   git's, Maven's, Go's and pip's), taken before any test, which test/accountSettings.last.test.ts
  *   compares with the settings after every other file has run.
  */
 export default async function setup(): Promise<() => Promise<void>> {

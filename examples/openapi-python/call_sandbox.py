@@ -1,5 +1,5 @@
 """docs/openapi.md's worked example: a Python client generated from the sandbox's OpenAPI document
-(openapi-python-client), calling the sandbox. test/openapi/pythonClient.test.ts runs it.
+(openapi-python-client), calling the sandbox. test/openapi/pythonClient.engine.test.ts runs it.
 
 Usage: python call_sandbox.py <base url> <api token>
 """

@@ -8,7 +8,7 @@
 //                                  an example in TypeScript, Python, Go, YAML and Java: each one a
 //                                  whole program (imports, Go's package and main, Java's class,
 //                                  YAML's name and runtime) that compiles as a user pastes it
-//                                  (test/docs/codeBlocks.test.ts compiles every one)
+//                                  (test/docs/codeBlocks.engine.test.ts compiles every one)
 // Written by scripts/generateSdks.ts with the SDKs (`npm run generate`; its `--check`, which a test
 // runs, fails when a page is stale). Why a script and not Pulumi's own docs generator
 // (pkg/codegen/docs): that package is no longer in github.com/pulumi/pulumi/pkg/v3 (it moved to the

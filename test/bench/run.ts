@@ -121,7 +121,7 @@ async function typescriptFleet(): Promise<BenchProject> {
   };
 }
 
-/** The Python fleet in a virtual environment with the generated SDK, as test/native/python.test.ts has it. */
+/** The Python fleet in a virtual environment with the generated SDK, as test/native/python.engine.test.ts has it. */
 async function pythonFleet(): Promise<BenchProject> {
   console.log("bench: a Python project with the generated SDK in a virtual environment");
   const project = await LanguageProject.create(path.join(programs, "fleet-python"), "bench-python");

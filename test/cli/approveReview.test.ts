@@ -7,7 +7,7 @@ import { formatDollars, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
 import { readPlan } from "../../cli/report/planFile.ts";
 import { YEARLY_YIELD_ASSUMPTION } from "../../cli/report/renderMarkdown.ts";
 import { createManualClock } from "../../sandbox/index.ts";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { ORG, TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { CREATED, OTHER, REVIEWED } from "./fixtures/approval/allocations.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
@@ -21,7 +21,7 @@ import { portfolioWallet, useCliDirectory } from "./harness.ts";
  * wrote them with the offline engine against a sandbox (a TypeScript program on the packed package's
  * dynamic resources, and a YAML program on the native plugin; run it again to regenerate them).
  * Against this file's sandbox only the ids the capture's sandbox gave (the wallet's and the signing
- * activity's) are swapped in the state for this sandbox's. test/consumer/savedPlans.test.ts runs
+ * activity's) are swapped in the state for this sandbox's. test/consumer/savedPlans.engine.test.ts runs
  * the same command on a plan and state the engine writes during the test.
  */
 
@@ -95,7 +95,7 @@ describe("the review of an approval, by hand", () => {
   });
 
   test("a plan's own walletId (a WalletStrategy's input) decides over the state's", () => {
-    // A WalletStrategy's plan holds its walletId input (test/consumer/savedPlans.test.ts runs a real
+    // A WalletStrategy's plan holds its walletId input (test/consumer/savedPlans.engine.test.ts runs a real
     // one); here it names another wallet than the state's resource of that URN.
     const type = "portfolio-wallet:index:WalletStrategy";
     const urn = `urn:pulumi:prod::treasury::${type}::allocation`;

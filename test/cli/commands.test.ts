@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { loadAllocation } from "../../sdk/nodejs/allocationFile.ts";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { ORG, TOKEN, startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
 import { portfolioWallet, useCliDirectory } from "./harness.ts";
 import { previewOf, step } from "./previewFixtures.ts";

@@ -17,7 +17,7 @@ import { holdings, previewOf, serviceContext, step, type FixtureStep } from "./p
 /**
  * Whether a preview is worth a pull-request comment (issue 57): the thresholds on the dollars moved,
  * the largest weight change and the money withdrawable at once lost, with what a reviewer must read
- * whatever their size. The workflow's use of the decision is tested in test/examples/upPlanSteps.test.ts.
+ * whatever their size. The workflow's use of the decision is tested in test/examples/upPlanSteps.engine.test.ts.
  */
 
 const TREASURY = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";

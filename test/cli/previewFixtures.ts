@@ -3,7 +3,7 @@ import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/index.ts";
 
 /**
  * `pulumi preview --json` documents shaped like the engine's (see a real one in
- * test/consumer/layouts.test.ts), for the report's tests: steps with `op`, `urn`, and the old and
+ * test/consumer/layouts.engine.test.ts), for the report's tests: steps with `op`, `urn`, and the old and
  * new state of each resource.
  */
 

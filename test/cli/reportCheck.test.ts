@@ -24,7 +24,7 @@ import { CATALOG, holdings, previewOf, step, urnOf } from "./previewFixtures.ts"
  * The merge check (issue 53): its tolerances and their defaults, the reviewed report as the merge
  * job reads it, the comparison of the dollars reviewed with the dollars now and why they differ,
  * and the command's answers to bad input. Through the engine and the example workflow's own
- * commands: test/examples/upPlanSteps.test.ts.
+ * commands: test/examples/upPlanSteps.engine.test.ts.
  */
 
 const WALLET = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";

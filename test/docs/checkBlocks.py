@@ -1,4 +1,4 @@
-"""The Python half of test/docs/codeBlocks.test.ts, in one run of the shared virtual environment.
+"""The Python half of test/docs/codeBlocks.engine.test.ts, in one run of the shared virtual environment.
 
 Reads a JSON list of {"id", "language", "file"} and prints a JSON object: for each Python block,
 the errors of `python -m py_compile` and of importing every module (and every name taken from a

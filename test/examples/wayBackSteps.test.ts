@@ -23,7 +23,7 @@ import {
  * for a way back of its own stack only. What is under test is the workflows' logic: which job
  * runs, the branch and what it holds, one pull request per stack and way back, when no pull
  * request is opened, and what the log and the job's summary say. The same steps on the real engine
- * and sandbox, through review and merge: test/examples/upPlanSteps.test.ts.
+ * and sandbox, through review and merge: test/examples/upPlanSteps.engine.test.ts.
  */
 
 const drift = readWorkflow("drift.yml");

@@ -5,7 +5,7 @@ import { repoRoot } from "../../scripts/pulumiEnv.ts";
 
 /**
  * The steps of examples/github-actions/workflows as GitHub runs them, for the tests that run them
- * word for word (test/examples/upPlanSteps.test.ts, test/examples/wayBackSteps.test.ts): a step's
+ * word for word (test/examples/upPlanSteps.engine.test.ts, test/examples/wayBackSteps.test.ts): a step's
  * `run: |` block, its `env:` and `if:` (the expressions the workflows use, evaluated as GitHub
  * does), and a job's steps in order as bash -eo pipefail with $GITHUB_OUTPUT and
  * $GITHUB_STEP_SUMMARY. The workflows are read as text, line by line: they are written in one

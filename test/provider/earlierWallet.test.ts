@@ -7,7 +7,7 @@ import type { ServiceConnection } from "../../provider/serviceConnection.ts";
  * The rule for taking over a resource's earlier wallet (provider/earlierWallet.ts), on the
  * service's own figures: empty means no balance, nothing pending on any chain, and no withdrawal
  * under way. The take-over and the refusal themselves go through the sandbox in
- * portfolioWallet.test.ts and through the engine in test/consumer/recreateAfterDestroy.test.ts.
+ * portfolioWallet.test.ts and through the engine in test/consumer/recreateAfterDestroy.engine.test.ts.
  */
 
 const WALLET_ID = "0b3f5c1e-1d2a-4c7e-9f10-5a6b7c8d9e01";

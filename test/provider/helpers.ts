@@ -18,7 +18,7 @@ import { PortfolioWalletClient } from "../../sdk/nodejs/client/index.ts";
 import type { SandboxOptions } from "../../sandbox/index.ts";
 import type { StrategyUpdate } from "../../sdk/nodejs/contract/strategy.ts";
 import { startTestSandbox, ORG, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
-import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 
 const execFileAsync = promisify(execFile);
 

@@ -14,7 +14,7 @@ import {
   urnOf,
   useProviderSandbox,
 } from "./helpers.ts";
-import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import type { TurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 
 /**
  * The API token and the Turnkey private key never appear in what the provider returns (state),

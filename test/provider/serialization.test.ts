@@ -32,7 +32,7 @@ const approverKeys = generateTurnkeyApiKeyPair();
 /**
  * Here the program imports the sources, outside node_modules, so the serializer copies the provider
  * by value; an installed package is serialized by reference, and its 1 KB bound is asserted in
- * test/consumer/layouts.test.ts.
+ * test/consumer/layouts.engine.test.ts.
  */
 const SIZE_LIMIT_BYTES = 8 * 1024;
 

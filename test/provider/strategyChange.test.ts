@@ -23,7 +23,7 @@ import {
   walletTargets,
   useProviderSandbox,
 } from "./helpers.ts";
-import type { TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import type { TurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { warnOfOutsideChange } from "../../provider/allocationResource.ts";
 import { TargetAllocation } from "../../sdk/nodejs/contract/allocation.ts";
 import { ServiceConnectionPool } from "../../provider/serviceConnection.ts";

@@ -21,7 +21,7 @@ import {
   type TransportResponse,
 } from "../../sdk/nodejs/client/index.ts";
 import { deploymentRetryOptions } from "../../sdk/nodejs/client/serviceClient.ts";
-import { walletJson } from "../client/helpers/fixtures.ts";
+import { walletJson } from "../sdk/client/helpers/fixtures.ts";
 import { configSource, POSITIONS_A } from "./helpers.ts";
 
 const CREATES = 40;

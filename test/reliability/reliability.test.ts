@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock, startSandbox, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { eventually } from "../sandbox/helpers.ts";
 import { startReceiver, type Receiver } from "../webhooks/receiver.ts";
 import { fundedWallet, type SandboxAccess } from "../support/sandboxAccess.ts";

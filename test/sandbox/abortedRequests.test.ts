@@ -2,7 +2,7 @@ import net from "node:net";
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { SANDBOX_DOCUMENT_OPERATIONS } from "../../sandbox/index.ts";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { startTestSandbox, TOKEN, type TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

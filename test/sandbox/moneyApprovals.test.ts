@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { approveSigningActivity } from "../../sdk/nodejs/approval/index.ts";
 import { UnprocessableEntityError } from "../../sdk/nodejs/client/index.ts";
-import { generateTurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { ORG } from "./helpers.ts";
 import { DAY_MS, fundedWallet, startMoneySandbox, withdrawBody, type MoneySandbox } from "./moneyHelpers.ts";
 

@@ -9,8 +9,8 @@ import {
   startApprovalSandbox,
   TWO_APPROVALS,
   type PendingUpdate,
-} from "../approval/harness.ts";
-import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+} from "../sdk/approval/harness.ts";
+import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import type { TestSandbox } from "./helpers.ts";
 
 let t: TestSandbox;

@@ -6,7 +6,7 @@ import {
   STAMP_DOES_NOT_VERIFY,
   StampError,
 } from "../../sandbox/signing/stamp.ts";
-import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 
 async function stampWith(keys: TurnkeyApiKeyPair, body: string): Promise<string> {
   const { stampHeaderName, stampHeaderValue } = await new ApiKeyStamper({ ...keys }).stamp(body);

@@ -1,3 +1,5 @@
+import path from "node:path";
+
 /**
  * How the heavy tier shares two cores: three files at a time, of which at most two are files that
  * keep a core busy, and the third is one that mostly waits (on the sandbox's clock, a rate limit,
@@ -11,23 +13,12 @@
  */
 
 /**
- * Heavy files that use well under one core over their time (CPU seconds / seconds, measured with two
- * files at a time: 0.4 to 0.65); MEASURED_SECONDS, not this list, gives their start order. The lifecycle waits on its
- * sandbox's rebalances and approvals; the browser files on Chromium and the sandbox; faults and
- * the rate limit on the provider's backoff.
+ * `*.waiting.engine.test.ts`: heavy files that use well under one core over their time (CPU seconds
+ * / seconds, measured with two files at a time: 0.4 to 0.65); MEASURED_SECONDS, not the name, gives
+ * their start order. The lifecycle waits on its sandbox's rebalances and approvals; the browser
+ * files on Chromium and the sandbox; faults and the rate limit on the provider's backoff.
  */
-export const WAITING_TESTS = [
-  "test/e2e/lifecycle.test.ts",
-  "test/console/console.test.ts",
-  "test/console/firstHour.test.ts",
-  "test/console/itemLinks.test.ts",
-  "test/console/serving.test.ts",
-  "test/console/webhooks.test.ts",
-  "test/e2e/faults.test.ts",
-  "test/e2e/rateLimitedUp.test.ts",
-  "test/examples/githubActions.test.ts",
-  "test/report/commentRendering.test.ts",
-];
+export const WAITING_TESTS = "test/**/*.waiting.engine.test.ts";
 
 /** Heavy files at a time: two CPU-bound ones and one that waits. */
 export const HEAVY_WORKERS = 3;
@@ -42,54 +33,53 @@ export const CPU_SLOTS_DIR_ENV = "PORTFOLIO_WALLET_TEST_CPU_SLOTS_DIR";
  * Seconds each heavy file took in a fresh-clone run (`e2aca9e`, 2026-11-29), to start the longest
  * first: a long file started last keeps one lane busy after the others are done. Without a record
  * of its own (a fresh clone has none), vitest orders by file size, which put a 49-second file
- * (test/native/python.test.ts, the smallest) last. A file not listed starts before the listed
+ * (test/native/python.engine.test.ts, the smallest) last. A file not listed starts before the listed
  * ones: nothing says it is short.
  */
 export const MEASURED_SECONDS: Record<string, number> = {
-  "test/docs/newcomerPath.test.ts": 376,
-  "test/e2e/lifecycle.test.ts": 170,
-  "test/consumer/layouts.test.ts": 160,
+  "test/docs/newcomerPath.engine.test.ts": 376,
+  "test/e2e/lifecycle.waiting.engine.test.ts": 170,
+  "test/consumer/layouts.engine.test.ts": 160,
   // Not of that run: measured alone (2026-12-03, the machine shared, load 4.5), with its restore,
   // adopt and market watch steps.
-  "test/drift/driftEveryProgram.test.ts": 270,
+  "test/drift/driftEveryProgram.engine.test.ts": 270,
   // Not of that run: the fresh-clone run of 4b35f71 (2026-12-04), with issue 58's checks.
-  "test/console/console.test.ts": 112,
-  "test/e2e/faults.test.ts": 106,
+  "test/console/console.waiting.engine.test.ts": 112,
+  "test/e2e/faults.waiting.engine.test.ts": 106,
   // Not of that run: measured alone (2026-12-03, the machine shared), with drift.yml's ways back.
-  "test/examples/upPlanSteps.test.ts": 170,
-  "test/consumer/savedPlans.test.ts": 84,
-  "test/e2e/killedUp.test.ts": 83,
-  "test/e2e/rateLimitedUp.test.ts": 64,
+  "test/examples/upPlanSteps.engine.test.ts": 170,
+  "test/consumer/savedPlans.engine.test.ts": 84,
+  "test/e2e/killedUp.engine.test.ts": 83,
+  "test/e2e/rateLimitedUp.waiting.engine.test.ts": 64,
   // 4b35f71 too, for the next three: the paused sandbox, object pages, inboxes.
-  "test/console/firstHour.test.ts": 72,
-  "test/console/itemLinks.test.ts": 59,
-  "test/openapi/schemathesis.test.ts": 52,
-  "test/report/moneyEveryAdapter.test.ts": 47,
-  "test/consumer/recreateAfterDestroy.test.ts": 46,
-  "test/native/go.test.ts": 45,
-  "test/native/java.test.ts": 41,
-  "test/native/python.test.ts": 39,
-  "test/consumer/policyPack.test.ts": 38,
+  "test/console/firstHour.waiting.engine.test.ts": 72,
+  "test/console/itemLinks.waiting.engine.test.ts": 59,
+  "test/openapi/schemathesis.engine.test.ts": 52,
+  "test/report/moneyEveryAdapter.engine.test.ts": 47,
+  "test/consumer/recreateAfterDestroy.engine.test.ts": 46,
+  "test/native/go.engine.test.ts": 45,
+  "test/native/java.engine.test.ts": 41,
+  "test/native/python.engine.test.ts": 39,
+  "test/consumer/policyPack.engine.test.ts": 38,
   // 4b35f71: with the inbox's deliveries read after its first up.
-  "test/quickstart/quickstart.test.ts": 48,
-  "test/console/webhooks.test.ts": 35,
-  "test/native/yaml.test.ts": 23,
-  "test/docs/codeBlocks.test.ts": 23,
-  "test/consumer/bothWays.test.ts": 23,
-  "test/console/serving.test.ts": 10,
+  "test/quickstart/quickstart.engine.test.ts": 48,
+  "test/console/webhooks.waiting.engine.test.ts": 35,
+  "test/native/yaml.engine.test.ts": 23,
+  "test/docs/codeBlocks.engine.test.ts": 23,
+  "test/consumer/bothWays.engine.test.ts": 23,
+  "test/console/serving.waiting.engine.test.ts": 10,
   // Measured alone (2026-12-02): Chromium's start and eight pages.
-  "test/report/commentRendering.test.ts": 6,
-  "test/native/schema.test.ts": 10,
-  "test/consumer/nodeVersion.test.ts": 5,
-  "test/openapi/pythonClient.test.ts": 4,
-  "test/consumer/sharedInstall.test.ts": 4,
-  "test/native/javaSdkInstall.test.ts": 3,
-  "test/examples/githubActions.test.ts": 0,
-  "test/e2e/killedRunRecovery.test.ts": 0,
+  "test/report/commentRendering.waiting.engine.test.ts": 6,
+  "test/native/schema.engine.test.ts": 10,
+  "test/consumer/nodeVersion.engine.test.ts": 5,
+  "test/openapi/pythonClient.engine.test.ts": 4,
+  "test/consumer/sharedInstall.engine.test.ts": 4,
+  "test/native/javaSdkInstall.engine.test.ts": 3,
+  "test/examples/githubActions.waiting.engine.test.ts": 0,
 };
 
 export function isWaitingTest(relativePath: string): boolean {
-  return WAITING_TESTS.includes(relativePath);
+  return path.matchesGlob(relativePath, WAITING_TESTS);
 }
 
 /**

@@ -14,7 +14,7 @@ import { LanguageProject } from "../native/harness/languageProject.ts";
  * destroy) take them from here. What they check does not depend on the language: a refresh does
  * not run the program, and every language but TypeScript reaches the same plugin process, so a
  * CommonJS or Python program would repeat the same engine runs (each language's own behaviour is
- * in test/native and test/consumer/layouts.test.ts). A new adapter is one more entry here.
+ * in test/native and test/consumer/layouts.engine.test.ts). A new adapter is one more entry here.
  */
 
 /** A user's project of one kind. */

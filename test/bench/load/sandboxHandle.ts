@@ -1,6 +1,6 @@
 // The parent's side of test/bench/load/sandboxProcess.ts: fork it, wait until it serves, ask it to
 // reset or report its stats over IPC, and close it. Shared by the load benches and the signing-cost
-// test. The process can be another checkout's (`sourceRoot`, a git worktree of an older commit), so
+// bench and test. The process can be another checkout's (`sourceRoot`, a git worktree of an older commit), so
 // a bench runs that commit's sandbox beside this one's: the IPC has not changed since 18a00d0.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

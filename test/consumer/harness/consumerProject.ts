@@ -53,7 +53,7 @@ export class ConsumerProject {
    * one npm install of the same dependencies, installPackedPackage: the ES-module and JavaScript
    * layouts share one, the CommonJS layout with its TypeScript another); the engine type-checks its
    * program on every run, as a user's. The install itself, by npm in the user's directory, is the
-   * doc walks' (test/docs/newcomerPath.test.ts).
+   * doc walks' (test/docs/newcomerPath.engine.test.ts).
    */
   static async create(layout: Layout, tarball: string): Promise<ConsumerProject> {
     const project = await ConsumerProject.fromTemplate(

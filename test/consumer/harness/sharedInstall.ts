@@ -58,7 +58,7 @@ function dependencyFieldsOf(manifest: Manifest): Manifest {
  * written them there, into new files rather than through the links; a later `npm install` in the
  * project (an upgrade) reads them as its own.
  *
- * The doc walks (test/docs/newcomerPath.test.ts) run npm themselves, as the newcomer they stand for
+ * The doc walks (test/docs/newcomerPath.engine.test.ts) run npm themselves, as the newcomer they stand for
  * does: that is where the install itself is tested.
  */
 export async function installPackedPackage(projectDir: string, tarball: string): Promise<void> {

@@ -7,7 +7,7 @@ import { ConsumerProject, type CommandResult } from "./consumerProject.ts";
  * Upgrade baselines (test/consumer/upgradeBaseline/README.md): stacks made by a released version of
  * the package, their state committed beside their program, which the current checkout must preview
  * as no change at all. What the recorder (test/consumer/upgradeBaseline/record.ts) and the test
- * (test/consumer/layouts.test.ts) share: where baselines live, what a baseline's manifest says, how a
+ * (test/consumer/layouts.engine.test.ts) share: where baselines live, what a baseline's manifest says, how a
  * baseline's project runs the CLI, and how a preview's steps are read.
  */
 

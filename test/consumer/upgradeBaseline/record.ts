@@ -3,7 +3,7 @@
 // TypeScript program) or the plugin (the YAML program) of this checkout, with every resource kind, a
 // funded wallet, a strategy update applied and a webhook; then its program, its stack config and its
 // exported state written to test/consumer/upgradeBaseline/<version>/<kind>/. The test in
-// test/consumer/layouts.test.ts previews every recorded baseline with the checkout it runs on.
+// test/consumer/layouts.engine.test.ts previews every recorded baseline with the checkout it runs on.
 //
 // Run it on the commit a release is made from, before the version's number moves on. A version
 // that has its baseline already is refused: its users' stacks hold what it recorded; `--force`

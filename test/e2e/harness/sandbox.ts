@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
 import { canonicalAllocation } from "../../../sdk/nodejs/contract/allocation.ts";
 import type { PortfolioWallet } from "../../../sdk/nodejs/contract/wallet.ts";
 import { PortfolioWalletClient } from "../../../sdk/nodejs/client/index.ts";
-import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair, type TurnkeyApiKeyPair } from "../../sdk/approval/turnkeyKeys.ts";
 import { requestCounts, resetRequestCounts } from "../../support/sandboxAccess.ts";
 
 export type Allocation = { positionKey: string; targetWeightBps: number }[];

@@ -6,7 +6,7 @@ import type { LanguageProject } from "./languageProject.ts";
  * pom.xml has maven-shade-plugin and that finalName), and Pulumi.yaml's `runtime: java` becomes
  * `runtime.options.binary`, so that the Java host runs `java -jar` instead of starting Maven twice
  * for every `pulumi` command. For tests and benches that are not about Maven; the Maven route
- * itself is run by test/docs/newcomerPath.test.ts (examples/java).
+ * itself is run by test/docs/newcomerPath.engine.test.ts (examples/java).
  */
 export async function runFromPrebuiltJar(project: LanguageProject, jarName: string): Promise<void> {
   await project.run("mvn", ["--batch-mode", "--quiet", "package"]);

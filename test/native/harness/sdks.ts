@@ -10,7 +10,7 @@ import { filesUnder, type LanguageProject, PACKAGE_VERSION } from "./languagePro
 /**
  * Each generated SDK got into a user's project the way docs/languages.md says to before it is
  * published, from this checkout: what the language tests (test/native) and the examples' test
- * (test/docs/newcomerPath.test.ts, examples/java) do before their first `pulumi` command.
+ * (test/docs/newcomerPath.engine.test.ts, examples/java) do before their first `pulumi` command.
  */
 
 /**

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { generateTurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../../sdk/approval/turnkeyKeys.ts";
 import { filesUnder, hexKeySecret, secretFindings, textSecret } from "../../e2e/harness/secrets.ts";
 import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../../sandbox/helpers.ts";
 import { requestCounts, resetRequestCounts } from "../../support/sandboxAccess.ts";

@@ -1,6 +1,6 @@
 /**
  * Runs Schemathesis against a sandbox with seeded data, on every operation of GET /openapi.json,
- * and prints one summary line. Usage (test/openapi/schemathesis.test.ts runs it in a network
+ * and prints one summary line. Usage (test/openapi/schemathesis.engine.test.ts runs it in a network
  * namespace of its own, so nothing it registers can make the sandbox reach beyond loopback):
  *
  *   node test/openapi/schemathesis/run.ts <schemathesis venv> <report dir>

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { startSandbox, type Sandbox } from "../../../sandbox/index.ts";
 import { EVENT_TYPES } from "../../../sdk/nodejs/contract/index.ts";
-import { generateTurnkeyApiKeyPair } from "../../approval/turnkeyKeys.ts";
+import { generateTurnkeyApiKeyPair } from "../../sdk/approval/turnkeyKeys.ts";
 import {
   ETHEREUM_PAYOUT as PAYOUT,
   sendToSandbox,

@@ -1,6 +1,6 @@
 /**
  * The oldest Node.js this package runs on (the floor of its HTTP client, undici), in one place: package.json's `engines.node` says the
- * same (test/release/nodeVersion.test.ts), and the native plugin's launcher is written from it
+ * same (test/consumer/nodeVersion.engine.test.ts), and the native plugin's launcher is written from it
  * (scripts/pluginArchive.ts), so the package's entries, the command-line tool and the plugin
  * name the same floor.
  */

@@ -1,4 +1,4 @@
-// Fixture of test/e2e/lifecycle.test.ts. Stack config (namespace `e2e`):
+// Fixture of test/e2e/lifecycle.waiting.engine.test.ts. Stack config (namespace `e2e`):
 //   e2e:walletStack  fully qualified wallet stack, organization/portfolio-wallet-e2e-wallet/<stack>
 //   e2e:positions    JSON array of { positionKey, targetWeightBps }
 import * as pulumi from "@pulumi/pulumi";

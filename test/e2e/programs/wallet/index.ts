@@ -1,4 +1,4 @@
-// Fixture of test/e2e/lifecycle.test.ts. Stack config (namespace `e2e`):
+// Fixture of test/e2e/lifecycle.waiting.engine.test.ts. Stack config (namespace `e2e`):
 //   e2e:positions  JSON array of { positionKey, targetWeightBps } (required)
 //   e2e:label      wallet label (default "e2e treasury")
 //   e2e:onDelete   "fail-if-funded" | "retain" (default: the provider's)
