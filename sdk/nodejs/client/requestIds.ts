@@ -5,7 +5,7 @@ import { canonicalAllocation } from "../contract/allocation.ts";
 /**
  * The idempotency keys (requestIds) the provider and the command-line tool derive, in one place
  * with their one namespace: the client's floor, which both stand on. Each derivation is pinned to
- * its value by test/client/requestIds.test.ts, since a key that changed across an upgrade would
+ * its value by test/sdk/client/requestIds.test.ts, since a key that changed across an upgrade would
  * have the service perform a resumed operation twice.
  */
 
