@@ -65,6 +65,13 @@ const MAY_NAME_PROPERTIES = (file: string) =>
 /** The one place that converts between the forms: the contract's value. */
 const MAY_CONVERT = (file: string) => file === "sdk/nodejs/contract/allocation.ts";
 
+/** The matches of `pattern` in the sources outside the files `allowed` lets hold it. */
+const findingsOutside = (allowed: (file: string) => boolean, pattern: RegExp) =>
+  findings(
+    SOURCES.filter(({ file }) => !allowed(file)),
+    pattern,
+  );
+
 describe("the allocation's one route", () => {
   test("the patterns find what they are for (a guard that cannot fail guards nothing)", () => {
     const violations = [
@@ -96,30 +103,16 @@ describe("the allocation's one route", () => {
 
   test("no read of a resource's allocation properties by a string name outside its descriptor and provider/inputs.ts", () => {
     // Read them where the kind's descriptor says (allocationFieldsOf(kind)), so a new kind's names are the compiler's.
-    expect(
-      findings(
-        SOURCES.filter(({ file }) => !MAY_NAME_PROPERTIES(file)),
-        PROPERTY_READ_BY_NAME,
-      ),
-    ).toEqual([]);
+    expect(findingsOutside(MAY_NAME_PROPERTIES, PROPERTY_READ_BY_NAME)).toEqual([]);
   });
 
   test("no hand-written map ↔ positions conversion of an allocation outside the contract's value", () => {
     // Use TargetAllocation, weightsByKeyOf or positionsOfWeights (sdk/nodejs/contract/allocation.ts).
-    expect(
-      findings(
-        SOURCES.filter(({ file }) => !MAY_CONVERT(file)),
-        HAND_WRITTEN_CONVERSION,
-      ),
-    ).toEqual([]);
+    expect(findingsOutside(MAY_CONVERT, HAND_WRITTEN_CONVERSION)).toEqual([]);
   });
 
   test("no second parse of a resource's inputs on the provider's path (create, update and diff get them typed)", () => {
-    expect(
-      findings(
-        SOURCES.filter(({ file }) => file.startsWith("provider/")),
-        /\bparseInputs\b/,
-      ),
-    ).toEqual([]);
+    const outsideProvider = (file: string) => !file.startsWith("provider/");
+    expect(findingsOutside(outsideProvider, /\bparseInputs\b/)).toEqual([]);
   });
 });
