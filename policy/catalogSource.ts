@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { allocationFieldsOf, resourceKindOfUrn } from "../sdk/nodejs/resources/resourceTypes.ts";
 import { listWalletsById } from "../sdk/nodejs/client/walletsById.ts";
 import {
   StrategiesResponseSchema,
@@ -105,7 +106,9 @@ export function stackStateWalletIds(env: NodeJS.ProcessEnv = process.env): Map<s
   }
   const ids = new Map<string, string>();
   for (const resource of parsed.data.deployment.resources ?? []) {
-    const walletId = resource.outputs?.["walletId"];
+    // Only a kind with an allocation names a wallet; its descriptor says where.
+    const field = allocationFieldsOf(resourceKindOfUrn(resource.urn))?.walletId;
+    const walletId = field === undefined ? undefined : resource.outputs?.[field];
     if (typeof walletId === "string" && walletId !== "") ids.set(resource.urn, walletId);
   }
   return ids;

@@ -8,8 +8,8 @@ import {
 } from "@pulumi/policy";
 import {
   moneyImpact,
-  sameAllocation,
   stackMoneyImpact,
+  TargetAllocation,
   type StrategyCatalogEntry,
 } from "../sdk/nodejs/contract/index.ts";
 import { STACK_STATE_FILE_ENV, catalogOnce, stackStateWalletIds, walletsOnce } from "./catalogSource.ts";
@@ -29,7 +29,14 @@ import {
   type MoneySubject,
   type YieldSourceLists,
 } from "./rules.ts";
-import { allocationRoleOf, isAllocationResource, kindOf, managerOf, targetWeightsOf } from "./subjects.ts";
+import {
+  allocationRoleOf,
+  isAllocationResource,
+  kindOf,
+  managerOf,
+  targetWeightsOf,
+  walletIdIn,
+} from "./subjects.ts";
 
 /**
  * The policy pack `portfolio-wallet-allocation`: allocation guardrails that fail `pulumi preview`
@@ -52,7 +59,7 @@ async function moneySubjects(
 ): Promise<{ subjects: MoneySubject[]; problems: string[] }> {
   const allocations = resources.flatMap((resource) => {
     if (!isAllocationResource(resource.type)) return [];
-    const weights = targetWeightsOf(resource.props);
+    const weights = targetWeightsOf(kindOf(resource.type), resource.props);
     return weights === undefined ? [] : [{ resource, weights }];
   });
   if (allocations.length === 0) return { subjects: [], problems: [] };
@@ -60,12 +67,8 @@ async function moneySubjects(
   const [entries, byId] = await Promise.all([catalog(), wallets()]);
   const subjects: MoneySubject[] = [];
   const problems: string[] = [];
-  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
   for (const { resource, weights } of allocations) {
-    const walletId =
-      text(resource.props["walletId"]) ??
-      text(resource.props["adoptWalletId"]) ??
-      stateIds?.get(resource.urn);
+    const walletId = walletIdIn(kindOf(resource.type), resource.props) ?? stateIds?.get(resource.urn);
     if (walletId === undefined) {
       // A wallet strategy's id computed from a wallet made in the same `up`, or a wallet not yet in the
       // state: a new wallet, which holds nothing to move.
@@ -81,11 +84,7 @@ async function moneySubjects(
       problems.push(`${resource.name}: the service lists no wallet ${walletId} for this API token`);
       continue;
     }
-    const target = Object.entries(weights).map(([positionKey, targetWeightBps]) => ({
-      positionKey,
-      targetWeightBps,
-    }));
-    if (sameAllocation(wallet.strategyConfig.positions, target)) continue;
+    if (TargetAllocation.ofWeights(weights).same(wallet.strategyConfig.positions)) continue;
     subjects.push({ resource: resource.name, impact: moneyImpact(wallet, weights, entries) });
   }
   return { subjects, problems };
@@ -124,7 +123,7 @@ const usd = (description: string) => ({ type: "number" as const, minimum: 0, des
 /** The allocation a resource sets, when this package's resource has known weights. */
 function subjectOf(args: ResourceValidationArgs): AllocationSubject | undefined {
   if (!isAllocationResource(args.type)) return undefined;
-  const weights = targetWeightsOf(args.props);
+  const weights = targetWeightsOf(kindOf(args.type), args.props);
   return weights === undefined ? undefined : { resource: args.name, weights };
 }
 

@@ -1,15 +1,22 @@
 import {
+  allocationFieldsOf,
   carriesAllocation,
   RESOURCE_DESCRIPTORS,
   resourceKindOfType,
+  type ResourceKind,
 } from "../sdk/nodejs/resources/resourceTypes.ts";
-import type { TargetWeights } from "../sdk/nodejs/contract/index.ts";
+import {
+  summedWeightsByKeyOf,
+  type TargetPosition,
+  type TargetWeights,
+} from "../sdk/nodejs/contract/index.ts";
 import type { AllocationManager } from "./rules.ts";
 
 /**
  * What the rules need of the resources the engine shows a policy: this package's resources
- * recognised by their type token (the dynamic resources' or the native provider's), and their target weights, read from the inputs the provider's
- * check() produced (`targetWeightsBps`) or, before it ran, from the program's `positions`. A value
+ * recognised by their type token (the dynamic resources' or the native provider's), and their target
+ * weights, read where each kind's descriptor keeps them (`allocationFields`): from the inputs the
+ * provider's check() produced (the map) or, before it ran, from the program's positions. A value
  * not known until `up` (an output of another resource) reads as undefined: it is not judged.
  */
 
@@ -28,26 +35,50 @@ export function isAllocationResource(type: string): boolean {
 
 const isWeight = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
-export function targetWeightsOf(props: Record<string, unknown>): TargetWeights | undefined {
-  const map = props["targetWeightsBps"];
+/**
+ * The target weights a resource of `kind` sets, read where its descriptor keeps them
+ * (`allocationFields`); undefined for a kind without an allocation, or while a weight is not known.
+ */
+export function targetWeightsOf(
+  kind: ResourceKind | undefined,
+  props: Record<string, unknown>,
+): TargetWeights | undefined {
+  const fields = allocationFieldsOf(kind);
+  if (fields === undefined) return undefined;
+  const map = props[fields.weights];
   if (map !== null && typeof map === "object" && !Array.isArray(map)) {
-    const entries = Object.entries(map as Record<string, unknown>);
-    return entries.every(([, weight]) => isWeight(weight))
-      ? (Object.fromEntries(entries) as TargetWeights)
-      : undefined;
+    const weights = map as Record<string, unknown>;
+    return Object.values(weights).every(isWeight) ? { ...(weights as TargetWeights) } : undefined;
   }
-  const positions = props["positions"];
+  const positions = props[fields.positions];
   if (!Array.isArray(positions)) return undefined;
-  const weights: Record<string, number> = {};
-  for (const position of positions as unknown[]) {
-    const { positionKey, targetWeightBps } = (position ?? {}) as {
-      positionKey?: unknown;
-      targetWeightBps?: unknown;
-    };
-    if (typeof positionKey !== "string" || !isWeight(targetWeightBps)) return undefined;
-    weights[positionKey] = (weights[positionKey] ?? 0) + targetWeightBps;
-  }
-  return weights;
+  const known = (positions as unknown[]).map(
+    (position) => (position ?? {}) as Partial<Record<string, unknown>>,
+  );
+  if (!known.every((p) => typeof p["positionKey"] === "string" && isWeight(p["targetWeightBps"])))
+    return undefined;
+  // Positions nothing has checked yet: a repeated positionKey's weights add up, as this reader always
+  // did (check() refuses a repeated key, so this differs from the report's reading on no input that passes).
+  return summedWeightsByKeyOf(known as TargetPosition[]);
+}
+
+const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
+/**
+ * The wallet a resource of `kind` names in its props, where its descriptor keeps it: its wallet id,
+ * or the id of the wallet it adopts (a wallet the program adopts is known by the id it names,
+ * before the state holds it); undefined when not known.
+ */
+export function walletIdIn(
+  kind: ResourceKind | undefined,
+  props: Record<string, unknown>,
+): string | undefined {
+  const fields = allocationFieldsOf(kind);
+  if (fields === undefined) return undefined;
+  return (
+    text(props[fields.walletId]) ??
+    (fields.adoptWalletId === undefined ? undefined : text(props[fields.adoptWalletId]))
+  );
 }
 
 /** Which wallet a resource manages the allocation of, when known. */
@@ -56,16 +87,11 @@ export function managerOf(resource: {
   name: string;
   props: Record<string, unknown>;
 }): AllocationManager | undefined {
-  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
   const kind = kindOf(resource.type);
   if (!carriesAllocation(kind)) return undefined;
-  const descriptor = RESOURCE_DESCRIPTORS[kind];
   return {
     resource: resource.name,
-    kind: descriptor.type,
-    // A wallet the program adopts is known by the id it names, before the state holds it.
-    walletId:
-      text(resource.props["walletId"]) ??
-      (descriptor.allocation === "owns" ? text(resource.props["adoptWalletId"]) : undefined),
+    kind: RESOURCE_DESCRIPTORS[kind].type,
+    walletId: walletIdIn(kind, resource.props),
   };
 }

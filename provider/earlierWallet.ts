@@ -1,4 +1,5 @@
 import { formatDollars, usdToMicros } from "../sdk/nodejs/contract/money.ts";
+import { TargetAllocation } from "../sdk/nodejs/contract/allocation.ts";
 import type { PortfolioWallet } from "../sdk/nodejs/contract/wallet.ts";
 import { IdempotencyConflictError } from "../sdk/nodejs/client/index.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
@@ -58,10 +59,8 @@ export async function findEarlierWallet(
       positionKey,
       targetWeightBps,
     }));
-    const body = JSON.stringify([
-      labelOf(wallet) ?? null,
-      [...positions].sort((a, b) => a.positionKey.localeCompare(b.positionKey)),
-    ]);
+    // One replay per label and target: the same target in another order is the same body.
+    const body = JSON.stringify([labelOf(wallet) ?? null, TargetAllocation.ofPositions(positions).positions]);
     if (bodiesTried.has(body)) continue;
     bodiesTried.add(body);
     const replay = await connection.client.wallets

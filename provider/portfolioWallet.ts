@@ -95,10 +95,9 @@ function immutableInputFailures(
   if (!containsUnknown(news["label"]) && olds["label"] !== news["label"]) {
     failures.push(immutableInputFailure("label", olds["label"] ?? null, WHY_LABEL_IS_FIXED));
   }
-  if (!containsUnknown(news["adoptWalletId"]) && olds["adoptWalletId"] !== news["adoptWalletId"]) {
-    failures.push(
-      immutableInputFailure("adoptWalletId", olds["adoptWalletId"] ?? null, WHY_ADOPTION_IS_FIXED),
-    );
+  const adopted = portfolioWalletDescriptor.allocationFields.adoptWalletId;
+  if (!containsUnknown(news[adopted]) && olds[adopted] !== news[adopted]) {
+    failures.push(immutableInputFailure(adopted, olds[adopted] ?? null, WHY_ADOPTION_IS_FIXED));
   }
   return failures;
 }

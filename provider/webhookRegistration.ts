@@ -12,6 +12,7 @@ import type {
 } from "./resourceImplementation.ts";
 import { webhookCreationRequestId } from "../sdk/nodejs/client/requestIds.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
+import type { CheckedInputs } from "./inputs.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 
 export type WebhookRegistrationState = Pick<
@@ -24,8 +25,8 @@ export type WebhookRegistrationOutputs = StoredOutputs<"webhookRegistration">;
 
 const WebhookRegistrationInputsSchema = webhookRegistrationDescriptor.inputs;
 
-function stateOf(news: Record<string, unknown>): WebhookRegistrationState {
-  const inputs = WebhookRegistrationInputsSchema.parse(news);
+/** What state keeps of checked inputs: the event types sorted, the reason only while disabled. */
+function stateOf(inputs: CheckedInputs<"webhookRegistration">): WebhookRegistrationState {
   const enabled = inputs.enabled ?? true;
   return {
     resourceUrn: inputs.resourceUrn,
@@ -66,7 +67,7 @@ export const webhookRegistrationProvider = {
     const { inputs, failures, complete } = validateInputs(WebhookRegistrationInputsSchema, news);
     if (failures.length > 0) return { failures };
     if (inputs === undefined || !complete) return { inputs: news };
-    return { inputs: { ...news, ...stateOf(news) } };
+    return { inputs: { ...news, ...stateOf(inputs) } };
   },
 
   async diff(
@@ -94,7 +95,7 @@ export const webhookRegistrationProvider = {
 
   async create(
     connect: () => ServiceConnection,
-    news: Record<string, unknown>,
+    news: CheckedInputs<"webhookRegistration">,
   ): Promise<{ id: string; outs: WebhookRegistrationOutputs }> {
     const state = stateOf(news);
     const connection = connect();
@@ -129,7 +130,7 @@ export const webhookRegistrationProvider = {
     connect: () => ServiceConnection,
     id: string,
     olds: WebhookRegistrationOutputs,
-    news: Record<string, unknown>,
+    news: CheckedInputs<"webhookRegistration">,
   ): Promise<{ outs: WebhookRegistrationOutputs }> {
     const state = stateOf(news);
     const registration = await setStatus(connect(), id, state);

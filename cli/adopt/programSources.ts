@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { AllocationFileSchema } from "../../sdk/nodejs/allocationFile.ts";
+import { weightsByKeyOf } from "../../sdk/nodejs/contract/allocation.ts";
 import type { FoundAllocationFile, ProgramFile } from "./adoptionPlan.ts";
 
 /**
@@ -86,7 +87,7 @@ export function readProgramSources(projectDir: string): {
       if (parsed.success)
         allocationFiles.push({
           path: relative,
-          weights: Object.fromEntries(parsed.data.positions.map((p) => [p.positionKey, p.targetWeightBps])),
+          weights: weightsByKeyOf(parsed.data.positions),
         });
     } else if (
       PROGRAM_EXTENSIONS.has(extension) &&

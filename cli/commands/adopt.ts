@@ -3,6 +3,7 @@ import path from "node:path";
 import { Command } from "commander";
 import { z } from "zod";
 import { adoptIntoAllocationFile } from "../../sdk/nodejs/allocationFile.ts";
+import { positionsOfWeights, weightsByKeyOf } from "../../sdk/nodejs/contract/allocation.ts";
 import { carriesAllocation } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import {
   planAdoptions,
@@ -74,10 +75,7 @@ function writesOf(
       files.add(adoption.file);
       const file = path.join(projectDir, adoption.file);
       const before = readFileSync(file);
-      const positions = Object.entries(adoption.wallet.service).map(([positionKey, targetWeightBps]) => ({
-        positionKey,
-        targetWeightBps,
-      }));
+      const positions = positionsOfWeights(adoption.wallet.service);
       writes.push({
         apply: async () =>
           adoptIntoAllocationFile(file, positions, { walletId: adoption.wallet.walletId, readAt }),
@@ -128,8 +126,10 @@ export function adoptCommand(): Command {
       const toAdopt: AllocationToAdopt[] = drift.resources.flatMap((resource) => {
         if (!resource.findings.some((finding) => finding.kind === "allocation")) return [];
         const side = (bps: "codeBps" | "serviceBps") =>
-          Object.fromEntries(
-            resource.sources.flatMap((s) => ((s[bps] ?? 0) > 0 ? [[s.positionKey, s[bps]!]] : [])),
+          weightsByKeyOf(
+            resource.sources.flatMap((s) =>
+              (s[bps] ?? 0) > 0 ? [{ positionKey: s.positionKey, targetWeightBps: s[bps]! }] : [],
+            ),
           );
         return [
           {

@@ -5,6 +5,7 @@ import {
   blendedRateBps,
   keysMissingFromCatalog,
   liquidityBounds,
+  weightsByKeyOf,
   withdrawableShareBps,
   type StrategyCatalogEntry,
 } from "../../sdk/nodejs/contract/index.ts";
@@ -173,9 +174,7 @@ async function quotesFor(
       });
       quotes.set(
         key,
-        options.map((option) =>
-          Object.fromEntries(option.strategyConfig.positions.map((p) => [p.positionKey, p.targetWeightBps])),
-        ),
+        options.map((option) => weightsByKeyOf(option.strategyConfig.positions)),
       );
     } catch {
       // Advice is never worth failing the report for: without a quote there is simply none.

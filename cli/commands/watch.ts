@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { formatDollars } from "../../sdk/nodejs/contract/money.ts";
 import { listWalletsById } from "../../sdk/nodejs/client/walletsById.ts";
 import {
+  allocationFieldsOf,
   carriesAllocation,
   resourceKindOfType,
   RESOURCE_DESCRIPTORS,
@@ -45,8 +46,9 @@ function watchedWallets(state: StackExport): WatchedWallet[] {
   for (const [urn, outputs] of state.resources) {
     const { type, name } = urnParts(urn);
     const kind = resourceKindOfType(type);
-    if (!carriesAllocation(kind)) continue;
-    const walletId = outputs["walletId"];
+    const fields = allocationFieldsOf(kind);
+    if (!carriesAllocation(kind) || fields === undefined) continue;
+    const walletId = outputs[fields.walletId];
     if (typeof walletId !== "string" || byId.has(walletId)) continue;
     const rates = outputs["appliedRatesBps"];
     byId.set(walletId, {

@@ -1,4 +1,4 @@
-import { sameAllocation } from "../../sdk/nodejs/contract/allocation.ts";
+import { positionsOfWeights, sameWeights } from "../../sdk/nodejs/contract/allocation.ts";
 import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts";
 import { moneyImpact, type WalletHoldings } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import type { ServiceWallets } from "../report/allocationReport.ts";
@@ -116,14 +116,12 @@ const KIND_WORDS: Record<DriftKind, [string, string]> = {
 };
 
 const known = (weights: Weights) => (weights === null || weights === "unknown" ? null : weights);
-const positionsOf = (weights: Record<string, number>) =>
-  Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps }));
-const sameWeights = (a: Record<string, number>, b: Record<string, number>) =>
-  sameAllocation(positionsOf(a), positionsOf(b));
+// Drift's own words list the sources in locale order (the canonical allocation's is code-unit order):
+// kept, so its output reads as it always has.
 const describeWeights = (weights: Record<string, number>) =>
-  Object.entries(weights)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, bps]) => `${key} ${bps}`)
+  positionsOfWeights(weights)
+    .sort((a, b) => a.positionKey.localeCompare(b.positionKey))
+    .map((p) => `${p.positionKey} ${p.targetWeightBps}`)
     .join(", ");
 
 function sourcesOf(code: Record<string, number>, service: Record<string, number>): SourceDrift[] {

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { weightsByKeyOf } from "../../sdk/nodejs/contract/allocation.ts";
 import {
+  allocationFieldsOf,
   RESOURCE_DESCRIPTORS,
   resourceKindOfType,
   typeTokenOf,
@@ -102,12 +104,18 @@ function webhookOf(inputs: Record<string, unknown> | undefined): WebhookSettings
   };
 }
 
-function changeOf(outputs: Record<string, unknown> | undefined): RecordedStrategyChange | null {
-  const parsed = RecordedChangeSchema.safeParse(outputs?.["strategyChange"]);
+/** The latest strategy change in a resource's outputs, where its kind's descriptor keeps it. */
+function changeOf(
+  kind: ResourceKind,
+  outputs: Record<string, unknown> | undefined,
+): RecordedStrategyChange | null {
+  const field = allocationFieldsOf(kind)?.strategyChange;
+  if (field === undefined) return null;
+  const parsed = RecordedChangeSchema.safeParse(outputs?.[field]);
   if (!parsed.success) return null;
   return {
     status: parsed.data.status,
-    target: Object.fromEntries(parsed.data.targetPositions.map((p) => [p.positionKey, p.targetWeightBps])),
+    target: weightsByKeyOf(parsed.data.targetPositions),
     signingActivityId: parsed.data.signingActivityId ?? null,
   };
 }
@@ -134,7 +142,7 @@ function refreshedResource(
     id: stringOf(last?.outputs?.[idField]) ?? stringOf(last?.inputs?.[idField]),
     // A read that finds nothing makes the refresh delete the resource from the state.
     missing: deleted || read === undefined || read.outputs === undefined,
-    ...SUBJECT_FIELDS[DRIFT_SUBJECT[kind]](last, read),
+    ...SUBJECT_FIELDS[DRIFT_SUBJECT[kind]](kind, last, read),
   };
 }
 
@@ -150,16 +158,16 @@ type SubjectFields = Pick<
  */
 const SUBJECT_FIELDS: Record<
   DriftSubject,
-  (last: State | undefined, read: State | undefined) => SubjectFields
+  (kind: ResourceKind, last: State | undefined, read: State | undefined) => SubjectFields
 > = {
-  allocation: (last, read) => ({
-    codeWeights: weightsOf(last?.inputs),
-    serviceWeights: weightsOf(read?.inputs),
+  allocation: (kind, last, read) => ({
+    codeWeights: weightsOf(kind, last?.inputs),
+    serviceWeights: weightsOf(kind, read?.inputs),
     codeWebhook: null,
     serviceWebhook: null,
-    strategyChange: changeOf(read?.outputs ?? last?.outputs),
+    strategyChange: changeOf(kind, read?.outputs ?? last?.outputs),
   }),
-  webhook: (last, read) => ({
+  webhook: (_kind, last, read) => ({
     codeWeights: null,
     serviceWeights: null,
     codeWebhook: webhookOf(last?.inputs),

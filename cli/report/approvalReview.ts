@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { canonicalAllocation } from "../../sdk/nodejs/contract/index.ts";
+import { TargetAllocation, weightsByKeyOf } from "../../sdk/nodejs/contract/index.ts";
+import {
+  allocationFieldsOf,
+  resourceKindOfUrn,
+  type ResourceKind,
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
 import type { SavedPlan } from "./planFile.ts";
 import { RecordedChangeSchema } from "../../sdk/nodejs/resources/strategyChangeState.ts";
 import { UNKNOWN } from "./previewSteps.ts";
@@ -39,11 +44,16 @@ export function readStackExport(stateJson: unknown): StackExport {
 }
 
 /**
- * The wallet a resource of the state manages: the `walletId` output, which a PortfolioWallet and a
- * WalletStrategy both have (a WalletStrategy's resource id is not the wallet's).
+ * The wallet a resource of the state manages: the wallet id output its kind's descriptor names,
+ * which a PortfolioWallet and a WalletStrategy both have (a WalletStrategy's resource id is not the
+ * wallet's); null for a kind without an allocation.
  */
-function walletIdInState(outputs: Readonly<Record<string, unknown>> | undefined): string | null {
-  const walletId = outputs?.["walletId"];
+function walletIdInState(
+  kind: ResourceKind | null | undefined,
+  outputs: Readonly<Record<string, unknown>> | undefined,
+): string | null {
+  const fields = allocationFieldsOf(kind);
+  const walletId = fields === undefined ? undefined : outputs?.[fields.walletId];
   return typeof walletId === "string" && walletId !== "" && walletId !== UNKNOWN ? walletId : null;
 }
 
@@ -64,23 +74,25 @@ export function changeOfActivity(
   signingActivityId: string,
 ): PendingStrategyChange | null {
   for (const [urn, outputs] of state.resources) {
-    const change = RecordedChangeSchema.safeParse(outputs["strategyChange"]);
-    const walletId = walletIdInState(outputs);
+    // Only this package's kinds that keep an allocation record a strategy change.
+    const kind = resourceKindOfUrn(urn);
+    const fields = allocationFieldsOf(kind);
+    if (fields === undefined) continue;
+    const change = RecordedChangeSchema.safeParse(outputs[fields.strategyChange]);
+    const walletId = walletIdInState(kind, outputs);
     if (!change.success || change.data.signingActivityId !== signingActivityId || walletId === null) continue;
     return {
       resource: urn.split("::").at(-1) ?? urn,
       walletId,
-      weights: Object.fromEntries(change.data.targetPositions.map((p) => [p.positionKey, p.targetWeightBps])),
+      weights: weightsByKeyOf(change.data.targetPositions),
     };
   }
   return null;
 }
 
 const describe = (weights: Readonly<Record<string, number>>) =>
-  canonicalAllocation(
-    Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps })),
-  )
-    .map((p) => `${p.positionKey} ${p.targetWeightBps}`)
+  TargetAllocation.ofWeights(weights)
+    .positions.map((p) => `${p.positionKey} ${p.targetWeightBps}`)
     .join(", ");
 
 /** An allocation the plan applies, and to which wallet. */
@@ -103,7 +115,7 @@ export function plannedAllocations(plan: SavedPlan, state: StackExport): Planned
       : [
           {
             urn: step.urn,
-            walletId: step.walletId ?? walletIdInState(state.resources.get(step.urn)),
+            walletId: step.walletId ?? walletIdInState(step.kind, state.resources.get(step.urn)),
             weights: step.after,
           },
         ],

@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { carriesAllocation, resourceKindOfType } from "../../sdk/nodejs/resources/resourceTypes.ts";
+import { sameWeights } from "../../sdk/nodejs/contract/allocation.ts";
+import {
+  allocationFieldsOf,
+  carriesAllocation,
+  resourceKindOfType,
+} from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { UNKNOWN, urnParts, weightsOf, type PreviewFacts, type PreviewStep } from "./previewSteps.ts";
 
 /**
@@ -56,7 +61,8 @@ export function readPlan(bytes: Buffer): SavedPlan {
     const allocation = carriesAllocation(kind);
     // A WalletStrategy's walletId is an input, so the plan holds it; a PortfolioWallet's is an
     // output the plan does not hold (approvalReview.ts finds it in the stack's state by URN).
-    const walletId = plan.state?.["walletId"];
+    const walletIdField = allocationFieldsOf(kind)?.walletId;
+    const walletId = walletIdField === undefined ? undefined : plan.state?.[walletIdField];
     return {
       op,
       urn,
@@ -64,7 +70,7 @@ export function readPlan(bytes: Buffer): SavedPlan {
       type,
       kind,
       before: null,
-      after: allocation && op !== "delete" ? weightsOf(plan.state ?? undefined) : null,
+      after: allocation && op !== "delete" ? weightsOf(kind, plan.state ?? undefined) : null,
       onDelete: typeof plan.state?.["onDelete"] === "string" ? plan.state["onDelete"] : null,
       walletId: allocation && typeof walletId === "string" && walletId !== UNKNOWN ? walletId : null,
       // A plan holds the planned state, not the state before it.
@@ -78,10 +84,6 @@ export function readPlan(bytes: Buffer): SavedPlan {
     facts: { project: first?.project ?? null, stack: first?.stack ?? null, steps, approverConfigured: false },
   };
 }
-
-const sameWeights = (a: unknown, b: unknown) =>
-  JSON.stringify(Object.entries((a ?? {}) as object).sort()) ===
-  JSON.stringify(Object.entries((b ?? {}) as object).sort());
 
 /**
  * Where a plan and a preview disagree, for this package's resources: a resource in one and not the

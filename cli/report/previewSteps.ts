@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { configKeyOf } from "../../sdk/nodejs/stackSettings.ts";
+import { weightsByKeyOf } from "../../sdk/nodejs/contract/allocation.ts";
 import {
+  allocationFieldsOf,
   carriesAllocation,
   resourceKindOfType,
   type ResourceKind,
@@ -87,9 +89,14 @@ export interface PreviewFacts {
   approverConfigured: boolean;
 }
 
-export function weightsOf(inputs: Record<string, unknown> | undefined): Weights {
-  if (inputs === undefined) return null;
-  const weights = inputs["targetWeightsBps"];
+/**
+ * The target weights in a resource's inputs, where its kind's descriptor keeps them: the checked
+ * map, or the program's positions; null for a kind without an allocation.
+ */
+export function weightsOf(kind: ResourceKind | null, inputs: Record<string, unknown> | undefined): Weights {
+  const fields = allocationFieldsOf(kind);
+  if (inputs === undefined || fields === undefined) return null;
+  const weights = inputs[fields.weights];
   if (weights === UNKNOWN) return "unknown";
   const parsedWeights = WeightsSchema.safeParse(weights);
   if (parsedWeights.success) {
@@ -98,11 +105,11 @@ export function weightsOf(inputs: Record<string, unknown> | undefined): Weights 
       : parsedWeights.data;
   }
   // Before check() ran (or when it could not finish) the inputs still hold the program's positions.
-  const positions = inputs["positions"];
+  const positions = inputs[fields.positions];
   if (positions === undefined) return null;
   const parsedPositions = PositionsSchema.safeParse(positions);
   if (!parsedPositions.success) return "unknown";
-  return Object.fromEntries(parsedPositions.data.map((p) => [p.positionKey, p.targetWeightBps]));
+  return weightsByKeyOf(parsedPositions.data);
 }
 
 function stringField(state: z.infer<typeof StateSchema>, field: string): string | null {
@@ -112,13 +119,16 @@ function stringField(state: z.infer<typeof StateSchema>, field: string): string 
 
 export { urnParts };
 
-/** The state's `targetWeightsBps` and `strategyChange` outputs, when both are readable. */
+/** The state's weights and strategy change outputs (where the kind keeps them), when both are readable. */
 export function recordedAllocationOf(
+  kind: ResourceKind | null,
   outputs: Record<string, unknown> | undefined,
 ): RecordedAllocation | null {
-  const weights = WeightsSchema.safeParse(outputs?.["targetWeightsBps"]);
+  const fields = allocationFieldsOf(kind);
+  if (fields === undefined) return null;
+  const weights = WeightsSchema.safeParse(outputs?.[fields.weights]);
   if (!weights.success) return null;
-  const change = outputs?.["strategyChange"];
+  const change = outputs?.[fields.strategyChange];
   const parsedChange = StrategyChangeStateSchema.safeParse(change);
   // No change yet is null in state; one the schema cannot read leaves the record unknown.
   if (change !== null && change !== undefined && !parsedChange.success) return null;
@@ -147,18 +157,19 @@ export function readPreview(text: string): PreviewFacts {
     const kind = resourceKindOfType(type) ?? null;
     const state = step.newState ?? step.oldState;
     const allocation = carriesAllocation(kind);
+    const walletIdField = allocationFieldsOf(kind)?.walletId;
     return {
       op: step.op,
       urn: step.urn,
       name,
       type,
       kind,
-      before: allocation ? weightsOf(step.oldState?.inputs) : null,
-      after: allocation ? weightsOf(step.newState?.inputs) : null,
+      before: allocation ? weightsOf(kind, step.oldState?.inputs) : null,
+      after: allocation ? weightsOf(kind, step.newState?.inputs) : null,
       // Only a kind with an `onDelete` input has one; reading it for every kind branches on none.
       onDelete: stringField(step.oldState ?? state, "onDelete"),
-      walletId: allocation ? stringField(step.oldState ?? state, "walletId") : null,
-      recorded: allocation ? recordedAllocationOf(step.oldState?.outputs) : null,
+      walletId: walletIdField === undefined ? null : stringField(step.oldState ?? state, walletIdField),
+      recorded: allocation ? recordedAllocationOf(kind, step.oldState?.outputs) : null,
     };
   });
   const first = steps[0] ? urnParts(steps[0].urn) : undefined;

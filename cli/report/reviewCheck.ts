@@ -3,7 +3,8 @@ import { describeAllocation } from "../../provider/strategyChange/outsideChange.
 import type { Micros } from "../../sdk/nodejs/contract/money.ts";
 import type { AllocationReport, WalletChange } from "./allocationReport.ts";
 import type { ReviewedReport, ReviewedWallet } from "./reviewedReport.ts";
-import { REFUSED_UNTIL_REFRESHED, positionsOf } from "./serviceAllocation.ts";
+import { positionsOfWeights } from "../../sdk/nodejs/contract/allocation.ts";
+import { REFUSED_UNTIL_REFRESHED } from "./serviceAllocation.ts";
 import { allowedDifferenceMicros, describeAllowance, type ReviewTolerance } from "./reviewTolerance.ts";
 
 /**
@@ -78,13 +79,13 @@ function reasonsOf(
     const atReview = reviewed.atService?.serviceBps;
     const since =
       atReview !== undefined &&
-      describeAllocation(positionsOf(atReview)) !==
-        describeAllocation(positionsOf(current.atService.serviceBps))
-        ? ` (at the review it held ${describeAllocation(positionsOf(atReview))})`
+      describeAllocation(positionsOfWeights(atReview)) !==
+        describeAllocation(positionsOfWeights(current.atService.serviceBps))
+        ? ` (at the review it held ${describeAllocation(positionsOfWeights(atReview))})`
         : "";
     reasons.push(
-      `an outside change of the allocation: the service holds ${describeAllocation(positionsOf(current.atService.serviceBps))}${since}, ` +
-        `the stack's state ${describeAllocation(positionsOf(current.atService.recordedBps))}. ${REFUSED_UNTIL_REFRESHED}`,
+      `an outside change of the allocation: the service holds ${describeAllocation(positionsOfWeights(current.atService.serviceBps))}${since}, ` +
+        `the stack's state ${describeAllocation(positionsOfWeights(current.atService.recordedBps))}. ${REFUSED_UNTIL_REFRESHED}`,
     );
   }
   if (then === null || now === null) return reasons;

@@ -3,6 +3,11 @@ import {
   describeAllocation,
   type AllocationAtService,
 } from "../../provider/strategyChange/outsideChange.ts";
+import {
+  positionsOfWeights,
+  weightsByKeyOf,
+  type TargetPosition,
+} from "../../sdk/nodejs/contract/allocation.ts";
 import type { StrategyChangeState } from "../../sdk/nodejs/resources/strategyChangeState.ts";
 import type { RecordedAllocation } from "./previewSteps.ts";
 
@@ -12,8 +17,6 @@ import type { RecordedAllocation } from "./previewSteps.ts";
  * Pure. The pull-request report shows it beside each strategy update; the merge check asks the
  * same rule again against the service at the merge.
  */
-
-type Positions = { positionKey: string; targetWeightBps: number }[];
 
 export interface AllocationAtReview {
   verdict: AllocationAtService["verdict"];
@@ -27,18 +30,12 @@ export interface AllocationAtReview {
   note: string | null;
 }
 
-export const positionsOf = (weights: Readonly<Record<string, number>>): Positions =>
-  Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps }));
-
-export const weightsOfPositions = (positions: readonly { positionKey: string; targetWeightBps: number }[]) =>
-  Object.fromEntries(positions.map((p) => [p.positionKey, p.targetWeightBps]));
-
 /** What `up` will do with a strategy update the service's allocation was changed under. */
 export const REFUSED_UNTIL_REFRESHED =
   "The merge's `pulumi up` refuses this strategy update until the stack is refreshed (`pulumi refresh`) " +
   "and the change is reviewed again (a new preview and report).";
 
-function awaitingNote(change: StrategyChangeState, service: Positions): string {
+function awaitingNote(change: StrategyChangeState, service: readonly TargetPosition[]): string {
   const activity = change.signingActivityId === null ? "" : ` (signing activity ${change.signingActivityId})`;
   const until = change.status === "pending_approval" ? "it is approved" : "it completes";
   return (
@@ -61,10 +58,10 @@ export function allocationAtReview(
     targetWeightBps: p.targetWeightBps,
   }));
   const judged = allocationAtService({
-    recorded: positionsOf(recorded.weights),
+    recorded: positionsOfWeights(recorded.weights),
     recordedChange: recorded.change,
     service: servicePositions,
-    ...(codeTarget === null ? {} : { codeTarget: positionsOf(codeTarget) }),
+    ...(codeTarget === null ? {} : { codeTarget: positionsOfWeights(codeTarget) }),
   });
   const note =
     judged.verdict === "changed outside"
@@ -76,7 +73,7 @@ export function allocationAtReview(
         : null;
   return {
     verdict: judged.verdict,
-    serviceBps: weightsOfPositions(servicePositions),
+    serviceBps: weightsByKeyOf(servicePositions),
     recordedBps: { ...recorded.weights },
     recordedChange: recorded.change,
     note,

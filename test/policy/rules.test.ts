@@ -177,14 +177,20 @@ describe("one-manager-per-wallet", () => {
 
 describe("what the pack reads of a resource", () => {
   test("weights from the checked map or, before check, from positions; unknown values are not judged", () => {
-    expect(targetWeightsOf({ targetWeightsBps: { tbills: 10_000 } })).toEqual({ tbills: 10_000 });
-    expect(targetWeightsOf({ positions: [{ positionKey: "tbills", targetWeightBps: 10_000 }] })).toEqual({
+    expect(targetWeightsOf("portfolioWallet", { targetWeightsBps: { tbills: 10_000 } })).toEqual({
       tbills: 10_000,
     });
     expect(
-      targetWeightsOf({ positions: [{ positionKey: "tbills", targetWeightBps: undefined }] }),
+      targetWeightsOf("portfolioWallet", { positions: [{ positionKey: "tbills", targetWeightBps: 10_000 }] }),
+    ).toEqual({
+      tbills: 10_000,
+    });
+    expect(
+      targetWeightsOf("portfolioWallet", {
+        positions: [{ positionKey: "tbills", targetWeightBps: undefined }],
+      }),
     ).toBeUndefined();
-    expect(targetWeightsOf({})).toBeUndefined();
+    expect(targetWeightsOf("portfolioWallet", {})).toBeUndefined();
   });
 
   test("the wallet a resource manages: a PortfolioWallet's id or adopted id, a WalletStrategy's walletId", () => {

@@ -94,6 +94,17 @@ export function weightsByKeyOf(positions: readonly TargetPosition[]): WeightsByK
   return Object.fromEntries(positions.map((p) => [p.positionKey, p.targetWeightBps]));
 }
 
+/**
+ * The map of positions in the order they are listed, a repeated key's weights added: the policy
+ * pack's view of positions nothing has checked yet. check() refuses a repeated key, so this and
+ * weightsByKeyOf differ on no allocation that passes it.
+ */
+export function summedWeightsByKeyOf(positions: readonly TargetPosition[]): WeightsByKey {
+  const weights: WeightsByKey = {};
+  for (const p of positions) weights[p.positionKey] = (weights[p.positionKey] ?? 0) + p.targetWeightBps;
+  return weights;
+}
+
 /** The positions of a map, in the map's order (canonical only when the map is). */
 export function positionsOfWeights(weights: Readonly<WeightsByKey>): TargetPosition[] {
   return Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps }));
