@@ -8,7 +8,7 @@ import {
 } from "../../sandbox/domain/events/delivery.ts";
 import { openDatabase } from "../../sandbox/store/db.ts";
 import { insertDelivery, insertWebhookEvent, newDelivery } from "../../sandbox/store/webhookDeliveryStore.ts";
-import { recordStatements } from "../sandbox/queryPlans/statementRecorder.ts";
+import { recordStatements } from "../sandbox/store/queryPlans/statementRecorder.ts";
 import { uuid } from "../sandbox/helpers.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 
