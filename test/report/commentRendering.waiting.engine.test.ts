@@ -4,7 +4,7 @@ import { marked } from "marked";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { ensureChromium, launchBrowser } from "../console/harness.ts";
+import { ensureChromium, launchBrowser } from "../sandbox/console/harness.ts";
 import { forGitHub } from "../../cli/report/renderMarkdown.ts";
 
 /**

@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import type * as SandboxEntry from "../../sandbox/index.ts";
+import { repoRoot } from "../../../scripts/pulumiEnv.ts";
+import type * as SandboxEntry from "../../../sandbox/index.ts";
 import { ensureChromium, startCliSandbox, type CliSandbox } from "./harness.ts";
 
 /** Polls until the expectation holds: the page reads every 2 s, and a loaded machine is slower. */

@@ -1,4 +1,4 @@
-// What the console's browser tests check on any page, shared by the test files of test/console/:
+// What the console's browser tests check on any page, shared by the test files of test/sandbox/console/:
 // axe-core's serious findings, actions off-screen (outside the window, or scrolled out of a box),
 // tables that scroll sideways, boxes that overlap, and a poll that waits for the page's reads.
 import { readFileSync } from "node:fs";

@@ -12,8 +12,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { startTestSandbox, type TestSandbox } from "../sandbox/helpers.ts";
+import { repoRoot } from "../../../scripts/pulumiEnv.ts";
+import { startTestSandbox, type TestSandbox } from "../helpers.ts";
 
 const SRC = path.join(repoRoot, "sandbox", "console", "web", "src");
 

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
-import { SERVICE_OPERATIONS } from "../../sdk/nodejs/contract/operations.ts";
-import { SIGNING_PROVIDER_OPERATIONS } from "../../sdk/nodejs/contract/signingProvider.ts";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { SERVICE_OPERATIONS } from "../../../sdk/nodejs/contract/operations.ts";
+import { SIGNING_PROVIDER_OPERATIONS } from "../../../sdk/nodejs/contract/signingProvider.ts";
+import { repoRoot } from "../../../scripts/pulumiEnv.ts";
 
 /** The console's browser sources write each path they call once, in paths.js (docs/console.md). */
 const SRC = path.join(repoRoot, "sandbox", "console", "web", "src");

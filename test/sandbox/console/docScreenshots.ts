@@ -1,12 +1,12 @@
 // Takes the screenshots of docs/console.md (docs/images/console-*.png) with the browser tests'
-// harness: `node test/console/docScreenshots.ts`. A sandbox with a few wallets, money moving,
+// harness: `node test/sandbox/console/docScreenshots.ts`. A sandbox with a few wallets, money moving,
 // a strategy update waiting for approval and webhooks, made through the public and admin APIs.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { repoRoot } from "../../../scripts/pulumiEnv.ts";
 import { ensureChromium, launchBrowser, signIn, startCliSandbox } from "./harness.ts";
 
 const TOKEN = "sandbox-token";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { refuseInUnitTests, repoRoot } from "../../scripts/pulumiEnv.ts";
+import { refuseInUnitTests, repoRoot } from "../../../scripts/pulumiEnv.ts";
 
 /**
  * The console's browser tests run the sandbox as a user does (`portfolio-wallet sandbox`, a child

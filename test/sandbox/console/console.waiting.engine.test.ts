@@ -13,10 +13,10 @@ import {
   submitSignIn,
   type CliSandbox,
 } from "./harness.ts";
-import { startReceiver } from "../webhooks/receiver.ts";
+import { startReceiver } from "../../webhooks/receiver.ts";
 import { boxOf, eventually, offscreenActions, overlap, seriousViolations } from "./pageChecks.ts";
-import { statementCsv, usdToMicros, type Statement } from "../../sdk/nodejs/contract/index.ts";
-import { ETHEREUM_PAYOUT } from "../support/sandboxAccess.ts";
+import { statementCsv, usdToMicros, type Statement } from "../../../sdk/nodejs/contract/index.ts";
+import { ETHEREUM_PAYOUT } from "../../support/sandboxAccess.ts";
 
 /**
  * The console in a real browser (Debian's Chromium through playwright-core), against

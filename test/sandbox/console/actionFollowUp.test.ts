@@ -5,7 +5,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
+import { repoRoot } from "../../../scripts/pulumiEnv.ts";
 
 const SRC = path.join(repoRoot, "sandbox", "console", "web", "src");
 
