@@ -13,7 +13,7 @@ import {
   submitSignIn,
   type CliSandbox,
 } from "./harness.ts";
-import { startReceiver } from "../../webhooks/receiver.ts";
+import { startReceiver } from "../domain/events/harness/receiver.ts";
 import { boxOf, eventually, offscreenActions, overlap, seriousViolations } from "./pageChecks.ts";
 import { statementCsv, usdToMicros, type Statement } from "../../../sdk/nodejs/contract/index.ts";
 import { ETHEREUM_PAYOUT } from "../../support/sandboxAccess.ts";

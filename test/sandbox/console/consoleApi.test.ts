@@ -2,7 +2,7 @@ import { ApiKeyStamper } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateTurnkeyApiKeyPair } from "../../sdk/approval/turnkeyKeys.ts";
 import { EVENT_TYPES } from "../../../sdk/nodejs/contract/index.ts";
-import { startReceiver } from "../../webhooks/receiver.ts";
+import { startReceiver } from "../domain/events/harness/receiver.ts";
 import { eventually, OTHER_TOKEN, uuid } from "../helpers.ts";
 import {
   DAY_MS,

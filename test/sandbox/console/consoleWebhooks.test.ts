@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { verifyWebhookSignature } from "../../../sdk/nodejs/webhooks/index.ts";
-import { startReceiver, type Receiver } from "../../webhooks/receiver.ts";
+import { startReceiver, type Receiver } from "../domain/events/harness/receiver.ts";
 import { eventually, OTHER_TOKEN, startTestSandbox, type TestSandbox } from "../helpers.ts";
 
 /**

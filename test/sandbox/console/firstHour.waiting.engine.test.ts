@@ -3,7 +3,7 @@ import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox } from "./harness.ts";
 import { eventually, offscreenActions, seriousViolations } from "./pageChecks.ts";
-import { startReceiver } from "../../webhooks/receiver.ts";
+import { startReceiver } from "../domain/events/harness/receiver.ts";
 
 /**
  * A new user's first hour with the console (issue 40): each rough edge it met, in Chromium at the

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { startReceiver } from "../../webhooks/receiver.ts";
+import { startReceiver } from "../domain/events/harness/receiver.ts";
 import { eventually, OTHER_TOKEN, uuid } from "../helpers.ts";
 import { deposit, DEPOSIT_DELAY_MS, fundedWallet, useMoneySandbox, withdrawBody } from "../moneyHelpers.ts";
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { verifyWebhookSignature } from "../../../sdk/nodejs/webhooks/index.ts";
-import { startReceiver } from "../../webhooks/receiver.ts";
+import { startReceiver } from "../domain/events/harness/receiver.ts";
 import { eventually, offscreenActions, seriousViolations } from "./pageChecks.ts";
 import { ensureChromium, launchBrowser, signIn, startCliSandbox, type CliSandbox } from "./harness.ts";
 

@@ -7,7 +7,7 @@ import { basename, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock } from "../../../sandbox/index.ts";
-import { startReceiver, type Receiver } from "../../webhooks/receiver.ts";
+import { startReceiver, type Receiver } from "./events/harness/receiver.ts";
 import {
   ORG,
   OTHER_TOKEN,

@@ -6,7 +6,7 @@ import {
   webhookUrlProblem,
   type WebhookUrlPolicy,
 } from "../../../sandbox/domain/webhookUrlPolicy.ts";
-import { startReceiver } from "../../webhooks/receiver.ts";
+import { startReceiver } from "./events/harness/receiver.ts";
 import { eventually, startTestSandbox } from "../helpers.ts";
 import { fundedWallet, startMoneySandbox } from "../moneyHelpers.ts";
 

@@ -9,7 +9,7 @@ import {
   TWO_SOURCES as POSITIONS,
   type SandboxAnswer,
 } from "../../../support/sandboxAccess.ts";
-import { startReceiver } from "../../../webhooks/receiver.ts";
+import { startReceiver } from "../../domain/events/harness/receiver.ts";
 
 /**
  * A workload that touches every route of the sandbox and every kind of due work: wallets and

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { openDatabase } from "../../sandbox/store/db.ts";
+import { openDatabase } from "../../../../sandbox/store/db.ts";
 import {
   insertDelivery,
   insertWebhookEvent,
   pruneDeliveryHistory,
-} from "../../sandbox/store/webhookDeliveryStore.ts";
-import { eventually, uuid, walletBody } from "../sandbox/helpers.ts";
-import { startMoneySandbox, type MoneySandbox } from "../sandbox/moneyHelpers.ts";
-import { startReceiver, type Receiver } from "./receiver.ts";
+} from "../../../../sandbox/store/webhookDeliveryStore.ts";
+import { eventually, uuid, walletBody } from "../../helpers.ts";
+import { startMoneySandbox, type MoneySandbox } from "../../moneyHelpers.ts";
+import { startReceiver, type Receiver } from "./harness/receiver.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -5,9 +5,9 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
   type EventType,
-} from "../../sdk/nodejs/contract/index.ts";
-import { parseWebhookEvent, verifyWebhookSignature } from "../../sdk/nodejs/webhooks/index.ts";
-import { eventually, ORG, uuid } from "../sandbox/helpers.ts";
+} from "../../../../sdk/nodejs/contract/index.ts";
+import { parseWebhookEvent, verifyWebhookSignature } from "../../../../sdk/nodejs/webhooks/index.ts";
+import { eventually, ORG, uuid } from "../../helpers.ts";
 import {
   DAY_MS,
   deposit,
@@ -15,8 +15,8 @@ import {
   startMoneySandbox,
   withdrawBody,
   type MoneySandbox,
-} from "../sandbox/moneyHelpers.ts";
-import { startReceiver, type Receiver, type Responder } from "./receiver.ts";
+} from "../../moneyHelpers.ts";
+import { startReceiver, type Receiver, type Responder } from "./harness/receiver.ts";
 
 const DELIVERY = { retryBaseDelayMs: 20, maxAttempts: 4, timeoutMs: 2000 };
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,16 +1,20 @@
-import { createWebhookInboxes } from "../../sandbox/domain/events/inboxes.ts";
+import { createWebhookInboxes } from "../../../../sandbox/domain/events/inboxes.ts";
 import { setImmediate as afterPass } from "node:timers/promises";
 import { afterEach, expect, test } from "vitest";
 import {
   createWebhookDispatcher,
   DEFAULT_WEBHOOK_DELIVERY,
   type WebhookDispatcher,
-} from "../../sandbox/domain/events/delivery.ts";
-import { openDatabase } from "../../sandbox/store/db.ts";
-import { insertDelivery, insertWebhookEvent, newDelivery } from "../../sandbox/store/webhookDeliveryStore.ts";
-import { recordStatements } from "../sandbox/store/queryPlans/statementRecorder.ts";
-import { uuid } from "../sandbox/helpers.ts";
-import { startReceiver, type Receiver } from "./receiver.ts";
+} from "../../../../sandbox/domain/events/delivery.ts";
+import { openDatabase } from "../../../../sandbox/store/db.ts";
+import {
+  insertDelivery,
+  insertWebhookEvent,
+  newDelivery,
+} from "../../../../sandbox/store/webhookDeliveryStore.ts";
+import { recordStatements } from "../../store/queryPlans/statementRecorder.ts";
+import { uuid } from "../../helpers.ts";
+import { startReceiver, type Receiver } from "./harness/receiver.ts";
 
 /**
  * One organization's fan-out backlog is not read again on every dispatch pass: a pass reads the
