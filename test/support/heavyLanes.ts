@@ -42,7 +42,7 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/consumer/layouts.engine.test.ts": 160,
   // Not of that run: measured alone (2026-12-03, the machine shared, load 4.5), with its restore,
   // adopt and market watch steps.
-  "test/drift/driftEveryProgram.engine.test.ts": 270,
+  "test/cli/drift/driftEveryProgram.engine.test.ts": 270,
   // Not of that run: the fresh-clone run of 4b35f71 (2026-12-04), with issue 58's checks.
   "test/sandbox/console/console.waiting.engine.test.ts": 112,
   "test/e2e/faults.waiting.engine.test.ts": 106,
@@ -55,7 +55,7 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/sandbox/console/firstHour.waiting.engine.test.ts": 72,
   "test/sandbox/console/itemLinks.waiting.engine.test.ts": 59,
   "test/openapi/schemathesis.engine.test.ts": 52,
-  "test/report/moneyEveryAdapter.engine.test.ts": 47,
+  "test/cli/report/moneyEveryAdapter.engine.test.ts": 47,
   "test/consumer/recreateAfterDestroy.engine.test.ts": 46,
   "test/native/go.engine.test.ts": 45,
   "test/native/java.engine.test.ts": 41,
@@ -69,7 +69,7 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/consumer/bothWays.engine.test.ts": 23,
   "test/sandbox/console/serving.waiting.engine.test.ts": 10,
   // Measured alone (2026-12-02): Chromium's start and eight pages.
-  "test/report/commentRendering.waiting.engine.test.ts": 6,
+  "test/cli/report/commentRendering.waiting.engine.test.ts": 6,
   "test/native/schema.engine.test.ts": 10,
   "test/consumer/nodeVersion.engine.test.ts": 5,
   "test/openapi/pythonClient.engine.test.ts": 4,

@@ -3,9 +3,9 @@ import path from "node:path";
 import { marked } from "marked";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { ensureChromium, launchBrowser } from "../sandbox/console/harness.ts";
-import { forGitHub } from "../../cli/report/renderMarkdown.ts";
+import { repoRoot } from "../../../scripts/pulumiEnv.ts";
+import { ensureChromium, launchBrowser } from "../../sandbox/console/harness.ts";
+import { forGitHub } from "../../../cli/report/renderMarkdown.ts";
 
 /**
  * The pull-request comment as GitHub shows it (issue 57): the report's markdown (the snapshots the

@@ -1,6 +1,6 @@
-// A user's TypeScript program for the drift check (test/drift/driftEveryProgram.engine.test.ts), copied
+// A user's TypeScript program for the drift check (test/cli/drift/driftEveryProgram.engine.test.ts), copied
 // to index.ts of both TypeScript layouts of test/consumer/layouts (ES module and CommonJS). Every
-// program of test/drift/programs declares the same treasury from the same stack config:
+// program of test/cli/drift/programs declares the same treasury from the same stack config:
 // tbillsBps and syrupUsdcBps.
 import * as pulumi from "@pulumi/pulumi";
 import { PortfolioWallet, WebhookRegistration } from "@portfolio-wallet/pulumi";

@@ -1,19 +1,19 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { forGitHub } from "../../cli/report/renderMarkdown.ts";
-import { createManualClock } from "../../sandbox/index.ts";
-import { moneyImpact, usdToMicros } from "../../sdk/nodejs/contract/index.ts";
-import { packedPackage } from "../consumer/harness/packedPackage.ts";
-import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
-import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
-import { callSandbox, type SandboxAccess } from "../support/sandboxAccess.ts";
-import { configSetAll } from "../support/pulumiConfig.ts";
+import { forGitHub } from "../../../cli/report/renderMarkdown.ts";
+import { createManualClock } from "../../../sandbox/index.ts";
+import { moneyImpact, usdToMicros } from "../../../sdk/nodejs/contract/index.ts";
+import { packedPackage } from "../../consumer/harness/packedPackage.ts";
+import { ORG, startTestSandbox, TOKEN, type TestSandbox } from "../../sandbox/helpers.ts";
+import { PROGRAM_KINDS, type ProgramProject } from "../../support/programProjects.ts";
+import { callSandbox, type SandboxAccess } from "../../support/sandboxAccess.ts";
+import { configSetAll } from "../../support/pulumiConfig.ts";
 
 /**
  * The change in dollars through the real engine (issue 37), for both adapters: a TypeScript program
  * of the packed package (the dynamic resources) and a YAML program on the plugin from its release
- * archive (the native plugin). The treasury of test/drift/programs is created, funded with a known
+ * archive (the native plugin). The treasury of test/cli/drift/programs is created, funded with a known
  * deposit, and reweighted in a preview; the report's dollars must be the sandbox's own wallet
  * answers to the micro, and the policy pack's money rules must refuse above their thresholds and
  * pass below, at preview, the pack found as the docs say (`portfolio-wallet policy-pack-path`: in

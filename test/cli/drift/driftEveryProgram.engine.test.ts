@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { packedPackage } from "../consumer/harness/packedPackage.ts";
-import type { SandboxClock } from "../../sandbox/index.ts";
-import { usdToMicros } from "../../sdk/nodejs/contract/money.ts";
-import { INBOX_PATH_PREFIX, type InboxDelivery } from "../../sdk/nodejs/contract/webhookInbox.ts";
-import { yearlyYieldMicros } from "../../sdk/nodejs/contract/moneyImpact.ts";
-import { eventually, ORG, startTestSandbox, TOKEN, type TestSandbox } from "../sandbox/helpers.ts";
+import { packedPackage } from "../../consumer/harness/packedPackage.ts";
+import type { SandboxClock } from "../../../sandbox/index.ts";
+import { usdToMicros } from "../../../sdk/nodejs/contract/money.ts";
+import { INBOX_PATH_PREFIX, type InboxDelivery } from "../../../sdk/nodejs/contract/webhookInbox.ts";
+import { yearlyYieldMicros } from "../../../sdk/nodejs/contract/moneyImpact.ts";
+import { eventually, ORG, startTestSandbox, TOKEN, type TestSandbox } from "../../sandbox/helpers.ts";
 import {
   callSandbox,
   ETHEREUM_PAYOUT,
@@ -14,16 +14,16 @@ import {
   requestCounts,
   resetRequestCounts,
   type SandboxAccess,
-} from "../support/sandboxAccess.ts";
-import { PROGRAM_KINDS, type ProgramProject } from "../support/programProjects.ts";
-import { configSetAll } from "../support/pulumiConfig.ts";
+} from "../../support/sandboxAccess.ts";
+import { PROGRAM_KINDS, type ProgramProject } from "../../support/programProjects.ts";
+import { configSetAll } from "../../support/pulumiConfig.ts";
 
 /**
  * `portfolio-wallet drift` and the pull-request report through the real engine, for a program on
  * each adapter, each set up outside this repository as its user has it: an ES-module TypeScript
  * program with the packed package installed by npm (the dynamic resources), a YAML program with
  * the plugin installed from its release archive (the native plugin) and the CLI from the packed
- * package. Each program declares the same treasury (test/drift/programs),
+ * package. Each program declares the same treasury (test/cli/drift/programs),
  * is changed at the sandbox behind its back, and is checked with the command as a pipeline runs
  * it, counting the sandbox's requests: a drift check only reads.
  *
