@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PLUGIN_EXECUTABLE } from "../../scripts/pluginArchive.ts";
 import { NODE_WITH_NPM_ALONE } from "../../sdk/nodejs/client/core/nodeVersion.ts";
-import { PLUGIN_ARCHIVE } from "./harness/languageProject.ts";
+import { PLUGIN_ARCHIVE } from "../native/harness/languageProject.ts";
 
 /**
  * The release archive's launcher checks the Node.js on PATH before loading the plugin: an older one
