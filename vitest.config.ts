@@ -11,7 +11,7 @@ import { HeavyLanesSequencer } from "./test/support/heavySequencer.ts";
  * alone for the edit loop. The unit project puts stand-ins for `pulumi`, `go`, `mvn`, `java` and
  * `chromium` first on PATH and sets PORTFOLIO_WALLET_TEST_TIER=unit, which the engine's, Python
  * virtual environments' and browser's entry points refuse (scripts/pulumiEnv.ts,
- * test/native/harness/languageProject.ts, test/console/harness.ts): a new file that needs any of
+ * test/native/harness/languageProject.ts, test/sandbox/console/harness.ts): a new file that needs any of
  * them fails in `npm run test:unit` with a message saying to name it `*.engine.test.ts`, instead of
  * silently making the quick loop slow. `*.waiting.engine.test.ts` is a heavy file that mostly waits
  * (its lane: WAITING_TESTS in test/support/heavyLanes.ts).

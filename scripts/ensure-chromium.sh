@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ensures Debian's Chromium for the console's browser tests (test/console/) and prints the path of
+# Ensures Debian's Chromium for the console's browser tests (test/sandbox/console/) and prints the path of
 # its executable. A browser build that downloads itself (playwright install) cannot work on a machine
 # without internet, so the tests drive the distribution's package: `apt-get install chromium`, as
 # root, or through `sudo -n` when that needs no password. One install at a time (flock), since the

@@ -2,7 +2,7 @@
 // .gitattributes marks each `linguist-generated` (GitHub folds them in diffs and leaves them out of
 // the language statistics) and .prettierignore leaves each alone. Each file holds one block between
 // the marker lines below, written from GENERATED_PATHS by `npm run generate`; the rest of the file
-// is written by hand. test/native/generatedMarks.test.ts fails when a block is not what it gives.
+// is written by hand. test/scripts/generatedMarks.test.ts fails when a block is not what it gives.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 

@@ -4,7 +4,7 @@
 // is not counted, and CPU time does not stretch when the machine is busy the way wall time does.
 // Reading 20 MB, decoding and parsing it costs the sandbox several hundred ms of CPU; refusing on
 // the header alone costs about what the small requests cost, which is what to look for here.
-// Reports, never asserts; test/sandbox/signingCost.test.ts checks the answers.
+// Reports, never asserts; test/sandbox/signing/badStamp.test.ts checks the answers.
 import { badStampRequests, twentyRequests } from "../support/badStamps.ts";
 import { startSandboxProcess } from "./load/sandboxHandle.ts";
 

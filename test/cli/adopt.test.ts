@@ -12,7 +12,7 @@ import { previewOf, refreshEventLogOf, step, urnOf, walletRefresh, WALLET } from
  * `portfolio-wallet adopt`: where an allocation changed at the service is written into the code
  * (the rules, pure), and the command's writes, their check and their undoing against a stand-in
  * `pulumi` that answers the config and the checking preview (the engine itself runs it in
- * test/drift/driftEveryProgram.engine.test.ts, for a TypeScript and a YAML program); and `restore` on a
+ * test/cli/drift/driftEveryProgram.engine.test.ts, for a TypeScript and a YAML program); and `restore` on a
  * stack with nothing to restore, against the same stand-in.
  */
 

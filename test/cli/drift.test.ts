@@ -24,7 +24,7 @@ import {
 
 /**
  * The drift check's rules on refresh previews shaped like the engine's event log and `--json`
- * digest (the engine itself runs in test/drift/driftEveryProgram.engine.test.ts), the one-issue-per-stack
+ * digest (the engine itself runs in test/cli/drift/driftEveryProgram.engine.test.ts), the one-issue-per-stack
  * decision of the scheduled workflow, and the saved plan the report reads.
  */
 

@@ -9,7 +9,7 @@ import { runProcess } from "./harness.ts";
 /**
  * `portfolio-wallet policy-pack-path` names the pack's manifest for the engine on PATH: the offline
  * engine is told apart by the launcher it puts beside its `pulumi`. (Through the engine with a YAML
- * project, from a tools directory beside it: test/report/moneyEveryAdapter.engine.test.ts.)
+ * project, from a tools directory beside it: test/cli/report/moneyEveryAdapter.engine.test.ts.)
  */
 
 const dirs: string[] = [];

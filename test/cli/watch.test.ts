@@ -11,7 +11,7 @@ import { CATALOG } from "./previewFixtures.ts";
 
 /**
  * The market watch's bands on wallet answers shaped like the service's (the engine and the
- * sandbox's market run it in test/drift/driftEveryProgram.engine.test.ts), its settings, and the one
+ * sandbox's market run it in test/cli/drift/driftEveryProgram.engine.test.ts), its settings, and the one
  * watch issue per stack.
  */
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { InboxDeliveryListSchema, type InboxDelivery } from "../../sdk/nodejs/contract/index.ts";
 import { startSandbox } from "../../sandbox/index.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
-import { ensureChromium, launchBrowser, signIn } from "../console/harness.ts";
+import { ensureChromium, launchBrowser, signIn } from "../sandbox/console/harness.ts";
 import { callSandbox, depositInto, type SandboxAccess } from "../support/sandboxAccess.ts";
 
 // The README's main job, run as a user runs it (`node scripts/quickstart.ts`), through the real

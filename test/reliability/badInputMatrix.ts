@@ -36,7 +36,7 @@ const LEFT_OUT: ReadonlyMap<LeftOutId, string> = new Map<LeftOutId, string>([
   ["sandboxRestoreSnapshot", "replaces the whole sandbox's state"],
   ["sandboxExportOrganization", "writes files"],
   ["sandboxImportOrganization", "replaces an organization's state"],
-  // Their parameter is a file name, not an id the matrix makes; test/sandbox/snapshots.test.ts refuses bad ones.
+  // Their parameter is a file name, not an id the matrix makes; test/sandbox/domain/snapshots.test.ts refuses bad ones.
   ["sandboxReadSnapshot", "reads a snapshot file by name, of which the matrix makes none"],
   ["sandboxReadOrganizationExport", "reads an export file by name, of which the matrix makes none"],
   // Whole documents, hundreds of KB, over the matrix's small-answer bound; they read no input.

@@ -351,7 +351,7 @@ describe("defect 6: bodies are limited to 1 MB and errors do not echo the input"
 
 describe("defect 7: one organization's hanging receivers do not delay another's webhooks", () => {
   test("org-a's delivery arrives while every one of org-b's twenty hanging attempts is still waiting", async () => {
-    const { startReceiver } = await import("../webhooks/receiver.ts");
+    const { startReceiver } = await import("../sandbox/domain/events/harness/receiver.ts");
     const t = await startTestSandbox({
       allowPrivateWebhookUrls: true,
       depositProcessingDelayMs: 60_000,

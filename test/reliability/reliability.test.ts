@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock, startSandbox, type Sandbox, type SandboxOptions } from "../../sandbox/index.ts";
 import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 import { eventually } from "../sandbox/helpers.ts";
-import { startReceiver, type Receiver } from "../webhooks/receiver.ts";
+import { startReceiver, type Receiver } from "../sandbox/domain/events/harness/receiver.ts";
 import { fundedWallet, type SandboxAccess } from "../support/sandboxAccess.ts";
 import {
   BAD_BODIES,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createManualClock } from "../../sandbox/index.ts";
-import { startReceiver, type Receiver } from "../webhooks/receiver.ts";
+import { startReceiver, type Receiver } from "./domain/events/harness/receiver.ts";
 import {
   eventually,
   OTHER_TOKEN,

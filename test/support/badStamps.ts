@@ -3,7 +3,7 @@ import { generateTurnkeyApiKeyPair } from "../sdk/approval/turnkeyKeys.ts";
 
 /**
  * Requests to the sandbox's signing provider with a bad stamp, small and about 1 MB large: what
- * test/sandbox/signingCost.test.ts checks the answers of and test/bench/signingCost.ts measures the
+ * test/sandbox/signing/badStamp.test.ts checks the answers of and test/bench/signingCost.ts measures the
  * sandbox's CPU time of.
  */
 

@@ -61,7 +61,7 @@ describe("the heavy tier's start order", () => {
       "test/e2e/faults.waiting.engine.test.ts",
       "test/new/unmeasured.engine.test.ts",
       "test/docs/newcomerPath.engine.test.ts",
-      "test/console/webhooks.waiting.engine.test.ts",
+      "test/sandbox/console/webhooks.waiting.engine.test.ts",
       "test/consumer/layouts.engine.test.ts",
     ]);
     expect(order).toEqual([
@@ -69,7 +69,7 @@ describe("the heavy tier's start order", () => {
       "test/docs/newcomerPath.engine.test.ts",
       "test/e2e/faults.waiting.engine.test.ts",
       "test/consumer/layouts.engine.test.ts",
-      "test/console/webhooks.waiting.engine.test.ts",
+      "test/sandbox/console/webhooks.waiting.engine.test.ts",
       "test/native/python.engine.test.ts",
     ]);
   });

@@ -42,9 +42,9 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/consumer/layouts.engine.test.ts": 160,
   // Not of that run: measured alone (2026-12-03, the machine shared, load 4.5), with its restore,
   // adopt and market watch steps.
-  "test/drift/driftEveryProgram.engine.test.ts": 270,
+  "test/cli/drift/driftEveryProgram.engine.test.ts": 270,
   // Not of that run: the fresh-clone run of 4b35f71 (2026-12-04), with issue 58's checks.
-  "test/console/console.waiting.engine.test.ts": 112,
+  "test/sandbox/console/console.waiting.engine.test.ts": 112,
   "test/e2e/faults.waiting.engine.test.ts": 106,
   // Not of that run: measured alone (2026-12-03, the machine shared), with drift.yml's ways back.
   "test/examples/upPlanSteps.engine.test.ts": 170,
@@ -52,10 +52,10 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/e2e/killedUp.engine.test.ts": 83,
   "test/e2e/rateLimitedUp.waiting.engine.test.ts": 64,
   // 4b35f71 too, for the next three: the paused sandbox, object pages, inboxes.
-  "test/console/firstHour.waiting.engine.test.ts": 72,
-  "test/console/itemLinks.waiting.engine.test.ts": 59,
+  "test/sandbox/console/firstHour.waiting.engine.test.ts": 72,
+  "test/sandbox/console/itemLinks.waiting.engine.test.ts": 59,
   "test/openapi/schemathesis.engine.test.ts": 52,
-  "test/report/moneyEveryAdapter.engine.test.ts": 47,
+  "test/cli/report/moneyEveryAdapter.engine.test.ts": 47,
   "test/consumer/recreateAfterDestroy.engine.test.ts": 46,
   "test/native/go.engine.test.ts": 45,
   "test/native/java.engine.test.ts": 41,
@@ -63,13 +63,13 @@ export const MEASURED_SECONDS: Record<string, number> = {
   "test/consumer/policyPack.engine.test.ts": 38,
   // 4b35f71: with the inbox's deliveries read after its first up.
   "test/quickstart/quickstart.engine.test.ts": 48,
-  "test/console/webhooks.waiting.engine.test.ts": 35,
+  "test/sandbox/console/webhooks.waiting.engine.test.ts": 35,
   "test/native/yaml.engine.test.ts": 23,
   "test/docs/codeBlocks.engine.test.ts": 23,
   "test/consumer/bothWays.engine.test.ts": 23,
-  "test/console/serving.waiting.engine.test.ts": 10,
+  "test/sandbox/console/serving.waiting.engine.test.ts": 10,
   // Measured alone (2026-12-02): Chromium's start and eight pages.
-  "test/report/commentRendering.waiting.engine.test.ts": 6,
+  "test/cli/report/commentRendering.waiting.engine.test.ts": 6,
   "test/native/schema.engine.test.ts": 10,
   "test/consumer/nodeVersion.engine.test.ts": 5,
   "test/openapi/pythonClient.engine.test.ts": 4,

@@ -6,7 +6,7 @@ import { installPackedPackage, userProjectDependencies } from "../consumer/harne
 import { LanguageProject } from "../native/harness/languageProject.ts";
 
 /**
- * One user program per adapter, each declaring the same treasury (test/drift/programs: a wallet of
+ * One user program per adapter, each declaring the same treasury (test/cli/drift/programs: a wallet of
  * tbills and syrupUsdc from the stack config tbillsBps and syrupUsdcBps, and a webhook), set up
  * outside this repository as its user has it, with the package's CLI as that user runs it: an
  * ES-module TypeScript program on the dynamic resources and a YAML program on the native plugin.
@@ -40,7 +40,7 @@ export interface ProgramKind {
   create(tarball: string, projectName: string): Promise<ProgramProject>;
 }
 
-const programsDir = path.join(import.meta.dirname, "..", "drift", "programs");
+const programsDir = path.join(import.meta.dirname, "..", "cli", "drift", "programs");
 const layoutsDir = path.join(import.meta.dirname, "..", "consumer", "layouts");
 
 /** A TypeScript project of one of the layouts users have, the packed package installed with npm. */

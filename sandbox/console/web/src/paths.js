@@ -2,7 +2,7 @@
 // Every path the console calls, written once: the service's own API (spec 4), the signing provider's
 // endpoints the sandbox serves (docs/approvals.md), the admin API (docs/sandbox.md "Admin API") and
 // the console's read API (docs/sandbox.md "Console API"). The views ask for a path here, never
-// write one; test/console/paths.test.ts holds them to it, and holds every service and signing path
+// write one; test/sandbox/console/paths.test.ts holds them to it, and holds every service and signing path
 // here to an operation of the contract's tables (the tables carry zod schemas, which the browser
 // bundle leaves out, so the paths cannot be read from them here).
 
