@@ -3,8 +3,8 @@ import type { StrategyCatalogEntry, YieldSource } from "../contract/catalog.ts";
 import type { QuoteOption, QuoteRequest } from "../contract/quote.ts";
 import type { PortfolioWallet } from "../contract/wallet.ts";
 import type { YieldMetrics, YieldMetricsRequest } from "../contract/yieldMetrics.ts";
-import { PortfolioWalletClient } from "../client/index.ts";
-import { deploymentRetryOptions } from "../client/serviceClient.ts";
+import type { PortfolioWalletClient } from "../client/index.ts";
+import { withClient } from "../client/serviceClient.ts";
 import {
   firstOf,
   fromEnvironment,
@@ -33,10 +33,14 @@ const stackConfig: ConfigSource = {
   get: (key) => pulumi.runtime.getConfig(key),
 };
 
-async function withClient<T>(
+/**
+ * Runs `call` with a client made from the function's overrides or the stack's settings, under the
+ * deployment's retry policy as the provider's: a function in a pipeline rides out throttling too.
+ */
+async function withFunctionClient<T>(
   options: FunctionOptions | undefined,
   call: (client: PortfolioWalletClient) => Promise<T>,
-) {
+): Promise<T> {
   const settings =
     options?.baseUrl !== undefined && options.apiToken !== undefined
       ? {
@@ -47,25 +51,24 @@ async function withClient<T>(
           ),
         }
       : resolveProviderSettings(stackConfig);
-  // The deployment's retry policy, as the provider's: a function in a pipeline rides out throttling too.
-  const client = new PortfolioWalletClient({
-    baseUrl: options?.baseUrl ?? settings.baseUrl,
-    apiToken: options?.apiToken ?? settings.apiToken,
-    ...deploymentRetryOptions(settings),
-    onRetry: (notice) => void pulumi.log.info(retryNoticeText(notice)),
-  });
   try {
-    return await call(client);
+    return await withClient(
+      {
+        baseUrl: options?.baseUrl ?? settings.baseUrl,
+        apiToken: options?.apiToken ?? settings.apiToken,
+        onRetry: (notice) => void pulumi.log.info(retryNoticeText(notice)),
+      },
+      { kind: "deployment", retryTimeoutMs: settings.retryTimeoutMs },
+      call,
+    );
   } catch (error) {
     throw withSettingHint(error);
-  } finally {
-    await client.close();
   }
 }
 
 /** The strategy catalog: yield sources with their liquidity limit and current rate (spec 4.3). */
 export function getStrategies(options?: FunctionOptions): Promise<StrategyCatalogEntry[]> {
-  return withClient(
+  return withFunctionClient(
     options,
     async (client) => (await READ_FUNCTIONS.getStrategies.call(client, {})).strategies,
   );
@@ -73,7 +76,7 @@ export function getStrategies(options?: FunctionOptions): Promise<StrategyCatalo
 
 /** The yield-source catalog from which positionKeys must be taken (spec 4.2). */
 export function getYieldSources(options?: FunctionOptions): Promise<YieldSource[]> {
-  return withClient(
+  return withFunctionClient(
     options,
     async (client) => (await READ_FUNCTIONS.getYieldSources.call(client, {})).yieldSources,
   );
@@ -85,12 +88,12 @@ export function getYieldSources(options?: FunctionOptions): Promise<YieldSource[
  * `"LIQUIDITY"`. An option's `strategyConfig.positions` can be passed to a wallet as they are.
  */
 export function getQuote(request: QuoteRequest = {}, options?: FunctionOptions): Promise<QuoteOption[]> {
-  return withClient(options, async (client) => (await READ_FUNCTIONS.getQuote.call(client, request)).options);
+  return withFunctionClient(options, async (client) => (await READ_FUNCTIONS.getQuote.call(client, request)).options);
 }
 
 /** One wallet by id, with balances, positions, deposit addresses and blended rate (spec 4.6). */
 export function getWallet(walletId: string, options?: FunctionOptions): Promise<PortfolioWallet> {
-  return withClient(options, (client) => READ_FUNCTIONS.getWallet.call(client, { walletId }));
+  return withFunctionClient(options, (client) => READ_FUNCTIONS.getWallet.call(client, { walletId }));
 }
 
 /** Yield generated, withdrawn and accrued over a period, globally and per wallet (spec 4.12). */
@@ -98,5 +101,5 @@ export function getYieldMetrics(
   request: YieldMetricsRequest = {},
   options?: FunctionOptions,
 ): Promise<YieldMetrics> {
-  return withClient(options, (client) => READ_FUNCTIONS.getYieldMetrics.call(client, request));
+  return withFunctionClient(options, (client) => READ_FUNCTIONS.getYieldMetrics.call(client, request));
 }
