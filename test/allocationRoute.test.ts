@@ -52,12 +52,12 @@ export const PROPERTY_READ_BY_NAME = new RegExp(
 );
 
 /**
- * A hand-written conversion between an allocation's map and its positions: `Object.fromEntries`
- * or `Object.entries` within one statement that pairs a positionKey with its targetWeightBps (a
+ * A hand-written conversion between an allocation's map and its positions: `Object.fromEntries`,
+ * `Object.entries` or `new Map` within one statement that pairs a positionKey with its targetWeightBps (a
  * map of something else by positionKey, such as each source's rate, is not an allocation).
  */
 export const HAND_WRITTEN_CONVERSION =
-  /Object\.(?:fromEntries|entries)\([^;]*?(?:positionKey[^;]*?targetWeightBps|targetWeightBps[^;]*?positionKey)/;
+  /(?:Object\.(?:fromEntries|entries)|new Map)\([^;]*?(?:positionKey[^;]*?targetWeightBps|targetWeightBps[^;]*?positionKey)/;
 
 /** The places that may name the properties: the descriptors, and the one read of the engine's inputs. */
 const MAY_NAME_PROPERTIES = (file: string) =>
@@ -84,9 +84,13 @@ describe("the allocation's one route", () => {
         file: "cli/z.ts",
         text: "Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps }));",
       },
+      {
+        file: "cli/v.ts",
+        text: "const targets = new Map(config.positions.map((p) => [p.positionKey, p.targetWeightBps]));",
+      },
     ];
     expect(findings(violations, PROPERTY_READ_BY_NAME)).toHaveLength(2);
-    expect(findings(violations, HAND_WRITTEN_CONVERSION)).toHaveLength(2);
+    expect(findings(violations, HAND_WRITTEN_CONVERSION)).toHaveLength(3);
     // Neither a typed read nor a conversion of something else is taken for one.
     const fine = [
       {

@@ -1,4 +1,4 @@
-import { positionsOfWeights, sameWeights } from "../../sdk/nodejs/contract/allocation.ts";
+import { positionsOfWeights, sameWeights, weightOf } from "../../sdk/nodejs/contract/allocation.ts";
 import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts";
 import { moneyImpact, type WalletHoldings } from "../../sdk/nodejs/contract/moneyImpact.ts";
 import type { ServiceWallets } from "../report/allocationReport.ts";
@@ -126,8 +126,8 @@ const describeWeights = (weights: Record<string, number>) =>
 
 function sourcesOf(code: Record<string, number>, service: Record<string, number>): SourceDrift[] {
   return [...new Set([...Object.keys(code), ...Object.keys(service)])].sort().map((positionKey) => {
-    const codeBps = code[positionKey] ?? 0;
-    const serviceBps = service[positionKey] ?? 0;
+    const codeBps = weightOf(code, positionKey);
+    const serviceBps = weightOf(service, positionKey);
     return { positionKey, codeBps, serviceBps, deltaBps: serviceBps - codeBps };
   });
 }

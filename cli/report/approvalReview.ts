@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TargetAllocation, weightsByKeyOf } from "../../sdk/nodejs/contract/index.ts";
+import { TargetAllocation, weightOf, weightsByKeyOf } from "../../sdk/nodejs/contract/index.ts";
 import {
   allocationFieldsOf,
   resourceKindOfUrn,
@@ -147,9 +147,10 @@ export function planDisagreement(
   for (const { weights } of planned) {
     const keys = [...new Set([...Object.keys(weights), ...Object.keys(change.weights)])].sort();
     const differences = keys
-      .filter((key) => (weights[key] ?? 0) !== (change.weights[key] ?? 0))
+      .filter((key) => weightOf(weights, key) !== weightOf(change.weights, key))
       .map(
-        (key) => `${key}: the plan ${weights[key] ?? 0} bps, the activity ${change.weights[key] ?? 0} bps`,
+        (key) =>
+          `${key}: the plan ${weightOf(weights, key)} bps, the activity ${weightOf(change.weights, key)} bps`,
       );
     if (differences.length > 0)
       return `the activity's allocation of wallet ${change.walletId} is not the plan's (sha256:${plan.sha256}): ${differences.join("; ")}`;

@@ -1,3 +1,4 @@
+import { weightOf, weightsByKeyOf } from "../../sdk/nodejs/contract/allocation.ts";
 import type { StrategyCatalogEntry } from "../../sdk/nodejs/contract/catalog.ts";
 import { shareWithdrawableWithin } from "../../sdk/nodejs/contract/duration.ts";
 import { splitByWeights, sumMicros, usdToMicros, type Micros } from "../../sdk/nodejs/contract/money.ts";
@@ -110,15 +111,15 @@ function positionFindings(
   balance: Micros,
   dollars: Dollars,
 ): WatchFinding[] {
-  const targets = new Map(wallet.strategyConfig.positions.map((p) => [p.positionKey, p.targetWeightBps]));
-  const keys = [...new Set([...wallet.positions.map((p) => p.positionKey), ...targets.keys()])].sort();
+  const targets = weightsByKeyOf(wallet.strategyConfig.positions);
+  const keys = [...new Set([...wallet.positions.map((p) => p.positionKey), ...Object.keys(targets)])].sort();
   const atTarget = splitByWeights(
     balance,
-    keys.map((key) => targets.get(key) ?? 0),
+    keys.map((key) => weightOf(targets, key)),
   );
   return keys.flatMap((key, index): WatchFinding[] => {
     const position = wallet.positions.find((p) => p.positionKey === key);
-    const targetWeightBps = targets.get(key) ?? 0;
+    const targetWeightBps = weightOf(targets, key);
     const weightBps = position?.weightBps ?? 0;
     const driftBps = position?.driftBps ?? weightBps - targetWeightBps;
     if (Math.abs(driftBps) <= bandBps) return [];

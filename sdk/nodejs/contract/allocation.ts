@@ -105,6 +105,15 @@ export function summedWeightsByKeyOf(positions: readonly TargetPosition[]): Weig
   return weights;
 }
 
+/**
+ * The weight of `positionKey` in a map, 0 where the map has none. Only the map's own keys count:
+ * a key named as one of every object's members (`constructor`, `toString`) reads 0 where the map
+ * lacks it, not the member.
+ */
+export function weightOf(weights: Readonly<WeightsByKey>, positionKey: string): number {
+  return Object.hasOwn(weights, positionKey) ? weights[positionKey]! : 0;
+}
+
 /** The positions of a map, in the map's order (canonical only when the map is). */
 export function positionsOfWeights(weights: Readonly<WeightsByKey>): TargetPosition[] {
   return Object.entries(weights).map(([positionKey, targetWeightBps]) => ({ positionKey, targetWeightBps }));
