@@ -37,6 +37,7 @@ import {
   targetWeightsOf,
   walletIdIn,
 } from "./subjects.ts";
+import type { UncheckedInputs } from "../sdk/nodejs/resources/resourceTypes.ts";
 
 /**
  * The policy pack `portfolio-wallet-allocation`: allocation guardrails that fail `pulumi preview`
@@ -365,7 +366,8 @@ export const allocationPolicies = new PolicyPack("portfolio-wallet-allocation", 
       },
       validateResource: (args, reportViolation) => {
         if (kindOf(args.type) !== "portfolioWallet") return;
-        const onDelete = typeof args.props["onDelete"] === "string" ? args.props["onDelete"] : undefined;
+        const props: UncheckedInputs<"portfolioWallet"> = args.props;
+        const onDelete = typeof props.onDelete === "string" ? props.onDelete : undefined;
         const { allowedWallets } = args.getConfig<{ allowedWallets: string[] }>();
         for (const finding of retainNeedsAllowList(
           args.name,
@@ -383,7 +385,8 @@ export const allocationPolicies = new PolicyPack("portfolio-wallet-allocation", 
       enforcementLevel: "advisory",
       validateResource: (args, reportViolation) => {
         if (kindOf(args.type) !== "webhookRegistration") return;
-        const url = typeof args.props["url"] === "string" ? args.props["url"] : undefined;
+        const props: UncheckedInputs<"webhookRegistration"> = args.props;
+        const url = typeof props.url === "string" ? props.url : undefined;
         for (const finding of webhookUsesHttps(args.name, url, "webhooks-use-https"))
           reportViolation(finding);
       },

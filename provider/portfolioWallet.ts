@@ -22,6 +22,7 @@ import {
   holdingOf,
 } from "./earlierWallet.ts";
 import { portfolioWalletDescriptor } from "../sdk/nodejs/resources/portfolioWalletDescriptor.ts";
+import type { UncheckedInputs } from "../sdk/nodejs/resources/resourceTypes.ts";
 import type { CheckedInputs, DiffInputs } from "./inputs.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
 import { creationRequestId } from "../sdk/nodejs/client/requestIds.ts";
@@ -86,14 +87,14 @@ const WHY_ADOPTION_IS_FIXED =
 
 /** Changes check() refuses: the label and the adopted wallet are fixed once a wallet is managed. */
 function immutableInputFailures(
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
+  olds: UncheckedInputs<"portfolioWallet">,
+  news: UncheckedInputs<"portfolioWallet">,
 ): CheckFailure[] {
-  const isUpdate = typeof olds["resourceUrn"] === "string";
+  const isUpdate = typeof olds.resourceUrn === "string";
   if (!isUpdate) return [];
   const failures: CheckFailure[] = [];
-  if (!containsUnknown(news["label"]) && olds["label"] !== news["label"]) {
-    failures.push(immutableInputFailure("label", olds["label"] ?? null, WHY_LABEL_IS_FIXED));
+  if (!containsUnknown(news.label) && olds.label !== news.label) {
+    failures.push(immutableInputFailure("label", olds.label ?? null, WHY_LABEL_IS_FIXED));
   }
   const adopted = portfolioWalletDescriptor.allocationFields.adoptWalletId;
   if (!containsUnknown(news[adopted]) && olds[adopted] !== news[adopted]) {

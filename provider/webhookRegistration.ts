@@ -12,7 +12,7 @@ import type {
 } from "./resourceImplementation.ts";
 import { webhookCreationRequestId } from "../sdk/nodejs/client/requestIds.ts";
 import { NO_LONGER_EXISTS, unlessNotFound } from "./notFound.ts";
-import type { CheckedInputs } from "./inputs.ts";
+import type { CheckedInputs, DiffInputs } from "./inputs.ts";
 import type { ServiceConnection } from "./serviceConnection.ts";
 
 export type WebhookRegistrationState = Pick<
@@ -74,22 +74,20 @@ export const webhookRegistrationProvider = {
     _connect: () => ServiceConnection,
     _id: string,
     olds: WebhookRegistrationOutputs,
-    news: Record<string, unknown>,
+    news: DiffInputs<"webhookRegistration">,
   ): Promise<ResourceDiff> {
-    const newEventTypes = Array.isArray(news["eventTypes"])
-      ? [...(news["eventTypes"] as string[])].sort()
-      : news["eventTypes"];
-    const newEnabled = news["enabled"] ?? true;
+    const newEventTypes = Array.isArray(news.eventTypes) ? [...news.eventTypes].sort() : news.eventTypes;
+    const newEnabled = news.enabled ?? true;
     // The service has no update of url, event types or description: changing one replaces the
     // registration (a new one first, then the old one deleted). Only the status changes in place.
     return resourceDiffOf({
-      url: valueChange(olds.url, news["url"], { replaces: true }),
+      url: valueChange(olds.url, news.url, { replaces: true }),
       eventTypes: valueChange(olds.eventTypes, newEventTypes, { replaces: true }),
-      description: valueChange(olds.description, news["description"], { replaces: true }),
+      description: valueChange(olds.description, news.description, { replaces: true }),
       enabled: valueChange(olds.enabled, newEnabled),
       // The reason only counts while the registration is disabled.
       disabledReason:
-        newEnabled === false ? valueChange(olds.disabledReason, news["disabledReason"]) : undefined,
+        newEnabled === false ? valueChange(olds.disabledReason, news.disabledReason) : undefined,
     });
   },
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { repoRoot } from "../scripts/pulumiEnv.ts";
+import { RESOURCE_DESCRIPTORS } from "../sdk/nodejs/resources/resourceTypes.ts";
 
 /**
  * The allocation's one route (docs/architecture.md), held on the source text: where a resource
@@ -37,18 +38,23 @@ function findings(files: readonly { file: string; text: string }[], pattern: Reg
   );
 }
 
-/** The names a kind with an allocation gives its inputs and outputs (AllocationFields). */
-const ALLOCATION_PROPERTY_NAMES = [
-  "walletId",
-  "adoptWalletId",
-  "positions",
-  "targetWeightsBps",
-  "strategyChange",
+/**
+ * Every name a kind gives its inputs and outputs, from the descriptors themselves: the allocation's
+ * (walletId, positions, strategyChange, ...) and the rest (label, onDelete, url, ...).
+ */
+const RESOURCE_PROPERTY_NAMES = [
+  ...new Set(
+    Object.values(RESOURCE_DESCRIPTORS).flatMap((descriptor) =>
+      [descriptor.inputs, descriptor.checkedInputs, descriptor.outputs].flatMap((schema) =>
+        Object.keys(schema.shape),
+      ),
+    ),
+  ),
 ];
 
 /** A property read by a string name, `props["walletId"]` or `outputs?.["strategyChange"]`. */
 export const PROPERTY_READ_BY_NAME = new RegExp(
-  `\\[\\s*["'\`](?:${ALLOCATION_PROPERTY_NAMES.join("|")})["'\`]\\s*\\]`,
+  `\\[\\s*["'\`](?:${RESOURCE_PROPERTY_NAMES.join("|")})["'\`]\\s*\\]`,
 );
 
 /**
@@ -75,7 +81,10 @@ const findingsOutside = (allowed: (file: string) => boolean, pattern: RegExp) =>
 describe("the allocation's one route", () => {
   test("the patterns find what they are for (a guard that cannot fail guards nothing)", () => {
     const violations = [
-      { file: "cli/x.ts", text: 'const w = outputs?.["targetWeightsBps"];\nconst id = props["walletId"];' },
+      {
+        file: "cli/x.ts",
+        text: 'const w = outputs?.["targetWeightsBps"];\nconst id = props["walletId"];\nconst url = props["url"];',
+      },
       {
         file: "cli/y.ts",
         text: "const weights = Object.fromEntries(\n  positions.map((p) => [p.positionKey, p.targetWeightBps]),\n);",
@@ -89,7 +98,7 @@ describe("the allocation's one route", () => {
         text: "const targets = new Map(config.positions.map((p) => [p.positionKey, p.targetWeightBps]));",
       },
     ];
-    expect(findings(violations, PROPERTY_READ_BY_NAME)).toHaveLength(2);
+    expect(findings(violations, PROPERTY_READ_BY_NAME)).toHaveLength(3);
     expect(findings(violations, HAND_WRITTEN_CONVERSION)).toHaveLength(3);
     // Neither a typed read nor a conversion of something else is taken for one.
     const fine = [
@@ -105,8 +114,10 @@ describe("the allocation's one route", () => {
     );
   });
 
-  test("no read of a resource's allocation properties by a string name outside its descriptor and provider/inputs.ts", () => {
-    // Read them where the kind's descriptor says (allocationFieldsOf(kind)), so a new kind's names are the compiler's.
+  test("no read of a resource's properties by a string name outside its descriptor and provider/inputs.ts", () => {
+    // Read the allocation's where the kind's descriptor says (allocationFieldsOf(kind)), and any
+    // other through the kind's typed inputs or outputs (UncheckedInputs, UncheckedOutputs), so a
+    // new or renamed name is the compiler's.
     expect(findingsOutside(MAY_NAME_PROPERTIES, PROPERTY_READ_BY_NAME)).toEqual([]);
   });
 

@@ -8,6 +8,8 @@ import {
   carriesAllocation,
   resourceKindOfType,
   RESOURCE_DESCRIPTORS,
+  type AllocationKind,
+  type UncheckedOutputs,
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { urnParts } from "../../sdk/nodejs/resources/urn.ts";
 import { readStackExport, type StackExport } from "../report/approvalReview.ts";
@@ -50,7 +52,7 @@ function watchedWallets(state: StackExport): WatchedWallet[] {
     if (!carriesAllocation(kind) || fields === undefined) continue;
     const walletId = outputs[fields.walletId];
     if (typeof walletId !== "string" || byId.has(walletId)) continue;
-    const rates = outputs["appliedRatesBps"];
+    const rates = (outputs as UncheckedOutputs<AllocationKind>).appliedRatesBps;
     byId.set(walletId, {
       name,
       kind: RESOURCE_DESCRIPTORS[kind].type,

@@ -6,6 +6,7 @@ import {
   resourceKindOfType,
   typeTokenOf,
   type ResourceKind,
+  type UncheckedInputs,
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import {
   PreviewSchema,
@@ -92,15 +93,15 @@ type State = z.infer<typeof StateSchema>;
 
 const stringOf = (value: unknown) => (typeof value === "string" && value !== UNKNOWN ? value : null);
 
-function webhookOf(inputs: Record<string, unknown> | undefined): WebhookSettings | null {
+function webhookOf(inputs: UncheckedInputs<"webhookRegistration"> | undefined): WebhookSettings | null {
   if (inputs === undefined) return null;
-  const eventTypes = inputs["eventTypes"];
+  const { eventTypes, enabled } = inputs;
   return {
-    url: stringOf(inputs["url"]),
+    url: stringOf(inputs.url),
     eventTypes: Array.isArray(eventTypes) ? eventTypes.filter((t) => typeof t === "string").sort() : null,
-    description: stringOf(inputs["description"]),
-    enabled: typeof inputs["enabled"] === "boolean" ? inputs["enabled"] : true,
-    disabledReason: stringOf(inputs["disabledReason"]),
+    description: stringOf(inputs.description),
+    enabled: typeof enabled === "boolean" ? enabled : true,
+    disabledReason: stringOf(inputs.disabledReason),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   allocationFieldsOf,
   carriesAllocation,
   resourceKindOfType,
+  type UncheckedInputs,
 } from "../../sdk/nodejs/resources/resourceTypes.ts";
 import { UNKNOWN, urnParts, weightsOf, type PreviewFacts, type PreviewStep } from "./previewSteps.ts";
 
@@ -59,6 +60,7 @@ export function readPlan(bytes: Buffer): SavedPlan {
     const kind = resourceKindOfType(type) ?? null;
     const op = operationOf(plan.steps);
     const allocation = carriesAllocation(kind);
+    const planned: UncheckedInputs<"portfolioWallet"> = plan.state ?? {};
     // A WalletStrategy's walletId is an input, so the plan holds it; a PortfolioWallet's is an
     // output the plan does not hold (approvalReview.ts finds it in the stack's state by URN).
     const walletIdField = allocationFieldsOf(kind)?.walletId;
@@ -71,7 +73,7 @@ export function readPlan(bytes: Buffer): SavedPlan {
       kind,
       before: null,
       after: allocation && op !== "delete" ? weightsOf(kind, plan.state ?? undefined) : null,
-      onDelete: typeof plan.state?.["onDelete"] === "string" ? plan.state["onDelete"] : null,
+      onDelete: typeof planned.onDelete === "string" ? planned.onDelete : null,
       walletId: allocation && typeof walletId === "string" && walletId !== UNKNOWN ? walletId : null,
       // A plan holds the planned state, not the state before it.
       recorded: null,

@@ -3,7 +3,9 @@ import {
   dynamicTypeToken,
   nativeTypeToken,
   type AllocationFields,
+  type CheckedInputsOf,
   type ResourceDescriptor,
+  type ResourceOutputs,
 } from "./resourceDescriptor.ts";
 import { urnParts } from "./urn.ts";
 import { walletStrategyDescriptor } from "./walletStrategyDescriptor.ts";
@@ -25,6 +27,23 @@ export type DescriptorOf<K extends ResourceKind> = (typeof RESOURCE_DESCRIPTORS)
 export const RESOURCE_KINDS = Object.keys(RESOURCE_DESCRIPTORS) as ResourceKind[];
 /** The class names of the kinds (`PortfolioWallet`, ...), each its descriptor's `type`. */
 export type ResourceTypeName = DescriptorOf<ResourceKind>["type"];
+
+/**
+ * A kind's inputs or outputs as something holds them before anything checked them (the engine's
+ * inputs before check(), a stack's exported state): the descriptor's names, each value unknown. A
+ * reader outside the descriptor names a property through this, so a misspelt or renamed one does
+ * not compile, and checks each value it reads.
+ */
+export type UncheckedInputs<K extends ResourceKind> = {
+  [P in keyof CheckedInputsOf<DescriptorOf<K>>]?: unknown;
+};
+/** The kinds that carry a wallet's target weights (their descriptor's `allocation` is not `none`). */
+export type AllocationKind = {
+  [K in ResourceKind]: DescriptorOf<K>["allocation"] extends "none" ? never : K;
+}[ResourceKind];
+export type UncheckedOutputs<K extends ResourceKind> = {
+  [P in keyof ResourceOutputs<DescriptorOf<K>>]?: unknown;
+};
 
 export { ON_DELETE_CHOICES, type OnDelete } from "./portfolioWalletDescriptor.ts";
 export { PACKAGE_NAME } from "./resourceDescriptor.ts";
