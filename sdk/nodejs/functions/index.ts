@@ -88,7 +88,10 @@ export function getYieldSources(options?: FunctionOptions): Promise<YieldSource[
  * `"LIQUIDITY"`. An option's `strategyConfig.positions` can be passed to a wallet as they are.
  */
 export function getQuote(request: QuoteRequest = {}, options?: FunctionOptions): Promise<QuoteOption[]> {
-  return withFunctionClient(options, async (client) => (await READ_FUNCTIONS.getQuote.call(client, request)).options);
+  return withFunctionClient(
+    options,
+    async (client) => (await READ_FUNCTIONS.getQuote.call(client, request)).options,
+  );
 }
 
 /** One wallet by id, with balances, positions, deposit addresses and blended rate (spec 4.6). */
