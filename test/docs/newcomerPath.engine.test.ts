@@ -108,13 +108,47 @@ function blocksOf(page: string, sections?: string[]): Block[] {
   return blocks;
 }
 
-async function freePort(): Promise<number> {
+/** Whether `port` on the loopback can be listened on now (0: any free port, which it answers). */
+async function listenable(port: number): Promise<number | null> {
   const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once("listening", () => resolve(true));
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1");
+  });
+  if (!listening) return null;
+  const chosen = (server.address() as { port: number }).port;
   server.close();
   await once(server, "close");
+  return chosen;
+}
+
+/** The lowest port of the system's ephemeral range, the ports listen(0) and outgoing connections take. */
+function ephemeralLow(): number | null {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 20_000 ? low : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A free port for a doc's sandbox, below the ephemeral range where the system has one. The walk
+ * holds the port for minutes (npm pack, installs) before its sandbox listens on it, and a port from
+ * the ephemeral range may meanwhile be taken by any outgoing connection's own end: it was once,
+ * and the sandbox's start met EADDRINUSE.
+ */
+async function freePort(taken: readonly number[] = []): Promise<number> {
+  const low = ephemeralLow();
+  if (low !== null) {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+      if (!taken.includes(port) && (await listenable(port)) !== null) return port;
+    }
+  }
+  const port = await listenable(0);
+  if (port === null) throw new Error("no free port on 127.0.0.1");
   return port;
 }
 
@@ -650,7 +684,8 @@ describe.each(WALKS)("$name", ({ pages, before, startingNode = "tests", checks, 
 
   beforeAll(async () => {
     await before?.();
-    terminal = new Terminal({ "8787": await freePort(), "8788": await freePort() }, startingNode);
+    const sandboxPort = await freePort();
+    terminal = new Terminal({ "8787": sandboxPort, "8788": await freePort([sandboxPort]) }, startingNode);
   }, 900_000);
 
   if (startingNode === "machine")
