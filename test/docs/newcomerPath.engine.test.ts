@@ -1,13 +1,13 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { engineBinDir, repoRoot } from "../../scripts/pulumiEnv.ts";
 import { LanguageProject } from "../native/harness/languageProject.ts";
 import { changesInPreviewText } from "../support/previewText.ts";
+import { heldPort } from "../support/heldPort.ts";
 import { GO_ENV, installJavaSdkIntoLocalRepository } from "../native/harness/sdks.ts";
 
 /**
@@ -106,50 +106,6 @@ function blocksOf(page: string, sections?: string[]): Block[] {
   }
   if (blocks.length === 0) throw new Error(`${page} ${sections?.join(", ") ?? ""}: no blocks found`);
   return blocks;
-}
-
-/** Whether `port` on the loopback can be listened on now (0: any free port, which it answers). */
-async function listenable(port: number): Promise<number | null> {
-  const server = createServer();
-  const listening = await new Promise<boolean>((resolve) => {
-    server.once("listening", () => resolve(true));
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1");
-  });
-  if (!listening) return null;
-  const chosen = (server.address() as { port: number }).port;
-  server.close();
-  await once(server, "close");
-  return chosen;
-}
-
-/** The lowest port of the system's ephemeral range, the ports listen(0) and outgoing connections take. */
-function ephemeralLow(): number | null {
-  try {
-    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > 20_000 ? low : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * A free port for a doc's sandbox, below the ephemeral range where the system has one. The walk
- * holds the port for minutes (npm pack, installs) before its sandbox listens on it, and a port from
- * the ephemeral range may meanwhile be taken by any outgoing connection's own end: it was once,
- * and the sandbox's start met EADDRINUSE.
- */
-async function freePort(taken: readonly number[] = []): Promise<number> {
-  const low = ephemeralLow();
-  if (low !== null) {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
-      if (!taken.includes(port) && (await listenable(port)) !== null) return port;
-    }
-  }
-  const port = await listenable(0);
-  if (port === null) throw new Error("no free port on 127.0.0.1");
-  return port;
 }
 
 /**
@@ -684,8 +640,8 @@ describe.each(WALKS)("$name", ({ pages, before, startingNode = "tests", checks, 
 
   beforeAll(async () => {
     await before?.();
-    const sandboxPort = await freePort();
-    terminal = new Terminal({ "8787": sandboxPort, "8788": await freePort([sandboxPort]) }, startingNode);
+    const sandboxPort = await heldPort();
+    terminal = new Terminal({ "8787": sandboxPort, "8788": await heldPort([sandboxPort]) }, startingNode);
   }, 900_000);
 
   if (startingNode === "machine")

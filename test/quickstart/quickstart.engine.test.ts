@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -10,6 +9,7 @@ import { InboxDeliveryListSchema, type InboxDelivery } from "../../sdk/nodejs/co
 import { startSandbox } from "../../sandbox/index.ts";
 import { repoRoot } from "../../scripts/pulumiEnv.ts";
 import { ensureChromium, launchBrowser, signIn } from "../sandbox/console/harness.ts";
+import { heldPort } from "../support/heldPort.ts";
 import { callSandbox, depositInto, type SandboxAccess } from "../support/sandboxAccess.ts";
 
 // The README's main job, run as a user runs it (`node scripts/quickstart.ts`), through the real
@@ -20,17 +20,6 @@ const run = promisify(execFile);
 const stateRoot = mkdtempSync(path.join(tmpdir(), "pw-quickstart-test-"));
 const stackName = `quickstart-test-${path.basename(stateRoot).slice(-6).toLowerCase()}`;
 let port = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port: found } = server.address() as { port: number };
-      server.close(() => resolve(found));
-    });
-  });
-}
 
 async function quickstart(...args: string[]): Promise<string> {
   // As the README's first command runs it: the engine type-checks the quickstart program (the
@@ -149,7 +138,7 @@ describe("npm run quickstart", () => {
     "creates the wallet and webhook, is a no-op the second time, and tears down",
     { timeout: 300_000 },
     async () => {
-      port = await freePort();
+      port = await heldPort();
       const first = await quickstart();
       expect(first).toMatch(/\+ 3 created/);
       const walletId = /wallet id:\s+([0-9a-f-]{36})/.exec(first)?.[1];
