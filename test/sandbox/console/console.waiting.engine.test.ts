@@ -987,9 +987,20 @@ describe("sandbox console in Chromium: controls where they are used", () => {
       );
       expect(http.status).toBe(201);
       const page = await signedInPage();
-      await open(page, "/controls");
       const legItem = page.locator(`li[data-fault-id="${leg.body.id}"]`);
+      // The page's read of the wallets answers only after the faults are first listed, as on a slow
+      // connection: the list must be drawn again once it knows the wallet's name.
+      await page.route(
+        /\/v2\/portfolio-wallets\?/,
+        async (route) => {
+          await legItem.waitFor();
+          await route.continue();
+        },
+        { times: 1 },
+      );
+      await open(page, "/controls");
       await legItem.waitFor();
+      await legItem.getByText(`Armed faults (${wallet.id})`).waitFor();
       expect(await legItem.textContent()).toContain("The redeem leg of the next withdrawal fails");
       expect(await legItem.textContent()).toContain("bridge outage");
       // Its fields in the form's words, not the API's names.
@@ -997,7 +1008,6 @@ describe("sandbox console in Chromium: controls where they are used", () => {
         expect.arrayContaining(["Wallet", "Leg", "Reason"]),
       );
       expect(await legItem.locator(".fault-fields dt").allTextContents()).not.toContain("walletId");
-      expect(await legItem.textContent()).toContain("Armed faults");
       const httpItem = page.locator(`li[data-fault-id="${http.body.id}"]`);
       const shown = (await httpItem.textContent()) ?? "";
       expect(shown).toContain("GET /v2/portfolio-wallets/:id/deposits → status");
@@ -1013,6 +1023,13 @@ describe("sandbox console in Chromium: controls where they are used", () => {
       await faultKind.selectOption("strategy");
       expect(await faultReason.inputValue()).toBe("rebalance failed (injected from the console)");
       await screenshot(page, "controls-armed-faults");
+      // Without the admin token the list says why it is empty, and lists the same faults again once
+      // the token is given back.
+      await page.getByRole("button", { name: "Forget the admin token" }).click();
+      await page.getByText("Armed faults are listed once the sandbox accepts the admin token.").waitFor();
+      await page.locator("#controls-admin-token").fill(ADMIN_TOKEN);
+      await page.getByRole("button", { name: "Use this token" }).click();
+      await legItem.waitFor();
       await legItem.getByRole("button", { name: /^Disarm/ }).click();
       await legItem.waitFor({ state: "detached" });
       const left = (await apiA("GET", "/_sandbox/faults", undefined, true)).body;

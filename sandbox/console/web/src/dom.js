@@ -54,11 +54,14 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
- * Replaces everything inside `parent`.
+ * Replaces everything inside `parent`. It also forgets what `fillIfChanged` last drew there, so
+ * that after a notice or a failure drawn in the same region the next good answer is drawn again,
+ * even when it equals the one before.
  * @param {Element} parent
  * @param {...Children} children
  */
 export function fill(parent, ...children) {
+  if (parent instanceof HTMLElement) delete parent.dataset["renderedFrom"];
   parent.replaceChildren();
   appendChildren(parent, children);
 }
@@ -72,8 +75,8 @@ export function fill(parent, ...children) {
  */
 export function fillIfChanged(region, key, render) {
   if (region.dataset["renderedFrom"] === key) return;
-  region.dataset["renderedFrom"] = key;
   fill(region, render());
+  region.dataset["renderedFrom"] = key;
 }
 
 /**

@@ -3,7 +3,7 @@
 // strategy-update failures, each with every field it has (new kinds and fields show without a
 // change here) and a Disarm button (DELETE /_sandbox/faults/{id}); and Clear all.
 import { request } from "../../api.js";
-import { fill, h } from "../../dom.js";
+import { fillIfChanged, h } from "../../dom.js";
 import { requestLog, runLogged } from "../../requestLog.js";
 import { sandboxPaths } from "../../paths.js";
 
@@ -96,8 +96,7 @@ export function armedFaults(after, walletNames) {
     try {
       ({ body } = await request("GET", sandboxPaths.faults, { admin: true }));
     } catch {
-      fill(
-        list,
+      fillIfChanged(list, "refused", () =>
         h("p", { class: "muted" }, "Armed faults are listed once the sandbox accepts the admin token."),
       );
       return;
@@ -107,12 +106,10 @@ export function armedFaults(after, walletNames) {
       ...(Array.isArray(body?.faults) ? body.faults : []),
       ...(Array.isArray(body?.planned) ? body.planned : []),
     ];
-    const key = JSON.stringify(all);
-    if (list.dataset["renderedFrom"] === key) return;
-    list.dataset["renderedFrom"] = key;
     const names = walletNames();
-    fill(
-      list,
+    // The wallets' names are part of what is shown: the list may first render before the page has
+    // read the wallets, and must render again once it knows their names.
+    fillIfChanged(list, JSON.stringify([all, [...names]]), () =>
       all.length === 0
         ? h("p", { class: "muted" }, "None armed.")
         : h(
