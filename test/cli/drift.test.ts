@@ -84,6 +84,22 @@ describe("drift report", () => {
     expect(markdown).toContain("| **sum** | **10000** | **10000** | |");
   });
 
+  test("a yield source keyed like an object member counts 0 bps on the side that lacks it", () => {
+    // A new position key may be any name; `constructor` or `toString` read from a plain object
+    // would give its member, a function, rather than 0.
+    const report = driftOf([
+      walletRefresh({ tbills: 5000, toString: 5000 }, { tbills: 5000, constructor: 5000 }),
+    ]);
+    expect(report.resources[0]!.sources).toEqual([
+      { positionKey: "constructor", codeBps: 0, serviceBps: 5000, deltaBps: 5000 },
+      { positionKey: "tbills", codeBps: 5000, serviceBps: 5000, deltaBps: 0 },
+      { positionKey: "toString", codeBps: 5000, serviceBps: 0, deltaBps: -5000 },
+    ]);
+    const markdown = renderDriftMarkdown(report);
+    expect(markdown).toContain("| constructor | 0 | 5000 | +5000 |");
+    expect(markdown).toContain("| toString | 5000 | 0 | −5000 |");
+  });
+
   test("market movement (a rate, the blended rate, the status) is never drift", () => {
     const report = driftOf([walletRefresh(A, A, { rates: [518, 590] })]);
     expect(report.drift).toBe(false);

@@ -115,6 +115,26 @@ describe("the market watch", () => {
     );
   });
 
+  test("a position keyed like an object member and missing from the targets is off target by all it holds", () => {
+    // A new position key may be any name; `constructor` read from a plain object of targets would
+    // give its member, a function, rather than a target of 0 bps.
+    const wallet = answer(600_000, 300_000);
+    wallet.totalBalanceUsd = 1_000_000;
+    wallet.positions.push({
+      positionKey: "constructor",
+      valueUsd: 100_000,
+      weightBps: 1000,
+      targetWeightBps: 0,
+      driftBps: 1000,
+    } as PortfolioWallet["positions"][number]);
+    const report = watch(wallet, {}, { tbills: catalogRate("tbills"), syrupUsdc: catalogRate("syrupUsdc") });
+    const held = report.wallets[0]!.findings.find(
+      (f) => f.kind === "position-off-band" && f.positionKey === "constructor",
+    )!;
+    expect(held).toMatchObject({ targetWeightBps: 0, driftBps: 1000, offTargetMicros: "100000000000" });
+    expect(held.message).toContain("+$100,000.00 off target");
+  });
+
   test("withdrawable at once and within a processing time below their floors", () => {
     const rates = { tbills: catalogRate("tbills"), syrupUsdc: catalogRate("syrupUsdc") };
     const report = watch(
