@@ -60,6 +60,7 @@ export function readPlan(bytes: Buffer): SavedPlan {
     const kind = resourceKindOfType(type) ?? null;
     const op = operationOf(plan.steps);
     const allocation = carriesAllocation(kind);
+    // onDelete is a PortfolioWallet's input; another kind's planned state has none, and reads null.
     const planned: UncheckedInputs<"portfolioWallet"> = plan.state ?? {};
     // A WalletStrategy's walletId is an input, so the plan holds it; a PortfolioWallet's is an
     // output the plan does not hold (approvalReview.ts finds it in the stack's state by URN).

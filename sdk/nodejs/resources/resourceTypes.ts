@@ -37,13 +37,15 @@ export type ResourceTypeName = DescriptorOf<ResourceKind>["type"];
 export type UncheckedInputs<K extends ResourceKind> = {
   [P in keyof CheckedInputsOf<DescriptorOf<K>>]?: unknown;
 };
+/** The same for a kind's outputs. */
+export type UncheckedOutputs<K extends ResourceKind> = {
+  [P in keyof ResourceOutputs<DescriptorOf<K>>]?: unknown;
+};
+
 /** The kinds that carry a wallet's target weights (their descriptor's `allocation` is not `none`). */
 export type AllocationKind = {
   [K in ResourceKind]: DescriptorOf<K>["allocation"] extends "none" ? never : K;
 }[ResourceKind];
-export type UncheckedOutputs<K extends ResourceKind> = {
-  [P in keyof ResourceOutputs<DescriptorOf<K>>]?: unknown;
-};
 
 export { ON_DELETE_CHOICES, type OnDelete } from "./portfolioWalletDescriptor.ts";
 export { PACKAGE_NAME } from "./resourceDescriptor.ts";
